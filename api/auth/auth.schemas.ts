@@ -1,0 +1,20 @@
+/** DTOs of the authentication, sessions, command line device flow and account operations. */
+import { pendingDto } from '../http/route';
+
+export const RegisterDto = pendingDto('RegisterDto');
+export const RegisterPartnerDto = pendingDto('RegisterPartnerDto');
+export const LoginDto = pendingDto('LoginDto');
+export const RefreshDto = pendingDto('RefreshDto');
+export const VerifyEmailDto = pendingDto('VerifyEmailDto');
+export const ForgotPasswordDto = pendingDto('ForgotPasswordDto');
+export const ResetPasswordDto = pendingDto('ResetPasswordDto');
+export const TwoFactorActivateDto = pendingDto('TwoFactorActivateDto');
+export const TwoFactorChallengeDto = pendingDto('TwoFactorChallengeDto');
+export const TwoFactorDisableDto = pendingDto('TwoFactorDisableDto');
+export const SendPhoneOtpDto = pendingDto('SendPhoneOtpDto');
+export const VerifyPhoneOtpDto = pendingDto('VerifyPhoneOtpDto');
+export const CliDeviceRequestDto = pendingDto('CliDeviceRequestDto');
+export const CliDeviceTokenDto = pendingDto('CliDeviceTokenDto');
+export const CliDeviceCodeDto = pendingDto('CliDeviceCodeDto');
+export const UpdateAccountProfileDto = pendingDto('UpdateAccountProfileDto');
+export const ChangeAccountPasswordDto = pendingDto('ChangeAccountPasswordDto');

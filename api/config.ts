@@ -1,0 +1,196 @@
+/**
+ * The one place that reads the environment. Every process (api, indexer, vision, jobs) calls
+ * loadConfig() at start; anything invalid stops the process with a message naming the variable
+ * and how to fix it, instead of failing later somewhere deep inside a driver.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Joi from 'joi';
+
+/** The repository root: the nearest folder above this file holding package.json (works from dist/ too). */
+export const PROJECT_ROOT = findProjectRoot(__dirname);
+
+function findProjectRoot(start: string): string {
+  let dir = start;
+  while (!fs.existsSync(path.join(dir, 'package.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) return start;
+    dir = parent;
+  }
+  return dir;
+}
+
+/** Default ports of the project-local services started by scripts/services. */
+export const LOCAL_SERVICES = {
+  databaseUrl: 'postgres://postgres@127.0.0.1:55432/commerce',
+  testDatabaseUrl: 'postgres://postgres@127.0.0.1:55432/commerce_test',
+  redisUrl: 'redis://127.0.0.1:56379',
+  meiliUrl: 'http://127.0.0.1:57700',
+  meiliMasterKeyFile: path.join(PROJECT_ROOT, '.data', 'meili-master-key'),
+};
+
+export type NodeEnv = 'development' | 'test' | 'production';
+export type ProcessRole = 'api' | 'indexer' | 'vision' | 'jobs';
+export const PROCESS_ROLES: readonly ProcessRole[] = ['api', 'indexer', 'vision', 'jobs'];
+
+export interface Config {
+  nodeEnv: NodeEnv;
+  host: string;
+  port: number;
+  logLevel: string;
+  databaseUrl: string;
+  dbPoolSize: number;
+  runMigrationsAtStart: boolean;
+  redisUrl: string;
+  /** Key prefix of the bee-queue queues in Redis. */
+  queuePrefix: string;
+  meiliUrl: string;
+  meiliMasterKey: string;
+  bodyLimitJsonBytes: number;
+  bodyLimitCsvBytes: number;
+  outbox: {
+    pollIntervalMs: number;
+    batchSize: number;
+    reclaimAfterMs: number;
+    retryBaseMs: number;
+    retryMaxMs: number;
+  };
+  shutdownTimeoutMs: number;
+  roles: ProcessRole[];
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+interface VariableSpec {
+  schema: Joi.Schema;
+  /** What to do about a bad value; printed with the error. */
+  fix: string;
+}
+
+const byteSize = Joi.string().pattern(/^\d+(b|kb|mb|gb)?$/i);
+const millis = (min: number, max: number) => Joi.number().integer().min(min).max(max);
+const databaseUrl = Joi.string().uri({ scheme: ['postgres', 'postgresql'] });
+
+const VARIABLES: Record<string, VariableSpec> = {
+  NODE_ENV: { schema: Joi.string().valid('development', 'test', 'production').default('development'), fix: 'use development, test or production' },
+  HOST: { schema: Joi.string().hostname().default('0.0.0.0'), fix: 'set an interface address such as 127.0.0.1 or 0.0.0.0' },
+  PORT: { schema: Joi.number().integer().min(1).max(65535).default(3000), fix: 'set a free TCP port, e.g. PORT=3000' },
+  LOG_LEVEL: { schema: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'), fix: 'use one of fatal, error, warn, info, debug, trace, silent' },
+  DATABASE_URL: { schema: databaseUrl, fix: 'set a PostgreSQL URL such as postgres://user:password@host:5432/db, or unset it to use the local services (npm run services -- start)' },
+  DB_POOL_SIZE: { schema: Joi.number().integer().min(1).max(200).default(10), fix: 'set an integer between 1 and 200' },
+  MIGRATIONS_RUN: { schema: Joi.boolean().truthy('1').falsy('0').default(true), fix: 'set true or false' },
+  REDIS_URL: { schema: Joi.string().uri({ scheme: ['redis', 'rediss'] }), fix: 'set a Redis URL such as redis://host:6379, or unset it to use the local services' },
+  QUEUE_PREFIX: { schema: Joi.string().pattern(/^[A-Za-z0-9:_-]{1,40}$/).default('bq'), fix: 'set letters, digits, colon, underscore or hyphen (at most 40)' },
+  MEILI_URL: { schema: Joi.string().uri({ scheme: ['http', 'https'] }), fix: 'set the Meilisearch address such as http://host:7700, or unset it to use the local services' },
+  MEILI_MASTER_KEY: { schema: Joi.string().min(16).max(512), fix: 'set the master key of the Meilisearch server (at least 16 bytes); with the local services it is read from .data/meili-master-key' },
+  BODY_LIMIT_JSON: { schema: byteSize.default('1mb'), fix: 'set a size such as 1mb or 512kb' },
+  BODY_LIMIT_CSV: { schema: byteSize.default('64mb'), fix: 'set a size such as 64mb' },
+  OUTBOX_POLL_INTERVAL_MS: { schema: millis(10, 60_000).default(250), fix: 'set milliseconds between 10 and 60000' },
+  OUTBOX_BATCH_SIZE: { schema: Joi.number().integer().min(1).max(5000).default(200), fix: 'set an integer between 1 and 5000' },
+  OUTBOX_RECLAIM_AFTER_MS: { schema: millis(100, 86_400_000).default(60_000), fix: 'set milliseconds between 100 and 86400000' },
+  OUTBOX_RETRY_BASE_MS: { schema: millis(1, 3_600_000).default(1_000), fix: 'set milliseconds between 1 and 3600000' },
+  OUTBOX_RETRY_MAX_MS: { schema: millis(1, 86_400_000).default(300_000), fix: 'set milliseconds between 1 and 86400000' },
+  SHUTDOWN_TIMEOUT_MS: { schema: millis(100, 600_000).default(10_000), fix: 'set milliseconds between 100 and 600000' },
+  ROLES: { schema: Joi.string().pattern(/^(api|indexer|vision|jobs)(,(api|indexer|vision|jobs))*$/).default('api,indexer,vision,jobs'), fix: 'set a comma-separated subset of api,indexer,vision,jobs' },
+};
+
+export function parseByteSize(value: string): number {
+  const match = /^(\d+)(b|kb|mb|gb)?$/i.exec(value);
+  if (!match) throw new Error(`not a size: ${value}`);
+  const unit = (match[2] ?? 'b').toLowerCase();
+  const factor = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[unit] ?? 1;
+  return Number(match[1]) * factor;
+}
+
+function readMasterKeyFile(): string | undefined {
+  try {
+    return fs.readFileSync(LOCAL_SERVICES.meiliMasterKeyFile, 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Validates `env` and returns the typed configuration, or throws ConfigError listing every problem.
+ * Unset service URLs fall back to the project-local services of scripts/services.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const values: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(VARIABLES)) {
+    const raw = env[name] === '' ? undefined : env[name];
+    const { value, error } = spec.schema.validate(raw, { convert: true });
+    if (error) {
+      problems.push(`${name}=${JSON.stringify(raw)} is invalid (${error.message.replace(/^"value" /, '')}); fix: ${spec.fix}`);
+    } else {
+      values[name] = value;
+    }
+  }
+  const nodeEnv = (values.NODE_ENV ?? 'development') as NodeEnv;
+  const usingLocalMeili = env.MEILI_URL === undefined || env.MEILI_URL === '';
+  const meiliMasterKey = (values.MEILI_MASTER_KEY as string | undefined) ?? (usingLocalMeili ? readMasterKeyFile() : undefined);
+  if (!meiliMasterKey && !problems.some((p) => p.startsWith('MEILI_MASTER_KEY'))) {
+    problems.push(
+      usingLocalMeili
+        ? `MEILI_MASTER_KEY is not set and ${LOCAL_SERVICES.meiliMasterKeyFile} does not exist; fix: start the local services (npm run services -- start) or set MEILI_URL and MEILI_MASTER_KEY`
+        : 'MEILI_MASTER_KEY is required when MEILI_URL points at an existing server; fix: set it to that server\'s master key',
+    );
+  }
+  const retryBase = values.OUTBOX_RETRY_BASE_MS as number;
+  const retryMax = values.OUTBOX_RETRY_MAX_MS as number;
+  if (retryBase !== undefined && retryMax !== undefined && retryMax < retryBase) {
+    problems.push(`OUTBOX_RETRY_MAX_MS (${retryMax}) is below OUTBOX_RETRY_BASE_MS (${retryBase}); fix: raise OUTBOX_RETRY_MAX_MS`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return {
+    nodeEnv,
+    host: values.HOST as string,
+    port: values.PORT as number,
+    logLevel: values.LOG_LEVEL as string,
+    databaseUrl: (values.DATABASE_URL as string | undefined) ?? (nodeEnv === 'test' ? LOCAL_SERVICES.testDatabaseUrl : LOCAL_SERVICES.databaseUrl),
+    dbPoolSize: values.DB_POOL_SIZE as number,
+    runMigrationsAtStart: values.MIGRATIONS_RUN as boolean,
+    redisUrl: (values.REDIS_URL as string | undefined) ?? LOCAL_SERVICES.redisUrl,
+    queuePrefix: values.QUEUE_PREFIX as string,
+    meiliUrl: (values.MEILI_URL as string | undefined) ?? LOCAL_SERVICES.meiliUrl,
+    meiliMasterKey: meiliMasterKey as string,
+    bodyLimitJsonBytes: parseByteSize(values.BODY_LIMIT_JSON as string),
+    bodyLimitCsvBytes: parseByteSize(values.BODY_LIMIT_CSV as string),
+    outbox: {
+      pollIntervalMs: values.OUTBOX_POLL_INTERVAL_MS as number,
+      batchSize: values.OUTBOX_BATCH_SIZE as number,
+      reclaimAfterMs: values.OUTBOX_RECLAIM_AFTER_MS as number,
+      retryBaseMs: retryBase,
+      retryMaxMs: retryMax,
+    },
+    shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS as number,
+    roles: [...new Set((values.ROLES as string).split(','))] as ProcessRole[],
+  };
+}
+
+/** The variables, their defaults and fixes, for the README's configuration table and `--help`. */
+export function describeVariables(): Array<{ name: string; fix: string; default?: unknown }> {
+  return Object.entries(VARIABLES).map(([name, spec]) => {
+    const described = spec.schema.describe() as { flags?: { default?: unknown } };
+    return { name, fix: spec.fix, default: described.flags?.default };
+  });
+}
+
+/** For entry points: load or exit with the message (exit code 78, EX_CONFIG). */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * The declarative route table row (DESIGN "An area module"). The router, input validation,
+ * authentication and the OpenAPI 3.1 document are all generated from these rows, so behaviour
+ * and documentation cannot drift apart.
+ */
+import type Koa from 'koa';
+import Joi from 'joi';
+import type { RequestContext } from '../../storage/request-context';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call an operation.
+ * - public: no token (storefront reads, paths containing `public`, sign-in and sign-up, provider callbacks).
+ * - user: any signed-in user, whatever their tenant role (own account, sessions).
+ * - merchant: a member or API key of a tenant; store-scoped operations also check the store is the tenant's.
+ * - partner: a partner account (apps built for other tenants).
+ * - platform: staff of the platform operator (moderation, CRM, support desk, queue administration).
+ */
+export type AuthRequirement = 'public' | 'user' | 'merchant' | 'partner' | 'platform';
+
+export type BodyContentType = 'application/json' | 'text/csv';
+
+/** A named request or response schema: one joi schema per DTO, also a component of the OpenAPI document. */
+export interface NamedSchema {
+  name: string;
+  schema: Joi.Schema;
+  contentType: BodyContentType;
+  /**
+   * True while the specification does not show the fields and the operation is not built: the schema
+   * accepts any JSON object and the OpenAPI component says so. Building the operation replaces it.
+   */
+  pending: boolean;
+}
+
+export interface RouteRequest<P = Record<string, any>, Q = Record<string, any>, B = any> {
+  params: P;
+  query: Q;
+  body: B;
+  context: RequestContext;
+  koa: Koa.Context;
+}
+
+/** Returns the response body (serialised as the route's response content type); the status comes from the row. */
+export type RouteHandler = (request: RouteRequest) => Promise<unknown>;
+
+export interface RouteDef {
+  /** Unique, `<area>.<verb>`; also the OpenAPI operationId. */
+  operationId: string;
+  method: HttpMethod;
+  /** The path exactly as the specification lists it, relative to /api/v1 (ruling 1), with `{param}` placeholders. */
+  path: string;
+  /** The functional area tag of document 1. */
+  tag: string;
+  summary: string;
+  description?: string;
+  auth: AuthRequirement;
+  /** Overrides of the path parameter schemas derived from the placeholders (ids are UUIDs by default). */
+  params?: Record<string, Joi.Schema>;
+  /** Query parameters; unknown parameters are rejected with 400. */
+  query?: Record<string, Joi.Schema>;
+  body?: NamedSchema;
+  /** The success body; undefined only for 204 and while the operation is not built. */
+  response?: NamedSchema;
+  /** The success status as listed in the specification. */
+  status: number;
+  /** Absent while the operation is not built: the route validates its input, then answers 501. */
+  handler?: RouteHandler;
+}
+
+/** Area-wide defaults so each row only says what is particular to it. */
+export interface AreaDefaults {
+  tag: string;
+  auth: AuthRequirement;
+}
+
+export type RouteRow = Omit<RouteDef, 'tag' | 'auth'> & Partial<Pick<RouteDef, 'tag' | 'auth'>>;
+
+export function defineRoutes(defaults: AreaDefaults, rows: RouteRow[]): RouteDef[] {
+  return rows.map((row) => ({ ...defaults, ...row }));
+}
+
+/** A DTO whose fields are known: validated strictly (unknown fields are a 400). */
+export function dto(name: string, schema: Joi.ObjectSchema, contentType: BodyContentType = 'application/json'): NamedSchema {
+  return { name, schema: schema.label(name), contentType, pending: false };
+}
+
+/** A DTO named by the specification whose fields are decided when its operation is built. */
+export function pendingDto(name: string, contentType: BodyContentType = 'application/json'): NamedSchema {
+  const schema =
+    contentType === 'text/csv'
+      ? Joi.string().description('CSV text; the columns are defined when this operation is built.')
+      : Joi.object().unknown(true).description('The specification does not show these fields; they are defined when this operation is built.');
+  return { name, schema, contentType, pending: true };
+}
+
+/** A CSV document (request or response) with a header row. */
+export function csvDocument(name: string, description: string): NamedSchema {
+  return { name, schema: Joi.string().description(description), contentType: 'text/csv', pending: false };
+}
+
+/** Marks a query parameter the specification lists as "(r)": optional here (ruling 3), said so in the docs. */
+export function listedRequired<T extends Joi.Schema>(schema: T): T {
+  return schema.meta({ listedRequired: true }) as T;
+}
+
+/** The placeholders of a path, in order: `/a/{id}/b/{slug}` → ['id', 'slug']. */
+export function pathParamNames(path: string): string[] {
+  return [...path.matchAll(/\{([A-Za-z][A-Za-z0-9]*)\}/g)].map((m) => m[1] as string);
+}

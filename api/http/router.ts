@@ -1,0 +1,109 @@
+/**
+ * Builds the Koa router from the route tables: one pipeline per row (authenticate → read and
+ * validate input → handler, or validate → 501 while the operation is not built), plus the
+ * 404/405 answers for paths and methods that no row serves.
+ */
+import Router, { type RouterMiddleware } from '@koa/router';
+import type Koa from 'koa';
+import { authenticateRequest } from './auth';
+import { readDeclaredBody, refuseUndeclaredBody, type BodyLimits } from './body';
+import { MethodNotAllowedError, NotFoundError, NotImplementedError } from './errors';
+import type { RouteDef } from './route';
+import { compileInput, normaliseQuery, validatePart } from './validation';
+import type { RequestContext } from '../../storage/request-context';
+import type { DataSource } from 'typeorm';
+
+export const API_PREFIX = '/api/v1';
+
+/** `/a/{id}/b` → `/a/:id/b` */
+export function toKoaPath(path: string): string {
+  return path.replace(/\{([A-Za-z][A-Za-z0-9]*)\}/g, ':$1');
+}
+
+/**
+ * Static segments must win over parameters at the same depth (`/catalog/products/page` before
+ * `/catalog/products/{id}`), because the router tries matching layers in registration order.
+ */
+export function compareSpecificity(a: RouteDef, b: RouteDef): number {
+  const sa = a.path.split('/');
+  const sb = b.path.split('/');
+  for (let i = 0; i < Math.min(sa.length, sb.length); i += 1) {
+    const pa = sa[i]!.startsWith('{') ? 1 : 0;
+    const pb = sb[i]!.startsWith('{') ? 1 : 0;
+    if (pa !== pb) return pa - pb;
+  }
+  return sb.length - sa.length;
+}
+
+export interface RouterDeps {
+  dataSource: DataSource;
+  bodyLimits: BodyLimits;
+}
+
+async function readInput(route: RouteDef, ctx: Koa.Context, deps: RouterDeps, compiled: ReturnType<typeof compileInput>) {
+  const params = validatePart<Record<string, unknown>>('params', compiled.params, ctx.params ?? {});
+  const query = validatePart<Record<string, unknown>>('query', compiled.query, normaliseQuery(ctx.query, compiled.commaSeparated));
+  let body: unknown;
+  if (route.body) {
+    const raw = await readDeclaredBody(ctx, route.body.contentType, deps.bodyLimits);
+    const schema = raw === undefined && route.body.contentType === 'application/json' ? route.body.schema.required() : route.body.schema;
+    body = validatePart('body', schema, raw);
+  } else {
+    await refuseUndeclaredBody(ctx, deps.bodyLimits);
+  }
+  return { params, query, body };
+}
+
+function routeMiddleware(route: RouteDef, deps: RouterDeps): RouterMiddleware {
+  const compiled = compileInput(route);
+  const operation = `${route.method} ${route.path}`;
+  return async (ctx) => {
+    const handler = route.handler;
+    if (!handler) {
+      // Unbuilt operations still check their input so clients can develop against the bounds.
+      await readInput(route, ctx, deps, compiled);
+      throw new NotImplementedError(operation);
+    }
+    const authenticated = await authenticateRequest(ctx, route.auth);
+    const input = await readInput(route, ctx, deps, compiled);
+    const context: RequestContext = {
+      requestId: ctx.state.requestId as string,
+      tenantId: authenticated.tenantId,
+      actor: authenticated.actor,
+      dataSource: deps.dataSource,
+      manager: deps.dataSource.manager,
+      inTransaction: false,
+    };
+    ctx.state.tenantId = authenticated.tenantId;
+    const result = await handler({ ...input, context, koa: ctx });
+    ctx.status = route.status;
+    if (route.status === 204) return;
+    if (route.response?.contentType === 'text/csv') ctx.type = 'text/csv; charset=utf-8';
+    ctx.body = result ?? null;
+  };
+}
+
+export function buildRouter(routes: RouteDef[], deps: RouterDeps): Router {
+  const router = new Router({ prefix: API_PREFIX });
+  for (const route of [...routes].sort(compareSpecificity)) {
+    router.register(toKoaPath(route.path), [route.method], routeMiddleware(route, deps), { name: route.operationId });
+  }
+  return router;
+}
+
+/** Answers what no route served: 405 with Allow when the path exists under other methods, else 404. */
+export function fallback(routers: Router[]): Koa.Middleware {
+  return async (ctx) => {
+    const allowed = new Set<string>();
+    for (const router of routers) {
+      for (const layer of router.match(ctx.path, ctx.method).path) for (const method of layer.methods) allowed.add(method);
+    }
+    if (allowed.size === 0) throw new NotFoundError(`No operation is served at ${ctx.path}.`, 'route_not_found');
+    if (ctx.method === 'OPTIONS') {
+      ctx.set('Allow', [...allowed, 'OPTIONS'].sort().join(', '));
+      ctx.status = 204;
+      return;
+    }
+    throw new MethodNotAllowedError(ctx.method, [...allowed].sort());
+  };
+}

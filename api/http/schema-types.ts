@@ -1,0 +1,68 @@
+/**
+ * Building blocks for the joi schemas of route tables and DTOs. One definition of "a UUID",
+ * "a limit", "a YYYY-MM-DD date" for the whole API, so bounds read the same everywhere and
+ * the OpenAPI generator can describe them.
+ */
+import Joi from 'joi';
+
+/**
+ * DESIGN ruling 4 / document 1 "Identifiers": versions 1 to 8 with the RFC 9562 variant bits,
+ * plus the nil and max UUIDs. Case-insensitive.
+ */
+export const UUID_PATTERN = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|0{8}-0{4}-0{4}-0{4}-0{12}|f{8}-f{4}-f{4}-f{4}-f{12})$/i;
+
+export const uuid = (): Joi.StringSchema =>
+  Joi.string()
+    .pattern(UUID_PATTERN, 'uuid')
+    .meta({ format: 'uuid' })
+    .messages({ 'string.pattern.name': '{{#label}} must be a UUID (versions 1 to 8, or the nil or max UUID)' });
+
+/** A store id: the one filter that is really required (ruling 3). */
+export const storeId = (): Joi.StringSchema => uuid().required().description('The store the operation is scoped to.');
+
+export const int = (min: number, max?: number): Joi.NumberSchema => {
+  const base = Joi.number().integer().min(min);
+  return max === undefined ? base : base.max(max);
+};
+
+/** "integer greater than 0, at most N" */
+export const positiveInt = (max: number): Joi.NumberSchema => Joi.number().integer().greater(0).max(max);
+
+export const number = (min: number, max: number): Joi.NumberSchema => Joi.number().min(min).max(max);
+
+export const text = (min: number, max: number): Joi.StringSchema => Joi.string().min(min).max(max);
+
+export const bool = (): Joi.BooleanSchema => Joi.boolean();
+
+export const oneOf = <T extends string>(values: readonly T[]): Joi.StringSchema => Joi.string().valid(...values);
+
+/** A calendar date written YYYY-MM-DD. */
+export const date = (): Joi.StringSchema =>
+  Joi.string()
+    .pattern(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'date')
+    .meta({ format: 'date' })
+    .messages({ 'string.pattern.name': '{{#label}} must be a date written YYYY-MM-DD' });
+
+/** An ISO 8601 timestamp (a date alone is accepted and means midnight UTC). */
+export const dateTime = (): Joi.DateSchema => Joi.date().iso().meta({ format: 'date-time' });
+
+/** An opaque cursor returned as `nextCursor` by a previous page. */
+export const cursor = (): Joi.StringSchema => Joi.string().min(1).max(512).description('Opaque cursor from the previous page\'s nextCursor.');
+
+/**
+ * A query array. Clients repeat the parameter (`ids=a&ids=b`); a single value is accepted as an
+ * array of one. For UUID arrays a comma-separated list is accepted too (commas cannot occur in a UUID).
+ */
+export const queryArray = (item: Joi.Schema, maxItems: number, opts: { commaSeparated?: boolean } = {}): Joi.ArraySchema => {
+  const schema = Joi.array().items(item).max(maxItems).single();
+  return opts.commaSeparated ? schema.meta({ commaSeparated: true }) : schema;
+};
+
+export const uuidArray = (maxItems: number): Joi.ArraySchema => queryArray(uuid(), maxItems, { commaSeparated: true });
+
+export const money = (): Joi.NumberSchema => Joi.number().min(0).max(1_000_000_000).precision(4);
+
+export const currency = (): Joi.StringSchema =>
+  Joi.string().pattern(/^[A-Z]{3}$/, 'ISO 4217 code').messages({ 'string.pattern.name': '{{#label}} must be an ISO 4217 currency code such as EUR' });
+
+export const httpUrl = (): Joi.StringSchema => Joi.string().uri({ scheme: ['http', 'https'] }).max(2048);

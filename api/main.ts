@@ -1,0 +1,36 @@
+/**
+ * The process entry point. ROLES (default all four) picks what this process runs: `npm start` runs
+ * api, indexer, vision and jobs together; a deployment can run each alone and scale it out, e.g.
+ * `ROLES=indexer node dist/api/main.js`.
+ */
+import { loadConfigOrExit, type ProcessRole } from './config';
+import { installShutdown, type RunningRole } from './lifecycle';
+import { createRuntime, type Runtime } from './runtime';
+import { startApiRole } from './server';
+import { startJobsRole } from './jobs-worker';
+import { startIndexerRole } from '../indexer/main';
+import { startVisionRole } from '../vision/main';
+
+const STARTERS: Record<ProcessRole, (runtime: Runtime) => Promise<RunningRole>> = {
+  indexer: startIndexerRole,
+  vision: startVisionRole,
+  jobs: startJobsRole,
+  api: startApiRole,
+};
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit();
+  const runtime = await createRuntime(config, `commerce-${config.roles.join('+')}`);
+  const roles: RunningRole[] = [];
+  // Workers first, api last: the api only takes traffic once everything behind it runs.
+  for (const name of (['indexer', 'vision', 'jobs', 'api'] as const).filter((r) => config.roles.includes(r))) {
+    roles.push(await STARTERS[name](runtime));
+  }
+  installShutdown(runtime, roles);
+  runtime.logger.info({ roles: config.roles }, 'started');
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`failed to start: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,5 @@
+/** DTOs of the search synonyms area. */
+import { pendingDto } from '../http/route';
+
+export const CreateSearchSynonymRuleDto = pendingDto('CreateSearchSynonymRuleDto');
+export const UpdateSearchSynonymRuleDto = pendingDto('UpdateSearchSynonymRuleDto');

@@ -1,0 +1,35 @@
+/**
+ * The TypeORM data source. Migrations only: `synchronize` stays off everywhere (DESIGN), so the
+ * schema is exactly what storage/migrations says.
+ */
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import type { Config } from '../api/config';
+import { entities } from './entities';
+import { migrations } from './migrations';
+
+export function createDataSource(config: Pick<Config, 'databaseUrl' | 'dbPoolSize'>, applicationName = 'commerce'): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url: config.databaseUrl,
+    entities,
+    migrations,
+    migrationsTableName: 'schema_migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    logging: ['error'],
+    extra: {
+      max: config.dbPoolSize,
+      application_name: applicationName,
+      connectionTimeoutMillis: 5_000,
+      // A stuck query must not hold a request forever; long jobs set their own timeout per transaction.
+      statement_timeout: 30_000,
+      idle_in_transaction_session_timeout: 60_000,
+    },
+  });
+}
+
+/** True when every migration this build knows has been applied. */
+export async function migrationsApplied(dataSource: DataSource): Promise<boolean> {
+  return !(await dataSource.showMigrations());
+}

@@ -1,0 +1,4 @@
+/** Every migration in order. Add new ones at the end (file name: <unix-ms>-<what>.ts). */
+import { Outbox1795000000000 } from './1795000000000-outbox';
+
+export const migrations = [Outbox1795000000000];

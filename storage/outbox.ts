@@ -1,0 +1,236 @@
+/**
+ * The transactional outbox (after Ghost's process-outbox job).
+ *
+ * Life of a row: a service writes it with enqueueOutbox() inside the transaction of the change
+ * ('pending'). The relay claims due rows with FOR UPDATE SKIP LOCKED ('in_flight') and hands them to
+ * bee-queue with a job id derived from the aggregate, so a burst of changes to one product becomes
+ * one job while it waits. The consumer re-reads current state, and only when it succeeds are the rows
+ * it covered marked 'done'. A consumer failure puts them back to 'pending' with exponential backoff;
+ * rows left 'in_flight' by a crash (of the relay, Redis or a worker) are claimed again after
+ * `reclaimAfterMs`. So nothing committed is lost and nothing rolled back is ever delivered.
+ */
+import type BeeQueue from 'bee-queue';
+import type { DataSource } from 'typeorm';
+import type { Logger } from 'pino';
+import type { RequestContext } from './request-context';
+import { OutboxMessage } from './entities/outbox-message.entity';
+import { withTimeout, type QueueName, type QueueRegistry } from './queues';
+
+export interface OutboxEvent {
+  queue: QueueName;
+  /** What happened, e.g. `product.updated`. */
+  topic: string;
+  aggregateType: string;
+  aggregateId: string;
+  payload?: Record<string, unknown>;
+}
+
+export interface OutboxSettings {
+  pollIntervalMs: number;
+  batchSize: number;
+  reclaimAfterMs: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+}
+
+/** The data of a bee-queue job made by the relay: which aggregate changed. */
+export interface OutboxJobData {
+  aggregateType: string;
+  aggregateId: string;
+  tenantId: string | null;
+}
+
+/** What a consumer gets: the aggregate and the outbox rows this run covers. */
+export interface OutboxDelivery extends OutboxJobData {
+  queue: QueueName;
+  messages: Array<{ id: string; topic: string; payload: Record<string, unknown> }>;
+}
+
+export const jobIdFor = (aggregateType: string, aggregateId: string): string => `${aggregateType}:${aggregateId}`;
+
+/**
+ * Adds outbox rows in the caller's transaction. Refuses to run outside one: a row written apart from
+ * its change could be delivered for a change that rolled back, or be lost for one that committed.
+ */
+export async function enqueueOutbox(ctx: RequestContext, events: OutboxEvent | OutboxEvent[]): Promise<void> {
+  if (!ctx.inTransaction) throw new Error('enqueueOutbox must run inside the transaction of the change (use inTransaction)');
+  const list = Array.isArray(events) ? events : [events];
+  if (list.length === 0) return;
+  await ctx.manager.insert(
+    OutboxMessage,
+    list.map((event) => ({
+      tenantId: ctx.tenantId ?? null,
+      queue: event.queue,
+      topic: event.topic,
+      aggregateType: event.aggregateType,
+      aggregateId: event.aggregateId,
+      payload: (event.payload ?? {}) as never,
+    })),
+  );
+}
+
+interface ClaimedRow {
+  id: string;
+  queue: QueueName;
+  aggregate_type: string;
+  aggregate_id: string;
+  tenant_id: string | null;
+}
+
+export interface RelayResult {
+  claimed: number;
+  jobsAdded: number;
+  collapsed: number;
+  released: number;
+}
+
+/** SQL for "now() + the backoff of this row's attempts": base · 2^(attempts−1), capped. */
+const BACKOFF_SQL = `now() + make_interval(secs => LEAST($2::float8, $1::float8 * power(2, LEAST(GREATEST(attempts - 1, 0), 30))) / 1000.0)`;
+
+export class OutboxRelay {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = true;
+  private passes = 0;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly queues: QueueRegistry,
+    private readonly settings: OutboxSettings,
+    private readonly logger: Logger,
+    private readonly relayId = `relay-${process.pid}`,
+  ) {}
+
+  /** One pass: claim due rows, hand them to their queues, release the ones that could not be handed over. */
+  async runOnce(): Promise<RelayResult> {
+    const claimed: ClaimedRow[] = await this.dataSource.query(
+      // Wrapped in a SELECT so the driver returns the rows (an UPDATE answers [rows, count]).
+      `WITH due AS (
+         SELECT id FROM outbox
+          WHERE (status = 'pending' AND available_at <= now())
+             OR (status = 'in_flight' AND claimed_at < now() - make_interval(secs => $2 / 1000.0))
+          ORDER BY id
+          LIMIT $1
+          FOR UPDATE SKIP LOCKED)
+       , claimed AS (
+         UPDATE outbox o
+            SET status = 'in_flight', claimed_at = now(), claimed_by = $3, attempts = o.attempts + 1
+           FROM due WHERE o.id = due.id
+         RETURNING o.id, o.queue, o.aggregate_type, o.aggregate_id, o.tenant_id)
+       SELECT * FROM claimed ORDER BY id`,
+      [this.settings.batchSize, this.settings.reclaimAfterMs, this.relayId],
+    );
+    const result: RelayResult = { claimed: claimed.length, jobsAdded: 0, collapsed: 0, released: 0 };
+    const groups = new Map<string, ClaimedRow[]>();
+    for (const row of claimed) {
+      const key = `${row.queue}\u0000${jobIdFor(row.aggregate_type, row.aggregate_id)}`;
+      groups.set(key, [...(groups.get(key) ?? []), row]);
+    }
+    for (const rows of groups.values()) {
+      const first = rows[0]!;
+      const data: OutboxJobData = { aggregateType: first.aggregate_type, aggregateId: first.aggregate_id, tenantId: first.tenant_id };
+      try {
+        const job = await withTimeout(
+          this.queues.get(first.queue).createJob(data).setId(jobIdFor(data.aggregateType, data.aggregateId)).save(),
+          5_000,
+          `enqueue on ${first.queue}`,
+        );
+        // A null id means a job for this aggregate is already queued: it will cover these rows too.
+        if (job.id === null) result.collapsed += 1;
+        else result.jobsAdded += 1;
+      } catch (error) {
+        result.released += rows.length;
+        await this.release(rows.map((r) => r.id), error);
+      }
+    }
+    this.passes += 1;
+    if (this.passes % 1_000 === 0) await this.pruneDone();
+    return result;
+  }
+
+  private async release(ids: string[], error: unknown): Promise<void> {
+    this.logger.warn({ err: error, rows: ids.length }, 'outbox rows could not be enqueued; they stay pending');
+    await this.dataSource.query(
+      `UPDATE outbox SET status = 'pending', claimed_at = NULL, claimed_by = NULL, last_error = $3, available_at = ${BACKOFF_SQL}
+        WHERE id = ANY($4::bigint[]) AND status = 'in_flight'`,
+      [this.settings.retryBaseMs, this.settings.retryMaxMs, String((error as Error)?.message ?? error).slice(0, 2000), ids],
+    );
+  }
+
+  /** Keeps a week of delivered rows for inspection; older ones are deleted in small batches. */
+  async pruneDone(retentionDays = 7): Promise<number> {
+    const rows: unknown[] = await this.dataSource.query(
+      `WITH deleted AS (
+         DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE status = 'done' AND done_at < now() - make_interval(days => $1) LIMIT 5000) RETURNING id)
+       SELECT id FROM deleted`,
+      [retentionDays],
+    );
+    return rows.length;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    const loop = async (): Promise<void> => {
+      if (this.stopped) return;
+      let busy = false;
+      this.running = this.runOnce()
+        .then((r) => {
+          busy = r.claimed >= this.settings.batchSize;
+        })
+        .catch((error) => this.logger.warn({ err: error }, 'outbox relay pass failed; retrying'));
+      await this.running;
+      this.running = undefined;
+      if (!this.stopped) this.timer = setTimeout(() => void loop(), busy ? 0 : this.settings.pollIntervalMs);
+    };
+    void loop();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+}
+
+/**
+ * Wraps a consumer for bee-queue: gathers the in-flight rows of the job's aggregate, runs `handle`,
+ * and marks exactly those rows done on success or pending-with-backoff on failure. Rows that arrive
+ * while it runs (their job collapsed into this one) are covered by another round.
+ */
+export function outboxConsumer(
+  dataSource: DataSource,
+  queue: QueueName,
+  settings: Pick<OutboxSettings, 'retryBaseMs' | 'retryMaxMs'>,
+  handle: (delivery: OutboxDelivery) => Promise<void>,
+  maxRounds = 5,
+): (job: BeeQueue.Job<OutboxJobData>) => Promise<{ rounds: number; messages: number }> {
+  return async (job) => {
+    const { aggregateType, aggregateId, tenantId } = job.data;
+    let messages = 0;
+    let rounds = 0;
+    for (; rounds < maxRounds; rounds += 1) {
+      const rows: Array<{ id: string; topic: string; payload: Record<string, unknown> }> = await dataSource.query(
+        `SELECT id, topic, payload FROM outbox
+          WHERE queue = $1 AND aggregate_type = $2 AND aggregate_id = $3 AND status = 'in_flight'
+          ORDER BY id`,
+        [queue, aggregateType, aggregateId],
+      );
+      if (rows.length === 0) break;
+      const ids = rows.map((r) => r.id);
+      try {
+        await handle({ queue, aggregateType, aggregateId, tenantId, messages: rows });
+      } catch (error) {
+        await dataSource.query(
+          `UPDATE outbox SET status = 'pending', claimed_at = NULL, claimed_by = NULL, last_error = $3, available_at = ${BACKOFF_SQL}
+            WHERE id = ANY($4::bigint[]) AND status = 'in_flight'`,
+          [settings.retryBaseMs, settings.retryMaxMs, String((error as Error)?.message ?? error).slice(0, 2000), ids],
+        );
+        throw error;
+      }
+      await dataSource.query(`UPDATE outbox SET status = 'done', done_at = now(), last_error = NULL WHERE id = ANY($1::bigint[]) AND status = 'in_flight'`, [ids]);
+      messages += rows.length;
+    }
+    return { rounds, messages };
+  };
+}

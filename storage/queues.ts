@@ -1,0 +1,68 @@
+/**
+ * The bee-queue queues over Redis. Redis holds only queues: every job is re-creatable from the
+ * outbox in PostgreSQL, so jobs are removed once finished and nothing else is kept there.
+ */
+import BeeQueue from 'bee-queue';
+import type { Logger } from 'pino';
+
+export const QUEUE_NAMES = ['index', 'vision', 'jobs', 'webhooks'] as const;
+export type QueueName = (typeof QUEUE_NAMES)[number];
+
+export function isQueueName(name: string): name is QueueName {
+  return (QUEUE_NAMES as readonly string[]).includes(name);
+}
+
+export interface QueueRegistryOptions {
+  redisUrl: string;
+  /** Workers open a blocking connection to receive jobs; producers do not. */
+  isWorker: boolean;
+  logger: Logger;
+  /** Key prefix, so tests can use their own namespace on a shared Redis. */
+  prefix?: string;
+}
+
+export class QueueRegistry {
+  private readonly queues = new Map<QueueName, BeeQueue>();
+
+  constructor(private readonly options: QueueRegistryOptions) {}
+
+  get(name: QueueName): BeeQueue {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = new BeeQueue(name, {
+        prefix: this.options.prefix ?? 'bq',
+        redis: {
+          url: this.options.redisUrl,
+          // Keep retrying while Redis is down; the outbox keeps every change meanwhile.
+          retry_strategy: () => 1_000,
+        } as never,
+        isWorker: this.options.isWorker,
+        getEvents: false,
+        sendEvents: false,
+        storeJobs: false,
+        removeOnSuccess: true,
+        removeOnFailure: true,
+        activateDelayedJobs: false,
+        stallInterval: 5_000,
+      });
+      queue.on('error', (error) => this.options.logger.warn({ err: error, queue: name }, 'queue connection error'));
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+
+  /** Closes every queue, letting active jobs finish within `timeoutMs`. */
+  async close(timeoutMs: number): Promise<void> {
+    await Promise.all([...this.queues.values()].map((queue) => queue.close(timeoutMs).catch(() => undefined)));
+    this.queues.clear();
+  }
+}
+
+/** Rejects when `promise` takes longer than `ms` (bee-queue waits forever while Redis is down). */
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

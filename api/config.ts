@@ -20,14 +20,20 @@ function findProjectRoot(start: string): string {
   return dir;
 }
 
-/** Default ports of the project-local services started by scripts/services. */
-export const LOCAL_SERVICES = {
-  databaseUrl: 'postgres://postgres@127.0.0.1:55432/commerce',
-  testDatabaseUrl: 'postgres://postgres@127.0.0.1:55432/commerce_test',
-  redisUrl: 'redis://127.0.0.1:56379',
-  meiliUrl: 'http://127.0.0.1:57700',
-  meiliMasterKeyFile: path.join(PROJECT_ROOT, '.data', 'meili-master-key'),
-};
+/**
+ * Where the project-local services of scripts/services listen; PG_PORT, REDIS_PORT and MEILI_PORT
+ * move them, exactly as they move the script.
+ */
+export function localServices(env: NodeJS.ProcessEnv = process.env) {
+  const pgPort = env.PG_PORT || '55432';
+  return {
+    databaseUrl: `postgres://postgres@127.0.0.1:${pgPort}/commerce`,
+    testDatabaseUrl: `postgres://postgres@127.0.0.1:${pgPort}/commerce_test`,
+    redisUrl: `redis://127.0.0.1:${env.REDIS_PORT || '56379'}`,
+    meiliUrl: `http://127.0.0.1:${env.MEILI_PORT || '57700'}`,
+    meiliMasterKeyFile: path.join(PROJECT_ROOT, '.data', 'meili-master-key'),
+  };
+}
 
 export type NodeEnv = 'development' | 'test' | 'production';
 export type ProcessRole = 'api' | 'indexer' | 'vision' | 'jobs';
@@ -107,9 +113,9 @@ export function parseByteSize(value: string): number {
   return Number(match[1]) * factor;
 }
 
-function readMasterKeyFile(): string | undefined {
+function readMasterKeyFile(file: string): string | undefined {
   try {
-    return fs.readFileSync(LOCAL_SERVICES.meiliMasterKeyFile, 'utf8').trim() || undefined;
+    return fs.readFileSync(file, 'utf8').trim() || undefined;
   } catch {
     return undefined;
   }
@@ -120,6 +126,7 @@ function readMasterKeyFile(): string | undefined {
  * Unset service URLs fall back to the project-local services of scripts/services.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const local = localServices(env);
   const problems: string[] = [];
   const values: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(VARIABLES)) {
@@ -133,11 +140,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const nodeEnv = (values.NODE_ENV ?? 'development') as NodeEnv;
   const usingLocalMeili = env.MEILI_URL === undefined || env.MEILI_URL === '';
-  const meiliMasterKey = (values.MEILI_MASTER_KEY as string | undefined) ?? (usingLocalMeili ? readMasterKeyFile() : undefined);
+  const meiliMasterKey = (values.MEILI_MASTER_KEY as string | undefined) ?? (usingLocalMeili ? readMasterKeyFile(local.meiliMasterKeyFile) : undefined);
   if (!meiliMasterKey && !problems.some((p) => p.startsWith('MEILI_MASTER_KEY'))) {
     problems.push(
       usingLocalMeili
-        ? `MEILI_MASTER_KEY is not set and ${LOCAL_SERVICES.meiliMasterKeyFile} does not exist; fix: start the local services (npm run services -- start) or set MEILI_URL and MEILI_MASTER_KEY`
+        ? `MEILI_MASTER_KEY is not set and ${local.meiliMasterKeyFile} does not exist; fix: start the local services (npm run services -- start) or set MEILI_URL and MEILI_MASTER_KEY`
         : 'MEILI_MASTER_KEY is required when MEILI_URL points at an existing server; fix: set it to that server\'s master key',
     );
   }
@@ -153,12 +160,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: values.HOST as string,
     port: values.PORT as number,
     logLevel: values.LOG_LEVEL as string,
-    databaseUrl: (values.DATABASE_URL as string | undefined) ?? (nodeEnv === 'test' ? LOCAL_SERVICES.testDatabaseUrl : LOCAL_SERVICES.databaseUrl),
+    databaseUrl: (values.DATABASE_URL as string | undefined) ?? (nodeEnv === 'test' ? local.testDatabaseUrl : local.databaseUrl),
     dbPoolSize: values.DB_POOL_SIZE as number,
     runMigrationsAtStart: values.MIGRATIONS_RUN as boolean,
-    redisUrl: (values.REDIS_URL as string | undefined) ?? LOCAL_SERVICES.redisUrl,
+    redisUrl: (values.REDIS_URL as string | undefined) ?? local.redisUrl,
     queuePrefix: values.QUEUE_PREFIX as string,
-    meiliUrl: (values.MEILI_URL as string | undefined) ?? LOCAL_SERVICES.meiliUrl,
+    meiliUrl: (values.MEILI_URL as string | undefined) ?? local.meiliUrl,
     meiliMasterKey: meiliMasterKey as string,
     bodyLimitJsonBytes: parseByteSize(values.BODY_LIMIT_JSON as string),
     bodyLimitCsvBytes: parseByteSize(values.BODY_LIMIT_CSV as string),

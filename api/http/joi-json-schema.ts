@@ -134,6 +134,9 @@ function numberSchema(desc: Description): JsonSchema {
     if (rule.name === 'greater') out.exclusiveMinimum = limit;
     if (rule.name === 'less') out.exclusiveMaximum = limit;
   }
+  // `min(0).greater(0)` means "> 0": keep only the stricter bound, as JSON Schema linters expect.
+  if (typeof out.exclusiveMinimum === 'number' && typeof out.minimum === 'number' && out.exclusiveMinimum >= out.minimum) delete out.minimum;
+  if (typeof out.exclusiveMaximum === 'number' && typeof out.maximum === 'number' && out.exclusiveMaximum <= out.maximum) delete out.maximum;
   return out;
 }
 

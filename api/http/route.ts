@@ -33,6 +33,11 @@ export interface NamedSchema {
   pending: boolean;
 }
 
+/**
+ * The validated input of a handler. The defaults are `any` on purpose: joi has already checked the
+ * shapes, and a handler states its own types through the generics without casts.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface RouteRequest<P = Record<string, any>, Q = Record<string, any>, B = any> {
   params: P;
   query: Q;

@@ -10,7 +10,7 @@ import { createDataSource } from '../storage/data-source';
 import { runMigrations } from '../storage/migrate';
 import { QueueRegistry } from '../storage/queues';
 import type { ConsumerDeps } from '../storage/consumers';
-import { createAdminClient } from '../search/meili';
+import { createAdminClient, createSearchClient, ensureSearchKey, keyValueFor, searchKeyUid } from '../search/meili';
 
 export interface Runtime {
   config: Config;
@@ -19,6 +19,8 @@ export interface Runtime {
   /** Producers for every queue (the relay and the jobs console use them). */
   queues: QueueRegistry;
   meiliAdmin: Meilisearch;
+  /** Searches only: uses the search-only key derived from the master key, never the master key. */
+  meiliSearch: Meilisearch;
   close(): Promise<void>;
 }
 
@@ -35,15 +37,45 @@ export async function createRuntime(config: Config, name = 'commerce'): Promise<
   }
   const queues = new QueueRegistry({ redisUrl: config.redisUrl, isWorker: false, logger, prefix: config.queuePrefix });
   const meiliAdmin = createAdminClient(config);
+  const meiliSearch = createSearchClient(config.meiliUrl, keyValueFor(searchKeyUid(config.meiliMasterKey), config.meiliMasterKey));
+  const keyRetry = provisionSearchKey(meiliAdmin, config.meiliMasterKey, logger);
   return {
     config,
     logger,
     dataSource,
     queues,
     meiliAdmin,
+    meiliSearch,
     async close() {
+      keyRetry.cancel();
       await queues.close(config.shutdownTimeoutMs);
       if (dataSource.isInitialized) await dataSource.destroy();
+    },
+  };
+}
+
+/**
+ * Creates the search-only key on the server, retrying in the background while Meilisearch is not
+ * reachable yet: a process may start before Meilisearch does, and /readyz reports that meanwhile.
+ */
+function provisionSearchKey(admin: Meilisearch, masterKey: string, logger: Logger): { cancel(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  let cancelled = false;
+  const attempt = (): void => {
+    ensureSearchKey(admin, masterKey)
+      .then(() => logger.debug('search-only key ready'))
+      .catch((error: unknown) => {
+        if (cancelled) return;
+        logger.warn({ err: error }, 'could not provision the Meilisearch search key; retrying in 5 s');
+        timer = setTimeout(attempt, 5_000);
+        timer.unref();
+      });
+  };
+  attempt();
+  return {
+    cancel() {
+      cancelled = true;
+      if (timer) clearTimeout(timer);
     },
   };
 }

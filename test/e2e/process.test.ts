@@ -1,0 +1,90 @@
+/**
+ * The real entry point as an operator runs it: all roles in one process come up ready, and SIGTERM
+ * stops it cleanly (stops accepting, finishes, closes pools, exits 0).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { expect } from 'chai';
+import { PROJECT_ROOT } from '../../api/config';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+async function waitForReady(base: string, child: ChildProcess, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`process exited early with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${base}/readyz`);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('not ready in time');
+}
+
+describe('process entry point', () => {
+  it('starts api, indexer, vision and jobs together and shuts down on SIGTERM with exit code 0', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'api', 'main.js')], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', QUEUE_PREFIX: `e2e-${port}` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      await waitForReady(base, child);
+      expect(output).to.match(/"roles":\["api","indexer","vision","jobs"\]/);
+      const notBuilt = await fetch(`${base}/api/v1/search-synonyms/zero-result-queries?storeId=0190a5f0-8b7c-7def-8123-456789abcdef`);
+      expect(notBuilt.status).to.equal(501);
+      child.kill('SIGTERM');
+      expect(await exited).to.equal(0);
+      expect(output).to.match(/"msg":"shutting down"/);
+      expect(output).to.match(/"msg":"stopped"/);
+      let refused = false;
+      await fetch(`${base}/healthz`).catch(() => (refused = true));
+      expect(refused, 'no longer accepting connections').to.equal(true);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it('runs a single role alone (ROLES=indexer) without serving HTTP', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'api', 'main.js')], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, NODE_ENV: 'test', PORT: String(port), ROLES: 'indexer', LOG_LEVEL: 'info', QUEUE_PREFIX: `e2e-${port}` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout!.on('data', (d) => (output += d));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      const deadline = Date.now() + 20_000;
+      while (!output.includes('"msg":"started"') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(output).to.match(/"roles":\["indexer"\]/);
+      let refused = false;
+      await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => (refused = true));
+      expect(refused).to.equal(true);
+      child.kill('SIGTERM');
+      expect(await exited).to.equal(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+});

@@ -23,6 +23,7 @@ export interface QueueRegistryOptions {
 
 export class QueueRegistry {
   private readonly queues = new Map<QueueName, BeeQueue>();
+  private closed = false;
 
   constructor(private readonly options: QueueRegistryOptions) {}
 
@@ -33,8 +34,9 @@ export class QueueRegistry {
         prefix: this.options.prefix ?? 'bq',
         redis: {
           url: this.options.redisUrl,
-          // Keep retrying while Redis is down; the outbox keeps every change meanwhile.
-          retry_strategy: () => 1_000,
+          // Keep retrying while Redis is down (the outbox keeps every change meanwhile), but stop once
+          // the registry is closed: a client still reconnecting would keep the process alive forever.
+          retry_strategy: () => (this.closed ? new Error('queue registry closed') : 1_000),
         } as never,
         isWorker: this.options.isWorker,
         getEvents: false,
@@ -53,6 +55,7 @@ export class QueueRegistry {
 
   /** Closes every queue, letting active jobs finish within `timeoutMs`. */
   async close(timeoutMs: number): Promise<void> {
+    this.closed = true;
     await Promise.all([...this.queues.values()].map((queue) => queue.close(timeoutMs).catch(() => undefined)));
     this.queues.clear();
   }

@@ -13,12 +13,16 @@ import type { RouteDef } from './http/route';
 import { buildRouter, fallback } from './http/router';
 import { allRoutes } from './routes';
 import { buildSystemRouter } from './system/system.router';
+import { setAuthenticator } from './http/auth';
+import { PlatformAuthenticator } from './auth/authenticator';
+import type { ContextServices } from '../storage/request-context';
 
 export interface AppDeps {
   config: Pick<Config, 'redisUrl' | 'bodyLimitJsonBytes' | 'bodyLimitCsvBytes'>;
   logger: Logger;
   dataSource: DataSource;
   meiliAdmin: Meilisearch;
+  services: ContextServices;
   /** Defaults to every operation of the specification; tests may pass their own. */
   routes?: RouteDef[];
 }
@@ -41,8 +45,10 @@ export function createApp(deps: AppDeps): Koa {
   app.silent = true;
   const openApiJson = JSON.stringify(buildOpenApiDocument(routes, { version: API_VERSION }));
   const system = buildSystemRouter({ dataSource: deps.dataSource, redisUrl: deps.config.redisUrl, meiliAdmin: deps.meiliAdmin, openApiJson });
+  setAuthenticator(new PlatformAuthenticator(deps.dataSource, deps.services.config.appSecret));
   const api = buildRouter(routes, {
     dataSource: deps.dataSource,
+    services: deps.services,
     bodyLimits: { jsonBytes: deps.config.bodyLimitJsonBytes, csvBytes: deps.config.bodyLimitCsvBytes },
   });
 

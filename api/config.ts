@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import Joi from 'joi';
 
 /** The repository root: the nearest folder above this file holding package.json (works from dist/ too). */
@@ -63,6 +64,21 @@ export interface Config {
   };
   shutdownTimeoutMs: number;
   roles: ProcessRole[];
+  /** Root secret: access-token signing and at-rest encryption keys are derived from it. */
+  appSecret: string;
+  /** Where this API is reached by people (links in e-mails, the device verification URI). */
+  publicBaseUrl: string;
+  auth: {
+    accessTokenTtlSeconds: number;
+    refreshTokenTtlSeconds: number;
+    emailTokenTtlSeconds: number;
+    registrationOpen: boolean;
+    deviceCodeTtlSeconds: number;
+    deviceCodeIntervalSeconds: number;
+  };
+  /** smtp(s)://user:pass@host:port; unset: messages are recorded in outbound_messages only. */
+  smtpUrl?: string;
+  mailFrom: string;
 }
 
 export class ConfigError extends Error {
@@ -102,6 +118,16 @@ const VARIABLES: Record<string, VariableSpec> = {
   OUTBOX_RETRY_BASE_MS: { schema: millis(1, 3_600_000).default(1_000), fix: 'set milliseconds between 1 and 3600000' },
   OUTBOX_RETRY_MAX_MS: { schema: millis(1, 86_400_000).default(300_000), fix: 'set milliseconds between 1 and 86400000' },
   SHUTDOWN_TIMEOUT_MS: { schema: millis(100, 600_000).default(10_000), fix: 'set milliseconds between 100 and 600000' },
+  APP_SECRET: { schema: Joi.string().min(32).max(512), fix: 'set a random string of at least 32 characters (e.g. openssl rand -hex 32); outside production it is generated into .data/app-secret' },
+  PUBLIC_BASE_URL: { schema: Joi.string().uri({ scheme: ['http', 'https'] }), fix: 'set the address people reach this API at, e.g. https://api.example.org' },
+  ACCESS_TOKEN_TTL_SECONDS: { schema: Joi.number().integer().min(5).max(86_400).default(900), fix: 'set seconds between 5 and 86400 (default 900 = 15 minutes)' },
+  REFRESH_TOKEN_TTL_SECONDS: { schema: Joi.number().integer().min(60).max(31_536_000).default(2_592_000), fix: 'set seconds between 60 and 31536000 (default 30 days)' },
+  EMAIL_TOKEN_TTL_SECONDS: { schema: Joi.number().integer().min(60).max(604_800).default(86_400), fix: 'set seconds between 60 and 604800 (default 24 hours)' },
+  REGISTRATION_OPEN: { schema: Joi.boolean().truthy('1').falsy('0').default(true), fix: 'set true or false' },
+  DEVICE_CODE_TTL_SECONDS: { schema: Joi.number().integer().min(10).max(3_600).default(900), fix: 'set seconds between 10 and 3600 (default 900)' },
+  DEVICE_CODE_INTERVAL_SECONDS: { schema: Joi.number().integer().min(1).max(60).default(5), fix: 'set seconds between 1 and 60 (default 5)' },
+  SMTP_URL: { schema: Joi.string().uri({ scheme: ['smtp', 'smtps'] }), fix: 'set smtp://user:password@host:587 or smtps://…:465, or unset it to record messages locally' },
+  MAIL_FROM: { schema: Joi.string().max(320).default('Commerce platform <no-reply@localhost>'), fix: 'set a sender such as "Shop <no-reply@example.org>"' },
   ROLES: { schema: Joi.string().pattern(/^(api|indexer|vision|jobs)(,(api|indexer|vision|jobs))*$/).default('api,indexer,vision,jobs'), fix: 'set a comma-separated subset of api,indexer,vision,jobs' },
 };
 
@@ -119,6 +145,20 @@ function readMasterKeyFile(file: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Development and test only: a random secret kept under .data/ so tokens survive restarts. */
+function localAppSecret(file: string): string {
+  try {
+    const existing = fs.readFileSync(file, 'utf8').trim();
+    if (existing.length >= 32) return existing;
+  } catch {
+    // not created yet
+  }
+  const secret = randomBytes(32).toString('hex');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
 }
 
 /**
@@ -153,6 +193,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (retryBase !== undefined && retryMax !== undefined && retryMax < retryBase) {
     problems.push(`OUTBOX_RETRY_MAX_MS (${retryMax}) is below OUTBOX_RETRY_BASE_MS (${retryBase}); fix: raise OUTBOX_RETRY_MAX_MS`);
   }
+  let appSecret = values.APP_SECRET as string | undefined;
+  if (!appSecret && !problems.some((p) => p.startsWith('APP_SECRET'))) {
+    if (nodeEnv === 'production') problems.push('APP_SECRET is required in production; fix: set a random string of at least 32 characters (e.g. openssl rand -hex 32)');
+    else appSecret = localAppSecret(path.join(PROJECT_ROOT, '.data', 'app-secret'));
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -178,6 +223,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS as number,
     roles: [...new Set((values.ROLES as string).split(','))] as ProcessRole[],
+    appSecret: appSecret as string,
+    publicBaseUrl: ((values.PUBLIC_BASE_URL as string | undefined) ?? `http://localhost:${values.PORT as number}`).replace(/\/+$/, ''),
+    auth: {
+      accessTokenTtlSeconds: values.ACCESS_TOKEN_TTL_SECONDS as number,
+      refreshTokenTtlSeconds: values.REFRESH_TOKEN_TTL_SECONDS as number,
+      emailTokenTtlSeconds: values.EMAIL_TOKEN_TTL_SECONDS as number,
+      registrationOpen: values.REGISTRATION_OPEN as boolean,
+      deviceCodeTtlSeconds: values.DEVICE_CODE_TTL_SECONDS as number,
+      deviceCodeIntervalSeconds: values.DEVICE_CODE_INTERVAL_SECONDS as number,
+    },
+    smtpUrl: values.SMTP_URL as string | undefined,
+    mailFrom: values.MAIL_FROM as string,
   };
 }
 

@@ -8,6 +8,7 @@ import { jobsRoutes } from './jobs/jobs.routes';
 import { apiKeyRoutes } from './api-keys/api-keys.routes';
 import { auditLogRoutes } from './audit-log/audit-log.routes';
 import { authRoutes } from './auth/auth.routes';
+import { authSecondFactorRoutes } from './auth/auth-second-factor.routes';
 import { organizationRoutes } from './organization/organization.routes';
 import { productRoutes } from './products/products.routes';
 import { productBulkRoutes } from './products/products-bulk.routes';
@@ -36,6 +37,7 @@ export const document2Routes: RouteDef[] = [
   ...auditLogRoutes,
   // Authentication, sessions, command line device flow, account
   ...authRoutes,
+  ...authSecondFactorRoutes,
   // Organization
   ...organizationRoutes,
   // Catalog: products (merchant)

@@ -10,6 +10,10 @@ import { createDataSource } from '../storage/data-source';
 import { runMigrations } from '../storage/migrate';
 import { QueueRegistry } from '../storage/queues';
 import type { ConsumerDeps } from '../storage/consumers';
+import type { ContextServices } from '../storage/request-context';
+import Redis from 'ioredis';
+import { RateLimiter } from './http/rate-limit';
+import { OutboundMessages } from './messaging/outbound';
 import { createAdminClient, createSearchClient, ensureSearchKey, keyValueFor, searchKeyUid } from '../search/meili';
 
 export interface Runtime {
@@ -21,6 +25,10 @@ export interface Runtime {
   meiliAdmin: Meilisearch;
   /** Searches only: uses the search-only key derived from the master key, never the master key. */
   meiliSearch: Meilisearch;
+  /** Plain Redis client for rate limits (the queues have their own connections). */
+  redis: Redis;
+  /** What request contexts carry: configuration, logger, rate limiter, outgoing messages. */
+  services: ContextServices;
   close(): Promise<void>;
 }
 
@@ -39,6 +47,15 @@ export async function createRuntime(config: Config, name = 'commerce'): Promise<
   const meiliAdmin = createAdminClient(config);
   const meiliSearch = createSearchClient(config.meiliUrl, keyValueFor(searchKeyUid(config.meiliMasterKey), config.meiliMasterKey));
   const keyRetry = provisionSearchKey(meiliAdmin, config.meiliMasterKey, logger);
+  // Fail fast per command while Redis is down (the limiter then lets requests through) instead of queueing.
+  const redis = new Redis(config.redisUrl, { lazyConnect: false, enableOfflineQueue: false, maxRetriesPerRequest: 1, retryStrategy: () => 1_000 });
+  redis.on('error', (error) => logger.debug({ err: error }, 'redis (rate limits) connection error'));
+  const services: ContextServices = {
+    config,
+    logger,
+    rateLimiter: new RateLimiter(redis, logger, `${config.queuePrefix}:rl`),
+    outbound: new OutboundMessages(logger, config.smtpUrl, config.mailFrom),
+  };
   return {
     config,
     logger,
@@ -46,8 +63,11 @@ export async function createRuntime(config: Config, name = 'commerce'): Promise<
     queues,
     meiliAdmin,
     meiliSearch,
+    redis,
+    services,
     async close() {
       keyRetry.cancel();
+      redis.disconnect();
       await queues.close(config.shutdownTimeoutMs);
       if (dataSource.isInitialized) await dataSource.destroy();
     },

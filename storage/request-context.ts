@@ -4,6 +4,10 @@
  * inTransaction(). Workers build one for the tenant of the job they process.
  */
 import type { DataSource, EntityManager } from 'typeorm';
+import type { Logger } from 'pino';
+import type { Config } from '../api/config';
+import type { RateLimiter } from '../api/http/rate-limit';
+import type { OutboundMessages } from '../api/messaging/outbound';
 
 export type ActorType = 'anonymous' | 'user' | 'api_key' | 'system';
 
@@ -11,10 +15,23 @@ export interface Actor {
   type: ActorType;
   /** User id, API key id, or the worker name for system actors. */
   id?: string;
-  /** Permission names granted to this actor (filled in by authentication). */
-  permissions?: readonly string[];
-  /** Platform staff may act across tenants on platform routes only. */
-  platformStaff?: boolean;
+  /** Users: the session of the access token. */
+  sessionId?: string;
+  /** Users: role in their tenant (owner, admin, staff). */
+  tenantRole?: 'owner' | 'admin' | 'staff';
+  /** Users: platform role, for the platform-wide routes. */
+  platformRole?: 'platform_admin' | 'support_agent' | 'sales_rep';
+  /** API keys: the one store the key may act on, and its scopes. */
+  storeId?: string;
+  scopes?: readonly string[];
+}
+
+/** Process-wide services a request may need (configuration, rate limits, outgoing messages). */
+export interface ContextServices {
+  config: Config;
+  logger: Logger;
+  rateLimiter: RateLimiter;
+  outbound: OutboundMessages;
 }
 
 export interface RequestContext {
@@ -28,10 +45,19 @@ export interface RequestContext {
   manager: EntityManager;
   /** True when `manager` belongs to an open transaction. */
   inTransaction: boolean;
+  /** Where the request came from, for sessions and the audit log. */
+  client?: { ip?: string; userAgent?: string };
+  /** Absent only in contexts built for storage-level tests. */
+  services?: ContextServices;
 }
 
-export function systemContext(dataSource: DataSource, requestId: string, tenantId?: string, worker = 'system'): RequestContext {
-  return { requestId, tenantId, actor: { type: 'system', id: worker }, dataSource, manager: dataSource.manager, inTransaction: false };
+export function servicesOf(ctx: RequestContext): ContextServices {
+  if (!ctx.services) throw new Error('this operation needs the process services in its request context');
+  return ctx.services;
+}
+
+export function systemContext(dataSource: DataSource, requestId: string, tenantId?: string, worker = 'system', services?: ContextServices): RequestContext {
+  return { requestId, tenantId, actor: { type: 'system', id: worker }, dataSource, manager: dataSource.manager, inTransaction: false, services };
 }
 
 /**

@@ -59,8 +59,17 @@ export class TenantRepository<T extends TenantOwned> {
     return this.repository.create({ ...values, tenantId: this.tenantId } as DeepPartial<T>);
   }
 
+  /**
+   * Inserts or updates the tenant's row. save() upserts by primary key, so a row with the same id
+   * under another tenant is refused as not found instead of being taken over.
+   */
   async save(entity: T): Promise<T> {
     if (entity.tenantId !== undefined && entity.tenantId !== this.tenantId) throw this.notFound();
+    const ids = this.repository.metadata.getEntityIdMap(entity);
+    if (ids) {
+      const existing = await this.repository.findOne({ where: ids as FindOptionsWhere<T>, select: { tenantId: true } as never });
+      if (existing && existing.tenantId !== this.tenantId) throw this.notFound();
+    }
     return this.repository.save({ ...entity, tenantId: this.tenantId });
   }
 

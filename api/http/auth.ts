@@ -6,7 +6,7 @@
  */
 import type Koa from 'koa';
 import { UnauthorizedError } from './errors';
-import type { AuthRequirement } from './route';
+import type { AuthRequirement, RouteDef } from './route';
 import type { Actor } from '../../storage/request-context';
 
 export interface Authenticated {
@@ -16,7 +16,7 @@ export interface Authenticated {
 
 export interface Authenticator {
   /** Resolves the caller for a protected route, or throws UnauthorizedError/ForbiddenError. */
-  authenticate(ctx: Koa.Context, requirement: Exclude<AuthRequirement, 'public'>): Promise<Authenticated>;
+  authenticate(ctx: Koa.Context, requirement: Exclude<AuthRequirement, 'public'>, route: RouteDef): Promise<Authenticated>;
 }
 
 const refuseAll: Authenticator = {
@@ -31,7 +31,7 @@ export function setAuthenticator(authenticator: Authenticator): void {
   current = authenticator;
 }
 
-export async function authenticateRequest(ctx: Koa.Context, requirement: AuthRequirement): Promise<Authenticated> {
-  if (requirement === 'public') return { actor: { type: 'anonymous' } };
-  return current.authenticate(ctx, requirement);
+export async function authenticateRequest(ctx: Koa.Context, route: RouteDef): Promise<Authenticated> {
+  if (route.auth === 'public') return { actor: { type: 'anonymous' } };
+  return current.authenticate(ctx, route.auth, route);
 }

@@ -119,6 +119,13 @@ export class ServiceUnavailableError extends AppError {
   }
 }
 
+export class NotReadyError extends AppError {
+  constructor(detail: string) {
+    super(503, 'not_ready', 'Service Unavailable', detail);
+    this.headers['Retry-After'] = '1';
+  }
+}
+
 export class InternalError extends AppError {
   constructor() {
     super(500, 'internal_error', 'Internal Server Error', 'An unexpected error occurred; it has been logged with the request id.');

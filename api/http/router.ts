@@ -10,7 +10,7 @@ import { readDeclaredBody, refuseUndeclaredBody, type BodyLimits } from './body'
 import { MethodNotAllowedError, NotFoundError, NotImplementedError } from './errors';
 import type { RouteDef } from './route';
 import { compileInput, normaliseQuery, validatePart } from './validation';
-import type { RequestContext } from '../../storage/request-context';
+import type { ContextServices, RequestContext } from '../../storage/request-context';
 import type { DataSource } from 'typeorm';
 
 export const API_PREFIX = '/api/v1';
@@ -38,6 +38,7 @@ export function compareSpecificity(a: RouteDef, b: RouteDef): number {
 export interface RouterDeps {
   dataSource: DataSource;
   bodyLimits: BodyLimits;
+  services?: ContextServices;
 }
 
 async function readInput(route: RouteDef, ctx: Koa.Context, deps: RouterDeps, compiled: ReturnType<typeof compileInput>) {
@@ -64,7 +65,7 @@ function routeMiddleware(route: RouteDef, deps: RouterDeps): RouterMiddleware {
       await readInput(route, ctx, deps, compiled);
       throw new NotImplementedError(operation);
     }
-    const authenticated = await authenticateRequest(ctx, route.auth);
+    const authenticated = await authenticateRequest(ctx, route);
     const input = await readInput(route, ctx, deps, compiled);
     const context: RequestContext = {
       requestId: ctx.state.requestId as string,
@@ -73,6 +74,8 @@ function routeMiddleware(route: RouteDef, deps: RouterDeps): RouterMiddleware {
       dataSource: deps.dataSource,
       manager: deps.dataSource.manager,
       inTransaction: false,
+      client: { ip: ctx.ip, userAgent: ctx.get('User-Agent') || undefined },
+      services: deps.services,
     };
     ctx.state.tenantId = authenticated.tenantId;
     const result = await handler({ ...input, context, koa: ctx });

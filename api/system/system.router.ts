@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Router from '@koa/router';
-import { NotFoundError, ServiceUnavailableError } from '../http/errors';
+import { NotFoundError, NotReadyError } from '../http/errors';
 import { problemResponse } from '../http/middleware';
 import { API_PREFIX } from '../http/router';
 import { checkReadiness, type ReadinessDeps } from './health';
@@ -54,8 +54,8 @@ export function buildSystemRouter(deps: ReadinessDeps & { openApiJson: string })
       return;
     }
     const down = Object.entries(checks).filter(([, c]) => c.status === 'down').map(([name]) => name);
-    problemResponse(ctx, new ServiceUnavailableError(`Not ready: ${down.join(', ')} unavailable.`));
-    ctx.body = { ...(ctx.body as object), code: 'not_ready', status: 503, checks };
+    problemResponse(ctx, new NotReadyError(`Not ready: ${down.join(', ')} unavailable.`));
+    ctx.body = { ...(ctx.body as object), checks };
   });
 
   router.get(`${API_PREFIX}/openapi.json`, (ctx) => {

@@ -1,5 +1,16 @@
 /** Every entity, listed explicitly so the data source never depends on file globs (src vs dist). */
+import { ApiKey } from './api-key.entity';
+import { AuditEntry } from './audit-entry.entity';
+import { DeviceCode } from './device-code.entity';
+import { OneTimeToken } from './one-time-token.entity';
+import { OutboundMessage } from './outbound-message.entity';
 import { OutboxMessage } from './outbox-message.entity';
+import { PhoneOtp } from './phone-otp.entity';
+import { RefreshToken } from './refresh-token.entity';
+import { Session } from './session.entity';
+import { Store } from './store.entity';
+import { Tenant } from './tenant.entity';
+import { User } from './user.entity';
 
-export const entities = [OutboxMessage];
-export { OutboxMessage };
+export const entities = [OutboxMessage, Tenant, User, Session, RefreshToken, OneTimeToken, PhoneOtp, DeviceCode, Store, ApiKey, AuditEntry, OutboundMessage];
+export { ApiKey, AuditEntry, DeviceCode, OneTimeToken, OutboundMessage, OutboxMessage, PhoneOtp, RefreshToken, Session, Store, Tenant, User };

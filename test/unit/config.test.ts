@@ -1,0 +1,207 @@
+/**
+ * The configuration as an operator meets it: the defaults that make a fresh clone run against the
+ * local services, every bad value stopped at start with a message that names the variable and says
+ * how to fix it (all of them at once), and the process exiting 78 (EX_CONFIG) without a stack trace.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { expect } from 'chai';
+import { ConfigError, loadConfig, parseByteSize, PROJECT_ROOT } from '../../api/config';
+
+/** A master key, so no test depends on the local services' key file unless it means to. */
+const KEY = 'k'.repeat(32);
+
+function problemsOf(env: NodeJS.ProcessEnv): string[] {
+  let caught: unknown;
+  try {
+    loadConfig(env);
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught, `expected loadConfig(${JSON.stringify(env)}) to throw`).to.be.instanceOf(ConfigError);
+  const error = caught as ConfigError;
+  expect(error.name).to.equal('ConfigError');
+  // The message carries every problem, one per line.
+  for (const problem of error.problems) expect(error.message).to.include(problem);
+  return error.problems;
+}
+
+describe('configuration (loadConfig)', () => {
+  describe('defaults', () => {
+    it('points a development process at the local services with the documented defaults', () => {
+      const config = loadConfig({ MEILI_MASTER_KEY: KEY });
+      expect(config).to.deep.equal({
+        nodeEnv: 'development',
+        host: '0.0.0.0',
+        port: 3000,
+        logLevel: 'info',
+        databaseUrl: 'postgres://postgres@127.0.0.1:55432/commerce',
+        dbPoolSize: 10,
+        runMigrationsAtStart: true,
+        redisUrl: 'redis://127.0.0.1:56379',
+        queuePrefix: 'bq',
+        meiliUrl: 'http://127.0.0.1:57700',
+        meiliMasterKey: KEY,
+        bodyLimitJsonBytes: 1024 * 1024,
+        bodyLimitCsvBytes: 64 * 1024 * 1024,
+        outbox: { pollIntervalMs: 250, batchSize: 200, reclaimAfterMs: 60_000, retryBaseMs: 1_000, retryMaxMs: 300_000 },
+        shutdownTimeoutMs: 10_000,
+        roles: ['api', 'indexer', 'vision', 'jobs'],
+      });
+    });
+
+    it('uses the test database when NODE_ENV=test, and an explicit DATABASE_URL over either', () => {
+      expect(loadConfig({ NODE_ENV: 'test', MEILI_MASTER_KEY: KEY }).databaseUrl).to.equal('postgres://postgres@127.0.0.1:55432/commerce_test');
+      expect(loadConfig({ NODE_ENV: 'production', MEILI_MASTER_KEY: KEY }).databaseUrl).to.equal('postgres://postgres@127.0.0.1:55432/commerce');
+      const explicit = 'postgresql://app:secret@db.internal:5432/shop';
+      expect(loadConfig({ NODE_ENV: 'test', DATABASE_URL: explicit, MEILI_MASTER_KEY: KEY }).databaseUrl).to.equal(explicit);
+    });
+
+    it('moves the local service URLs with PG_PORT, REDIS_PORT and MEILI_PORT, as scripts/services does', () => {
+      const config = loadConfig({ NODE_ENV: 'test', PG_PORT: '6543', REDIS_PORT: '6380', MEILI_PORT: '7701', MEILI_MASTER_KEY: KEY });
+      expect(config.databaseUrl).to.equal('postgres://postgres@127.0.0.1:6543/commerce_test');
+      expect(config.redisUrl).to.equal('redis://127.0.0.1:6380');
+      expect(config.meiliUrl).to.equal('http://127.0.0.1:7701');
+    });
+
+    it('treats an empty variable as unset', () => {
+      const config = loadConfig({ PORT: '', LOG_LEVEL: '', ROLES: '', QUEUE_PREFIX: '', MEILI_MASTER_KEY: KEY });
+      expect(config.port).to.equal(3000);
+      expect(config.logLevel).to.equal('info');
+      expect(config.queuePrefix).to.equal('bq');
+      expect(config.roles).to.deep.equal(['api', 'indexer', 'vision', 'jobs']);
+    });
+
+    it('reads the values it is given, converted to their types', () => {
+      const config = loadConfig({
+        PORT: '8080',
+        ROLES: 'indexer,api,indexer',
+        BODY_LIMIT_JSON: '512kb',
+        MIGRATIONS_RUN: '0',
+        QUEUE_PREFIX: 'ci:run-7',
+        OUTBOX_RETRY_BASE_MS: '500',
+        OUTBOX_RETRY_MAX_MS: '500',
+        MEILI_MASTER_KEY: KEY,
+      });
+      expect(config.port).to.equal(8080);
+      expect(config.roles, 'a role listed twice runs once').to.deep.equal(['indexer', 'api']);
+      expect(config.bodyLimitJsonBytes).to.equal(512 * 1024);
+      expect(config.runMigrationsAtStart).to.equal(false);
+      expect(config.queuePrefix).to.equal('ci:run-7');
+      expect(config.outbox).to.include({ retryBaseMs: 500, retryMaxMs: 500 });
+    });
+
+    it('reads the Meilisearch master key of the local services when MEILI_URL is unset', () => {
+      // scripts/services writes .data/meili-master-key; the services of this run are started.
+      const config = loadConfig({});
+      expect(config.meiliMasterKey).to.be.a('string');
+      expect(config.meiliMasterKey.length).to.be.at.least(16);
+    });
+  });
+
+  describe('bad values', () => {
+    const cases: Array<[string, string]> = [
+      ['PORT', 'abc'],
+      ['PORT', '70000'],
+      ['PORT', '0'],
+      ['DATABASE_URL', 'mysql://x'],
+      ['REDIS_URL', 'http://x'],
+      ['MEILI_URL', 'ftp://search.internal'],
+      ['LOG_LEVEL', 'loud'],
+      ['ROLES', 'api,web'],
+      ['ROLES', 'api,'],
+      ['BODY_LIMIT_JSON', '1tb'],
+      ['BODY_LIMIT_CSV', '1.5mb'],
+      ['NODE_ENV', 'staging'],
+      ['DB_POOL_SIZE', '0'],
+      ['QUEUE_PREFIX', 'has space'],
+      ['OUTBOX_POLL_INTERVAL_MS', '5'],
+      ['SHUTDOWN_TIMEOUT_MS', '1.5'],
+    ];
+    for (const [name, value] of cases) {
+      it(`${name}=${value} stops the start with a message naming ${name} and saying how to fix it`, () => {
+        const problems = problemsOf({ MEILI_MASTER_KEY: KEY, [name]: value });
+        expect(problems, problems.join('\n')).to.have.length(1);
+        expect(problems[0]).to.match(new RegExp(`^${name}=`));
+        expect(problems[0]).to.include(JSON.stringify(value));
+        expect(problems[0]).to.include('fix:');
+      });
+    }
+
+    it('OUTBOX_RETRY_MAX_MS below OUTBOX_RETRY_BASE_MS is refused, naming both', () => {
+      const problems = problemsOf({ MEILI_MASTER_KEY: KEY, OUTBOX_RETRY_BASE_MS: '5000', OUTBOX_RETRY_MAX_MS: '4999' });
+      expect(problems).to.have.length(1);
+      expect(problems[0]).to.match(/^OUTBOX_RETRY_MAX_MS \(4999\) is below OUTBOX_RETRY_BASE_MS \(5000\)/);
+      expect(problems[0]).to.include('fix:');
+      // Against the default base of 1000 ms as well.
+      expect(problemsOf({ MEILI_MASTER_KEY: KEY, OUTBOX_RETRY_MAX_MS: '999' })[0]).to.match(/^OUTBOX_RETRY_MAX_MS \(999\) is below OUTBOX_RETRY_BASE_MS \(1000\)/);
+    });
+
+    it('reports every bad value at once, not only the first', () => {
+      const problems = problemsOf({
+        MEILI_MASTER_KEY: KEY,
+        PORT: 'abc',
+        DATABASE_URL: 'mysql://x',
+        REDIS_URL: 'http://x',
+        LOG_LEVEL: 'loud',
+        ROLES: 'api,web',
+        BODY_LIMIT_JSON: '1tb',
+      });
+      expect(problems.map((p) => p.split('=')[0])).to.have.members(['PORT', 'DATABASE_URL', 'REDIS_URL', 'LOG_LEVEL', 'ROLES', 'BODY_LIMIT_JSON']);
+      for (const problem of problems) expect(problem).to.include('fix:');
+    });
+
+    it('MEILI_URL without MEILI_MASTER_KEY is refused, naming MEILI_MASTER_KEY (the local key file is not used for another server)', () => {
+      const problems = problemsOf({ MEILI_URL: 'https://search.example.org' });
+      expect(problems).to.have.length(1);
+      expect(problems[0]).to.match(/^MEILI_MASTER_KEY is required when MEILI_URL/);
+      expect(problems[0]).to.include('fix:');
+      const withKey = loadConfig({ MEILI_URL: 'https://search.example.org', MEILI_MASTER_KEY: KEY });
+      expect(withKey).to.include({ meiliUrl: 'https://search.example.org', meiliMasterKey: KEY });
+    });
+
+    it('a MEILI_MASTER_KEY shorter than 16 characters is refused', () => {
+      const problems = problemsOf({ MEILI_MASTER_KEY: 'x'.repeat(15) });
+      expect(problems).to.have.length(1);
+      expect(problems[0]).to.match(/^MEILI_MASTER_KEY=/);
+      expect(problems[0]).to.include('fix:');
+      expect(loadConfig({ MEILI_MASTER_KEY: 'x'.repeat(16) }).meiliMasterKey).to.equal('x'.repeat(16));
+    });
+  });
+
+  describe('parseByteSize', () => {
+    it('reads bytes, kb, mb and gb in powers of 1024, in any case', () => {
+      expect(parseByteSize('1mb')).to.equal(1_048_576);
+      expect(parseByteSize('512kb')).to.equal(524_288);
+      expect(parseByteSize('64mb')).to.equal(67_108_864);
+      expect(parseByteSize('2GB')).to.equal(2_147_483_648);
+      expect(parseByteSize('7b')).to.equal(7);
+      expect(parseByteSize('1000')).to.equal(1000);
+      expect(parseByteSize('0')).to.equal(0);
+    });
+
+    it('refuses anything else', () => {
+      for (const bad of ['1tb', '1.5mb', '', 'mb', '-1mb', ' 1mb', '1 mb']) {
+        expect(() => parseByteSize(bad), bad).to.throw(`not a size: ${bad}`);
+      }
+    });
+  });
+
+  describe('the process', () => {
+    it('exits 78 (EX_CONFIG) on a bad value, naming the variable and the fix on stderr, without a stack trace', () => {
+      const result = spawnSync(process.execPath, [path.join('dist', 'api', 'main.js')], {
+        cwd: PROJECT_ROOT,
+        env: { ...process.env, PORT: 'abc' },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      expect(result.error, 'the process must exit on its own').to.equal(undefined);
+      expect(result.status, result.stderr).to.equal(78);
+      expect(result.stderr).to.include('Invalid configuration');
+      expect(result.stderr).to.match(/^\s+- PORT="abc" is invalid .*fix: /m);
+      expect(result.stderr).not.to.match(/^\s+at .+[(:]\d+/m);
+      expect(result.stderr).not.to.match(/\.(js|ts):\d+/);
+      expect(result.stdout).to.equal('');
+    });
+  });
+});

@@ -131,6 +131,13 @@ const VARIABLES: Record<string, VariableSpec> = {
   ROLES: { schema: Joi.string().pattern(/^(api|indexer|vision|jobs)(,(api|indexer|vision|jobs))*$/).default('api,indexer,vision,jobs'), fix: 'set a comma-separated subset of api,indexer,vision,jobs' },
 };
 
+/** How a bad value is echoed: secrets never, passwords inside URLs masked. */
+function shown(name: string, raw: string | undefined): string {
+  if (raw === undefined) return '(unset)';
+  if (/SECRET|KEY|PASSWORD/.test(name)) return '(hidden)';
+  return JSON.stringify(raw.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@'));
+}
+
 export function parseByteSize(value: string): number {
   const match = /^(\d+)(b|kb|mb|gb)?$/i.exec(value);
   if (!match) throw new Error(`not a size: ${value}`);
@@ -173,7 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const raw = env[name] === '' ? undefined : env[name];
     const { value, error } = spec.schema.validate(raw, { convert: true });
     if (error) {
-      problems.push(`${name}=${JSON.stringify(raw)} is invalid (${error.message.replace(/^"value" /, '')}); fix: ${spec.fix}`);
+      problems.push(`${name}=${shown(name, raw)} is invalid (${error.message.replace(/^"value" /, '')}); fix: ${spec.fix}`);
     } else {
       values[name] = value;
     }

@@ -1,3 +1,4 @@
+// NOTE FOR HELPER A: the {COMMON} part of your prompt is /tmp/issue3-common.md; read it in full now. (Lead will remove this line.)
 /**
  * Authentication, sessions, the command line device flow and the own account (document 2,
  * "Authentication, sessions, command line device flow, account"; document 1 "Authentication").

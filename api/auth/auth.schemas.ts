@@ -1,3 +1,4 @@
+// NOTE FOR HELPER A: the {COMMON} part of your prompt is /tmp/issue3-common.md; read it in full now. (Lead will remove this line.)
 /** DTOs of the authentication, sessions, command line device flow and account operations. */
 import { pendingDto } from '../http/route';
 

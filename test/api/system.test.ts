@@ -92,8 +92,8 @@ describe('system endpoints', () => {
       expect(res.headers.get('cache-control')).to.equal('no-store');
     });
 
-    // BUG (reported): the body's code is overwritten with not_ready but its type stays
-    // urn:problem-type:service_unavailable, unlike every other problem (type = urn:problem-type:<code>).
+    // Regression: the code was once overwritten with not_ready while the type stayed
+    // urn:problem-type:service_unavailable; every problem's type is urn:problem-type:<code>.
     it('gives the not_ready problem the type that matches its code', async () => {
       const res = await call(refused, 'GET', '/readyz');
       expect(res.json.code).to.equal('not_ready');

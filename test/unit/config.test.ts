@@ -8,8 +8,9 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { ConfigError, loadConfig, parseByteSize, PROJECT_ROOT } from '../../api/config';
 
-/** A master key, so no test depends on the local services' key file unless it means to. */
+/** A master key and an app secret, so no test depends on the files under .data/ unless it means to. */
 const KEY = 'k'.repeat(32);
+const BASE: NodeJS.ProcessEnv = { MEILI_MASTER_KEY: KEY, APP_SECRET: 's'.repeat(32) };
 
 function problemsOf(env: NodeJS.ProcessEnv): string[] {
   let caught: unknown;
@@ -29,8 +30,8 @@ function problemsOf(env: NodeJS.ProcessEnv): string[] {
 describe('configuration (loadConfig)', () => {
   describe('defaults', () => {
     it('points a development process at the local services with the documented defaults', () => {
-      const config = loadConfig({ MEILI_MASTER_KEY: KEY });
-      expect(config).to.deep.equal({
+      const config = loadConfig(BASE);
+      expect(config).to.deep.include({
         nodeEnv: 'development',
         host: '0.0.0.0',
         port: 3000,
@@ -51,21 +52,21 @@ describe('configuration (loadConfig)', () => {
     });
 
     it('uses the test database when NODE_ENV=test, and an explicit DATABASE_URL over either', () => {
-      expect(loadConfig({ NODE_ENV: 'test', MEILI_MASTER_KEY: KEY }).databaseUrl).to.equal('postgres://postgres@127.0.0.1:55432/commerce_test');
-      expect(loadConfig({ NODE_ENV: 'production', MEILI_MASTER_KEY: KEY }).databaseUrl).to.equal('postgres://postgres@127.0.0.1:55432/commerce');
+      expect(loadConfig({ NODE_ENV: 'test', ...BASE }).databaseUrl).to.equal('postgres://postgres@127.0.0.1:55432/commerce_test');
+      expect(loadConfig({ NODE_ENV: 'production', ...BASE }).databaseUrl).to.equal('postgres://postgres@127.0.0.1:55432/commerce');
       const explicit = 'postgresql://app:secret@db.internal:5432/shop';
-      expect(loadConfig({ NODE_ENV: 'test', DATABASE_URL: explicit, MEILI_MASTER_KEY: KEY }).databaseUrl).to.equal(explicit);
+      expect(loadConfig({ NODE_ENV: 'test', DATABASE_URL: explicit, ...BASE }).databaseUrl).to.equal(explicit);
     });
 
     it('moves the local service URLs with PG_PORT, REDIS_PORT and MEILI_PORT, as scripts/services does', () => {
-      const config = loadConfig({ NODE_ENV: 'test', PG_PORT: '6543', REDIS_PORT: '6380', MEILI_PORT: '7701', MEILI_MASTER_KEY: KEY });
+      const config = loadConfig({ NODE_ENV: 'test', PG_PORT: '6543', REDIS_PORT: '6380', MEILI_PORT: '7701', ...BASE });
       expect(config.databaseUrl).to.equal('postgres://postgres@127.0.0.1:6543/commerce_test');
       expect(config.redisUrl).to.equal('redis://127.0.0.1:6380');
       expect(config.meiliUrl).to.equal('http://127.0.0.1:7701');
     });
 
     it('treats an empty variable as unset', () => {
-      const config = loadConfig({ PORT: '', LOG_LEVEL: '', ROLES: '', QUEUE_PREFIX: '', MEILI_MASTER_KEY: KEY });
+      const config = loadConfig({ PORT: '', LOG_LEVEL: '', ROLES: '', QUEUE_PREFIX: '', ...BASE });
       expect(config.port).to.equal(3000);
       expect(config.logLevel).to.equal('info');
       expect(config.queuePrefix).to.equal('bq');
@@ -81,7 +82,7 @@ describe('configuration (loadConfig)', () => {
         QUEUE_PREFIX: 'ci:run-7',
         OUTBOX_RETRY_BASE_MS: '500',
         OUTBOX_RETRY_MAX_MS: '500',
-        MEILI_MASTER_KEY: KEY,
+        ...BASE,
       });
       expect(config.port).to.equal(8080);
       expect(config.roles, 'a role listed twice runs once').to.deep.equal(['indexer', 'api']);
@@ -93,7 +94,7 @@ describe('configuration (loadConfig)', () => {
 
     it('reads the Meilisearch master key of the local services when MEILI_URL is unset', () => {
       // scripts/services writes .data/meili-master-key; the services of this run are started.
-      const config = loadConfig({});
+      const config = loadConfig({ APP_SECRET: BASE.APP_SECRET });
       expect(config.meiliMasterKey).to.be.a('string');
       expect(config.meiliMasterKey.length).to.be.at.least(16);
     });
@@ -117,10 +118,11 @@ describe('configuration (loadConfig)', () => {
       ['QUEUE_PREFIX', 'has space'],
       ['OUTBOX_POLL_INTERVAL_MS', '5'],
       ['SHUTDOWN_TIMEOUT_MS', '1.5'],
+      ['APP_SECRET', 'too-short'],
     ];
     for (const [name, value] of cases) {
       it(`${name}=${value} stops the start with a message naming ${name} and saying how to fix it`, () => {
-        const problems = problemsOf({ MEILI_MASTER_KEY: KEY, [name]: value });
+        const problems = problemsOf({ ...BASE, [name]: value });
         expect(problems, problems.join('\n')).to.have.length(1);
         expect(problems[0]).to.match(new RegExp(`^${name}=`));
         expect(problems[0]).to.include(JSON.stringify(value));
@@ -129,17 +131,17 @@ describe('configuration (loadConfig)', () => {
     }
 
     it('OUTBOX_RETRY_MAX_MS below OUTBOX_RETRY_BASE_MS is refused, naming both', () => {
-      const problems = problemsOf({ MEILI_MASTER_KEY: KEY, OUTBOX_RETRY_BASE_MS: '5000', OUTBOX_RETRY_MAX_MS: '4999' });
+      const problems = problemsOf({ ...BASE, OUTBOX_RETRY_BASE_MS: '5000', OUTBOX_RETRY_MAX_MS: '4999' });
       expect(problems).to.have.length(1);
       expect(problems[0]).to.match(/^OUTBOX_RETRY_MAX_MS \(4999\) is below OUTBOX_RETRY_BASE_MS \(5000\)/);
       expect(problems[0]).to.include('fix:');
       // Against the default base of 1000 ms as well.
-      expect(problemsOf({ MEILI_MASTER_KEY: KEY, OUTBOX_RETRY_MAX_MS: '999' })[0]).to.match(/^OUTBOX_RETRY_MAX_MS \(999\) is below OUTBOX_RETRY_BASE_MS \(1000\)/);
+      expect(problemsOf({ ...BASE, OUTBOX_RETRY_MAX_MS: '999' })[0]).to.match(/^OUTBOX_RETRY_MAX_MS \(999\) is below OUTBOX_RETRY_BASE_MS \(1000\)/);
     });
 
     it('reports every bad value at once, not only the first', () => {
       const problems = problemsOf({
-        MEILI_MASTER_KEY: KEY,
+        ...BASE,
         PORT: 'abc',
         DATABASE_URL: 'mysql://x',
         REDIS_URL: 'http://x',
@@ -151,21 +153,28 @@ describe('configuration (loadConfig)', () => {
       for (const problem of problems) expect(problem).to.include('fix:');
     });
 
+    it('production without APP_SECRET is refused, naming APP_SECRET (no secret is generated for it)', () => {
+      const problems = problemsOf({ NODE_ENV: 'production', MEILI_MASTER_KEY: KEY });
+      expect(problems).to.have.length(1);
+      expect(problems[0]).to.match(/^APP_SECRET is required in production/);
+      expect(problems[0]).to.include('fix:');
+    });
+
     it('MEILI_URL without MEILI_MASTER_KEY is refused, naming MEILI_MASTER_KEY (the local key file is not used for another server)', () => {
-      const problems = problemsOf({ MEILI_URL: 'https://search.example.org' });
+      const problems = problemsOf({ MEILI_URL: 'https://search.example.org', APP_SECRET: BASE.APP_SECRET });
       expect(problems).to.have.length(1);
       expect(problems[0]).to.match(/^MEILI_MASTER_KEY is required when MEILI_URL/);
       expect(problems[0]).to.include('fix:');
-      const withKey = loadConfig({ MEILI_URL: 'https://search.example.org', MEILI_MASTER_KEY: KEY });
+      const withKey = loadConfig({ MEILI_URL: 'https://search.example.org', ...BASE });
       expect(withKey).to.include({ meiliUrl: 'https://search.example.org', meiliMasterKey: KEY });
     });
 
     it('a MEILI_MASTER_KEY shorter than 16 characters is refused', () => {
-      const problems = problemsOf({ MEILI_MASTER_KEY: 'x'.repeat(15) });
+      const problems = problemsOf({ ...BASE, MEILI_MASTER_KEY: 'x'.repeat(15) });
       expect(problems).to.have.length(1);
       expect(problems[0]).to.match(/^MEILI_MASTER_KEY=/);
       expect(problems[0]).to.include('fix:');
-      expect(loadConfig({ MEILI_MASTER_KEY: 'x'.repeat(16) }).meiliMasterKey).to.equal('x'.repeat(16));
+      expect(loadConfig({ ...BASE, MEILI_MASTER_KEY: 'x'.repeat(16) }).meiliMasterKey).to.equal('x'.repeat(16));
     });
   });
 

@@ -180,10 +180,9 @@ describe('tenant-scoped repositories', () => {
       expect(await rawRow(b1)).to.deep.equal({ id: b1, tenant_id: tenantB, name: 'alpha' });
     });
 
-    // BUG (reported): save() only compares the entity's own tenantId, so an entity carrying another
-    // tenant's primary key passes the check when it was made by create() (stamped with the caller's
-    // tenant) or has no tenantId; TypeORM then looks the row up by primary key alone and UPDATEs it,
-    // rewriting another tenant's row and moving it into the caller's tenant.
+    // Regression: save() once compared only the entity's own tenantId, so an entity carrying another
+    // tenant's primary key (made by create(), or without tenantId) passed; TypeORM then found the row
+    // by primary key alone and UPDATEd it, moving another tenant's row into the caller's tenant.
     it('save() of an entity made by create() with another tenant\'s id cannot take that tenant\'s row over', async () => {
       const outcome = await repoA.save(repoA.create({ id: b1, name: 'hijacked' })).then(
         () => 'saved',

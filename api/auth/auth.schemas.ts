@@ -1,7 +1,7 @@
 /** DTOs of the authentication, sessions and account operations (the command line device flow is in auth-second-factor.schemas.ts). */
 import Joi from 'joi';
-import { dto } from '../http/route';
-import { dateTime, httpUrl, int, oneOf, text, uuid } from '../http/schema-types';
+import { dto, type NamedSchema } from '../http/route';
+import { dateTime, httpUrl, int, oneOf, uuid } from '../http/schema-types';
 
 /**
  * An e-mail address, trimmed and lower-cased (accounts are unique by lower-cased address). Top-level
@@ -149,9 +149,11 @@ export const TokenPairResponse = dto('TokenPairResponse', Joi.object(tokenPairFi
 
 export const RegisterResponse = dto('RegisterResponse', Joi.object({ ...tokenPairFields, user: UserSummary.required(), tenant: TenantSummary.required() }));
 
-export const LoginResponse = dto(
-  'LoginResponse',
-  Joi.alternatives()
+export const LoginResponse: NamedSchema = {
+  name: 'LoginResponse',
+  contentType: 'application/json',
+  pending: false,
+  schema: Joi.alternatives()
     .try(
       Joi.object({ ...tokenPairFields, user: UserSummary.required() }).label('LoginTokens'),
       Joi.object({
@@ -160,8 +162,9 @@ export const LoginResponse = dto(
         expiresIn: int(1).required().description('Seconds the challenge token stays valid.'),
       }).label('LoginTwoFactorChallenge'),
     )
-    .description('Tokens, or a two-factor challenge when the account has two-factor authentication on.') as unknown as Joi.ObjectSchema,
-);
+    .description('Tokens, or a two-factor challenge when the account has two-factor authentication on.')
+    .label('LoginResponse'),
+};
 
 export const VerifyEmailResponse = dto('VerifyEmailResponse', Joi.object({ verified: Joi.boolean().valid(true).required(), email: Joi.string().required() }));
 
@@ -216,9 +219,3 @@ export const ChangePasswordResponse = dto(
   'ChangePasswordResponse',
   Joi.object({ changed: Joi.boolean().valid(true).required(), revokedSessions: int(0).required().description('Other sessions ended by the change.') }),
 );
-
-/** Path parameter of DELETE /auth/sessions/{id}. */
-export const sessionIdParam = (): Joi.StringSchema => uuid().required();
-
-/** Keeps joi's `text` import used by later DTOs of this file. */
-export const shortText = text;

@@ -43,6 +43,7 @@ export function createApp(deps: AppDeps): Koa {
   const app = new Koa();
   // Koa would print errors a second time; the error handler below logs them with the request id.
   app.silent = true;
+  app.proxy = deps.services.config.trustProxy;
   const openApiJson = JSON.stringify(buildOpenApiDocument(routes, { version: API_VERSION }));
   const system = buildSystemRouter({ dataSource: deps.dataSource, redisUrl: deps.config.redisUrl, meiliAdmin: deps.meiliAdmin, openApiJson });
   setAuthenticator(new PlatformAuthenticator(deps.dataSource, deps.services.config.appSecret));

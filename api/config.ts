@@ -44,6 +44,8 @@ export interface Config {
   nodeEnv: NodeEnv;
   host: string;
   port: number;
+  /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits, sessions, audit). */
+  trustProxy: boolean;
   logLevel: string;
   databaseUrl: string;
   dbPoolSize: number;
@@ -100,6 +102,7 @@ const databaseUrl = Joi.string().uri({ scheme: ['postgres', 'postgresql'] });
 
 const VARIABLES: Record<string, VariableSpec> = {
   NODE_ENV: { schema: Joi.string().valid('development', 'test', 'production').default('development'), fix: 'use development, test or production' },
+  TRUST_PROXY: { schema: Joi.boolean().truthy('1').falsy('0').default(false), fix: 'set true only behind a reverse proxy that sets X-Forwarded-For' },
   HOST: { schema: Joi.string().hostname().default('0.0.0.0'), fix: 'set an interface address such as 127.0.0.1 or 0.0.0.0' },
   PORT: { schema: Joi.number().integer().min(1).max(65535).default(3000), fix: 'set a free TCP port, e.g. PORT=3000' },
   LOG_LEVEL: { schema: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'), fix: 'use one of fatal, error, warn, info, debug, trace, silent' },
@@ -210,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     nodeEnv,
     host: values.HOST as string,
+    trustProxy: values.TRUST_PROXY as boolean,
     port: values.PORT as number,
     logLevel: values.LOG_LEVEL as string,
     databaseUrl: (values.DATABASE_URL as string | undefined) ?? (nodeEnv === 'test' ? local.testDatabaseUrl : local.databaseUrl),

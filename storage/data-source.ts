@@ -17,7 +17,9 @@ export function createDataSource(config: Pick<Config, 'databaseUrl' | 'dbPoolSiz
     migrationsTableName: 'schema_migrations',
     migrationsTransactionMode: 'each',
     synchronize: false,
-    logging: ['error'],
+    // TypeORM's own logger prints failed queries with their parameters (password hashes, tokens);
+    // errors are logged by the HTTP error handler and the workers instead, without parameters.
+    logging: false,
     extra: {
       max: config.dbPoolSize,
       application_name: applicationName,

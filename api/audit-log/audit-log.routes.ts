@@ -1,7 +1,12 @@
 /** Audit log of a tenant: who changed what (document 2, "API keys and audit log"). */
-import { defineRoutes, listedRequired } from '../http/route';
+import { defineRoutes, listedRequired, type RouteRequest } from '../http/route';
 import { cursor, dateTime, positiveInt, text, uuid } from '../http/schema-types';
-import { AuditLogCsv } from './audit-log.schemas';
+import { AuditLogCsv, AuditLogDiffResponse, AuditLogListResponse } from './audit-log.schemas';
+import { auditDiff, exportAuditLog, listAuditLog, type AuditFilters } from './audit-log.service';
+
+type Params = Record<string, string>;
+
+const admins = "Owners and admins of the tenant (staff 403 insufficient_role; API keys 403 api_key_not_allowed); only the tenant's own entries.";
 
 /** The filters shared by the list and the export; all are listed "(r)" and are optional here (ruling 3). */
 const filters = () => ({
@@ -20,19 +25,35 @@ export const auditLogRoutes = defineRoutes({ tag: 'audit-log', auth: 'merchant' 
     method: 'GET',
     path: '/audit-log',
     summary: 'Audit log entries of the tenant, newest first',
-    description: `${untyped}; limit is 1 to 100, default 50; cursor is the opaque nextCursor of the previous page.`,
+    description: `${admins} ${untyped}; to must be after from; limit is 1 to 100, default 50; cursor is the opaque nextCursor of the previous page.`,
     query: { ...filters(), limit: listedRequired(positiveInt(100).default(50)), cursor: listedRequired(cursor()) },
+    response: AuditLogListResponse,
     status: 200,
+    handler: (req) => listAuditLog(req.context, req.query as AuditFilters & { limit: number; cursor?: string }),
   },
-  { operationId: 'auditLog.diff', method: 'GET', path: '/audit-log/{id}/diff', summary: 'Before and after values of one audit log entry', status: 200 },
+  {
+    operationId: 'auditLog.diff',
+    method: 'GET',
+    path: '/audit-log/{id}/diff',
+    summary: 'Before and after values of one audit log entry',
+    description: `${admins} An entry of another tenant answers 404.`,
+    response: AuditLogDiffResponse,
+    status: 200,
+    handler: (req: RouteRequest<Params>) => auditDiff(req.context, req.params.id),
+  },
   {
     operationId: 'auditLog.export',
     method: 'GET',
     path: '/audit-log/export',
     summary: 'Export the audit log entries matching the filters as CSV',
-    description: `${untyped}.`,
+    description: `${admins} ${untyped}; to must be after from. A download (Content-Disposition: attachment), streamed, holding the entries up to the moment of the request.`,
     query: filters(),
     response: AuditLogCsv,
     status: 200,
+    handler: async (req: RouteRequest<Params, AuditFilters>) => {
+      const { body, disposition } = await exportAuditLog(req.context, req.query);
+      req.koa.set('Content-Disposition', disposition);
+      return body;
+    },
   },
 ]);

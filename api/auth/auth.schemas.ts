@@ -115,6 +115,15 @@ export const RegistrationOptionsResponse = dto(
   }),
 );
 
+/**
+ * One of `values`, or null. Written as alternatives because the OpenAPI generator renders
+ * `valid(..., null)` as a string enum containing null, which OpenAPI linting refuses.
+ */
+const nullableEnum = (values: readonly string[]): Joi.AlternativesSchema => Joi.alternatives().try(oneOf(values), Joi.any().valid(null));
+
+const TENANT_ROLES = ['owner', 'admin', 'staff'] as const;
+const PLATFORM_ROLES = ['platform_admin', 'support_agent', 'sales_rep'] as const;
+
 export const UserSummary = Joi.object({
   id: uuid().required(),
   email: Joi.string().required(),
@@ -123,8 +132,8 @@ export const UserSummary = Joi.object({
   emailVerified: Joi.boolean().required(),
   twoFactorEnabled: Joi.boolean().required(),
   tenantId: uuid().allow(null).required(),
-  tenantRole: oneOf(['owner', 'admin', 'staff']).allow(null).required(),
-  platformRole: oneOf(['platform_admin', 'support_agent', 'sales_rep']).allow(null).required(),
+  tenantRole: nullableEnum(TENANT_ROLES).required(),
+  platformRole: nullableEnum(PLATFORM_ROLES).required(),
   createdAt: dateTime().required(),
 }).label('UserSummary');
 
@@ -205,11 +214,11 @@ export const AccountResponse = dto(
       id: uuid().required(),
       name: Joi.string().required(),
       kind: oneOf(['merchant', 'partner', 'sandbox']).required(),
-      role: oneOf(['owner', 'admin', 'staff']).required(),
+      role: oneOf(TENANT_ROLES).required(),
     })
       .allow(null)
       .required(),
-    platformRole: oneOf(['platform_admin', 'support_agent', 'sales_rep']).allow(null).required(),
+    platformRole: nullableEnum(PLATFORM_ROLES).required(),
     createdAt: dateTime().required(),
     updatedAt: dateTime().required(),
   }),

@@ -203,6 +203,7 @@ export function fromDescription(desc: Description): JsonSchema {
   const allowed = desc.allow ?? [];
   if (desc.flags?.only && allowed.length) {
     out.enum = allowed;
+    if (allowed.includes(null) && typeof out.type === 'string') out.type = [out.type, 'null'];
   } else if (allowed.includes(null) && typeof out.type === 'string') {
     out.type = [out.type, 'null'];
   } else if (allowed.includes('') && out.type === 'string' && typeof out.minLength === 'number' && out.minLength > 0) {

@@ -4,6 +4,7 @@
  */
 import type Koa from 'koa';
 import type { Logger } from 'pino';
+import { QueryFailedError } from 'typeorm';
 import { AppError, InternalError, type ProblemBody } from './errors';
 import { translateDatabaseError } from './db-errors';
 import { uuidv7 } from '../../storage/ids';
@@ -60,6 +61,15 @@ export function problemResponse(ctx: Koa.Context, error: AppError): void {
   ctx.body = body;
 }
 
+/** Query errors carry the statement's parameters (hashes, tokens); log only what identifies the failure. */
+function loggable(error: unknown): unknown {
+  if (error instanceof QueryFailedError) {
+    const driver = error.driverError as { code?: string; constraint?: string; table?: string };
+    return { name: 'QueryFailedError', message: error.message, code: driver.code, constraint: driver.constraint, table: driver.table };
+  }
+  return error;
+}
+
 export function errorHandler(logger: Logger): Koa.Middleware {
   return async (ctx, next) => {
     try {
@@ -67,7 +77,7 @@ export function errorHandler(logger: Logger): Koa.Middleware {
     } catch (error) {
       const appError = toAppError(error);
       if (appError.status >= 500 && appError.status !== 501) {
-        logger.error({ err: error, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'request failed');
+        logger.error({ err: loggable(error), requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'request failed');
       }
       problemResponse(ctx, appError);
     }

@@ -114,6 +114,8 @@ function operationFor(route: RouteDef, renames: Map<string, string>): Json {
   if (pathParamNames(route.path).length > 0) errorRefs.push('NotFound');
   if (route.method !== 'GET') errorRefs.push('Conflict');
   if (route.body) errorRefs.push('PayloadTooLarge', 'UnsupportedMediaType');
+  const extra: Record<number, string> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict' };
+  for (const status of route.problems ?? []) if (extra[status] && !errorRefs.includes(extra[status]!)) errorRefs.push(extra[status]!);
   errorRefs.push('TooManyRequests', 'InternalError');
   if (!implemented) errorRefs.push('NotImplemented');
   for (const ref of errorRefs) responses[String(PROBLEM_RESPONSES[ref]!.status)] = { $ref: `#/components/responses/${ref}` };

@@ -69,6 +69,11 @@ export interface RouteDef {
   response?: NamedSchema;
   /** The success status as listed in the specification. */
   status: number;
+  /**
+   * Error statuses the operation gives beyond those implied by its row (auth, path ids, body), e.g.
+   * 401 on a public sign-in or 429 documented explicitly; the OpenAPI document lists them.
+   */
+  problems?: Array<401 | 403 | 404 | 409 | 429>;
   /** Absent while the operation is not built: the route validates its input, then answers 501. */
   handler?: RouteHandler;
 }

@@ -1,5 +1,6 @@
 /** Every migration in order. Add new ones at the end (file name: <unix-ms>-<what>.ts). */
 import { Outbox1795000000000 } from './1795000000000-outbox';
 import { Accounts1795000000001 } from './1795000000001-accounts';
+import { TotpLastStep1795000000020 } from './1795000000020-totp-last-step';
 
-export const migrations = [Outbox1795000000000, Accounts1795000000001];
+export const migrations = [Outbox1795000000000, Accounts1795000000001, TotpLastStep1795000000020];

@@ -1,0 +1,23 @@
+/**
+ * The scopes an API key can hold: `<tag>:read` and `<tag>:write` for the tag of every merchant
+ * operation (computed from the route tables with the authenticator's scopeFor, so the two cannot
+ * disagree), and `*` for all of them.
+ *
+ * The route tables import this area's schemas, which use this module, so the list is built on first
+ * use (at request time), never while the modules are still loading.
+ */
+import { scopeFor } from '../auth/authenticator';
+import { allRoutes } from '../routes';
+
+export const ALL_SCOPES = '*';
+
+/** `<tag>:read|write` or `*`; the membership in the known set is checked separately. */
+export const SCOPE_PATTERN = /^(?:\*|[a-z0-9-]+:(?:read|write))$/;
+
+let known: ReadonlySet<string> | undefined;
+
+/** Every scope a merchant operation can need, plus `*`. */
+export function knownScopes(): ReadonlySet<string> {
+  known ??= new Set([ALL_SCOPES, ...allRoutes.filter((route) => route.auth === 'merchant').map((route) => scopeFor(route))]);
+  return known;
+}

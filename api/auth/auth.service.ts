@@ -1,0 +1,290 @@
+/**
+ * Sign-up and sign-in: registration of merchant and partner accounts, login (with the two-factor
+ * challenge when it is on), refresh-token rotation and logout. E-mail tokens (verification, reset)
+ * are in email-tokens.service.ts; the signed-in user's sessions and profile in account.service.ts.
+ */
+import Joi from 'joi';
+import { QueryFailedError } from 'typeorm';
+import { ConflictError, ForbiddenError, UnauthorizedError, ValidationError } from '../http/errors';
+import type { RateLimitRule } from '../http/rate-limit';
+import { RefreshToken, Session, Tenant, User } from '../../storage/entities';
+import type { TenantKind } from '../../storage/entities/tenant.entity';
+import { recordAudit } from '../../storage/audit';
+import { uuidv7 } from '../../storage/ids';
+import { inTransaction, servicesOf, type RequestContext } from '../../storage/request-context';
+import { commonPasswordCount, hashPassword, PASSWORD_RULES, passwordProblems, verifyPassword } from './passwords';
+import { openSession, revokeSession, rotateRefreshToken, type TokenPair } from './sessions';
+import { sha256 } from './secrets';
+import { sendVerificationEmail } from './email-tokens.service';
+import { createTwoFactorChallenge } from './two-factor.service';
+import { RegisterDto, RegisterPartnerDto } from './auth.schemas';
+
+/**
+ * Rate limits of the account operations (fixed windows in Redis, shared by every api process).
+ * Login counts per client address and e-mail (guessing one account's password) and per address
+ * (spraying many accounts); a successful sign-in clears the address+e-mail count.
+ */
+export const AUTH_LIMITS = {
+  registerPerIp: { limit: 10, windowSeconds: 3600 },
+  loginPerIpAndEmail: { limit: 10, windowSeconds: 900 },
+  loginPerIp: { limit: 100, windowSeconds: 900 },
+  forgotPasswordPerIp: { limit: 20, windowSeconds: 3600 },
+  /** Over this, forgot-password still answers 202 but sends nothing (no mailbox flooding, nothing revealed). */
+  forgotPasswordPerEmail: { limit: 3, windowSeconds: 3600 },
+  resendVerificationPerUser: { limit: 1, windowSeconds: 60 },
+  changePasswordPerUser: { limit: 5, windowSeconds: 900 },
+} as const satisfies Record<string, RateLimitRule>;
+
+export type AuthLimitName = keyof typeof AUTH_LIMITS;
+
+/** The limiter key of a rule for a subject (an address, an address and e-mail, a user id). */
+export function limitKey(rule: AuthLimitName, subject: string): string {
+  return `auth:${rule}:${subject}`;
+}
+
+export async function hitLimit(ctx: RequestContext, rule: AuthLimitName, subject: string): Promise<void> {
+  await servicesOf(ctx).rateLimiter.hit(limitKey(rule, subject), AUTH_LIMITS[rule]);
+}
+
+export function clientIp(ctx: RequestContext): string {
+  return ctx.client?.ip ?? 'unknown';
+}
+
+/** The same context acting as `user` (for the audit entries of sign-up and sign-in, whose callers are anonymous). */
+export function actingAs(ctx: RequestContext, user: Pick<User, 'id' | 'tenantId' | 'tenantRole' | 'platformRole'>, sessionId?: string): RequestContext {
+  return {
+    ...ctx,
+    tenantId: user.tenantId ?? undefined,
+    actor: { type: 'user', id: user.id, sessionId, tenantRole: user.tenantRole ?? undefined, platformRole: user.platformRole ?? undefined },
+  };
+}
+
+export interface UserSummary {
+  id: string;
+  email: string;
+  name: string;
+  locale: string | null;
+  emailVerified: boolean;
+  twoFactorEnabled: boolean;
+  tenantId: string | null;
+  tenantRole: User['tenantRole'];
+  platformRole: User['platformRole'];
+  createdAt: string;
+}
+
+export function userSummary(user: User): UserSummary {
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    locale: user.locale,
+    emailVerified: user.emailVerifiedAt !== null,
+    twoFactorEnabled: user.totpEnabledAt !== null,
+    tenantId: user.tenantId,
+    tenantRole: user.tenantRole,
+    platformRole: user.platformRole,
+    createdAt: user.createdAt.toISOString(),
+  };
+}
+
+function tenantSummary(tenant: Tenant): { id: string; name: string; kind: TenantKind; website: string | null; createdAt: string } {
+  return { id: tenant.id, name: tenant.name, kind: tenant.kind, website: tenant.website, createdAt: tenant.createdAt.toISOString() };
+}
+
+/** Throws 400 validation_failed listing every password rule the password breaks. */
+export function assertPasswordRules(password: string, email: string, fieldPath: string): void {
+  const problems = passwordProblems(password, email, fieldPath);
+  if (problems.length) throw new ValidationError(`The password does not meet the password rules: ${problems.map((p) => p.message).join('; ')}.`, problems);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Public information
+
+export function passwordRules(): typeof PASSWORD_RULES & { commonPasswordCount: number } {
+  return { ...PASSWORD_RULES, commonPasswordCount: commonPasswordCount() };
+}
+
+interface RegistrationField {
+  name: string;
+  required: boolean;
+  type: string;
+  description?: string;
+}
+
+/** The fields of a DTO, read from its joi schema so the answer cannot drift from what is validated. */
+function fieldsOf(schema: Joi.Schema): RegistrationField[] {
+  const described = schema.describe() as { keys?: Record<string, { type: string; flags?: { presence?: string; description?: string }; rules?: Array<{ name: string }> }> };
+  return Object.entries(described.keys ?? {}).map(([name, field]) => {
+    const isEmail = field.rules?.some((rule) => rule.name === 'email');
+    const isUri = field.rules?.some((rule) => rule.name === 'uri');
+    const out: RegistrationField = { name, required: field.flags?.presence === 'required', type: isEmail ? 'email' : isUri ? 'url' : name.toLowerCase().includes('password') ? 'password' : field.type };
+    if (field.flags?.description) out.description = field.flags.description;
+    return out;
+  });
+}
+
+export function registrationOptions(ctx: RequestContext) {
+  return {
+    open: servicesOf(ctx).config.auth.registrationOpen,
+    kinds: [
+      { kind: 'merchant' as const, path: '/api/v1/auth/register' },
+      { kind: 'partner' as const, path: '/api/v1/auth/partner-register' },
+    ],
+    fields: fieldsOf(RegisterDto.schema),
+    partnerFields: fieldsOf(RegisterPartnerDto.schema),
+    passwordRules: '/api/v1/auth/password-rules',
+    emailVerification: 'after_sign_up' as const,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Registration
+
+export interface RegisterInput {
+  email: string;
+  password: string;
+  name: string;
+  companyName: string;
+  locale?: string;
+  website?: string;
+}
+
+/** The user with this (lower-cased) address; the lookup uses the unique index on lower(email). */
+export function findUserByEmail(ctx: RequestContext, email: string): Promise<User | null> {
+  return ctx.manager.getRepository(User).createQueryBuilder('u').where('lower(u.email) = lower(:email)', { email }).getOne();
+}
+
+function emailTaken(): ConflictError {
+  return new ConflictError('An account with this e-mail address already exists; sign in or reset the password.', 'email_taken', [
+    { path: 'body.email', message: 'email is already registered' },
+  ]);
+}
+
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const driver = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : undefined;
+  return driver?.code === '23505' && driver.constraint === constraint;
+}
+
+/**
+ * Creates a tenant and its owner in one transaction, with their audit entries, opens a first
+ * session and sends the verification e-mail. A taken address answers 409 `email_taken`: sign-up must
+ * tell a person that the address already has an account, and the per-address limit keeps that from
+ * being used to test addresses in bulk. The owner is created after the tenant in the same
+ * transaction, so a registration that fails there (a taken address, found first or by the unique
+ * index users_email in a race) rolls back the tenant and every audit entry with it.
+ */
+export async function register(ctx: RequestContext, input: RegisterInput, kind: 'merchant' | 'partner') {
+  const { config } = servicesOf(ctx);
+  if (!config.auth.registrationOpen) throw new ForbiddenError('Self-registration is closed on this platform.', 'registration_closed');
+  await hitLimit(ctx, 'registerPerIp', clientIp(ctx));
+  assertPasswordRules(input.password, input.email, 'body.password');
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await inTransaction(ctx, async (tx) => {
+      const tenant = tx.manager.create(Tenant, { id: uuidv7(), name: input.companyName, kind, website: input.website ?? null });
+      await tx.manager.insert(Tenant, tenant);
+      const user = tx.manager.create(User, {
+        id: uuidv7(),
+        tenantId: tenant.id,
+        tenantRole: 'owner',
+        platformRole: null,
+        email: input.email,
+        passwordHash,
+        name: input.name,
+        locale: input.locale ?? null,
+      });
+      const self = actingAs(tx, user);
+      await recordAudit(self, { action: 'tenant.create', resourceType: 'tenant', resourceId: tenant.id, after: { name: tenant.name, kind, website: tenant.website } });
+      // Checked here so the usual case does not fail a query; the unique index still decides races.
+      if (await findUserByEmail(tx, user.email)) throw emailTaken();
+      await tx.manager.insert(User, user);
+      await recordAudit(self, {
+        action: 'user.register',
+        resourceType: 'user',
+        resourceId: user.id,
+        after: { email: user.email, name: user.name, locale: user.locale, tenantId: tenant.id, tenantRole: 'owner' },
+      });
+      const tokens = await openSession(self, user, 'password');
+      await recordAudit(self, { action: 'session.create', resourceType: 'session', resourceId: tokens.sessionId, after: { method: 'password', ip: tx.client?.ip ?? null } });
+      await sendVerificationEmail(self, user);
+      const [savedUser, savedTenant] = await Promise.all([tx.manager.findOneByOrFail(User, { id: user.id }), tx.manager.findOneByOrFail(Tenant, { id: tenant.id })]);
+      return { ...tokens, user: userSummary(savedUser), tenant: tenantSummary(savedTenant) };
+    });
+  } catch (error) {
+    throw isUniqueViolation(error, 'users_email') ? emailTaken() : error;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sign-in
+
+export type LoginResult = (TokenPair & { user: UserSummary }) | { twoFactorRequired: true; challengeToken: string; expiresIn: number };
+
+const INVALID_CREDENTIALS = () => new UnauthorizedError('The e-mail address or the password is wrong.', 'invalid_credentials');
+
+/**
+ * Unknown addresses and wrong passwords answer alike (same status, code, body and time: an unknown
+ * address still pays for a password verification). With two-factor on, no tokens are issued: the
+ * answer is a challenge to complete with POST /auth/2fa/challenge.
+ */
+export async function login(ctx: RequestContext, input: { email: string; password: string }): Promise<LoginResult> {
+  const ip = clientIp(ctx);
+  await hitLimit(ctx, 'loginPerIp', ip);
+  await hitLimit(ctx, 'loginPerIpAndEmail', `${ip}|${input.email}`);
+  const user = await findUserByEmail(ctx, input.email);
+  const valid = await verifyPassword(user?.passwordHash, input.password);
+  if (!user || !valid) throw INVALID_CREDENTIALS();
+  await servicesOf(ctx).rateLimiter.reset(limitKey('loginPerIpAndEmail', `${ip}|${input.email}`));
+  if (user.totpEnabledAt) {
+    const challenge = await createTwoFactorChallenge(ctx, user);
+    return { twoFactorRequired: true, challengeToken: challenge.challengeToken, expiresIn: challenge.expiresIn };
+  }
+  return inTransaction(ctx, async (tx) => {
+    const self = actingAs(tx, user);
+    const tokens = await openSession(self, user, 'password');
+    await recordAudit(self, { action: 'session.create', resourceType: 'session', resourceId: tokens.sessionId, after: { method: 'password', ip: tx.client?.ip ?? null } });
+    return { ...tokens, user: userSummary(user) };
+  });
+}
+
+/** The session a refresh token belongs to, whatever the token's state. */
+async function sessionOfRefreshToken(ctx: RequestContext, presented: string): Promise<Session | null> {
+  const row = await ctx.manager.findOneBy(RefreshToken, { tokenHash: sha256(presented) });
+  return row ? ctx.manager.findOneBy(Session, { id: row.sessionId }) : null;
+}
+
+/**
+ * Rotates the refresh token. A reused one revokes its session; that revocation (and its audit
+ * entry) is committed before the 401 is answered. Plain rotations are not audited: they change no
+ * resource, only the credential of a session whose creation and end are.
+ */
+export async function refresh(ctx: RequestContext, presented: string): Promise<TokenPair> {
+  const outcome = await inTransaction(ctx, async (tx): Promise<{ pair: TokenPair } | { failure: UnauthorizedError }> => {
+    try {
+      return { pair: await rotateRefreshToken(tx, presented) };
+    } catch (error) {
+      if (!(error instanceof UnauthorizedError) || error.code !== 'refresh_token_reused') throw error;
+      const session = await sessionOfRefreshToken(tx, presented);
+      if (session) {
+        const user = await tx.manager.findOneBy(User, { id: session.userId });
+        const self = user ? actingAs(tx, user) : tx;
+        await recordAudit(self, { action: 'session.revoke', resourceType: 'session', resourceId: session.id, after: { reason: 'refresh_token_reuse' }, tenantId: session.tenantId });
+      }
+      return { failure: error };
+    }
+  });
+  if ('failure' in outcome) throw outcome.failure;
+  return outcome.pair;
+}
+
+/** Revokes the session of the refresh token. Unknown, used or already revoked tokens answer the same (204). */
+export async function logout(ctx: RequestContext, presented: string): Promise<void> {
+  await inTransaction(ctx, async (tx) => {
+    const session = await sessionOfRefreshToken(tx, presented);
+    if (!session) return;
+    if (!(await revokeSession(tx, session.id, 'logout'))) return;
+    const user = await tx.manager.findOneBy(User, { id: session.userId });
+    const self = user ? actingAs(tx, user, session.id) : tx;
+    await recordAudit(self, { action: 'session.revoke', resourceType: 'session', resourceId: session.id, after: { reason: 'logout' }, tenantId: session.tenantId });
+  });
+}

@@ -1,0 +1,192 @@
+/**
+ * The tenant as a whole: summary, onboarding status computed from real data, tenant settings, store
+ * readiness and the public slug check. Store writes are in organization.stores.service.ts.
+ *
+ * Access: any member may read; tenant settings are for owners and admins. API keys act on one store,
+ * so the tenant-wide operations refuse them (403 `api_key_not_allowed`); a key may read the
+ * readiness of its own store.
+ */
+import { IsNull, MoreThan, Not } from 'typeorm';
+import { ApiKey, Store, Tenant, User } from '../../storage/entities';
+import { recordAudit } from '../../storage/audit';
+import { inTransaction, servicesOf, type RequestContext } from '../../storage/request-context';
+import { tenantRepository, type TenantOwned } from '../../storage/tenancy';
+import { NotFoundError } from '../http/errors';
+import { requireStore, requireTenantUser, TENANT_ADMINS } from '../http/store-access';
+import { freeSlug, slugProblem, slugTaken } from './organization.slugs';
+
+export interface TenantDetails {
+  id: string;
+  name: string;
+  kind: Tenant['kind'];
+  legalName: string | null;
+  country: string | null;
+  defaultCurrency: string;
+  timezone: string;
+  website: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function tenantDetails(tenant: Tenant): TenantDetails {
+  return {
+    id: tenant.id,
+    name: tenant.name,
+    kind: tenant.kind,
+    legalName: tenant.legalName,
+    country: tenant.country,
+    defaultCurrency: tenant.defaultCurrency,
+    timezone: tenant.timezone,
+    website: tenant.website,
+    createdAt: tenant.createdAt.toISOString(),
+    updatedAt: tenant.updatedAt.toISOString(),
+  };
+}
+
+/** The caller's tenant (404 if it vanished, which a live session makes practically impossible). */
+export async function loadTenant(ctx: RequestContext, options: { lock?: boolean } = {}): Promise<Tenant> {
+  const tenant = ctx.tenantId
+    ? await ctx.manager.findOne(Tenant, { where: { id: ctx.tenantId }, lock: options.lock ? { mode: 'pessimistic_write' } : undefined })
+    : null;
+  if (!tenant) throw new NotFoundError('The tenant does not exist.', 'tenant_not_found');
+  return tenant;
+}
+
+/** users.tenant_id is nullable (platform staff have none); members of a tenant always have it. */
+const members = (ctx: RequestContext) => tenantRepository<User & TenantOwned>(ctx, User);
+
+/** Whether an owner of the tenant has verified their e-mail address. */
+const ownerVerified = (ctx: RequestContext) => members(ctx).exists({ tenantRole: 'owner', emailVerifiedAt: Not(IsNull()) });
+
+const activeKeyWhere = () => [
+  { revokedAt: IsNull(), expiresAt: IsNull() },
+  { revokedAt: IsNull(), expiresAt: MoreThan(new Date()) },
+];
+
+export async function organizationSummary(ctx: RequestContext) {
+  requireTenantUser(ctx);
+  const tenant = await loadTenant(ctx);
+  const [stores, users, apiKeys] = await Promise.all([
+    tenantRepository(ctx, Store).find({ order: { createdAt: 'ASC', id: 'ASC' } }),
+    members(ctx).count(),
+    tenantRepository(ctx, ApiKey).count({ where: activeKeyWhere() }),
+  ]);
+  return {
+    tenant: tenantDetails(tenant),
+    stores: stores.map((s) => ({ id: s.id, name: s.name, slug: s.slug, status: s.status, isDefault: s.isDefault })),
+    counts: { stores: stores.filter((s) => s.status === 'active').length, users, apiKeys },
+  };
+}
+
+export type OnboardingStepKey = 'account_verified' | 'store_created' | 'product_published' | 'checkout_configured' | 'api_key_created';
+
+export interface OnboardingStep {
+  key: OnboardingStepKey;
+  title: string;
+  done: boolean;
+  available: boolean;
+  reason?: string;
+}
+
+/** Said of the steps and readiness checks whose data the platform does not hold yet: never reported as done. */
+export const NOT_BUILT = {
+  products: 'The catalog (products) is not available on this platform yet, so no product can be published; this is reported as not done.',
+  checkout: 'Checkout settings are not available on this platform yet; this is reported as not done.',
+} as const;
+
+/**
+ * Onboarding computed from the data, in the order a merchant goes through it. Steps whose areas are
+ * not built yet (products, checkout settings) are `available: false` and never `done`, so `complete`
+ * stays false until they can really be done.
+ */
+export async function onboardingStatus(ctx: RequestContext) {
+  requireTenantUser(ctx);
+  const [verified, storeExists, keyExists] = await Promise.all([
+    ownerVerified(ctx),
+    tenantRepository(ctx, Store).exists({ status: 'active' }),
+    tenantRepository(ctx, ApiKey)
+      .count({ where: activeKeyWhere() })
+      .then((n) => n > 0),
+  ]);
+  const steps: OnboardingStep[] = [
+    { key: 'account_verified', title: "Verify the owner's e-mail address", done: verified, available: true },
+    { key: 'store_created', title: 'Create a store', done: storeExists, available: true },
+    { key: 'product_published', title: 'Publish a product', done: false, available: false, reason: NOT_BUILT.products },
+    { key: 'checkout_configured', title: 'Configure checkout', done: false, available: false, reason: NOT_BUILT.checkout },
+    { key: 'api_key_created', title: 'Create an API key for an integration', done: keyExists, available: true },
+  ];
+  const open = steps.filter((s) => !s.done);
+  const completed = steps.length - open.length;
+  return {
+    steps,
+    completed,
+    total: steps.length,
+    complete: open.length === 0,
+    nextStep: (open.find((s) => s.available) ?? open[0])?.key ?? null,
+  };
+}
+
+export interface UpdateTenantInput {
+  name?: string;
+  legalName?: string | null;
+  country?: string | null;
+  defaultCurrency?: string;
+  timezone?: string;
+  website?: string | null;
+}
+
+const TENANT_FIELDS = ['name', 'legalName', 'country', 'defaultCurrency', 'timezone', 'website'] as const;
+
+/** Owners and admins change the tenant's settings; the audit entry holds the changed fields before and after. */
+export async function updateTenant(ctx: RequestContext, input: UpdateTenantInput) {
+  requireTenantUser(ctx, TENANT_ADMINS);
+  return inTransaction(ctx, async (tx) => {
+    const tenant = await loadTenant(tx, { lock: true });
+    const before: Record<string, unknown> = {};
+    const after: Record<string, unknown> = {};
+    for (const field of TENANT_FIELDS) {
+      const value = input[field];
+      if (value === undefined || value === tenant[field]) continue;
+      before[field] = tenant[field];
+      after[field] = value;
+    }
+    if (Object.keys(after).length === 0) return tenantDetails(tenant);
+    await tx.manager.update(Tenant, { id: tenant.id }, { ...after, updatedAt: new Date() });
+    await recordAudit(tx, { action: 'tenant.update', resourceType: 'tenant', resourceId: tenant.id, before, after });
+    return tenantDetails(await loadTenant(tx));
+  });
+}
+
+export interface ReadinessGap {
+  key: string;
+  message: string;
+  available: boolean;
+}
+
+/** What a store still lacks before it can sell; `ready` only when nothing is missing. */
+export async function storeReadiness(ctx: RequestContext, storeId: string) {
+  const store = await requireStore(ctx, storeId);
+  const tenant = await loadTenant(ctx);
+  const verified = await ownerVerified(ctx);
+  const missing: ReadinessGap[] = [];
+  const gap = (key: string, message: string, available = true) => missing.push({ key, message, available });
+  if (store.status !== 'active') gap('store_active', 'The store is archived.');
+  if (!store.contactEmail) gap('contact_email', 'Set a contact e-mail address (PATCH /organization/stores/{id}).');
+  if (!store.currency) gap('currency', 'Set the store currency.');
+  if (!store.timezone) gap('timezone', 'Set the store time zone.');
+  if (!tenant.legalName) gap('tenant_legal_name', 'Set the registered company name (PATCH /organization/tenant).');
+  if (!tenant.country) gap('tenant_country', 'Set the country of the company (PATCH /organization/tenant).');
+  if (!verified) gap('owner_email_verified', "Verify the owner's e-mail address.");
+  gap('published_product', NOT_BUILT.products, false);
+  gap('checkout_configured', NOT_BUILT.checkout, false);
+  return { storeId: store.id, ready: missing.length === 0, missing };
+}
+
+/** Public: whether a store slug can be used, with a free suggestion when it cannot. */
+export async function checkSlug(ctx: RequestContext, slug: string) {
+  await servicesOf(ctx).rateLimiter.hit(`organization:checkSlug:${ctx.client?.ip ?? 'unknown'}`, { limit: 120, windowSeconds: 60 });
+  const problem = slugProblem(slug);
+  if (problem) return { slug, available: false, reason: problem, suggestion: await freeSlug(ctx.manager, slug) };
+  if (await slugTaken(ctx.manager, slug)) return { slug, available: false, reason: 'taken' as const, suggestion: await freeSlug(ctx.manager, slug) };
+  return { slug, available: true };
+}

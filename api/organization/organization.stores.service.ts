@@ -1,0 +1,203 @@
+/**
+ * Store writes: create, create the default, update, archive. Owners and admins only (staff 403, API
+ * keys 403 `api_key_not_allowed`); every write is audited in its transaction.
+ *
+ * The default store: the first store of a tenant becomes its default, and there is at most one
+ * (index `stores_one_default`). The default is always an active store, or there is none:
+ * - `PATCH /organization/stores/{id}` with `isDefault: true` moves it to another active store;
+ * - the default store cannot be archived while other active stores exist (409 `default_store_in_use`:
+ *   move the default first); archiving the tenant's only active store is allowed and leaves the tenant
+ *   without a default, so the next store created (or `POST /organization/stores/default`) becomes it.
+ * Archived stores keep their slug and their rows; they take no further changes (409 `store_archived`).
+ *
+ * Writes on stores lock the tenant row first, so concurrent creates of one tenant cannot both become
+ * the default; slug races between tenants end at the unique index and answer 409 `slug_taken`.
+ */
+import { QueryFailedError } from 'typeorm';
+import { Store } from '../../storage/entities';
+import { recordAudit } from '../../storage/audit';
+import { uuidv7 } from '../../storage/ids';
+import { inTransaction, type RequestContext } from '../../storage/request-context';
+import { tenantRepository } from '../../storage/tenancy';
+import { BadRequestError, ConflictError } from '../http/errors';
+import { requireStore, requireTenantUser, TENANT_ADMINS } from '../http/store-access';
+import { loadTenant } from './organization.service';
+import { freeSlug, slugProblem, slugTaken } from './organization.slugs';
+
+export interface StoreView {
+  id: string;
+  name: string;
+  slug: string;
+  status: Store['status'];
+  isDefault: boolean;
+  currency: string;
+  defaultLocale: string;
+  timezone: string;
+  contactEmail: string | null;
+  createdAt: string;
+  updatedAt: string;
+  archivedAt: string | null;
+}
+
+export function storeView(store: Store): StoreView {
+  return {
+    id: store.id,
+    name: store.name,
+    slug: store.slug,
+    status: store.status,
+    isDefault: store.isDefault,
+    currency: store.currency,
+    defaultLocale: store.defaultLocale,
+    timezone: store.timezone,
+    contactEmail: store.contactEmail,
+    createdAt: store.createdAt.toISOString(),
+    updatedAt: store.updatedAt.toISOString(),
+    archivedAt: store.archivedAt ? store.archivedAt.toISOString() : null,
+  };
+}
+
+const slugTakenError = () => new ConflictError('The slug is already taken; GET /organization/public/check-slug suggests a free one.', 'slug_taken', [{ path: 'body.slug', message: 'slug is already taken' }]);
+const defaultExistsError = () => new ConflictError('The tenant already has a default store.', 'default_store_exists');
+
+/** Runs a store write, turning the unique-index races it can lose into their 409s. */
+async function storeWrite<T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> {
+  try {
+    return await inTransaction(ctx, work);
+  } catch (error) {
+    const constraint = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : undefined;
+    if (constraint?.code === '23505' && constraint.constraint === 'stores_slug') throw slugTakenError();
+    if (constraint?.code === '23505' && constraint.constraint === 'stores_one_default') throw defaultExistsError();
+    throw error;
+  }
+}
+
+/** A chosen slug must be well-formed (joi checked it), not reserved, and free. */
+async function checkChosenSlug(ctx: RequestContext, slug: string): Promise<void> {
+  if (slugProblem(slug) === 'reserved') {
+    throw new BadRequestError(`"${slug}" is a reserved word and cannot be a slug.`, 'slug_reserved', [{ path: 'body.slug', message: 'slug is reserved' }]);
+  }
+  if (await slugTaken(ctx.manager, slug)) throw slugTakenError();
+}
+
+async function insertStore(tx: RequestContext, values: Omit<Store, 'id' | 'tenantId' | 'status' | 'createdAt' | 'updatedAt' | 'archivedAt'>): Promise<StoreView> {
+  const stores = tenantRepository(tx, Store);
+  const now = new Date();
+  const store = stores.create({ ...values, id: uuidv7(), status: 'active', createdAt: now, updatedAt: now, archivedAt: null });
+  await tx.manager.insert(Store, store);
+  const view = storeView(await stores.getOneBy({ id: store.id }));
+  await recordAudit(tx, { action: 'store.create', resourceType: 'store', resourceId: view.id, after: view });
+  return view;
+}
+
+export interface CreateStoreInput {
+  name: string;
+  slug?: string;
+  currency?: string;
+  defaultLocale?: string;
+  timezone?: string;
+  contactEmail?: string;
+}
+
+export async function createStore(ctx: RequestContext, input: CreateStoreInput): Promise<StoreView> {
+  requireTenantUser(ctx, TENANT_ADMINS);
+  return storeWrite(ctx, async (tx) => {
+    const tenant = await loadTenant(tx, { lock: true });
+    if (input.slug !== undefined) await checkChosenSlug(tx, input.slug);
+    const slug = input.slug ?? (await freeSlug(tx.manager, input.name));
+    const hasDefault = await tenantRepository(tx, Store).exists({ isDefault: true });
+    return insertStore(tx, {
+      name: input.name,
+      slug,
+      currency: input.currency ?? tenant.defaultCurrency,
+      defaultLocale: input.defaultLocale ?? 'en',
+      timezone: input.timezone ?? tenant.timezone,
+      contactEmail: input.contactEmail ?? null,
+      isDefault: !hasDefault,
+    });
+  });
+}
+
+/** Creates the default store from the tenant's name and settings; 409 when the tenant has one. */
+export async function createDefaultStore(ctx: RequestContext): Promise<StoreView> {
+  requireTenantUser(ctx, TENANT_ADMINS);
+  return storeWrite(ctx, async (tx) => {
+    const tenant = await loadTenant(tx, { lock: true });
+    if (await tenantRepository(tx, Store).exists({ isDefault: true })) throw defaultExistsError();
+    return insertStore(tx, {
+      name: tenant.name,
+      slug: await freeSlug(tx.manager, tenant.name),
+      currency: tenant.defaultCurrency,
+      defaultLocale: 'en',
+      timezone: tenant.timezone,
+      contactEmail: null,
+      isDefault: true,
+    });
+  });
+}
+
+export interface UpdateStoreInput {
+  name?: string;
+  slug?: string;
+  currency?: string;
+  defaultLocale?: string;
+  timezone?: string;
+  contactEmail?: string | null;
+  isDefault?: true;
+}
+
+const STORE_FIELDS = ['name', 'slug', 'currency', 'defaultLocale', 'timezone', 'contactEmail', 'isDefault'] as const;
+
+export async function updateStore(ctx: RequestContext, storeId: string, input: UpdateStoreInput): Promise<StoreView> {
+  requireTenantUser(ctx, TENANT_ADMINS);
+  return storeWrite(ctx, async (tx) => {
+    await loadTenant(tx, { lock: true });
+    const store = await requireStore(tx, storeId, { forWrite: true, lock: true });
+    const stores = tenantRepository(tx, Store);
+    const before: Record<string, unknown> = {};
+    const after: Record<string, unknown> = {};
+    for (const field of STORE_FIELDS) {
+      const value = input[field];
+      if (value === undefined || value === store[field]) continue;
+      before[field] = store[field];
+      after[field] = value;
+    }
+    if (Object.keys(after).length === 0) return storeView(store);
+    if (typeof after.slug === 'string') await checkChosenSlug(tx, after.slug);
+    if (after.isDefault === true) {
+      const previous = await stores.findOneBy({ isDefault: true });
+      if (previous) {
+        await stores.update({ id: previous.id }, { isDefault: false, updatedAt: new Date() });
+        await recordAudit(tx, { action: 'store.update', resourceType: 'store', resourceId: previous.id, before: { isDefault: true }, after: { isDefault: false } });
+      }
+    }
+    await stores.update({ id: store.id }, { ...after, updatedAt: new Date() });
+    await recordAudit(tx, { action: 'store.update', resourceType: 'store', resourceId: store.id, before, after });
+    return storeView(await stores.getOneBy({ id: store.id }));
+  });
+}
+
+/** Archives a store (204). Archiving an archived store changes nothing. */
+export async function archiveStore(ctx: RequestContext, storeId: string): Promise<void> {
+  requireTenantUser(ctx, TENANT_ADMINS);
+  await storeWrite(ctx, async (tx) => {
+    await loadTenant(tx, { lock: true });
+    const store = await requireStore(tx, storeId, { lock: true });
+    if (store.status === 'archived') return;
+    const stores = tenantRepository(tx, Store);
+    if (store.isDefault && (await stores.count({ where: { status: 'active' } })) > 1) {
+      throw new ConflictError(
+        'The default store cannot be archived while the tenant has other active stores; make another store the default first (PATCH /organization/stores/{id} with isDefault: true).',
+        'default_store_in_use',
+      );
+    }
+    const archivedAt = new Date();
+    await stores.update({ id: store.id }, { status: 'archived', archivedAt, isDefault: false, updatedAt: archivedAt });
+    await recordAudit(tx, {
+      action: 'store.archive',
+      resourceType: 'store',
+      resourceId: store.id,
+      before: { status: store.status, isDefault: store.isDefault },
+      after: { status: 'archived', isDefault: false, archivedAt },
+    });
+  });
+}

@@ -1,4 +1,3 @@
-// NOTE FOR HELPER A: the {COMMON} part of your prompt is /tmp/issue3-common.md; read it in full now. (Lead will remove this line.)
 /**
  * Password rules and hashing. The same rules object is served by GET /auth/password-rules and
  * enforced by registration, reset and change, so what a client shows is exactly what is checked.

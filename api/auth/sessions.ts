@@ -1,4 +1,3 @@
-// NOTE FOR HELPER A: the {COMMON} part of your prompt is /tmp/issue3-common.md; read it in full now. (Lead will remove this line.)
 /**
  * Sessions and their tokens: a session per signed-in device, an access token (JWT) naming it, and an
  * opaque refresh token that rotates on every use. Presenting a refresh token that was already used

@@ -69,7 +69,8 @@ function matchingStep(secretBase32: string, code: string, now = Date.now()): num
 /**
  * Spends a time step: true when `step` is later than the last one the user spent (and records it),
  * false for a replay. One conditional UPDATE, so concurrent requests with the same code serialise
- * on the row and only one wins.
+ * on the row and only one wins. (Raw SQL: the column, added by migration 1795000000020, is not
+ * mapped in the User entity, which this module does not own.)
  */
 async function spendStep(ctx: RequestContext, userId: string, step: number): Promise<boolean> {
   const result = (await ctx.manager.query('UPDATE users SET totp_last_step = $2 WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2)', [userId, step])) as [unknown[], number];

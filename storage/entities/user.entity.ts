@@ -21,6 +21,8 @@ export class User {
   /** AES-256-GCM encrypted TOTP secret (it must be readable to check codes, so it is encrypted, not hashed). */
   @Column('text', { name: 'totp_secret_enc', nullable: true }) totpSecretEnc!: string | null;
   @Column('timestamptz', { name: 'totp_enabled_at', nullable: true }) totpEnabledAt!: Date | null;
+  /** The last TOTP time step spent: a code is accepted only for a later step (no replay). */
+  @Column('bigint', { name: 'totp_last_step', nullable: true }) totpLastStep!: string | null;
   @Column('timestamptz', { name: 'password_changed_at', default: () => 'now()' }) passwordChangedAt!: Date;
   @Column('timestamptz', { name: 'created_at', default: () => 'now()' }) createdAt!: Date;
   @Column('timestamptz', { name: 'updated_at', default: () => 'now()' }) updatedAt!: Date;

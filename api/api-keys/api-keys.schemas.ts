@@ -8,7 +8,7 @@ const scope = (): Joi.StringSchema =>
   Joi.string()
     .max(100)
     .pattern(SCOPE_PATTERN, 'scope')
-    .custom((value: string, helpers) => (knownScopes().has(value) ? value : helpers.error('scope.unknown')))
+    .custom((value: string, helpers) => (knownScopes().has(value) || !SCOPE_PATTERN.test(value) ? value : helpers.error('scope.unknown')))
     .messages({
       'string.pattern.name': '{{#label}} must be <tag>:read, <tag>:write or *',
       'scope.unknown': '{{#label}} is not a scope of any merchant operation',

@@ -143,9 +143,15 @@ export async function exportAuditLog(ctx: RequestContext, filters: AuditFilters)
   async function* chunks(): AsyncGenerator<string> {
     let rows = first;
     yield toCsv(rows, CSV_COLUMNS);
-    while (rows.length === EXPORT_BATCH) {
-      rows = await batch(rows[rows.length - 1]!.id);
-      if (rows.length > 0) yield toCsv(rows, CSV_COLUMNS, { header: false });
+    try {
+      while (rows.length === EXPORT_BATCH) {
+        rows = await batch(rows[rows.length - 1]!.id);
+        if (rows.length > 0) yield toCsv(rows, CSV_COLUMNS, { header: false });
+      }
+    } catch (error) {
+      // The status line is sent: the client sees the download cut off; the log says why.
+      ctx.services?.logger.error({ err: error, requestId: ctx.requestId }, 'audit log export failed while streaming');
+      throw error;
     }
   }
   const day = new Date().toISOString().slice(0, 10);

@@ -110,7 +110,7 @@ export const organizationRoutes = defineRoutes({ tag: 'organization', auth: 'mer
     path: '/organization/public/check-slug',
     summary: 'Whether a store or tenant slug is free',
     description:
-      'slug is the subject of the check, not a list filter, so it stays required; any string of 1 to 200 characters is accepted and the answer says whether it is well-formed and free (reason invalid, reserved or taken), with a free suggestion when it is not. Slugs are compared case-insensitively. Limited to 120 checks a minute per client address.',
+      'slug is the subject of the check, not a list filter, so it stays required; any string of 1 to 200 characters is accepted and the answer says whether it is well-formed and free (reason invalid, reserved or taken), with a free suggestion when it is not. Slugs are compared case-insensitively. Limited to 300 checks a minute per client address (429 with Retry-After).',
     auth: 'public',
     query: { slug: text(1, 200).required() },
     response: CheckSlugResponse,

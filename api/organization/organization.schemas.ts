@@ -26,37 +26,46 @@ const CURRENCY_CODES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('curr
 const TIME_ZONES: ReadonlySet<string> = new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
 
 /**
- * A listed zone, or an IANA name the runtime resolves to one. ICU lists some zones under their older
- * names (America/Buenos_Aires, Asia/Calcutta, Europe/Kiev) while the IANA database's current names
- * (America/Argentina/Buenos_Aires, Asia/Kolkata, Europe/Kyiv) are what clients send; both are
- * accepted. Names must be spelled in their IANA case (europe/berlin is refused).
+ * A listed zone, or another IANA name the runtime knows. ICU lists canonical zones only, some under
+ * older names (America/Buenos_Aires, Asia/Calcutta, Europe/Kiev), while clients send the IANA
+ * database's current names (America/Argentina/Buenos_Aires, Asia/Kolkata, Europe/Kyiv) and the Etc/
+ * zones; those are accepted when the runtime resolves them. Names must be spelled in their IANA case
+ * (europe/berlin is refused).
  */
 export function isTimeZone(name: string): boolean {
   if (TIME_ZONES.has(name)) return true;
   if (!/^[A-Z][A-Za-z0-9_+-]*(?:\/[A-Z][A-Za-z0-9_+-]*)*$/.test(name)) return false;
   try {
-    return TIME_ZONES.has(new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone);
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
   } catch {
     return false;
   }
 }
 
-function member(set: ReadonlySet<string>, code: string): Joi.CustomValidator<string> {
-  return (value, helpers) => (set.has(value) ? value : helpers.error(code));
+/** Membership of `set`, checked once the value has the code's shape (the pattern reports the rest, once). */
+function member(set: ReadonlySet<string>, shape: RegExp, code: string): Joi.CustomValidator<string> {
+  return (value, helpers) => (set.has(value) || !shape.test(value) ? value : helpers.error(code));
 }
 
 export const countryCode = (): Joi.StringSchema =>
   Joi.string()
-    .length(2)
-    .custom(member(COUNTRY_CODES, 'country.unknown'))
-    .messages({ 'country.unknown': '{{#label}} must be an ISO 3166-1 alpha-2 country code such as DE' })
+    .pattern(/^[A-Z]{2}$/, 'country')
+    .custom(member(COUNTRY_CODES, /^[A-Z]{2}$/, 'country.unknown'))
+    .messages({
+      'string.pattern.name': '{{#label}} must be an ISO 3166-1 alpha-2 country code such as DE',
+      'country.unknown': '{{#label}} must be an ISO 3166-1 alpha-2 country code such as DE',
+    })
     .description('ISO 3166-1 alpha-2 country code, upper case (DE, TR, US).');
 
 export const currencyCode = (): Joi.StringSchema =>
   Joi.string()
-    .length(3)
-    .custom(member(CURRENCY_CODES, 'currency.unknown'))
-    .messages({ 'currency.unknown': '{{#label}} must be an ISO 4217 currency code such as EUR' })
+    .pattern(/^[A-Z]{3}$/, 'currency')
+    .custom(member(CURRENCY_CODES, /^[A-Z]{3}$/, 'currency.unknown'))
+    .messages({
+      'string.pattern.name': '{{#label}} must be an ISO 4217 currency code such as EUR',
+      'currency.unknown': '{{#label}} must be an ISO 4217 currency code such as EUR',
+    })
     .description('ISO 4217 currency code, upper case (EUR, USD, TRY).');
 
 export const timeZone = (): Joi.StringSchema =>
@@ -91,9 +100,9 @@ export const UpdateTenantDto = dto(
   Joi.object({
     name: displayName(),
     legalName: displayName().allow(null).description('Registered company name; null clears it.'),
-    country: countryCode().allow(null).description('ISO 3166-1 alpha-2 country of the company; null clears it.'),
-    defaultCurrency: currencyCode().description('Currency of new stores unless they name one.'),
-    timezone: timeZone().description('Time zone of new stores unless they name one.'),
+    country: countryCode().allow(null).description('Country of the company, ISO 3166-1 alpha-2 (DE, TR, US); null clears it.'),
+    defaultCurrency: currencyCode().description('ISO 4217 currency code (EUR, USD, TRY) of new stores unless they name one.'),
+    timezone: timeZone().description('IANA time zone (Europe/Berlin, UTC) of new stores unless they name one.'),
     website: Joi.string().uri({ scheme: ['http', 'https'] }).max(2048).allow(null).description('null clears it.'),
   })
     .min(1)
@@ -105,9 +114,9 @@ export const CreateStoreDto = dto(
   Joi.object({
     name: displayName().required(),
     slug: storeSlug().description('Derived from the name (and made unique) when left out. Unique platform-wide, lowercase letters, digits and hyphens, 3 to 60 characters.'),
-    currency: currencyCode().description("Defaults to the tenant's defaultCurrency."),
+    currency: currencyCode().description("ISO 4217 currency code; defaults to the tenant's defaultCurrency."),
     defaultLocale: locale().description('Defaults to en.'),
-    timezone: timeZone().description("Defaults to the tenant's timezone."),
+    timezone: timeZone().description("IANA time zone; defaults to the tenant's timezone."),
     contactEmail: contactEmail().description('Where shoppers and the platform reach the store; needed before it can go live.'),
   }),
 );

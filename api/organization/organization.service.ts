@@ -163,7 +163,10 @@ export interface ReadinessGap {
   available: boolean;
 }
 
-/** What a store still lacks before it can sell; `ready` only when nothing is missing. */
+/**
+ * What a store still lacks before it can sell; `ready` only when nothing is missing. Currency, locale
+ * and time zone always have values (defaults from the tenant), so they are never missing.
+ */
 export async function storeReadiness(ctx: RequestContext, storeId: string) {
   const store = await requireStore(ctx, storeId);
   const tenant = await loadTenant(ctx);
@@ -172,8 +175,6 @@ export async function storeReadiness(ctx: RequestContext, storeId: string) {
   const gap = (key: string, message: string, available = true) => missing.push({ key, message, available });
   if (store.status !== 'active') gap('store_active', 'The store is archived.');
   if (!store.contactEmail) gap('contact_email', 'Set a contact e-mail address (PATCH /organization/stores/{id}).');
-  if (!store.currency) gap('currency', 'Set the store currency.');
-  if (!store.timezone) gap('timezone', 'Set the store time zone.');
   if (!tenant.legalName) gap('tenant_legal_name', 'Set the registered company name (PATCH /organization/tenant).');
   if (!tenant.country) gap('tenant_country', 'Set the country of the company (PATCH /organization/tenant).');
   if (!verified) gap('owner_email_verified', "Verify the owner's e-mail address.");
@@ -182,9 +183,12 @@ export async function storeReadiness(ctx: RequestContext, storeId: string) {
   return { storeId: store.id, ready: missing.length === 0, missing };
 }
 
+/** Per client address: generous for sign-up forms that check as the user types, a brake on scanning. */
+export const CHECK_SLUG_LIMIT = { limit: 300, windowSeconds: 60 } as const;
+
 /** Public: whether a store slug can be used, with a free suggestion when it cannot. */
 export async function checkSlug(ctx: RequestContext, slug: string) {
-  await servicesOf(ctx).rateLimiter.hit(`organization:checkSlug:${ctx.client?.ip ?? 'unknown'}`, { limit: 120, windowSeconds: 60 });
+  await servicesOf(ctx).rateLimiter.hit(`organization:checkSlug:${ctx.client?.ip ?? 'unknown'}`, CHECK_SLUG_LIMIT);
   const problem = slugProblem(slug);
   if (problem) return { slug, available: false, reason: problem, suggestion: await freeSlug(ctx.manager, slug) };
   if (await slugTaken(ctx.manager, slug)) return { slug, available: false, reason: 'taken' as const, suggestion: await freeSlug(ctx.manager, slug) };

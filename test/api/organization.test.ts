@@ -8,7 +8,8 @@ import { expect } from 'chai';
 import { hashPassword } from '../../api/auth/passwords';
 import { uuidv7 } from '../../storage/ids';
 import { call, startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
-import { auditRows, bearer, expectProblem, GOOD_PASSWORD, signIn, signUp, uniqueEmail, type SignedUp } from '../helpers/accounts';
+import { auditRows, bearer, expectProblem, GOOD_PASSWORD, signIn, signUp, startIsolatedServer, uniqueEmail, type SignedUp } from '../helpers/accounts';
+import { CHECK_SLUG_LIMIT } from '../../api/organization/organization.service';
 
 const uniqueSlug = (label = 'shop'): string => `${label}-${uuidv7().replace(/-/g, '').slice(-12)}`;
 
@@ -94,6 +95,22 @@ describe('organization', () => {
         expect((await checkSlug(res.json.suggestion)).json.available, res.json.suggestion).to.equal(true);
       }
       expect((await checkSlug('Has Spaces')).json.suggestion).to.match(/^has-spaces/);
+    });
+
+    it('is rate limited per client address (429 with Retry-After)', async () => {
+      const isolated = await startIsolatedServer();
+      try {
+        const check = () => call(isolated, 'GET', '/api/v1/organization/public/check-slug?slug=some-shop');
+        for (let i = 0; i < CHECK_SLUG_LIMIT.limit; i += 50) {
+          const batch = await Promise.all(Array.from({ length: 50 }, check));
+          expect(batch.map((r) => r.status)).to.deep.equal(Array(50).fill(200));
+        }
+        const limited = await check();
+        expectProblem(limited, 429, 'rate_limited');
+        expect(Number(limited.headers.get('retry-after'))).to.be.within(1, CHECK_SLUG_LIMIT.windowSeconds);
+      } finally {
+        await isolated.close();
+      }
     });
 
     it('requires the slug (1 to 200 characters) and refuses unknown parameters', async () => {

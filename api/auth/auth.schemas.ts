@@ -1,7 +1,7 @@
 /** DTOs of the authentication, sessions and account operations (the command line device flow is in auth-second-factor.schemas.ts). */
 import Joi from 'joi';
 import { dto, type NamedSchema } from '../http/route';
-import { dateTime, httpUrl, int, oneOf, uuid } from '../http/schema-types';
+import { dateTime, httpUrl, int, languageTag, oneOf, uuid } from '../http/schema-types';
 
 /**
  * An e-mail address, trimmed and lower-cased (accounts are unique by lower-cased address). Top-level
@@ -18,14 +18,6 @@ const password = (): Joi.StringSchema => Joi.string().min(1).max(1024);
 /** A person's display name. */
 const personName = (): Joi.StringSchema => Joi.string().trim().min(1).max(120);
 
-/** A BCP 47 language tag such as `en`, `tr-TR` or `pt-BR`. */
-const locale = (): Joi.StringSchema =>
-  Joi.string()
-    .pattern(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, 'locale')
-    .max(35)
-    .messages({ 'string.pattern.name': '{{#label}} must be a language tag such as en or tr-TR' })
-    .description('BCP 47 language tag, e.g. `en`, `tr-TR`.');
-
 /** An opaque token received by e-mail (verification, reset). */
 const emailToken = (): Joi.StringSchema => Joi.string().min(16).max(512);
 
@@ -36,7 +28,7 @@ export const RegisterDto = dto(
     password: password().required().description('Must satisfy GET /auth/password-rules.'),
     name: personName().required().description('Name of the person registering (the owner).'),
     companyName: Joi.string().trim().min(1).max(200).required().description('Name of the merchant tenant that is created.'),
-    locale: locale(),
+    locale: languageTag(),
   }),
 );
 
@@ -48,7 +40,7 @@ export const RegisterPartnerDto = dto(
     name: personName().required(),
     companyName: Joi.string().trim().min(1).max(200).required().description('Name of the partner tenant that is created.'),
     website: httpUrl(),
-    locale: locale(),
+    locale: languageTag(),
   }),
 );
 
@@ -67,7 +59,7 @@ export const ResetPasswordDto = dto(
 
 export const UpdateAccountProfileDto = dto(
   'UpdateAccountProfileDto',
-  Joi.object({ name: personName(), locale: locale().allow(null).description('null clears it.') })
+  Joi.object({ name: personName(), locale: languageTag().allow(null).description('null clears it.') })
     .min(1)
     .messages({ 'object.min': 'give at least one of name, locale' })
     .description('Phone numbers change through POST /auth/phone/send-otp and verify-otp, not here.'),

@@ -88,8 +88,8 @@ export class ConflictError extends AppError {
 }
 
 export class PayloadTooLargeError extends AppError {
-  constructor(limitBytes: number) {
-    super(413, 'payload_too_large', 'Content Too Large', `The request body exceeds the limit of ${limitBytes} bytes.`);
+  constructor(limit: number, detail = `The request body exceeds the limit of ${limit} bytes.`) {
+    super(413, 'payload_too_large', 'Content Too Large', detail);
   }
 }
 

@@ -43,6 +43,14 @@ export const date = (): Joi.StringSchema =>
     .meta({ format: 'date' })
     .messages({ 'string.pattern.name': '{{#label}} must be a date written YYYY-MM-DD' });
 
+/** A BCP 47 language tag such as `en`, `tr-TR` or `pt-BR`. */
+export const languageTag = (): Joi.StringSchema =>
+  Joi.string()
+    .pattern(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, 'locale')
+    .max(35)
+    .messages({ 'string.pattern.name': '{{#label}} must be a language tag such as en or tr-TR' })
+    .description('BCP 47 language tag, e.g. `en`, `tr-TR`.');
+
 /** An ISO 8601 timestamp (a date alone is accepted and means midnight UTC). */
 export const dateTime = (): Joi.DateSchema => Joi.date().iso().meta({ format: 'date-time' });
 

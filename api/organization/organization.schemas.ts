@@ -1,7 +1,7 @@
 /** DTOs of the organization area (tenant and stores). */
 import Joi from 'joi';
 import { dto } from '../http/route';
-import { dateTime, int, oneOf, uuid } from '../http/schema-types';
+import { dateTime, int, languageTag, oneOf, uuid } from '../http/schema-types';
 import { SLUG_MAX, SLUG_MIN, SLUG_PATTERN } from './organization.slugs';
 
 // Value types ---------------------------------------------------------------------------------
@@ -83,13 +83,6 @@ export const storeSlug = (): Joi.StringSchema =>
     .messages({ 'string.pattern.name': '{{#label}} may hold lowercase letters, digits and single hyphens, and must start and end with a letter or digit' })
     .description(`Unique platform-wide; ${SLUG_MIN} to ${SLUG_MAX} lowercase letters, digits and single hyphens, starting and ending with a letter or digit; not a reserved word (see GET /organization/public/check-slug).`);
 
-const locale = (): Joi.StringSchema =>
-  Joi.string()
-    .pattern(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, 'locale')
-    .max(35)
-    .messages({ 'string.pattern.name': '{{#label}} must be a language tag such as en or tr-TR' })
-    .description('BCP 47 language tag, e.g. `en`, `tr-TR`.');
-
 const contactEmail = (): Joi.StringSchema => Joi.string().trim().lowercase().max(254).email({ tlds: { allow: false } });
 const displayName = (): Joi.StringSchema => Joi.string().trim().min(1).max(200);
 
@@ -115,7 +108,7 @@ export const CreateStoreDto = dto(
     name: displayName().required(),
     slug: storeSlug().description('Derived from the name (and made unique) when left out. Unique platform-wide, lowercase letters, digits and hyphens, 3 to 60 characters.'),
     currency: currencyCode().description("ISO 4217 currency code; defaults to the tenant's defaultCurrency."),
-    defaultLocale: locale().description('Defaults to en.'),
+    defaultLocale: languageTag().description('Defaults to en.'),
     timezone: timeZone().description("IANA time zone; defaults to the tenant's timezone."),
     contactEmail: contactEmail().description('Where shoppers and the platform reach the store; needed before it can go live.'),
   }),
@@ -127,7 +120,7 @@ export const UpdateStoreDto = dto(
     name: displayName(),
     slug: storeSlug(),
     currency: currencyCode(),
-    defaultLocale: locale(),
+    defaultLocale: languageTag(),
     timezone: timeZone(),
     contactEmail: contactEmail().allow(null).description('null clears it.'),
     isDefault: Joi.boolean().valid(true).description('true makes this store the default of the tenant (the previous default stops being it). To change the default, set it on the new one.'),

@@ -1,6 +1,10 @@
 /** Every entity, listed explicitly so the data source never depends on file globs (src vs dist). */
 import { ApiKey } from './api-key.entity';
 import { AuditEntry } from './audit-entry.entity';
+import { Brand } from './brand.entity';
+import { Category } from './category.entity';
+import { CategoryAttribute } from './category-attribute.entity';
+import { FilterConfig } from './filter-config.entity';
 import { DeviceCode } from './device-code.entity';
 import { OneTimeToken } from './one-time-token.entity';
 import { OutboundMessage } from './outbound-message.entity';
@@ -12,5 +16,5 @@ import { Store } from './store.entity';
 import { Tenant } from './tenant.entity';
 import { User } from './user.entity';
 
-export const entities = [OutboxMessage, Tenant, User, Session, RefreshToken, OneTimeToken, PhoneOtp, DeviceCode, Store, ApiKey, AuditEntry, OutboundMessage];
-export { ApiKey, AuditEntry, DeviceCode, OneTimeToken, OutboundMessage, OutboxMessage, PhoneOtp, RefreshToken, Session, Store, Tenant, User };
+export const entities = [OutboxMessage, Tenant, User, Session, RefreshToken, OneTimeToken, PhoneOtp, DeviceCode, Store, ApiKey, AuditEntry, OutboundMessage, Category, CategoryAttribute, Brand, FilterConfig];
+export { ApiKey, AuditEntry, Brand, Category, CategoryAttribute, FilterConfig, DeviceCode, OneTimeToken, OutboundMessage, OutboxMessage, PhoneOtp, RefreshToken, Session, Store, Tenant, User };

@@ -5,11 +5,10 @@
  * every route, the CSV export (no secrets, formula injection neutralised) and the audit entries.
  */
 import { expect } from 'chai';
-import { hashPassword } from '../../api/auth/passwords';
 import { sha256 } from '../../api/auth/secrets';
 import { uuidv7 } from '../../storage/ids';
 import { call, startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
-import { auditRows, bearer, expectProblem, GOOD_PASSWORD, signIn, signUp, uniqueEmail, type SignedUp } from '../helpers/accounts';
+import { addMember, auditRows, bearer, expectProblem, signUp, type SignedUp } from '../helpers/accounts';
 
 describe('api keys', () => {
   let server: TestServer;
@@ -17,20 +16,6 @@ describe('api keys', () => {
     server = await startTestServer();
   });
   after(() => server.close());
-
-  /** A member with `role` added to the tenant directly in the database (there is no invite operation yet), signed in. */
-  async function member(owner: SignedUp, role: 'admin' | 'staff'): Promise<Record<string, string>> {
-    const email = uniqueEmail(role);
-    await server.runtime.dataSource.query('INSERT INTO users (id, tenant_id, tenant_role, email, password_hash, name) VALUES ($1, $2, $3, $4, $5, $6)', [
-      uuidv7(),
-      owner.tenantId,
-      role,
-      email,
-      await hashPassword(GOOD_PASSWORD),
-      `A ${role}`,
-    ]);
-    return bearer((await signIn(server, email, GOOD_PASSWORD)).accessToken);
-  }
 
   async function store(owner: SignedUp): Promise<string> {
     const res = await call(server, 'POST', '/api/v1/organization/stores', { headers: bearer(owner.accessToken), body: { name: 'Key Shop' } });
@@ -160,13 +145,13 @@ describe('api keys', () => {
     const owner = await signUp(server);
     const storeId = await store(owner);
     const k = await key(owner, storeId, ['api-keys:read']);
-    const staff = await member(owner, 'staff');
+    const staff = (await addMember(server, owner, 'staff')).headers;
     expect((await list(staff, storeId)).status).to.equal(200);
     expect((await call(server, 'GET', `/api/v1/api-keys/export?storeId=${storeId}`, { headers: staff })).status).to.equal(200);
     expectProblem(await create(staff, { storeId, name: 'mine', scopes: ['*'] }), 403, 'insufficient_role');
     expectProblem(await call(server, 'DELETE', `/api/v1/api-keys/${k.id}`, { headers: staff }), 403, 'insufficient_role');
     expect((await list({ 'X-API-Key': k.key }, storeId)).status).to.equal(200);
-    const admin = await member(owner, 'admin');
+    const admin = (await addMember(server, owner, 'admin')).headers;
     expect((await create(admin, { storeId, name: 'by admin', scopes: ['organization:read'] })).status).to.equal(201);
     expect((await call(server, 'DELETE', `/api/v1/api-keys/${k.id}`, { headers: admin })).status).to.equal(204);
   });

@@ -4,13 +4,12 @@
  * neutralised), access (owners and admins only), and entries absent for rolled-back writes.
  */
 import { expect } from 'chai';
-import { hashPassword } from '../../api/auth/passwords';
 import { createStore } from '../../api/organization/organization.stores.service';
 import { uuidv7 } from '../../storage/ids';
 import type { RequestContext } from '../../storage/request-context';
 import { inTransaction } from '../../storage/request-context';
 import { call, startTestServer, type TestServer } from '../helpers/harness';
-import { auditRows, bearer, expectProblem, GOOD_PASSWORD, signIn, signUp, uniqueEmail, type SignedUp } from '../helpers/accounts';
+import { addMember, auditRows, bearer, expectProblem, signUp } from '../helpers/accounts';
 
 describe('audit log', () => {
   let server: TestServer;
@@ -18,21 +17,6 @@ describe('audit log', () => {
     server = await startTestServer();
   });
   after(() => server.close());
-
-  /** A member with `role` added to the tenant directly in the database (there is no invite operation yet), signed in. */
-  async function member(owner: SignedUp, role: 'admin' | 'staff'): Promise<{ headers: Record<string, string>; userId: string }> {
-    const email = uniqueEmail(role);
-    const userId = uuidv7();
-    await server.runtime.dataSource.query('INSERT INTO users (id, tenant_id, tenant_role, email, password_hash, name) VALUES ($1, $2, $3, $4, $5, $6)', [
-      userId,
-      owner.tenantId,
-      role,
-      email,
-      await hashPassword(GOOD_PASSWORD),
-      `A ${role}`,
-    ]);
-    return { headers: bearer((await signIn(server, email, GOOD_PASSWORD)).accessToken), userId };
-  }
 
   async function newStore(headers: Record<string, string>, name = 'Audited Shop'): Promise<string> {
     const res = await call(server, 'POST', '/api/v1/organization/stores', { headers, body: { name } });
@@ -64,7 +48,7 @@ describe('audit log', () => {
   it('filters by action, resource type, actor and time, and pages with the cursor', async () => {
     const owner = await signUp(server);
     const h = bearer(owner.accessToken);
-    const admin = await member(owner, 'admin');
+    const admin = await addMember(server, owner, 'admin');
     const started = new Date();
     const stores = [await newStore(h, 'One'), await newStore(h, 'Two'), await newStore(admin.headers, 'Three')];
     const byAction = await auditLog(h, '?action=store.create');
@@ -154,8 +138,8 @@ describe('audit log', () => {
     const owner = await signUp(server);
     const storeId = await newStore(bearer(owner.accessToken));
     const [entry] = (await auditLog(bearer(owner.accessToken))).json.items;
-    const staff = await member(owner, 'staff');
-    const admin = await member(owner, 'admin');
+    const staff = await addMember(server, owner, 'staff');
+    const admin = await addMember(server, owner, 'admin');
     const keyRes = await call(server, 'POST', '/api/v1/api-keys', { headers: bearer(owner.accessToken), body: { storeId, name: 'audit reader', scopes: ['audit-log:read'] } });
     const key = { 'X-API-Key': keyRes.json.key };
     for (const headers of [staff.headers, key]) {

@@ -5,10 +5,9 @@
  * route) and the audit entries of every write (none for a refused one).
  */
 import { expect } from 'chai';
-import { hashPassword } from '../../api/auth/passwords';
 import { uuidv7 } from '../../storage/ids';
 import { call, startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
-import { auditRows, bearer, expectProblem, GOOD_PASSWORD, signIn, signUp, startIsolatedServer, uniqueEmail, type SignedUp } from '../helpers/accounts';
+import { addMember, auditRows, bearer, expectProblem, signUp, startIsolatedServer, type SignedUp } from '../helpers/accounts';
 import { CHECK_SLUG_LIMIT } from '../../api/organization/organization.service';
 
 const uniqueSlug = (label = 'shop'): string => `${label}-${uuidv7().replace(/-/g, '').slice(-12)}`;
@@ -19,20 +18,6 @@ describe('organization', () => {
     server = await startTestServer();
   });
   after(() => server.close());
-
-  /** A member with `role` added to the tenant directly in the database (there is no invite operation yet), signed in. */
-  async function member(owner: SignedUp, role: 'admin' | 'staff'): Promise<Record<string, string>> {
-    const email = uniqueEmail(role);
-    await server.runtime.dataSource.query('INSERT INTO users (id, tenant_id, tenant_role, email, password_hash, name) VALUES ($1, $2, $3, $4, $5, $6)', [
-      uuidv7(),
-      owner.tenantId,
-      role,
-      email,
-      await hashPassword(GOOD_PASSWORD),
-      `A ${role}`,
-    ]);
-    return bearer((await signIn(server, email, GOOD_PASSWORD)).accessToken);
-  }
 
   async function createStore(owner: SignedUp, body: Record<string, unknown> = {}): Promise<TestResponse> {
     return call(server, 'POST', '/api/v1/organization/stores', { headers: bearer(owner.accessToken), body: { name: 'Test Shop', slug: uniqueSlug(), ...body } });
@@ -277,7 +262,7 @@ describe('organization', () => {
       // defaultCurrency was already EUR: not a change.
       expect(update[0]!.after).to.deep.equal({ name: 'Renamed Co', legalName: 'Renamed Co GmbH', country: 'DE', timezone: 'Europe/Berlin', website: 'https://renamed.example' });
       expect(update[0]!.before).to.include({ legalName: null, country: null, timezone: 'UTC' });
-      const admin = await member(owner, 'admin');
+      const admin = (await addMember(server, owner, 'admin')).headers;
       const cleared = await call(server, 'PATCH', '/api/v1/organization/tenant', { headers: admin, body: { legalName: null, website: null } });
       expect(cleared.status, cleared.text).to.equal(200);
       expect(cleared.json).to.include({ legalName: null, website: null });
@@ -296,7 +281,7 @@ describe('organization', () => {
 
     it('refuses staff (403 insufficient_role) without writing anything', async () => {
       const owner = await signUp(server);
-      const staff = await member(owner, 'staff');
+      const staff = (await addMember(server, owner, 'staff')).headers;
       expectProblem(await call(server, 'PATCH', '/api/v1/organization/tenant', { headers: staff, body: { name: 'Hijacked' } }), 403, 'insufficient_role');
       expectProblem(await call(server, 'POST', '/api/v1/organization/stores', { headers: staff, body: { name: 'S', slug: uniqueSlug() } }), 403, 'insufficient_role');
       expectProblem(await call(server, 'POST', '/api/v1/organization/stores/default', { headers: staff }), 403, 'insufficient_role');
@@ -320,7 +305,7 @@ describe('organization', () => {
       expect(empty.json.stores).to.deep.equal([]);
       expect(empty.json.counts).to.deep.equal({ stores: 0, users: 1, apiKeys: 0 });
       const store = await storeOf(owner);
-      await member(owner, 'staff');
+      await addMember(server, owner, 'staff');
       await apiKey(owner, store.id, ['organization:read']);
       const revoked = await call(server, 'POST', '/api/v1/api-keys', { headers: bearer(owner.accessToken), body: { storeId: store.id, name: 'old', scopes: ['*'] } });
       await call(server, 'DELETE', `/api/v1/api-keys/${revoked.json.id}`, { headers: bearer(owner.accessToken) });

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { uuidv7 } from '../../storage/ids';
 import { AUTH_LIMITS, limitKey } from '../../api/auth/auth.service';
+import { hashPassword } from '../../api/auth/passwords';
 import { createApp } from '../../api/app';
 import type { Config } from '../../api/config';
 import { RateLimiter } from '../../api/http/rate-limit';
@@ -91,6 +92,24 @@ export async function signIn(server: TestServer, email: string, password: string
 /** The Authorization header of an access token. */
 export function bearer(token: string): Record<string, string> {
   return { Authorization: `Bearer ${token}` };
+}
+
+/**
+ * A member with `role` added to the tenant of `owner`, signed in. It is written directly to the
+ * database because there is no invite operation yet; its password is GOOD_PASSWORD.
+ */
+export async function addMember(server: TestServer, owner: SignedUp, role: 'admin' | 'staff'): Promise<{ headers: Record<string, string>; userId: string; email: string }> {
+  const email = uniqueEmail(role);
+  const userId = uuidv7();
+  await server.runtime.dataSource.query('INSERT INTO users (id, tenant_id, tenant_role, email, password_hash, name) VALUES ($1, $2, $3, $4, $5, $6)', [
+    userId,
+    owner.tenantId,
+    role,
+    email,
+    await hashPassword(GOOD_PASSWORD),
+    `A ${role}`,
+  ]);
+  return { headers: bearer((await signIn(server, email, GOOD_PASSWORD)).accessToken), userId, email };
 }
 
 /**

@@ -5,6 +5,7 @@ import { Brand } from './brand.entity';
 import { Category } from './category.entity';
 import { CategoryAttribute } from './category-attribute.entity';
 import { FilterConfig } from './filter-config.entity';
+import { Product, ProductCategory, ProductImage, ProductRelation, ProductTag, ProductTagAssignment, ProductVariant } from './product.entity';
 import { DeviceCode } from './device-code.entity';
 import { OneTimeToken } from './one-time-token.entity';
 import { OutboundMessage } from './outbound-message.entity';
@@ -16,5 +17,5 @@ import { Store } from './store.entity';
 import { Tenant } from './tenant.entity';
 import { User } from './user.entity';
 
-export const entities = [OutboxMessage, Tenant, User, Session, RefreshToken, OneTimeToken, PhoneOtp, DeviceCode, Store, ApiKey, AuditEntry, OutboundMessage, Category, CategoryAttribute, Brand, FilterConfig];
-export { ApiKey, AuditEntry, Brand, Category, CategoryAttribute, FilterConfig, DeviceCode, OneTimeToken, OutboundMessage, OutboxMessage, PhoneOtp, RefreshToken, Session, Store, Tenant, User };
+export const entities = [OutboxMessage, Tenant, User, Session, RefreshToken, OneTimeToken, PhoneOtp, DeviceCode, Store, ApiKey, AuditEntry, OutboundMessage, Category, CategoryAttribute, Brand, FilterConfig, Product, ProductVariant, ProductImage, ProductCategory, ProductTag, ProductTagAssignment, ProductRelation];
+export { ApiKey, AuditEntry, Brand, Category, CategoryAttribute, FilterConfig, Product, ProductCategory, ProductImage, ProductRelation, ProductTag, ProductTagAssignment, ProductVariant, DeviceCode, OneTimeToken, OutboundMessage, OutboxMessage, PhoneOtp, RefreshToken, Session, Store, Tenant, User };

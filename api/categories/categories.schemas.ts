@@ -1,11 +1,55 @@
 /** DTOs of the categories area (categories and category attributes). */
 import Joi from 'joi';
-import { csvDocument, dto, pendingDto } from '../http/route';
-import { storeId } from '../http/schema-types';
+import { csvDocument, dto } from '../http/route';
+import { bool, dateTime, httpUrl, int, oneOf, storeId, text, uuid } from '../http/schema-types';
 
-export const CreateCategoryDto = pendingDto('CreateCategoryDto');
-export const UpdateCategoryDto = pendingDto('UpdateCategoryDto');
-export const ReorderCategoriesDto = pendingDto('ReorderCategoriesDto');
+// Value types ---------------------------------------------------------------------------------
+
+import { catalogSlug } from '../http/slugs';
+
+export { CATALOG_SLUG_MAX, catalogSlug } from '../http/slugs';
+
+export const CATEGORY_NAME_MAX = 120;
+export const CATEGORY_DESCRIPTION_MAX = 5000;
+export const ATTRIBUTE_TYPES = ['text', 'number', 'boolean', 'enum'] as const;
+export const MAX_ATTRIBUTES = 100;
+export const MAX_ENUM_VALUES = 200;
+export const MAX_REORDER_IDS = 1000;
+
+// Requests ------------------------------------------------------------------------------------
+
+/** The editable fields of a category, shared by create and replace. */
+const categoryFields = {
+  name: text(1, CATEGORY_NAME_MAX).required(),
+  slug: catalogSlug().description('Derived from the name when omitted (with -2, -3, … appended until free).'),
+  parentId: uuid().allow(null).description('A category of the same store (400 invalid_parent otherwise); null or omitted: a root category.'),
+  description: text(0, CATEGORY_DESCRIPTION_MAX).allow(null),
+  imageUrl: httpUrl().allow(null),
+  position: int(0, 1_000_000).description('Sort key among the siblings (ties by name). Omitted: after the last sibling.'),
+  isActive: bool().description('Default true.'),
+};
+
+export const CreateCategoryDto = dto('CreateCategoryDto', Joi.object({ storeId: storeId(), ...categoryFields }));
+
+export const UpdateCategoryDto = dto(
+  'UpdateCategoryDto',
+  Joi.object({
+    ...categoryFields,
+    slug: catalogSlug().description('Omitted: the slug stays as it is.'),
+    parentId: uuid().allow(null).description('A category of the same store, not this one nor one of its descendants (400 category_cycle). Null or omitted: a root category.'),
+    position: int(0, 1_000_000).description('Omitted: kept when the parent stays, else after the last sibling of the new parent.'),
+  }).description('Replaces the editable fields: name is required; an omitted description, imageUrl or parentId becomes null and an omitted isActive true; an omitted slug and position are kept (position: when the parent stays).'),
+);
+
+export const ReorderCategoriesDto = dto(
+  'ReorderCategoriesDto',
+  Joi.object({
+    storeId: storeId(),
+    parentId: uuid().allow(null).required().description('The parent whose children are reordered; null for the root categories.'),
+    ids: Joi.array().items(uuid()).min(1).max(MAX_REORDER_IDS).unique().required().description('Exactly the children of the parent, in the new order.'),
+  }),
+);
+
 /**
  * The body of the CSV imports (categories, brands, collections): the store and the CSV text. The
  * request is bounded by BODY_LIMIT_JSON (default 1 MB, 413 above) and each layout by its row limit.
@@ -17,6 +61,76 @@ export const CsvImportBodyDto = dto(
     csv: Joi.string().min(1).required().description('UTF-8 CSV with a header row, in the column layout of the resource (see the operation).'),
   }),
 );
-export const SetCategoryAttributesDto = pendingDto('SetCategoryAttributesDto');
 
-export const CategoriesCsv = csvDocument('CategoriesCsv', 'The categories of a store, one row per category with its parent.');
+const attributeInput = Joi.object({
+  name: text(1, 100).required(),
+  type: oneOf(ATTRIBUTE_TYPES).required(),
+  values: Joi.when('type', {
+    is: 'enum',
+    then: Joi.array().items(text(1, 100)).min(1).max(MAX_ENUM_VALUES).unique().required(),
+    otherwise: Joi.forbidden(),
+  }).description('The allowed values: required for enum (1 to 200 distinct strings of 1 to 100 characters), forbidden for the other types.'),
+  required: bool().default(false),
+  filterable: bool().default(false),
+});
+
+export const SetCategoryAttributesDto = dto(
+  'SetCategoryAttributesDto',
+  Joi.object({
+    attributes: Joi.array()
+      .items(attributeInput)
+      .max(MAX_ATTRIBUTES)
+      .unique((a: { name: string }, b: { name: string }) => a.name.toLowerCase() === b.name.toLowerCase())
+      .required()
+      .messages({ 'array.unique': '{{#label}} repeats an attribute name (names are compared case-insensitively)' })
+      .description('The whole set, in order (position = index). Names unique case-insensitively.'),
+  }),
+);
+
+// Responses -----------------------------------------------------------------------------------
+
+const categoryView = Joi.object({
+  id: uuid().required(),
+  storeId: uuid().required(),
+  parentId: uuid().allow(null).required(),
+  name: Joi.string().required(),
+  slug: Joi.string().required(),
+  description: Joi.string().allow(null, '').required(),
+  imageUrl: Joi.string().allow(null).required(),
+  position: Joi.number().integer().required(),
+  isActive: Joi.boolean().required(),
+  depth: Joi.number().integer().min(0).required().description('0 for a root category.'),
+  path: Joi.array().items(Joi.string()).required().description('The slugs of the ancestors, root first, then its own.'),
+  childCount: Joi.number().integer().min(0).required(),
+  createdAt: dateTime().required(),
+  updatedAt: dateTime().required(),
+});
+
+export const CategoryResponse = dto('CategoryResponse', categoryView);
+export const CategoryListResponse = dto('CategoryListResponse', Joi.object({ items: Joi.array().items(categoryView).required() }));
+
+export const CategoryImportResponse = dto(
+  'CategoryImportResponse',
+  Joi.object({
+    created: Joi.number().integer().min(0).required(),
+    updated: Joi.number().integer().min(0).required().description('Existing categories the import changed.'),
+    unchanged: Joi.number().integer().min(0).required().description('Rows that matched an existing category exactly.'),
+  }),
+);
+
+const attributeView = Joi.object({
+  id: uuid().required(),
+  name: Joi.string().required(),
+  type: oneOf(ATTRIBUTE_TYPES).required(),
+  values: Joi.array().items(Joi.string()).required().description('Empty unless type is enum.'),
+  required: Joi.boolean().required(),
+  filterable: Joi.boolean().required(),
+  position: Joi.number().integer().required(),
+});
+
+export const CategoryAttributesResponse = dto('CategoryAttributesResponse', Joi.object({ items: Joi.array().items(attributeView).required() }));
+
+export const CategoriesCsv = csvDocument(
+  'CategoriesCsv',
+  'The categories of a store, one row per category, parents before children. Columns: slug, name, parentSlug, position, isActive, description, imageUrl.',
+);

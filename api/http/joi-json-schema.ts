@@ -129,6 +129,8 @@ function numberSchema(desc: Description): JsonSchema {
   const out: JsonSchema = { type: integer ? 'integer' : 'number' };
   for (const rule of desc.rules ?? []) {
     const limit = rule.args?.limit;
+    // A limit given as a reference to another field (Joi.ref) has no fixed value to document.
+    if (typeof limit !== 'number') continue;
     if (rule.name === 'min') out.minimum = limit;
     if (rule.name === 'max') out.maximum = limit;
     if (rule.name === 'greater') out.exclusiveMinimum = limit;

@@ -6,6 +6,7 @@
  */
 import type { EntityManager } from 'typeorm';
 import { Store } from '../../storage/entities';
+import { firstFreeSlug, slugify as slugifyText } from '../http/slugs';
 
 export const SLUG_MIN = 3;
 export const SLUG_MAX = 60;
@@ -35,15 +36,7 @@ export function slugProblem(slug: string): SlugProblem | undefined {
 
 /** A well-formed slug made from any text: accents dropped, other characters turned into hyphens. */
 export function slugify(text: string, maxLength = SLUG_MAX): string {
-  let slug = text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/ı/g, 'i')
-    .replace(/ß/g, 'ss')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  slug = slug.slice(0, maxLength).replace(/-+$/, '');
+  let slug = slugifyText(text, maxLength, '');
   if (slug.length < SLUG_MIN) slug = slug === '' ? 'my-store' : `${slug}-store`;
   if (RESERVED_SLUGS.has(slug)) slug = `${slug}-store`.slice(0, maxLength);
   return slug;
@@ -66,10 +59,5 @@ export async function freeSlug(manager: EntityManager, text: string): Promise<st
     .where('lower(s.slug) = :base OR lower(s.slug) LIKE :pattern', { base, pattern: `${base}-%` })
     .getRawMany();
   const taken = new Set(rows.map((row) => row.slug));
-  if (!taken.has(base)) return base;
-  for (let n = 2; n < 10_000; n += 1) {
-    const candidate = `${base}-${n}`;
-    if (!taken.has(candidate)) return candidate;
-  }
-  return `${base}-${Date.now().toString(36)}`;
+  return firstFreeSlug(base, (slug) => taken.has(slug));
 }

@@ -1,0 +1,99 @@
+/**
+ * The storefront filter configuration of a store: which facets the storefront shows, in which order,
+ * with which label and display, and the price buckets of the price facet. A store that never saved
+ * one uses DEFAULT_FILTER_CONFIG. Saving replaces the whole configuration; a save that changes
+ * nothing writes nothing, otherwise one audit entry (`filter_config.update`) and one outbox row
+ * (queue `index`, aggregate `store`, topic `filter_config.updated`) in the transaction of the change.
+ * The first save always writes, even when it equals the default: it pins the configuration.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { FilterConfig } from '../../storage/entities';
+import { recordAudit } from '../../storage/audit';
+import { enqueueOutbox } from '../../storage/outbox';
+import { inTransaction, type RequestContext } from '../../storage/request-context';
+import { tenantRepository } from '../../storage/tenancy';
+import { requireStore } from '../http/store-access';
+import type { FACET_DISPLAYS } from './filter-config.schemas';
+
+export interface Facet {
+  key: string;
+  label: string;
+  display: (typeof FACET_DISPLAYS)[number];
+  position: number;
+  enabled: boolean;
+}
+
+export interface PriceBucket {
+  min: number;
+  max: number | null;
+  label?: string;
+}
+
+export interface FilterConfigView {
+  storeId: string;
+  facets: Facet[];
+  priceBuckets: PriceBucket[];
+  updatedAt: string | null;
+}
+
+export interface UpdateFilterConfigInput {
+  facets: Array<Omit<Facet, 'position'>>;
+  priceBuckets: PriceBucket[];
+}
+
+const withPositions = (facets: Array<Omit<Facet, 'position'>>): Facet[] =>
+  facets.map((facet, position) => ({ key: facet.key, label: facet.label, display: facet.display, position, enabled: facet.enabled }));
+
+/** The configuration of a store that saved none. */
+export const DEFAULT_FILTER_CONFIG: { facets: Facet[]; priceBuckets: PriceBucket[] } = {
+  facets: withPositions([
+    { key: 'category', label: 'Category', display: 'checkbox', enabled: true },
+    { key: 'brand', label: 'Brand', display: 'checkbox', enabled: true },
+    { key: 'price', label: 'Price', display: 'range', enabled: true },
+    { key: 'rating', label: 'Rating', display: 'rating', enabled: true },
+    { key: 'inStock', label: 'In stock', display: 'toggle', enabled: true },
+    { key: 'discounted', label: 'On sale', display: 'toggle', enabled: true },
+  ]),
+  priceBuckets: [
+    { min: 0, max: 50 },
+    { min: 50, max: 100 },
+    { min: 100, max: 250 },
+    { min: 250, max: 500 },
+    { min: 500, max: null },
+  ],
+};
+
+function view(storeId: string, saved: FilterConfig | null): FilterConfigView {
+  if (!saved) return { storeId, facets: DEFAULT_FILTER_CONFIG.facets.map((f) => ({ ...f })), priceBuckets: DEFAULT_FILTER_CONFIG.priceBuckets.map((b) => ({ ...b })), updatedAt: null };
+  return { storeId, facets: saved.facets as Facet[], priceBuckets: saved.priceBuckets as PriceBucket[], updatedAt: saved.updatedAt.toISOString() };
+}
+
+export async function getFilterConfig(ctx: RequestContext, storeId: string): Promise<FilterConfigView> {
+  const store = await requireStore(ctx, storeId);
+  return view(store.id, await tenantRepository(ctx, FilterConfig).findOneBy({ storeId: store.id }));
+}
+
+export async function updateFilterConfig(ctx: RequestContext, storeId: string, input: UpdateFilterConfigInput): Promise<FilterConfigView> {
+  return inTransaction(ctx, async (tx) => {
+    // Locking the store serialises saves of one store, so the first save cannot race another insert.
+    const store = await requireStore(tx, storeId, { forWrite: true, lock: true });
+    const configs = tenantRepository(tx, FilterConfig);
+    const saved = await configs.findOneBy({ storeId: store.id });
+    const facets = withPositions(input.facets);
+    const priceBuckets = input.priceBuckets.map((b) => (b.label === undefined ? { min: b.min, max: b.max } : { min: b.min, max: b.max, label: b.label }));
+    if (saved && isDeepStrictEqual(saved.facets, facets) && isDeepStrictEqual(saved.priceBuckets, priceBuckets)) return view(store.id, saved);
+
+    const updatedAt = new Date();
+    if (saved) await configs.update({ storeId: store.id }, { facets, priceBuckets, updatedAt });
+    else await configs.save(configs.create({ storeId: store.id, facets, priceBuckets, updatedAt }));
+    await recordAudit(tx, {
+      action: 'filter_config.update',
+      resourceType: 'filter_config',
+      resourceId: store.id,
+      before: saved ? { facets: saved.facets, priceBuckets: saved.priceBuckets } : null,
+      after: { facets, priceBuckets },
+    });
+    await enqueueOutbox(tx, { queue: 'index', topic: 'filter_config.updated', aggregateType: 'store', aggregateId: store.id });
+    return view(store.id, await configs.getOneBy({ storeId: store.id }));
+  });
+}

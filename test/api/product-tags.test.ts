@@ -1,0 +1,308 @@
+/**
+ * Product tags: list (paging, productId filter), create, update, delete, assign and unassign — with
+ * bounds, unknown ids, tenant isolation (another tenant's store, tag or product is 404), API keys kept
+ * on their store, duplicate slugs (409) and exactly one audit entry and one outbox row per resource a
+ * write changes (none for a refused or empty write).
+ */
+import { expect } from 'chai';
+import { uuidv7 } from '../../storage/ids';
+import { call, startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
+import { bearer, expectProblem, signUp, type SignedUp } from '../helpers/accounts';
+
+const uniqueSlug = (label = 'shop'): string => `${label}-${uuidv7().replace(/-/g, '').slice(-12)}`;
+
+/** A product row written directly (the product operations are built elsewhere). */
+async function insertProduct(server: TestServer, tenantId: string, storeId: string, overrides: Record<string, unknown> = {}): Promise<string> {
+  const row = { id: uuidv7(), tenant_id: tenantId, store_id: storeId, title: 'A product', slug: uniqueSlug('product'), type: 'PHYSICAL', price: '10', currency: 'EUR', ...overrides };
+  const columns = Object.keys(row);
+  await server.runtime.dataSource.query(`INSERT INTO products (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`, Object.values(row));
+  return row.id as string;
+}
+
+describe('product tags', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  interface Merchant {
+    owner: SignedUp;
+    headers: Record<string, string>;
+    storeId: string;
+  }
+
+  async function newStore(owner: SignedUp): Promise<string> {
+    const res = await call(server, 'POST', '/api/v1/organization/stores', { headers: bearer(owner.accessToken), body: { name: 'Tag Shop', slug: uniqueSlug() } });
+    expect(res.status, res.text).to.equal(201);
+    return res.json.id;
+  }
+
+  async function merchant(): Promise<Merchant> {
+    const owner = await signUp(server);
+    return { owner, headers: bearer(owner.accessToken), storeId: await newStore(owner) };
+  }
+
+  async function apiKey(m: Merchant, storeId: string, scopes = ['catalog:read', 'catalog:write']): Promise<Record<string, string>> {
+    const res = await call(server, 'POST', '/api/v1/api-keys', { headers: m.headers, body: { storeId, name: 'integration', scopes } });
+    expect(res.status, res.text).to.equal(201);
+    return { 'X-API-Key': res.json.key };
+  }
+
+  const create = (m: Merchant, body: Record<string, unknown>, headers = m.headers): Promise<TestResponse> =>
+    call(server, 'POST', '/api/v1/catalog/product-tags', { headers, body: { storeId: m.storeId, ...body } });
+
+  async function tagOf(m: Merchant, name: string, slug?: string): Promise<Record<string, any>> {
+    const res = await create(m, slug ? { name, slug } : { name });
+    expect(res.status, res.text).to.equal(201);
+    return res.json;
+  }
+
+  const list = (m: Merchant, query: string, headers = m.headers): Promise<TestResponse> => call(server, 'GET', `/api/v1/catalog/product-tags?storeId=${m.storeId}${query}`, { headers });
+  const assign = (m: Merchant, tagId: string, productIds: string[], headers = m.headers): Promise<TestResponse> =>
+    call(server, 'POST', `/api/v1/catalog/product-tags/${tagId}/assign`, { headers, body: { productIds } });
+  const unassign = (m: Merchant, tagId: string, productId: string, headers = m.headers): Promise<TestResponse> =>
+    call(server, 'DELETE', `/api/v1/catalog/product-tags/${tagId}/assign/${productId}`, { headers });
+
+  async function counts(resourceId: string): Promise<{ outbox: number; audit: number; topics: string[]; actions: string[] }> {
+    const outbox: Array<{ topic: string; aggregate_type: string }> = await server.runtime.dataSource.query('SELECT topic, aggregate_type FROM outbox WHERE aggregate_id = $1 ORDER BY id', [resourceId]);
+    const audit: Array<{ action: string }> = await server.runtime.dataSource.query('SELECT action FROM audit_log WHERE resource_id = $1 ORDER BY id', [resourceId]);
+    return { outbox: outbox.length, audit: audit.length, topics: outbox.map((r) => `${r.aggregate_type}:${r.topic}`), actions: audit.map((r) => r.action) };
+  }
+
+  describe('POST /catalog/product-tags', () => {
+    it('creates a tag with a derived slug, writing one audit entry and one outbox row', async () => {
+      const m = await merchant();
+      const res = await create(m, { name: '  Summer Sale  ' });
+      expect(res.status, res.text).to.equal(201);
+      expect(res.json).to.include({ name: 'Summer Sale', slug: 'summer-sale', productCount: 0 });
+      expect(res.json.createdAt).to.match(/^\d{4}-\d\d-\d\dT/);
+      expect(await counts(res.json.id)).to.deep.equal({ outbox: 1, audit: 1, topics: ['product_tag:product_tag.created'], actions: ['product_tag.create'] });
+      // A second tag of the same name gets the next free slug.
+      expect((await tagOf(m, 'Summer sale')).slug).to.equal('summer-sale-2');
+      expect((await tagOf(m, '!!!')).slug).to.equal('tag');
+    });
+
+    it('answers 409 slug_taken for a slug of the store (case-insensitively), but the same slug is free in another store', async () => {
+      const m = await merchant();
+      await tagOf(m, 'New', 'new-in');
+      expectProblem(await create(m, { name: 'Other', slug: 'new-in' }), 409, 'slug_taken');
+      const other = { ...m, storeId: await newStore(m.owner) };
+      expect((await tagOf(other, 'New', 'new-in')).slug).to.equal('new-in');
+      const rows = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM product_tags WHERE store_id = $1', [m.storeId]);
+      expect(rows[0].n).to.equal(1);
+    });
+
+    it('validates the body (400 with field paths)', async () => {
+      const m = await merchant();
+      for (const [body, path] of [
+        [{ name: '' }, 'body.name'],
+        [{ name: 'x'.repeat(61) }, 'body.name'],
+        [{ name: 'ok', slug: 'Not A Slug' }, 'body.slug'],
+        [{ name: 'ok', slug: 'x'.repeat(121) }, 'body.slug'],
+        [{ name: 'ok', extra: 1 }, 'body.extra'],
+        [{}, 'body.name'],
+      ] as Array<[Record<string, unknown>, string]>) {
+        const res = await create(m, body);
+        expect(res.status, JSON.stringify(body)).to.equal(400);
+        expect(res.json.errors.map((e: { path: string }) => e.path), JSON.stringify(body)).to.include(path);
+      }
+      expect((await tagOf(m, 'x'.repeat(60))).name).to.have.length(60);
+    });
+
+    it("answers 404 for another tenant's store and keeps API keys on their store", async () => {
+      const m = await merchant();
+      const stranger = await merchant();
+      expectProblem(await create(stranger, { storeId: m.storeId, name: 'Nope' }), 404, 'store_not_found');
+      const otherStore = await newStore(m.owner);
+      const key = await apiKey(m, otherStore);
+      expectProblem(await create(m, { name: 'Nope' }, key), 404, 'store_not_found');
+      expect((await create({ ...m, storeId: otherStore }, { name: 'Yes' }, key)).status).to.equal(201);
+      const readOnly = await apiKey(m, m.storeId, ['catalog:read']);
+      expect((await create(m, { name: 'Nope' }, readOnly)).status).to.equal(403);
+    });
+  });
+
+  it('refuses writes in an archived store (409 store_archived) but still lists', async () => {
+    const m = await merchant();
+    const tag = await tagOf(m, 'Before');
+    const p = await insertProduct(server, m.owner.tenantId, m.storeId);
+    await server.runtime.dataSource.query("UPDATE stores SET status = 'archived' WHERE id = $1", [m.storeId]);
+    expectProblem(await create(m, { name: 'After' }), 409, 'store_archived');
+    expectProblem(await assign(m, tag.id, [p]), 409, 'store_archived');
+    expectProblem(await call(server, 'DELETE', `/api/v1/catalog/product-tags/${tag.id}`, { headers: m.headers }), 409, 'store_archived');
+    expect((await list(m, '')).json.items).to.have.length(1);
+    expect((await counts(p)).outbox).to.equal(0);
+  });
+
+  describe('PATCH /catalog/product-tags/{tagId}', () => {
+    it('updates name and slug, one audit entry and one outbox row; an unchanged request writes none', async () => {
+      const m = await merchant();
+      const tag = await tagOf(m, 'Old', 'old');
+      const res = await call(server, 'PATCH', `/api/v1/catalog/product-tags/${tag.id}`, { headers: m.headers, body: { name: 'New', slug: 'new' } });
+      expect(res.status, res.text).to.equal(200);
+      expect(res.json).to.include({ id: tag.id, name: 'New', slug: 'new', productCount: 0 });
+      expect(await counts(tag.id)).to.deep.include({ outbox: 2, audit: 2, actions: ['product_tag.create', 'product_tag.update'] });
+      const same = await call(server, 'PATCH', `/api/v1/catalog/product-tags/${tag.id}`, { headers: m.headers, body: { name: 'New' } });
+      expect(same.status).to.equal(200);
+      expect((await counts(tag.id)).outbox).to.equal(2);
+    });
+
+    it('answers 409 for a slug of another tag, 400 for an empty body, 404 for unknown and foreign tags', async () => {
+      const m = await merchant();
+      await tagOf(m, 'Taken', 'taken');
+      const tag = await tagOf(m, 'Mine', 'mine');
+      const patch = (id: string, body: unknown, headers = m.headers): Promise<TestResponse> => call(server, 'PATCH', `/api/v1/catalog/product-tags/${id}`, { headers, body });
+      expectProblem(await patch(tag.id, { slug: 'TAKEN'.toLowerCase() }), 409, 'slug_taken');
+      expect((await patch(tag.id, {})).status).to.equal(400);
+      expect((await patch(tag.id, { name: 'x'.repeat(61) })).status).to.equal(400);
+      expect((await patch('not-a-uuid', { name: 'x' })).status).to.equal(400);
+      expectProblem(await patch(uuidv7(), { name: 'x' }), 404, 'product_tag_not_found');
+      const stranger = await merchant();
+      expectProblem(await patch(tag.id, { name: 'stolen' }, stranger.headers), 404, 'product_tag_not_found');
+      const otherStoreKey = await apiKey(m, await newStore(m.owner));
+      expectProblem(await patch(tag.id, { name: 'x' }, otherStoreKey), 404, 'product_tag_not_found');
+      expect((await counts(tag.id)).outbox).to.equal(1);
+    });
+  });
+
+  describe('assign and unassign', () => {
+    it('assigns a tag to products, skipping those that have it, one product.updated row per product newly tagged', async () => {
+      const m = await merchant();
+      const tag = await tagOf(m, 'Featured');
+      const [p1, p2, p3] = [await insertProduct(server, m.owner.tenantId, m.storeId), await insertProduct(server, m.owner.tenantId, m.storeId), await insertProduct(server, m.owner.tenantId, m.storeId)];
+      expect((await assign(m, tag.id, [p1!, p2!])).status).to.equal(204);
+      expect((await assign(m, tag.id, [p2!, p3!])).status).to.equal(204);
+      for (const p of [p1!, p2!, p3!]) {
+        expect(await counts(p), p).to.deep.equal({ outbox: 1, audit: 1, topics: ['product:product.updated'], actions: ['product.tag'] });
+      }
+      // Everything already assigned: nothing written.
+      expect((await assign(m, tag.id, [p1!])).status).to.equal(204);
+      expect((await counts(p1!)).outbox).to.equal(1);
+      expect((await counts(tag.id)).outbox).to.equal(1);
+      const listed = await list(m, '');
+      expect(listed.json.items[0]).to.include({ id: tag.id, productCount: 3 });
+    });
+
+    it('refuses products of another store or tenant with 400 invalid_product listing them, assigning nothing', async () => {
+      const m = await merchant();
+      const stranger = await merchant();
+      const tag = await tagOf(m, 'Featured');
+      const mine = await insertProduct(server, m.owner.tenantId, m.storeId);
+      const otherStore = await insertProduct(server, m.owner.tenantId, await newStore(m.owner));
+      const foreign = await insertProduct(server, stranger.owner.tenantId, stranger.storeId);
+      const unknown = uuidv7();
+      const res = await assign(m, tag.id, [mine, otherStore, foreign, unknown]);
+      expectProblem(res, 400, 'invalid_product');
+      expect(res.json.errors.map((e: { path: string }) => e.path)).to.deep.equal(['body.productIds[1]', 'body.productIds[2]', 'body.productIds[3]']);
+      expect((await counts(mine)).outbox).to.equal(0);
+      const rows = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM product_tag_assignments WHERE tag_id = $1', [tag.id]);
+      expect(rows[0].n).to.equal(0);
+    });
+
+    it('validates the product list and answers 404 for an unknown or foreign tag', async () => {
+      const m = await merchant();
+      const tag = await tagOf(m, 'Featured');
+      const p = await insertProduct(server, m.owner.tenantId, m.storeId);
+      expect((await assign(m, tag.id, [])).status).to.equal(400);
+      expect((await assign(m, tag.id, [p, p])).status).to.equal(400);
+      expect((await assign(m, tag.id, ['nope'])).status).to.equal(400);
+      expect((await assign(m, tag.id, Array.from({ length: 501 }, () => uuidv7()))).status).to.equal(400);
+      expectProblem(await assign(m, uuidv7(), [p]), 404, 'product_tag_not_found');
+      const stranger = await merchant();
+      const strangerProduct = await insertProduct(server, stranger.owner.tenantId, stranger.storeId);
+      expectProblem(await assign(stranger, tag.id, [strangerProduct]), 404, 'product_tag_not_found');
+      // 500 distinct ids is within bounds (they are simply not products of the store).
+      expectProblem(await assign(m, tag.id, Array.from({ length: 500 }, () => uuidv7())), 400, 'invalid_product');
+    });
+
+    it('unassigns a tag from one product (one audit entry and one outbox row); not assigned → 404', async () => {
+      const m = await merchant();
+      const tag = await tagOf(m, 'Featured');
+      const p = await insertProduct(server, m.owner.tenantId, m.storeId);
+      const untagged = await insertProduct(server, m.owner.tenantId, m.storeId);
+      await assign(m, tag.id, [p]);
+      expect((await unassign(m, tag.id, p)).status).to.equal(204);
+      expect(await counts(p)).to.deep.equal({ outbox: 2, audit: 2, topics: ['product:product.updated', 'product:product.updated'], actions: ['product.tag', 'product.untag'] });
+      expectProblem(await unassign(m, tag.id, p), 404, 'assignment_not_found');
+      expectProblem(await unassign(m, tag.id, untagged), 404, 'assignment_not_found');
+      expectProblem(await unassign(m, uuidv7(), p), 404, 'product_tag_not_found');
+      await assign(m, tag.id, [p]);
+      const stranger = await merchant();
+      expectProblem(await unassign(stranger, tag.id, p), 404, 'product_tag_not_found');
+      expect((await unassign(m, tag.id, 'bad-id')).status).to.equal(400);
+      expect((await counts(p)).outbox).to.equal(3);
+    });
+  });
+
+  describe('DELETE /catalog/product-tags/{tagId}', () => {
+    it('deletes the tag and its assignments: one row for the tag and one product.updated per product that had it', async () => {
+      const m = await merchant();
+      const tag = await tagOf(m, 'Gone');
+      const p = await insertProduct(server, m.owner.tenantId, m.storeId);
+      await assign(m, tag.id, [p]);
+      const res = await call(server, 'DELETE', `/api/v1/catalog/product-tags/${tag.id}`, { headers: m.headers });
+      expect(res.status, res.text).to.equal(204);
+      expect(await counts(tag.id)).to.deep.equal({
+        outbox: 2,
+        audit: 2,
+        topics: ['product_tag:product_tag.created', 'product_tag:product_tag.deleted'],
+        actions: ['product_tag.create', 'product_tag.delete'],
+      });
+      expect((await counts(p)).actions).to.deep.equal(['product.tag', 'product.untag']);
+      const rows = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM product_tag_assignments WHERE tag_id = $1', [tag.id]);
+      expect(rows[0].n).to.equal(0);
+      expectProblem(await call(server, 'DELETE', `/api/v1/catalog/product-tags/${tag.id}`, { headers: m.headers }), 404, 'product_tag_not_found');
+    });
+
+    it("answers 404 for another tenant's tag and leaves it", async () => {
+      const m = await merchant();
+      const tag = await tagOf(m, 'Kept');
+      const stranger = await merchant();
+      expectProblem(await call(server, 'DELETE', `/api/v1/catalog/product-tags/${tag.id}`, { headers: stranger.headers }), 404, 'product_tag_not_found');
+      expect((await list(m, '')).json.items.map((t: { id: string }) => t.id)).to.deep.equal([tag.id]);
+    });
+  });
+
+  describe('GET /catalog/product-tags', () => {
+    it('lists by name then id, in pages', async () => {
+      const m = await merchant();
+      for (const name of ['charlie', 'Alpha', 'bravo', 'delta', 'Echo']) await tagOf(m, name);
+      const first = await list(m, '&limit=2');
+      expect(first.status, first.text).to.equal(200);
+      expect(first.json.items.map((t: { name: string }) => t.name)).to.deep.equal(['Alpha', 'bravo']);
+      expect(first.json.nextCursor).to.be.a('string');
+      const second = await list(m, `&limit=2&cursor=${encodeURIComponent(first.json.nextCursor)}`);
+      expect(second.json.items.map((t: { name: string }) => t.name)).to.deep.equal(['charlie', 'delta']);
+      const third = await list(m, `&limit=2&cursor=${encodeURIComponent(second.json.nextCursor)}`);
+      expect(third.json.items.map((t: { name: string }) => t.name)).to.deep.equal(['Echo']);
+      expect(third.json.nextCursor).to.equal(null);
+      expect(Object.keys(third.json.items[0]).sort()).to.deep.equal(['createdAt', 'id', 'name', 'productCount', 'slug', 'updatedAt']);
+    });
+
+    it("filters by product; another store's product is 404", async () => {
+      const m = await merchant();
+      const [a, b] = [await tagOf(m, 'A'), await tagOf(m, 'B')];
+      await tagOf(m, 'C');
+      const p = await insertProduct(server, m.owner.tenantId, m.storeId);
+      await assign(m, b.id, [p]);
+      await assign(m, a.id, [p]);
+      const res = await list(m, `&productId=${p}`);
+      expect(res.json.items.map((t: { id: string }) => t.id)).to.deep.equal([a.id, b.id]);
+      const elsewhere = await insertProduct(server, m.owner.tenantId, await newStore(m.owner));
+      expectProblem(await list(m, `&productId=${elsewhere}`), 404, 'product_not_found');
+      expectProblem(await list(m, `&productId=${uuidv7()}`), 404, 'product_not_found');
+    });
+
+    it("validates the query and answers 404 for another tenant's store", async () => {
+      const m = await merchant();
+      const badId = Buffer.from(JSON.stringify(['a', 'not-a-uuid'])).toString('base64url');
+      for (const q of ['&limit=0', '&limit=101', '&productId=nope', '&cursor=bm9wZQ', `&cursor=${badId}`, '&other=1']) expect((await list(m, q)).status, q).to.equal(400);
+      const readOnly = await apiKey(m, m.storeId, ['catalog:read']);
+      expect((await list(m, '', readOnly)).status).to.equal(200);
+      expect((await call(server, 'GET', '/api/v1/catalog/product-tags', { headers: m.headers })).status).to.equal(400);
+      const stranger = await merchant();
+      expectProblem(await list(m, '', stranger.headers), 404, 'store_not_found');
+    });
+  });
+});

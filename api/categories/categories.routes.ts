@@ -6,6 +6,7 @@
 import { defineRoutes, type RouteRequest } from '../http/route';
 import { storeId } from '../http/schema-types';
 import {
+  ProductAttributeReportResponse,
   CategoriesCsv,
   CategoryAttributesResponse,
   CategoryImportResponse,
@@ -19,7 +20,7 @@ import {
 } from './categories.schemas';
 import { createCategory, deleteCategory, listCategories, reorderCategories, updateCategory, type CategoryInput, type CreateCategoryInput, type ReorderInput } from './categories.service';
 import { exportCategories, importCategories } from './categories.csv';
-import { listCategoryAttributes, setCategoryAttributes, type AttributeInput } from './category-attributes.service';
+import { listCategoryAttributes, setCategoryAttributes, validateProductAttributes, type AttributeInput } from './category-attributes.service';
 
 type Params = Record<string, string>;
 
@@ -137,6 +138,9 @@ export const categoryAttributeRoutes = defineRoutes({ tag: 'category-attributes'
     method: 'GET',
     path: '/products/{id}/category-attributes/validate',
     summary: 'Check a product against the attributes its category requires',
+    description: `${access} Reports the required attributes the product lacks, values of the wrong type or outside the allowed values, and values no category of the product defines; changes nothing. Publishing refuses a product with missing required attributes (400 missing_required_attributes).`,
+    response: ProductAttributeReportResponse,
     status: 200,
+    handler: (req: RouteRequest<Params>) => validateProductAttributes(req.context, req.params.id!),
   },
 ]);

@@ -130,6 +130,20 @@ const attributeView = Joi.object({
 
 export const CategoryAttributesResponse = dto('CategoryAttributesResponse', Joi.object({ items: Joi.array().items(attributeView).required() }));
 
+export const ProductAttributeReportResponse = dto(
+  'ProductAttributeReportResponse',
+  Joi.object({
+    productId: uuid().required(),
+    valid: Joi.boolean().required(),
+    missing: Joi.array().items(Joi.string()).required().description('Required attributes of the product\'s categories without a value.'),
+    invalid: Joi.array()
+      .items(Joi.object({ path: Joi.string().required(), message: Joi.string().required() }))
+      .required()
+      .description('Values that break their attribute\'s type or allowed values.'),
+    unknown: Joi.array().items(Joi.string()).required().description('Values whose name no category of the product defines.'),
+  }),
+);
+
 export const CategoriesCsv = csvDocument(
   'CategoriesCsv',
   'The categories of a store, one row per category, parents before children. Columns: slug, name, parentSlug, position, isActive, description, imageUrl.',

@@ -6,7 +6,9 @@
  * the index in the list. A change records one audit entry (`category.set_attributes`, the lists before
  * and after) and one outbox row for the category; sending the same set again records neither.
  */
-import { Category, CategoryAttribute } from '../../storage/entities';
+import { Category, CategoryAttribute, ProductCategory } from '../../storage/entities';
+import { checkAttributes } from '../products/products.rules';
+import { loadProduct } from '../products/products.view';
 import type { CategoryAttributeType } from '../../storage/entities/category-attribute.entity';
 import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
@@ -94,4 +96,29 @@ export async function setCategoryAttributes(ctx: RequestContext, categoryId: str
     await enqueueOutbox(tx, { queue: 'index', topic: 'category.updated', aggregateType: 'category', aggregateId: categoryId });
     return { items: after };
   });
+}
+
+export interface ProductAttributeReport {
+  productId: string;
+  valid: boolean;
+  /** Required attributes of the product's categories that the product has no value for. */
+  missing: string[];
+  /** Values that break their attribute's type or allowed values. */
+  invalid: Array<{ path: string; message: string }>;
+  /** Values whose name no category of the product defines. */
+  unknown: string[];
+}
+
+/** Checks a stored product's attribute values against the attributes of its categories (nothing is changed). */
+export async function validateProductAttributes(ctx: RequestContext, productId: string): Promise<ProductAttributeReport> {
+  const product = await loadProduct(ctx, productId);
+  const categoryIds = (await ctx.manager.find(ProductCategory, { where: { productId: product.id } })).map((c) => c.categoryId);
+  const check = await checkAttributes(ctx, product.storeId, categoryIds, product.attributes, 'attributes');
+  return {
+    productId: product.id,
+    valid: check.missingRequired.length === 0 && check.invalid.length === 0 && check.unknown.length === 0,
+    missing: check.missingRequired,
+    invalid: check.invalid,
+    unknown: check.unknown,
+  };
 }

@@ -138,8 +138,48 @@ describe('category attributes', () => {
     expect(await writes(m.categoryId)).to.deep.equal({ audit: 1, outbox: 1 });
   });
 
-  it('leaves the product validation unbuilt (501) until products exist', async () => {
-    const m = await merchantWithCategory();
-    expect((await call(server, 'GET', `/api/v1/products/${uuidv7()}/category-attributes/validate`, { headers: m.headers })).status).to.equal(501);
+  describe('GET /products/{id}/category-attributes/validate', () => {
+    const validate = (id: string, headers: Record<string, string>): Promise<TestResponse> => call(server, 'GET', `/api/v1/products/${id}/category-attributes/validate`, { headers });
+
+    it('reports missing required, invalid and unknown values of a stored product, writing nothing', async () => {
+      const m = await merchantWithCategory();
+      expect((await set(m.categoryId, m.headers, [
+        { name: 'Size', type: 'enum', values: ['S', 'M', 'L'], required: true },
+        { name: 'Cotton', type: 'boolean', required: true },
+        { name: 'Weight', type: 'number' },
+      ])).status).to.equal(200);
+      const created = await call(server, 'POST', '/api/v1/catalog/products', {
+        headers: m.headers,
+        body: { storeId: m.storeId, title: 'Tee', type: 'PHYSICAL', price: 10, categoryIds: [m.categoryId], attributes: { Size: 'M' } },
+      });
+      expect(created.status, created.text).to.equal(201);
+      const report = await validate(created.json.id, m.headers);
+      expect(report.status, report.text).to.equal(200);
+      expect(report.json).to.deep.equal({ productId: created.json.id, valid: false, missing: ['Cotton'], invalid: [], unknown: [] });
+
+      // Values stored before the attributes changed can break them: the report names each.
+      await server.runtime.dataSource.query(`UPDATE products SET attributes = '{"Size": "XXL", "Cotton": true, "Colour": "red"}'::jsonb WHERE id = $1`, [created.json.id]);
+      const stale = await validate(created.json.id, m.headers);
+      expect(stale.json.valid).to.equal(false);
+      expect(stale.json.missing).to.deep.equal([]);
+      expect(stale.json.invalid).to.deep.equal([{ path: 'attributes.Size', message: 'Size must be one of S, M, L' }]);
+      expect(stale.json.unknown).to.deep.equal(['Colour']);
+
+      await server.runtime.dataSource.query(`UPDATE products SET attributes = '{"Size": "L", "Cotton": true, "Weight": 180}'::jsonb WHERE id = $1`, [created.json.id]);
+      expect((await validate(created.json.id, m.headers)).json).to.deep.equal({ productId: created.json.id, valid: true, missing: [], invalid: [], unknown: [] });
+      const [{ n }] = await server.runtime.dataSource.query("SELECT count(*)::int AS n FROM audit_log WHERE resource_id = $1 AND action LIKE '%validate%'", [created.json.id]);
+      expect(n).to.equal(0);
+    });
+
+    it('answers 404 for an unknown product and for another tenant\'s product, and 400 for a malformed id', async () => {
+      const m = await merchantWithCategory();
+      const created = await call(server, 'POST', '/api/v1/catalog/products', { headers: m.headers, body: { storeId: m.storeId, title: 'Tee', type: 'PHYSICAL', price: 10 } });
+      expect(created.status, created.text).to.equal(201);
+      expectProblem(await validate(uuidv7(), m.headers), 404, 'product_not_found');
+      const stranger = await merchantWithCategory();
+      expectProblem(await validate(created.json.id, stranger.headers), 404, 'product_not_found');
+      expectProblem(await validate('nope', m.headers), 400, 'validation_failed');
+      expect((await validate(created.json.id, m.headers)).json).to.deep.equal({ productId: created.json.id, valid: true, missing: [], invalid: [], unknown: [] });
+    });
   });
 });

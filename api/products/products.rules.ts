@@ -10,6 +10,7 @@ import { tenantRepository } from '../../storage/tenancy';
 import { BadRequestError, type FieldError } from '../http/errors';
 import { PRODUCT_SLUG_MAX } from './products.schemas';
 import { freeStoreSlug, slugify } from '../http/slugs';
+import { toUnits } from '../http/money';
 
 const SANITIZE: sanitizeHtml.IOptions = {
   allowedTags: [
@@ -55,10 +56,7 @@ export function canonicalMoney(value: string | null): string | null {
 }
 
 /** A stored decimal (at most 4 decimals) as a scaled integer: exact arithmetic without floats. */
-function scaled(value: string): bigint {
-  const [whole = '0', fraction = ''] = value.split('.');
-  return BigInt(whole) * 10_000n + BigInt((fraction + '0000').slice(0, 4));
-}
+const scaled = (value: string): bigint => toUnits(value);
 
 /** Compares two decimals exactly: negative, zero or positive. */
 export function compareMoney(a: string, b: string): number {

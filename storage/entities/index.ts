@@ -2,7 +2,9 @@
 import { ApiKey } from './api-key.entity';
 import { AuditEntry } from './audit-entry.entity';
 import { Brand } from './brand.entity';
+import { Bundle, BundleItem } from './bundle.entity';
 import { Category } from './category.entity';
+import { Collection, CollectionItem } from './collection.entity';
 import { CategoryAttribute } from './category-attribute.entity';
 import { FilterConfig } from './filter-config.entity';
 import { Product, ProductCategory, ProductImage, ProductRelation, ProductTag, ProductTagAssignment, ProductVariant } from './product.entity';
@@ -17,5 +19,5 @@ import { Store } from './store.entity';
 import { Tenant } from './tenant.entity';
 import { User } from './user.entity';
 
-export const entities = [OutboxMessage, Tenant, User, Session, RefreshToken, OneTimeToken, PhoneOtp, DeviceCode, Store, ApiKey, AuditEntry, OutboundMessage, Category, CategoryAttribute, Brand, FilterConfig, Product, ProductVariant, ProductImage, ProductCategory, ProductTag, ProductTagAssignment, ProductRelation];
-export { ApiKey, AuditEntry, Brand, Category, CategoryAttribute, FilterConfig, Product, ProductCategory, ProductImage, ProductRelation, ProductTag, ProductTagAssignment, ProductVariant, DeviceCode, OneTimeToken, OutboundMessage, OutboxMessage, PhoneOtp, RefreshToken, Session, Store, Tenant, User };
+export const entities = [OutboxMessage, Tenant, User, Session, RefreshToken, OneTimeToken, PhoneOtp, DeviceCode, Store, ApiKey, AuditEntry, OutboundMessage, Category, CategoryAttribute, Brand, FilterConfig, Product, ProductVariant, ProductImage, ProductCategory, ProductTag, ProductTagAssignment, ProductRelation, Collection, CollectionItem, Bundle, BundleItem];
+export { ApiKey, AuditEntry, Brand, Category, CategoryAttribute, Collection, CollectionItem, FilterConfig, Product, ProductCategory, ProductImage, ProductRelation, ProductTag, ProductTagAssignment, ProductVariant, DeviceCode, OneTimeToken, OutboundMessage, OutboxMessage, PhoneOtp, RefreshToken, Session, Store, Tenant, User, Bundle, BundleItem };

@@ -13,19 +13,19 @@
  * neither.
  */
 import Joi from 'joi';
-import { In, QueryFailedError } from 'typeorm';
+import { In } from 'typeorm';
 import { Collection, CollectionItem, Product } from '../../storage/entities';
 import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox, type OutboxEvent } from '../../storage/outbox';
-import { inTransaction, type RequestContext } from '../../storage/request-context';
+import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { attachment, toCsv, type CsvColumn } from '../http/csv';
-import { parseCsvImport } from '../http/csv-import';
+import { parseCsvImport, rejectDuplicateRows } from '../http/csv-import';
 import { BadRequestError, ConflictError, NotFoundError, ValidationError, type FieldError } from '../http/errors';
 import { httpUrl } from '../http/schema-types';
 import { requireStore } from '../http/store-access';
-import { CATALOG_SLUG_MAX, CATALOG_SLUG_PATTERN, catalogSlug, freeStoreSlug, slugify } from '../http/slugs';
+import { CATALOG_SLUG_MAX, CATALOG_SLUG_PATTERN, catalogSlug, freeStoreSlug, inSlugTransaction, slugify, storeSlugInUse } from '../http/slugs';
 import { COLLECTION_DESCRIPTION_MAX, COLLECTION_NAME_MAX } from './collections.schemas';
 
 export interface CollectionView {
@@ -80,21 +80,9 @@ const slugTaken = (path = 'body.slug'): ConflictError =>
 const event = (topic: 'created' | 'updated' | 'deleted', id: string): OutboxEvent => ({ queue: 'index', topic: `collection.${topic}`, aggregateType: 'collection', aggregateId: id });
 
 /** Runs a collection write; a slug race lost at the unique index answers 409 `slug_taken` like the check before it. */
-async function collectionWrite<T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>, slugPath?: string): Promise<T> {
-  try {
-    return await inTransaction(ctx, work);
-  } catch (error) {
-    const driver = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : undefined;
-    if (driver?.code === '23505' && driver.constraint === 'collections_store_slug') throw slugTaken(slugPath);
-    throw error;
-  }
-}
+const collectionWrite = <T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> => inSlugTransaction(ctx, 'collections_store_slug', slugTaken, work);
 
-async function slugInUse(tx: RequestContext, storeId: string, slug: string, exceptId?: string): Promise<boolean> {
-  const query = tenantRepository(tx, Collection).createQueryBuilder('c').andWhere('c.storeId = :storeId', { storeId }).andWhere('lower(c.slug) = lower(:slug)', { slug });
-  if (exceptId) query.andWhere('c.id <> :exceptId', { exceptId });
-  return query.getExists();
-}
+const slugInUse = (tx: RequestContext, storeId: string, slug: string, exceptId?: string): Promise<boolean> => storeSlugInUse(tx, Collection, storeId, slug, exceptId);
 
 /** Product counts of the collections `ids`. */
 async function productCounts(ctx: RequestContext, ids: string[]): Promise<Map<string, number>> {
@@ -476,14 +464,7 @@ const sameList = (a: readonly string[], b: readonly string[]): boolean => a.leng
 export async function importCollections(ctx: RequestContext, input: { storeId: string; csv: string }): Promise<{ created: number; updated: number; unchanged: number }> {
   const store = await requireStore(ctx, input.storeId, { forWrite: true });
   const rows = parseCsvImport<CollectionCsvRow>(input.csv, IMPORT_LAYOUT);
-  const seen = new Map<string, number>();
-  const duplicates: FieldError[] = [];
-  rows.forEach((row, index) => {
-    const first = seen.get(row.slug);
-    if (first !== undefined) duplicates.push({ path: `rows[${index + 1}].slug`, message: `slug "${row.slug}" already appears in row ${first}` });
-    else seen.set(row.slug, index + 1);
-  });
-  if (duplicates.length) throw new ValidationError('The CSV has invalid rows; nothing was imported.', duplicates);
+  rejectDuplicateRows(rows, 'slug', (row) => row.slug);
 
   return collectionWrite(ctx, async (tx) => {
     await requireStore(tx, store.id, { forWrite: true, lock: true });

@@ -64,3 +64,19 @@ export function parseCsvImport<T>(text: string, layout: CsvImportLayout, fieldPa
   if (errors.length) throw new ValidationError(`The CSV has invalid rows; nothing was imported.`, errors);
   return out;
 }
+
+/**
+ * Refuses an import in which two rows share a key (e.g. a slug, already lowercased by the layout):
+ * 400 listing `rows[N].<column>` for each repeat, naming the first row that has it.
+ */
+export function rejectDuplicateRows<T>(rows: readonly T[], column: string, key: (row: T) => string): void {
+  const seen = new Map<string, number>();
+  const errors: FieldError[] = [];
+  rows.forEach((row, index) => {
+    const value = key(row);
+    const first = seen.get(value);
+    if (first !== undefined) errors.push({ path: `rows[${index + 1}].${column}`, message: `${column} "${value}" already appears in row ${first}` });
+    else seen.set(value, index + 1);
+  });
+  if (errors.length) throw new ValidationError('The CSV has invalid rows; nothing was imported.', errors);
+}

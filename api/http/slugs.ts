@@ -4,8 +4,8 @@
  * brands, products, tags), unique per store case-insensitively.
  */
 import Joi from 'joi';
-import type { EntityTarget } from 'typeorm';
-import type { RequestContext } from '../../storage/request-context';
+import { QueryFailedError, type EntityTarget } from 'typeorm';
+import { inTransaction, type RequestContext } from '../../storage/request-context';
 import { tenantRepository, type TenantOwned } from '../../storage/tenancy';
 
 export const CATALOG_SLUG_MAX = 120;
@@ -59,4 +59,31 @@ export async function freeStoreSlug<T extends TenantOwned & { storeId: string; s
     .getRawMany();
   const taken = new Set(rows.map((row) => row.slug));
   return firstFreeSlug(base, (slug) => taken.has(slug));
+}
+
+/** Whether a row of the store's `entity` other than `exceptId` has `slug`, case-insensitively. */
+export async function storeSlugInUse<T extends TenantOwned & { id: string; storeId: string; slug: string }>(
+  ctx: RequestContext,
+  entity: EntityTarget<T>,
+  storeId: string,
+  slug: string,
+  exceptId?: string,
+): Promise<boolean> {
+  const query = tenantRepository(ctx, entity).createQueryBuilder('r').andWhere('r.storeId = :storeId', { storeId }).andWhere('lower(r.slug) = lower(:slug)', { slug });
+  if (exceptId) query.andWhere('r.id <> :exceptId', { exceptId });
+  return query.getExists();
+}
+
+/**
+ * Runs `work` in one transaction; losing a slug race at the unique index `constraint` (SQLSTATE 23505)
+ * throws `slugTaken()`, the same answer as the check made before the write.
+ */
+export async function inSlugTransaction<T>(ctx: RequestContext, constraint: string, slugTaken: () => Error, work: (tx: RequestContext) => Promise<T>): Promise<T> {
+  try {
+    return await inTransaction(ctx, work);
+  } catch (error) {
+    const driver = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : undefined;
+    if (driver?.code === '23505' && driver.constraint === constraint) throw slugTaken();
+    throw error;
+  }
 }

@@ -9,19 +9,19 @@
  * `brand.created|updated|deleted`) per brand changed; a write that changes nothing writes neither.
  */
 import Joi from 'joi';
-import { In, QueryFailedError } from 'typeorm';
+import { In } from 'typeorm';
 import { Brand } from '../../storage/entities';
 import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox, type OutboxEvent } from '../../storage/outbox';
-import { inTransaction, type RequestContext } from '../../storage/request-context';
+import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { attachment, toCsv, type CsvColumn } from '../http/csv';
-import { parseCsvImport } from '../http/csv-import';
-import { ConflictError, NotFoundError, ValidationError, type FieldError } from '../http/errors';
+import { parseCsvImport, rejectDuplicateRows } from '../http/csv-import';
+import { ConflictError, NotFoundError } from '../http/errors';
 import { httpUrl } from '../http/schema-types';
 import { requireStore } from '../http/store-access';
-import { CATALOG_SLUG_MAX, catalogSlug, freeStoreSlug, slugify } from '../http/slugs';
+import { CATALOG_SLUG_MAX, catalogSlug, freeStoreSlug, inSlugTransaction, slugify, storeSlugInUse } from '../http/slugs';
 import { BRAND_DESCRIPTION_MAX, BRAND_NAME_MAX } from './brands.schemas';
 
 export interface BrandView {
@@ -68,21 +68,9 @@ const slugTaken = (path = 'body.slug'): ConflictError => new ConflictError('Anot
 const event = (topic: 'created' | 'updated' | 'deleted', id: string): OutboxEvent => ({ queue: 'index', topic: `brand.${topic}`, aggregateType: 'brand', aggregateId: id });
 
 /** Runs a brand write; a slug race lost at the unique index answers 409 `slug_taken` like the check before it. */
-async function brandWrite<T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>, slugPath?: string): Promise<T> {
-  try {
-    return await inTransaction(ctx, work);
-  } catch (error) {
-    const driver = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : undefined;
-    if (driver?.code === '23505' && driver.constraint === 'brands_store_slug') throw slugTaken(slugPath);
-    throw error;
-  }
-}
+const brandWrite = <T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> => inSlugTransaction(ctx, 'brands_store_slug', slugTaken, work);
 
-async function slugInUse(tx: RequestContext, storeId: string, slug: string, exceptId?: string): Promise<boolean> {
-  const query = tenantRepository(tx, Brand).createQueryBuilder('b').andWhere('b.storeId = :storeId', { storeId }).andWhere('lower(b.slug) = lower(:slug)', { slug });
-  if (exceptId) query.andWhere('b.id <> :exceptId', { exceptId });
-  return query.getExists();
-}
+const slugInUse = (tx: RequestContext, storeId: string, slug: string, exceptId?: string): Promise<boolean> => storeSlugInUse(tx, Brand, storeId, slug, exceptId);
 
 /** The first free slug of the store derived from `name`. */
 function freeBrandSlug(tx: RequestContext, storeId: string, name: string): Promise<string> {
@@ -260,14 +248,7 @@ interface BrandCsvRow {
 export async function importBrands(ctx: RequestContext, input: { storeId: string; csv: string }): Promise<{ created: number; updated: number }> {
   const store = await requireStore(ctx, input.storeId, { forWrite: true });
   const rows = parseCsvImport<BrandCsvRow>(input.csv, IMPORT_LAYOUT);
-  const seen = new Map<string, number>();
-  const duplicates: FieldError[] = [];
-  rows.forEach((row, index) => {
-    const first = seen.get(row.slug);
-    if (first !== undefined) duplicates.push({ path: `rows[${index + 1}].slug`, message: `slug "${row.slug}" already appears in row ${first}` });
-    else seen.set(row.slug, index + 1);
-  });
-  if (duplicates.length) throw new ValidationError('The CSV has invalid rows; nothing was imported.', duplicates);
+  rejectDuplicateRows(rows, 'slug', (row) => row.slug);
 
   return brandWrite(ctx, async (tx) => {
     await requireStore(tx, store.id, { forWrite: true, lock: true });

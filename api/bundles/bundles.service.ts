@@ -18,11 +18,11 @@ import type { BundlePricingType } from '../../storage/entities/bundle.entity';
 import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox, type OutboxEvent } from '../../storage/outbox';
-import { inTransaction, type RequestContext } from '../../storage/request-context';
+import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { BadRequestError, ConflictError, NotFoundError } from '../http/errors';
 import { requireStore } from '../http/store-access';
-import { CATALOG_SLUG_MAX, freeStoreSlug, slugify } from '../http/slugs';
+import { CATALOG_SLUG_MAX, freeStoreSlug, inSlugTransaction, slugify, storeSlugInUse } from '../http/slugs';
 import { RESULT_DECIMALS, SCALE, divideHalfUp, formatUnits, rescale, toUnits, unitsToNumber } from '../http/money';
 
 export interface PricingInput {
@@ -130,10 +130,9 @@ function auditState(bundle: Bundle, items: Array<{ productId: string; variantId:
 /** Runs a bundle write; races lost at the unique indexes answer like the checks before them. */
 async function bundleWrite<T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> {
   try {
-    return await inTransaction(ctx, work);
+    return await inSlugTransaction(ctx, 'bundles_store_slug', slugTaken, work);
   } catch (error) {
     const driver = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : undefined;
-    if (driver?.code === '23505' && driver.constraint === 'bundles_store_slug') throw slugTaken();
     if (driver?.code === '23505' && driver.constraint === 'bundles_product') throw productHasBundle();
     throw error;
   }
@@ -228,11 +227,7 @@ async function checkSellingProduct(tx: RequestContext, storeId: string, productI
   if (await query.getExists()) throw productHasBundle();
 }
 
-async function slugInUse(tx: RequestContext, storeId: string, slug: string, exceptId?: string): Promise<boolean> {
-  const query = tenantRepository(tx, Bundle).createQueryBuilder('b').andWhere('b.storeId = :storeId', { storeId }).andWhere('lower(b.slug) = lower(:slug)', { slug });
-  if (exceptId) query.andWhere('b.id <> :exceptId', { exceptId });
-  return query.getExists();
-}
+const slugInUse = (tx: RequestContext, storeId: string, slug: string, exceptId?: string): Promise<boolean> => storeSlugInUse(tx, Bundle, storeId, slug, exceptId);
 
 const pricingColumns = (pricing: PricingInput): Pick<Bundle, 'pricingType' | 'fixedPrice' | 'percentOff'> =>
   pricing.type === 'FIXED_PRICE'

@@ -10,16 +10,15 @@
  * - Each changed category gets exactly one audit entry and one outbox row (queue index, aggregate
  *   category) in the transaction of the change; a write that changes nothing records neither.
  */
-import { QueryFailedError } from 'typeorm';
 import { Category } from '../../storage/entities';
 import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox } from '../../storage/outbox';
-import { inTransaction, type RequestContext } from '../../storage/request-context';
+import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { BadRequestError, ConflictError } from '../http/errors';
 import { requireStore } from '../http/store-access';
-import { CATALOG_SLUG_MAX, firstFreeSlug, slugify } from '../http/slugs';
+import { CATALOG_SLUG_MAX, firstFreeSlug, inSlugTransaction, slugify } from '../http/slugs';
 import { categoryNotFound, CategoryTree, loadTree, type CategoryView } from './categories.tree';
 
 export const slugTakenError = (path = 'body.slug'): ConflictError =>
@@ -32,15 +31,7 @@ export const cycleError = (path = 'body.parentId'): BadRequestError =>
   new BadRequestError('A category cannot be moved under itself or one of its descendants.', 'category_cycle', [{ path, message: 'would make the category its own ancestor' }]);
 
 /** Runs a category write in one transaction; a slug race lost at the unique index answers 409 slug_taken. */
-export async function categoryWrite<T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> {
-  try {
-    return await inTransaction(ctx, work);
-  } catch (error) {
-    const driver = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : undefined;
-    if (driver?.code === '23505' && driver.constraint === 'categories_store_slug') throw slugTakenError();
-    throw error;
-  }
-}
+export const categoryWrite = <T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> => inSlugTransaction(ctx, 'categories_store_slug', slugTakenError, work);
 
 /** The first slug among `base`, `base-2`, `base-3`, … that no category of the tree (nor `taken`) has. */
 export function freeCategorySlug(tree: CategoryTree, name: string, taken: ReadonlySet<string> = new Set()): string {

@@ -12,18 +12,18 @@
  * carries its tags. Deleting a tag also changes every product that had it (one `product.untag` audit
  * entry and one `product.updated` row each). A write that changes nothing writes neither.
  */
-import { In, QueryFailedError } from 'typeorm';
+import { In } from 'typeorm';
 import { Product, ProductTag, ProductTagAssignment } from '../../storage/entities';
 import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox, type OutboxEvent } from '../../storage/outbox';
-import { inTransaction, type RequestContext } from '../../storage/request-context';
+import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../http/errors';
 import { UUID_PATTERN } from '../http/schema-types';
 import { requireStore } from '../http/store-access';
 import { TAG_SLUG_MAX } from './product-tags.schemas';
-import { freeStoreSlug, slugify } from '../http/slugs';
+import { freeStoreSlug, inSlugTransaction, slugify, storeSlugInUse } from '../http/slugs';
 
 export interface ProductTagView {
   id: string;
@@ -46,22 +46,9 @@ function tagView(tag: ProductTag, productCount: number): ProductTagView {
 }
 
 /** Runs a tag write; a slug race lost at the unique index answers 409 `slug_taken` like the check before it. */
-async function tagWrite<T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> {
-  try {
-    return await inTransaction(ctx, work);
-  } catch (error) {
-    const driver = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : undefined;
-    if (driver?.code === '23505' && driver.constraint === 'product_tags_store_slug') throw slugTaken();
-    throw error;
-  }
-}
+const tagWrite = <T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> => inSlugTransaction(ctx, 'product_tags_store_slug', slugTaken, work);
 
-/** A slug made from any text: accents dropped, other characters turned into single hyphens ('tag' when nothing is left). */
-async function slugInUse(tx: RequestContext, storeId: string, slug: string, exceptId?: string): Promise<boolean> {
-  const query = tenantRepository(tx, ProductTag).createQueryBuilder('t').andWhere('t.storeId = :storeId', { storeId }).andWhere('lower(t.slug) = lower(:slug)', { slug });
-  if (exceptId) query.andWhere('t.id <> :exceptId', { exceptId });
-  return (await query.getCount()) > 0;
-}
+const slugInUse = (tx: RequestContext, storeId: string, slug: string, exceptId?: string): Promise<boolean> => storeSlugInUse(tx, ProductTag, storeId, slug, exceptId);
 
 function freeSlug(tx: RequestContext, storeId: string, name: string): Promise<string> {
   return freeStoreSlug(tx, ProductTag, storeId, slugify(name, TAG_SLUG_MAX - 6, 'tag'));

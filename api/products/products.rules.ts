@@ -9,7 +9,7 @@ import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { BadRequestError, type FieldError } from '../http/errors';
 import { PRODUCT_SLUG_MAX } from './products.schemas';
-import { freeStoreSlug, slugify } from '../http/slugs';
+import { freeStoreSlug, slugify, storeSlugInUse } from '../http/slugs';
 import { toUnits } from '../http/money';
 
 const SANITIZE: sanitizeHtml.IOptions = {
@@ -88,11 +88,8 @@ export function productSlugify(text: string, maxLength = PRODUCT_SLUG_MAX): stri
   return slugify(text, maxLength, 'product');
 }
 
-export async function productSlugInUse(tx: RequestContext, storeId: string, slug: string, exceptId?: string): Promise<boolean> {
-  const query = tenantRepository(tx, Product).createQueryBuilder('p').andWhere('p.storeId = :storeId', { storeId }).andWhere('lower(p.slug) = lower(:slug)', { slug });
-  if (exceptId) query.andWhere('p.id <> :exceptId', { exceptId });
-  return query.getExists();
-}
+/** Whether another product of the store than `exceptId` has `slug`, case-insensitively. */
+export const productSlugInUse = (tx: RequestContext, storeId: string, slug: string, exceptId?: string): Promise<boolean> => storeSlugInUse(tx, Product, storeId, slug, exceptId);
 
 /** The first free slug of the store among `base`, `base-2`, `base-3`, … (base shortened so a number fits). */
 export function freeProductSlug(tx: RequestContext, storeId: string, base: string): Promise<string> {

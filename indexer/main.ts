@@ -6,16 +6,21 @@ import type { RunningRole } from '../api/lifecycle';
 import { consumerDeps, type Runtime } from '../api/runtime';
 import { startConsumers, type ConsumerTable } from '../storage/consumers';
 import { OutboxRelay } from '../storage/outbox';
+import { createIndexHandler, INDEX_CONCURRENCY } from './index-consumer';
 
-/** Consumers of this role; the search issue adds the index consumer here. */
-export const indexerConsumers: ConsumerTable = {};
+/** Consumers of this role: the `index` queue keeps every store's Meilisearch index in step with PostgreSQL. */
+export function indexerConsumers(runtime: Pick<Runtime, 'dataSource' | 'meiliAdmin' | 'logger'>): ConsumerTable {
+  return {
+    index: { concurrency: INDEX_CONCURRENCY, handle: createIndexHandler({ dataSource: runtime.dataSource, meili: runtime.meiliAdmin, logger: runtime.logger }) },
+  };
+}
 
 export async function startIndexerRole(runtime: Runtime): Promise<RunningRole> {
   const relay = new OutboxRelay(runtime.dataSource, runtime.queues, runtime.config.outbox, runtime.logger);
   relay.start();
   const consumers = startConsumers(
     consumerDeps(runtime),
-    indexerConsumers,
+    indexerConsumers(runtime),
   );
   runtime.logger.info({ consumers: consumers.queues }, 'indexer started (outbox relay running)');
   return {

@@ -1,0 +1,190 @@
+/**
+ * The `index` queue consumer: keeps each store's Meilisearch index in step with PostgreSQL.
+ *
+ * - product → re-read it; upsert its document when PUBLISHED, delete it otherwise (draft, archived,
+ *   deleted).
+ * - brand / category / product_tag → re-index every product of the store that references it, found
+ *   both in PostgreSQL (current references: a rename reaches every product) and in the index
+ *   (documents that still reference a deleted or detached one).
+ * - store (filter_config.updated) → apply the store's index settings again.
+ * - collection / bundle → nothing is indexed for them yet; acknowledged.
+ *
+ * Every Meilisearch write waits for its task and throws unless it succeeded, so the outbox
+ * acknowledges rows only after success and retries failures with backoff.
+ */
+import type { DataSource } from 'typeorm';
+import type { Logger } from 'pino';
+import { MeilisearchApiError, type Meilisearch } from 'meilisearch';
+import type { OutboxDelivery } from '../storage/outbox';
+import type { DeliveryHandler } from '../storage/consumers';
+import { storeIndexUid } from '../search/index-names';
+import { applyIndexSettings, indexSettings, loadStoreSearchData } from './index-settings';
+import { localeField, ProductDocumentBuilder, type ProductDocument } from './product-document';
+import { settle } from './tasks';
+
+export const INDEX_BATCH = 1_000;
+export const INDEX_CONCURRENCY = 4;
+/** How long a process trusts that a store's index exists with the right settings before checking again. */
+const SETTINGS_TTL_MS = 60_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface IndexerDeps {
+  dataSource: DataSource;
+  meili: Meilisearch;
+  logger: Logger;
+  batchSize?: number;
+  taskTimeoutMs?: number;
+}
+
+const isNotFound = (error: unknown): boolean => error instanceof MeilisearchApiError && error.cause?.code === 'index_not_found';
+
+/** Writes products of stores into their indexes; shared by the consumer and the reindex command. */
+export class StoreIndexer {
+  private readonly ensured = new Map<string, { at: number; locales: Set<string> }>();
+  readonly batchSize: number;
+  readonly taskTimeoutMs: number;
+
+  constructor(private readonly deps: IndexerDeps) {
+    this.batchSize = deps.batchSize ?? INDEX_BATCH;
+    this.taskTimeoutMs = deps.taskTimeoutMs ?? 60_000;
+  }
+
+  /** Makes sure the store's index exists with its settings (checked at most once a minute, or when new locales appear). */
+  async ensureStore(storeId: string, options: { force?: boolean; onlyIfExists?: boolean; locales?: Iterable<string> } = {}): Promise<void> {
+    const known = this.ensured.get(storeId);
+    const locales = [...(options.locales ?? [])];
+    if (!options.force && known && Date.now() - known.at < SETTINGS_TTL_MS && locales.every((l) => known.locales.has(l))) return;
+    const data = await loadStoreSearchData(this.deps.dataSource, storeId);
+    const applied = await applyIndexSettings(this.deps.meili, storeIndexUid(storeId), indexSettings(data), { timeoutMs: this.taskTimeoutMs, create: !options.onlyIfExists });
+    if (applied === 'missing') return;
+    this.ensured.set(storeId, { at: Date.now(), locales: new Set([...data.locales.map(localeField), ...locales]) });
+  }
+
+  /**
+   * Re-reads the products and upserts or deletes their documents. `fallbackStores`: where to delete
+   * products that no longer exist in PostgreSQL (their store is not known any more).
+   */
+  async syncProducts(ids: string[], fallbackStores: string[] = []): Promise<{ upserted: number; deleted: number }> {
+    let upserted = 0;
+    let deleted = 0;
+    const builder = new ProductDocumentBuilder(this.deps.dataSource);
+    for (let i = 0; i < ids.length; i += this.batchSize) {
+      const slice = ids.slice(i, i + this.batchSize);
+      const { documents, removed } = await builder.build(slice);
+      const byStore = new Map<string, ProductDocument[]>();
+      for (const doc of documents) {
+        const bucket = byStore.get(doc.storeId);
+        if (bucket) bucket.push(doc);
+        else byStore.set(doc.storeId, [doc]);
+      }
+      for (const [storeId, docs] of byStore) {
+        const locales = new Set<string>();
+        for (const doc of docs) for (const key of Object.keys(doc)) if (key.startsWith('title_') || key.startsWith('description_')) locales.add(key.slice(key.indexOf('_') + 1));
+        await this.ensureStore(storeId, { locales });
+        await settle(this.deps.meili.index(storeIndexUid(storeId)).addDocuments(docs, { primaryKey: 'id' }), this.taskTimeoutMs);
+        upserted += docs.length;
+      }
+      if (removed.length > 0) {
+        const rows: Array<{ id: string; store_id: string }> = await this.deps.dataSource.query('SELECT id, store_id FROM products WHERE id = ANY($1::uuid[])', [removed]);
+        const storeOf = new Map(rows.map((r) => [r.id, r.store_id]));
+        const targets = new Map<string, string[]>();
+        for (const id of removed) {
+          for (const storeId of storeOf.has(id) ? [storeOf.get(id)!] : fallbackStores) {
+            const bucket = targets.get(storeId);
+            if (bucket) bucket.push(id);
+            else targets.set(storeId, [id]);
+          }
+        }
+        for (const [storeId, list] of targets) {
+          // Deleting from an index that was never created is nothing to do.
+          await settle(this.deps.meili.index(storeIndexUid(storeId)).deleteDocuments(list), this.taskTimeoutMs, ['index_not_found']);
+        }
+        deleted += removed.length;
+      }
+    }
+    return { upserted, deleted };
+  }
+
+  /** Ids of the documents of a store's index matching `filter` (none when the index does not exist). */
+  async documentIds(storeId: string, filter: string): Promise<string[]> {
+    const ids: string[] = [];
+    const index = this.deps.meili.index<ProductDocument>(storeIndexUid(storeId));
+    try {
+      for (let offset = 0; ; offset += this.batchSize) {
+        const page = await index.getDocuments({ filter, fields: ['id'], limit: this.batchSize, offset });
+        ids.push(...page.results.map((d) => d.id));
+        if (page.results.length < this.batchSize) break;
+      }
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+    return ids;
+  }
+}
+
+type Fanout = { table: string; field: string; products: string };
+
+/** How to find the products that reference an aggregate: its store, products in PostgreSQL, and the filter over documents. */
+const FANOUT: Record<string, Fanout> = {
+  brand: { table: 'brands', field: 'brandId', products: 'SELECT id FROM products WHERE brand_id = $1 ORDER BY id' },
+  category: {
+    table: 'categories',
+    field: 'categoryIds',
+    // The category and its whole subtree: a rename or a move changes the names and ancestor ids of all of them.
+    products: `WITH RECURSIVE tree AS (SELECT id FROM categories WHERE id = $1 UNION SELECT c.id FROM categories c JOIN tree t ON c.parent_id = t.id)
+               SELECT DISTINCT pc.product_id AS id FROM product_categories pc JOIN tree t ON pc.category_id = t.id ORDER BY 1`,
+  },
+  product_tag: { table: 'product_tags', field: 'tagIds', products: 'SELECT product_id AS id FROM product_tag_assignments WHERE tag_id = $1 ORDER BY 1' },
+};
+
+export function createIndexHandler(deps: IndexerDeps): DeliveryHandler & { indexer: StoreIndexer } {
+  const indexer = new StoreIndexer(deps);
+  const { dataSource, logger } = deps;
+
+  const tenantStores = async (tenantId: string | null): Promise<string[]> => {
+    if (!tenantId) return [];
+    const rows: Array<{ id: string }> = await dataSource.query('SELECT id FROM stores WHERE tenant_id = $1 ORDER BY id', [tenantId]);
+    return rows.map((r) => r.id);
+  };
+
+  const handle = async (delivery: OutboxDelivery): Promise<void> => {
+    const { aggregateType, aggregateId, tenantId } = delivery;
+    if (!UUID.test(aggregateId)) {
+      logger.warn({ aggregateType, aggregateId }, 'index: aggregate id is not a UUID; acknowledged without indexing');
+      return;
+    }
+    const id = aggregateId.toLowerCase();
+    switch (aggregateType) {
+      case 'product': {
+        await indexer.syncProducts([id], await tenantStores(tenantId));
+        return;
+      }
+      case 'brand':
+      case 'category':
+      case 'product_tag': {
+        const fanout = FANOUT[aggregateType]!;
+        const [own]: Array<{ store_id: string }> = await dataSource.query(`SELECT store_id FROM ${fanout.table} WHERE id = $1`, [id]);
+        const stores = own ? [own.store_id] : await tenantStores(tenantId);
+        const fromDb: Array<{ id: string }> = await dataSource.query(fanout.products, [id]);
+        const ids = new Set(fromDb.map((r) => r.id));
+        for (const storeId of stores) for (const docId of await indexer.documentIds(storeId, `${fanout.field} = "${id}"`)) ids.add(docId);
+        const result = await indexer.syncProducts([...ids], stores);
+        logger.debug({ aggregateType, aggregateId: id, ...result }, 'index: fan-out done');
+        return;
+      }
+      case 'store': {
+        const [store]: Array<{ id: string }> = await dataSource.query('SELECT id FROM stores WHERE id = $1', [id]);
+        // A store's index is created with its first product; until then there is nothing to configure.
+        if (store) await indexer.ensureStore(store.id, { force: true, onlyIfExists: true });
+        return;
+      }
+      case 'collection':
+      case 'bundle':
+        // Nothing of theirs is in the product documents yet.
+        return;
+      default:
+        logger.warn({ aggregateType, aggregateId: id }, 'index: unknown aggregate type; acknowledged without indexing');
+    }
+  };
+  return Object.assign(handle, { indexer });
+}

@@ -1,0 +1,132 @@
+/**
+ * Per-store index settings, derived from the store's data (its locales; its synonyms once they are
+ * stored), and applied idempotently: when a store's index is created, or when the settings on the
+ * server differ from what they should be.
+ */
+import type { DataSource } from 'typeorm';
+import type { Meilisearch, Settings } from 'meilisearch';
+import { MeilisearchApiError } from 'meilisearch';
+import { localeField } from './product-document';
+import { settle } from './tasks';
+
+/** page ≤ 100 × perPage ≤ 60 of the public search, with room to spare. */
+export const MAX_TOTAL_HITS = 10_000;
+export const MAX_VALUES_PER_FACET = 200;
+
+/** Meilisearch's ISO 639-3 codes for the ISO 639-1 primary subtags stores use most. */
+const ISO639_3: Record<string, string> = {
+  en: 'eng', fr: 'fra', de: 'deu', es: 'spa', it: 'ita', pt: 'por', nl: 'nld', sv: 'swe', da: 'dan', nb: 'nob', no: 'nob', fi: 'fin',
+  pl: 'pol', cs: 'ces', sk: 'slk', sl: 'slv', hr: 'hrv', sr: 'srp', hu: 'hun', ro: 'ron', bg: 'bul', el: 'ell', tr: 'tur', ru: 'rus',
+  uk: 'ukr', be: 'bel', lt: 'lit', lv: 'lav', et: 'est', ar: 'ara', he: 'heb', hi: 'hin', ja: 'jpn', ko: 'kor', zh: 'cmn', th: 'tha',
+  vi: 'vie', id: 'ind', ca: 'cat', af: 'afr', fa: 'pes', ka: 'kat', hy: 'hye', tl: 'tgl', bn: 'ben', ta: 'tam', te: 'tel', ur: 'urd',
+};
+
+export function meiliLocale(locale: string): string | undefined {
+  const primary = locale.toLowerCase().split(/[-_]/)[0] ?? '';
+  return ISO639_3[primary] ?? (Object.values(ISO639_3).includes(primary) ? primary : undefined);
+}
+
+export interface StoreSearchData {
+  defaultLocale: string;
+  /** Locale keys found in the translations of the store's products. */
+  locales: string[];
+  /** Meilisearch synonyms (a term → its equivalents). Filled by the synonyms area once it stores rules. */
+  synonyms: Record<string, string[]>;
+}
+
+/** Hook for the store's synonym rules; none are stored yet. */
+export async function storeSynonyms(_dataSource: DataSource, _storeId: string): Promise<Record<string, string[]>> {
+  return {};
+}
+
+export async function loadStoreSearchData(dataSource: DataSource, storeId: string): Promise<StoreSearchData> {
+  const [store]: Array<{ default_locale: string | null }> = await dataSource.query('SELECT default_locale FROM stores WHERE id = $1', [storeId]);
+  const locales: Array<{ locale: string }> = await dataSource.query(
+    `SELECT DISTINCT jsonb_object_keys(translations) AS locale FROM products WHERE store_id = $1 AND status = 'PUBLISHED' AND translations <> '{}'::jsonb`,
+    [storeId],
+  );
+  return { defaultLocale: store?.default_locale ?? 'en', locales: locales.map((l) => l.locale).sort(), synonyms: await storeSynonyms(dataSource, storeId) };
+}
+
+export function indexSettings(data: StoreSearchData): Settings {
+  const fields = [...new Set(data.locales.map(localeField).filter(Boolean))].sort();
+  const localized: Array<{ attributePatterns: string[]; locales: string[] }> = [];
+  for (const field of fields) {
+    const locale = meiliLocale(field);
+    if (locale) localized.push({ attributePatterns: [`title_${field}`, `description_${field}`], locales: [locale] });
+  }
+  const base = meiliLocale(data.defaultLocale);
+  if (base) localized.push({ attributePatterns: ['title', 'description'], locales: [base] });
+  return {
+    // Most important first: the attribute ranking rule prefers matches in earlier attributes.
+    searchableAttributes: [
+      'title',
+      ...fields.map((f) => `title_${f}`),
+      'brand',
+      'categories',
+      'tags',
+      'options',
+      'attrs',
+      'categoryPath',
+      'vendor',
+      'description',
+      ...fields.map((f) => `description_${f}`),
+    ],
+    filterableAttributes: ['id', 'status', 'type', 'categoryIds', 'brandId', 'vendorId', 'tagIds', 'price', 'rating', 'inStock', 'discounted', 'options', 'attrs'],
+    sortableAttributes: ['createdAt', 'price', 'discountPercent', 'reviewCount', 'rating', 'salesCount', 'viewCount'],
+    rankingRules: ['words', 'typo', 'proximity', 'attribute', 'sort', 'exactness'],
+    typoTolerance: {
+      enabled: true,
+      minWordSizeForTypos: { oneTypo: 4, twoTypos: 8 },
+      disableOnNumbers: true,
+    },
+    pagination: { maxTotalHits: MAX_TOTAL_HITS },
+    faceting: { maxValuesPerFacet: MAX_VALUES_PER_FACET },
+    synonyms: data.synonyms,
+    localizedAttributes: localized.length > 0 ? localized : null,
+  };
+}
+
+const UNORDERED = new Set(['filterableAttributes', 'sortableAttributes']);
+
+/** Whether every setting we want is what `actual` holds (arrays exact, except sets compared sorted; objects as subsets). */
+export function settingsMatch(wanted: unknown, actual: unknown, key = ''): boolean {
+  if (Array.isArray(wanted)) {
+    if (!Array.isArray(actual) || actual.length !== wanted.length) return false;
+    if (UNORDERED.has(key)) return JSON.stringify([...wanted].map(String).sort()) === JSON.stringify([...actual].map(String).sort());
+    return wanted.every((item, i) => settingsMatch(item, actual[i]));
+  }
+  if (wanted !== null && typeof wanted === 'object') {
+    if (actual === null || typeof actual !== 'object') return false;
+    if (key === 'synonyms' && Object.keys(wanted).length !== Object.keys(actual).length) return false;
+    return Object.entries(wanted).every(([k, v]) => settingsMatch(v, (actual as Record<string, unknown>)[k], k));
+  }
+  if (wanted === null && Array.isArray(actual)) return actual.length === 0;
+  return wanted === actual;
+}
+
+const isNotFound = (error: unknown): boolean => error instanceof MeilisearchApiError && error.cause?.code === 'index_not_found';
+
+/**
+ * Creates the index `uid` when missing (unless `create` is false) and brings its settings to
+ * `settings`; does nothing beyond a read when they already match. Says what it did.
+ */
+export async function applyIndexSettings(
+  client: Meilisearch,
+  uid: string,
+  settings: Settings,
+  options: { timeoutMs?: number; create?: boolean } = {},
+): Promise<'unchanged' | 'updated' | 'created' | 'missing'> {
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  let current: Settings | undefined;
+  try {
+    current = await client.index(uid).getSettings();
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    if (options.create === false) return 'missing';
+    await settle(client.createIndex(uid, { primaryKey: 'id' }), timeoutMs, ['index_already_exists']);
+  }
+  if (current && settingsMatch(settings, current)) return 'unchanged';
+  await settle(client.index(uid).updateSettings(settings), timeoutMs);
+  return current ? 'updated' : 'created';
+}

@@ -1,0 +1,128 @@
+/**
+ * `npm run reindex [-- --store <id>]`: rebuilds stores' indexes from PostgreSQL without downtime.
+ * For each store: builds `store_<id>_tmp` (settings first, then every published product in batches),
+ * waits for Meilisearch, swaps it with the live index (searches switch atomically) and deletes the old
+ * one. Products changed while the copy was built are synced again after the swap. Prints one JSON line
+ * per store.
+ */
+import pino from 'pino';
+import type { DataSource } from 'typeorm';
+import type { EnqueuedTask, Meilisearch } from 'meilisearch';
+import { loadConfigOrExit } from '../api/config';
+import { createDataSource } from '../storage/data-source';
+import { createAdminClient } from '../search/meili';
+import { storeIndexUid, tmpIndexUid } from '../search/index-names';
+import { applyIndexSettings, indexSettings, loadStoreSearchData } from './index-settings';
+import { ProductDocumentBuilder } from './product-document';
+import { StoreIndexer, INDEX_BATCH } from './index-consumer';
+import { MeiliTaskError, settle } from './tasks';
+
+export interface ReindexResult {
+  storeId: string;
+  index: string;
+  documents: number;
+  resynced: number;
+  ms: number;
+}
+
+export interface ReindexOptions {
+  batchSize?: number;
+  /** Per Meilisearch task. */
+  taskTimeoutMs?: number;
+}
+
+export async function reindexStore(dataSource: DataSource, meili: Meilisearch, storeId: string, options: ReindexOptions = {}): Promise<ReindexResult> {
+  const started = Date.now();
+  const batchSize = options.batchSize ?? INDEX_BATCH;
+  const timeout = options.taskTimeoutMs ?? 600_000;
+  const clock: Array<{ since: Date }> = await dataSource.query("SELECT now() - interval '1 second' AS since");
+  const since = clock[0]!.since;
+  const live = storeIndexUid(storeId);
+  const tmp = tmpIndexUid(storeId);
+  // A leftover of an interrupted run.
+  await settle(meili.deleteIndex(tmp), timeout, ['index_not_found']);
+  const settings = indexSettings(await loadStoreSearchData(dataSource, storeId));
+  await applyIndexSettings(meili, tmp, settings, { timeoutMs: timeout });
+
+  const builder = new ProductDocumentBuilder(dataSource);
+  const enqueued: EnqueuedTask[] = [];
+  let documents = 0;
+  let after = '00000000-0000-0000-0000-000000000000';
+  for (;;) {
+    const rows: Array<{ id: string }> = await dataSource.query(
+      `SELECT id FROM products WHERE store_id = $1 AND status = 'PUBLISHED' AND id > $2 ORDER BY id LIMIT $3`,
+      [storeId, after, batchSize],
+    );
+    if (rows.length === 0) break;
+    after = rows[rows.length - 1]!.id;
+    const { documents: docs } = await builder.build(rows.map((r) => r.id));
+    if (docs.length > 0) {
+      // Enqueued without waiting (Meilisearch batches consecutive additions); all are awaited below.
+      enqueued.push(await meili.index(tmp).addDocuments(docs, { primaryKey: 'id' }));
+      documents += docs.length;
+    }
+    if (rows.length < batchSize) break;
+  }
+  // One task at a time (they run in order, so the later ones are mostly done by then): few polls.
+  for (const task of enqueued) {
+    const done = await meili.tasks.waitForTask(task, { timeout, interval: 50 });
+    if (done.status !== 'succeeded') throw new MeiliTaskError(done);
+  }
+
+  // The live index must exist for a swap; an empty one is created (with settings) on the first run.
+  await applyIndexSettings(meili, live, settings, { timeoutMs: timeout });
+  await settle(meili.swapIndexes([{ indexes: [live, tmp], rename: false }]), timeout);
+  await settle(meili.deleteIndex(tmp), timeout, ['index_not_found']);
+
+  // Changes committed while the copy was built may have been indexed into the old index only.
+  const changed: Array<{ id: string }> = await dataSource.query('SELECT id FROM products WHERE store_id = $1 AND updated_at >= $2 ORDER BY id', [storeId, since]);
+  const indexer = new StoreIndexer({ dataSource, meili, logger: pino({ level: 'silent' }), batchSize, taskTimeoutMs: timeout });
+  await indexer.syncProducts(changed.map((r) => r.id), [storeId]);
+  return { storeId, index: live, documents, resynced: changed.length, ms: Date.now() - started };
+}
+
+export async function reindexStores(dataSource: DataSource, meili: Meilisearch, storeIds: string[] | undefined, onResult: (result: ReindexResult) => void, options: ReindexOptions = {}): Promise<ReindexResult[]> {
+  const ids = storeIds ?? ((await dataSource.query('SELECT id FROM stores ORDER BY id')) as Array<{ id: string }>).map((r) => r.id);
+  const results: ReindexResult[] = [];
+  for (const id of ids) {
+    const result = await reindexStore(dataSource, meili, id, options);
+    onResult(result);
+    results.push(result);
+  }
+  return results;
+}
+
+function parseArgs(argv: string[]): { stores?: string[] } {
+  const stores: string[] = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i]!;
+    if (arg === '--store' && argv[i + 1]) stores.push(argv[(i += 1)]!.toLowerCase());
+    else if (arg.startsWith('--store=')) stores.push(arg.slice('--store='.length).toLowerCase());
+    else throw new Error(`unknown argument ${arg} (usage: reindex [--store <id>])`);
+  }
+  return stores.length > 0 ? { stores } : {};
+}
+
+async function main(): Promise<void> {
+  const { stores } = parseArgs(process.argv.slice(2));
+  const config = loadConfigOrExit();
+  const dataSource = await createDataSource(config, 'commerce-reindex').initialize();
+  try {
+    const meili = createAdminClient(config, 60_000);
+    if (stores) {
+      const known: Array<{ id: string }> = await dataSource.query('SELECT id FROM stores WHERE id::text = ANY($1::text[])', [stores]);
+      const missing = stores.filter((id) => !known.some((k) => k.id === id));
+      if (missing.length > 0) throw new Error(`unknown store ${missing.join(', ')}`);
+    }
+    await reindexStores(dataSource, meili, stores, (result) => process.stdout.write(`${JSON.stringify(result)}\n`));
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`reindex failed: ${(error as Error).message}\n`);
+    process.exit(1);
+  });
+}

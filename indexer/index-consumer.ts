@@ -182,6 +182,9 @@ export function createIndexHandler(deps: IndexerDeps): DeliveryHandler & { index
       case 'bundle':
         // Nothing of theirs is in the product documents yet.
         return;
+      case 'search_synonym':
+        // The rule's store event (search_synonyms.updated, aggregate store) re-applies the synonyms.
+        return;
       default:
         logger.warn({ aggregateType, aggregateId: id }, 'index: unknown aggregate type; acknowledged without indexing');
     }

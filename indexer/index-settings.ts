@@ -3,7 +3,7 @@
  * stored), and applied idempotently: when a store's index is created, or when the settings on the
  * server differ from what they should be.
  */
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { Meilisearch, Settings } from 'meilisearch';
 import { MeilisearchApiError } from 'meilisearch';
 import { localeField } from './product-document';
@@ -34,9 +34,27 @@ export interface StoreSearchData {
   synonyms: Record<string, string[]>;
 }
 
-/** Hook for the store's synonym rules; none are stored yet. */
-export async function storeSynonyms(_dataSource: DataSource, _storeId: string): Promise<Record<string, string[]>> {
-  return {};
+/**
+ * Meilisearch's synonyms map from the store's active rules: a MULTI_WAY rule maps every term to all
+ * the others; a ONE_WAY rule maps its input to its synonyms. Terms shared by several rules get the
+ * union of their equivalents (sorted, so the map is stable for settingsMatch).
+ */
+export async function storeSynonyms(db: DataSource | EntityManager, storeId: string): Promise<Record<string, string[]>> {
+  const rules: Array<{ type: string; input: string | null; terms: string[] }> = await db.query(
+    'SELECT type, input, terms FROM search_synonyms WHERE store_id = $1 AND is_active ORDER BY id',
+    [storeId],
+  );
+  const map = new Map<string, Set<string>>();
+  const add = (from: string, to: string[]): void => {
+    const set = map.get(from) ?? new Set<string>();
+    for (const t of to) if (t !== from) set.add(t);
+    if (set.size > 0) map.set(from, set);
+  };
+  for (const rule of rules) {
+    if (rule.type === 'ONE_WAY' && rule.input !== null) add(rule.input, rule.terms);
+    else for (const term of rule.terms) add(term, rule.terms);
+  }
+  return Object.fromEntries([...map.keys()].sort().map((k) => [k, [...map.get(k)!].sort()]));
 }
 
 export async function loadStoreSearchData(dataSource: DataSource, storeId: string): Promise<StoreSearchData> {

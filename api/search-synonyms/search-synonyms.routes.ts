@@ -1,7 +1,25 @@
 /** Search synonym rules of a store and the queries that found nothing (document 2, "Brands, bundles, synonyms, visual search"). */
-import { defineRoutes, listedRequired } from '../http/route';
+import { defineRoutes, listedRequired, type RouteRequest } from '../http/route';
 import { cursor, positiveInt, storeId, text } from '../http/schema-types';
-import { CreateSearchSynonymRuleDto, UpdateSearchSynonymRuleDto } from './search-synonyms.schemas';
+import { CreateSearchSynonymRuleDto, SearchSynonymRuleListResponse, SearchSynonymRuleResponse, UpdateSearchSynonymRuleDto } from './search-synonyms.schemas';
+import {
+  createSynonym,
+  deleteSynonym,
+  getSynonym,
+  listSynonyms,
+  updateSynonym,
+  type CreateSynonymInput,
+  type ListSynonymsQuery,
+  type UpdateSynonymInput,
+} from './search-synonyms.service';
+
+type Params = Record<string, string>;
+
+const readers = "Any member of the tenant, or an API key of the store with search-synonyms:read. Another tenant's store or rule answers 404.";
+const writers =
+  "Any member of the tenant (owner, admin, staff), or an API key of the store with search-synonyms:write; an archived store answers 409 store_archived. Another tenant's store or rule answers 404. Each write records one audit entry and two outbox rows: one for the rule (aggregate search_synonym) and one for the store (topic search_synonyms.updated) so the store's index settings are re-applied within seconds; a PATCH that changes nothing writes neither.";
+const shape =
+  'A rule is MULTI_WAY (terms: 2 to 20 equivalent terms; each one finds what any of the others finds) or ONE_WAY (input: one term, synonyms: 1 to 20 terms; a search for input also finds the synonyms, not the reverse). Every term is 1 to 100 characters after trimming, stored lowercased, and unique within the rule (a ONE_WAY input cannot be one of its synonyms); terms not allowed for the type answer 400. Only active rules (isActive, default true) are applied. Multi-word terms are allowed: Meilisearch supports multi-word synonyms and matches them on the whole phrase, after normalising case, accents and separators, so a rule ["tv", "television set"] makes "tv" find documents containing the phrase "television set" and "television set" find "tv"; a single word of a multi-word term ("set" alone) does not trigger the rule.';
 
 export const searchSynonymRoutes = defineRoutes({ tag: 'search-synonyms', auth: 'merchant' }, [
   {
@@ -9,16 +27,28 @@ export const searchSynonymRoutes = defineRoutes({ tag: 'search-synonyms', auth: 
     method: 'GET',
     path: '/search-synonyms',
     summary: 'Synonym rules of a store',
-    description: 'search, cursor and limit are not typed by the specification: search is 1 to 200 characters, cursor the opaque nextCursor of the previous page, limit 1 to 100 (default 50).',
+    description: `${readers} search, cursor and limit are not typed by the specification: search is 1 to 200 characters (case-insensitive substring of the input or any term), cursor the opaque nextCursor of the previous page, limit 1 to 100 (default 50). Rules in creation order (UUIDv7). ${shape}`,
     query: {
       storeId: storeId(),
       search: listedRequired(text(1, 200)),
       cursor: listedRequired(cursor()),
       limit: listedRequired(positiveInt(100).default(50)),
     },
+    response: SearchSynonymRuleListResponse,
     status: 200,
+    handler: (req: RouteRequest<Params>) => listSynonyms(req.context, req.query as ListSynonymsQuery),
   },
-  { operationId: 'searchSynonyms.create', method: 'POST', path: '/search-synonyms', summary: 'Create a synonym rule', body: CreateSearchSynonymRuleDto, status: 201 },
+  {
+    operationId: 'searchSynonyms.create',
+    method: 'POST',
+    path: '/search-synonyms',
+    summary: 'Create a synonym rule',
+    description: `${writers} ${shape}`,
+    body: CreateSearchSynonymRuleDto,
+    response: SearchSynonymRuleResponse,
+    status: 201,
+    handler: (req: RouteRequest<Params, Params, CreateSynonymInput>) => createSynonym(req.context, req.body),
+  },
   {
     operationId: 'searchSynonyms.zeroResultQueries',
     method: 'GET',
@@ -27,7 +57,34 @@ export const searchSynonymRoutes = defineRoutes({ tag: 'search-synonyms', auth: 
     query: { storeId: storeId() },
     status: 200,
   },
-  { operationId: 'searchSynonyms.get', method: 'GET', path: '/search-synonyms/{id}', summary: 'One synonym rule', status: 200 },
-  { operationId: 'searchSynonyms.update', method: 'PATCH', path: '/search-synonyms/{id}', summary: 'Update a synonym rule', body: UpdateSearchSynonymRuleDto, status: 200 },
-  { operationId: 'searchSynonyms.delete', method: 'DELETE', path: '/search-synonyms/{id}', summary: 'Delete a synonym rule', status: 204 },
+  {
+    operationId: 'searchSynonyms.get',
+    method: 'GET',
+    path: '/search-synonyms/{id}',
+    summary: 'One synonym rule',
+    description: readers,
+    response: SearchSynonymRuleResponse,
+    status: 200,
+    handler: (req: RouteRequest<Params>) => getSynonym(req.context, req.params.id),
+  },
+  {
+    operationId: 'searchSynonyms.update',
+    method: 'PATCH',
+    path: '/search-synonyms/{id}',
+    summary: 'Update a synonym rule',
+    description: `${writers} Changes only the fields given; the type cannot change (terms for MULTI_WAY; input and synonyms for ONE_WAY; isActive for both). ${shape}`,
+    body: UpdateSearchSynonymRuleDto,
+    response: SearchSynonymRuleResponse,
+    status: 200,
+    handler: (req: RouteRequest<Params, Params, UpdateSynonymInput>) => updateSynonym(req.context, req.params.id, req.body),
+  },
+  {
+    operationId: 'searchSynonyms.delete',
+    method: 'DELETE',
+    path: '/search-synonyms/{id}',
+    summary: 'Delete a synonym rule',
+    description: writers,
+    status: 204,
+    handler: (req: RouteRequest<Params>) => deleteSynonym(req.context, req.params.id),
+  },
 ]);

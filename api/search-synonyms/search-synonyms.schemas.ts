@@ -1,5 +1,56 @@
-/** DTOs of the search synonyms area. */
-import { pendingDto } from '../http/route';
+/**
+ * DTOs of the search synonyms area. One shape for both rule types:
+ * - MULTI_WAY: `terms` (2..20 equivalent terms); `input` and `synonyms` are not allowed.
+ * - ONE_WAY: `input` (the term shoppers type) and `synonyms` (1..20 terms it also matches); `terms` is not allowed.
+ * Every term is 1..100 characters after trimming, stored lowercased, and unique within the rule.
+ */
+import Joi from 'joi';
+import { dto } from '../http/route';
+import { bool, storeId } from '../http/schema-types';
 
-export const CreateSearchSynonymRuleDto = pendingDto('CreateSearchSynonymRuleDto');
-export const UpdateSearchSynonymRuleDto = pendingDto('UpdateSearchSynonymRuleDto');
+export const SYNONYM_TYPES = ['MULTI_WAY', 'ONE_WAY'] as const;
+export const SYNONYM_TERM_MAX = 100;
+export const SYNONYM_TERMS_MAX = 20;
+
+const term = (): Joi.StringSchema => Joi.string().trim().lowercase().min(1).max(SYNONYM_TERM_MAX);
+const termList = (min: number): Joi.ArraySchema => Joi.array().items(term()).min(min).max(SYNONYM_TERMS_MAX).unique();
+
+export const CreateSearchSynonymRuleDto = dto(
+  'CreateSearchSynonymRuleDto',
+  Joi.object({
+    storeId: storeId(),
+    type: Joi.string().valid(...SYNONYM_TYPES).required(),
+    terms: termList(2).when('type', { is: 'MULTI_WAY', then: Joi.required(), otherwise: Joi.forbidden() }).description('MULTI_WAY only: 2 to 20 equivalent terms.'),
+    input: term().when('type', { is: 'ONE_WAY', then: Joi.required(), otherwise: Joi.forbidden() }).description('ONE_WAY only: the term that also matches its synonyms.'),
+    synonyms: termList(1).when('type', { is: 'ONE_WAY', then: Joi.required(), otherwise: Joi.forbidden() }).description('ONE_WAY only: 1 to 20 terms the input also matches.'),
+    isActive: bool().default(true),
+  }),
+);
+
+export const UpdateSearchSynonymRuleDto = dto(
+  'UpdateSearchSynonymRuleDto',
+  Joi.object({
+    terms: termList(2).description('MULTI_WAY rules only.'),
+    input: term().description('ONE_WAY rules only.'),
+    synonyms: termList(1).description('ONE_WAY rules only.'),
+    isActive: bool(),
+  }).min(1),
+);
+
+const RuleItem = Joi.object({
+  id: Joi.string().required(),
+  storeId: Joi.string().required(),
+  type: Joi.string().valid(...SYNONYM_TYPES).required(),
+  terms: Joi.array().items(Joi.string()).allow(null).required().description('MULTI_WAY: the equivalent terms; null for ONE_WAY.'),
+  input: Joi.string().allow(null).required().description('ONE_WAY: the input term; null for MULTI_WAY.'),
+  synonyms: Joi.array().items(Joi.string()).allow(null).required().description('ONE_WAY: the synonyms of input; null for MULTI_WAY.'),
+  isActive: Joi.boolean().required(),
+  createdAt: Joi.string().required(),
+  updatedAt: Joi.string().required(),
+});
+
+export const SearchSynonymRuleResponse = dto('SearchSynonymRuleResponse', RuleItem);
+export const SearchSynonymRuleListResponse = dto(
+  'SearchSynonymRuleListResponse',
+  Joi.object({ items: Joi.array().items(RuleItem).required(), nextCursor: Joi.string().allow(null).required() }),
+);

@@ -18,6 +18,7 @@ import { Session } from './session.entity';
 import { Store } from './store.entity';
 import { Tenant } from './tenant.entity';
 import { User } from './user.entity';
+import { SearchSynonym } from './search-synonym.entity';
 
-export const entities = [OutboxMessage, Tenant, User, Session, RefreshToken, OneTimeToken, PhoneOtp, DeviceCode, Store, ApiKey, AuditEntry, OutboundMessage, Category, CategoryAttribute, Brand, FilterConfig, Product, ProductVariant, ProductImage, ProductCategory, ProductTag, ProductTagAssignment, ProductRelation, Collection, CollectionItem, Bundle, BundleItem];
-export { ApiKey, AuditEntry, Brand, Category, CategoryAttribute, Collection, CollectionItem, FilterConfig, Product, ProductCategory, ProductImage, ProductRelation, ProductTag, ProductTagAssignment, ProductVariant, DeviceCode, OneTimeToken, OutboundMessage, OutboxMessage, PhoneOtp, RefreshToken, Session, Store, Tenant, User, Bundle, BundleItem };
+export const entities = [OutboxMessage, Tenant, User, Session, RefreshToken, OneTimeToken, PhoneOtp, DeviceCode, Store, ApiKey, AuditEntry, OutboundMessage, Category, CategoryAttribute, Brand, FilterConfig, Product, ProductVariant, ProductImage, ProductCategory, ProductTag, ProductTagAssignment, ProductRelation, Collection, CollectionItem, Bundle, BundleItem, SearchSynonym];
+export { ApiKey, AuditEntry, Brand, Category, CategoryAttribute, Collection, CollectionItem, FilterConfig, Product, ProductCategory, ProductImage, ProductRelation, ProductTag, ProductTagAssignment, ProductVariant, DeviceCode, OneTimeToken, OutboundMessage, OutboxMessage, PhoneOtp, RefreshToken, Session, Store, Tenant, User, Bundle, BundleItem, SearchSynonym };

@@ -1,0 +1,331 @@
+/**
+ * Public storefront reads straight from PostgreSQL (document 2, "Catalog: public (storefront)").
+ * No token: every read starts from the store in the path, which must exist and not be archived
+ * (404 store_not_found otherwise), and every query is bound to that store's id, so another store's
+ * data is never reachable. Only published products and active categories, brands, collections and
+ * bundles are shown.
+ */
+import { BadRequestError, NotFoundError } from '../http/errors';
+import { UUID_PATTERN } from '../http/schema-types';
+import { storeNotFound } from '../http/store-access';
+import { getFilterConfig, type FilterConfigView } from '../filter-config/filter-config.service';
+import { bundlesByProduct, getBundle } from '../bundles/bundles.service';
+import type { RequestContext } from '../../storage/request-context';
+
+interface PublicStore {
+  id: string;
+  tenantId: string;
+}
+
+const notFound = (what: string, code: string): NotFoundError => new NotFoundError(`The ${what} does not exist.`, code);
+
+/** The store `storeId` if it exists and is not archived; 404 store_not_found otherwise. */
+async function publicStore(ctx: RequestContext, storeId: string): Promise<PublicStore> {
+  const rows: Array<{ id: string; tenant_id: string }> = await ctx.manager.query(`SELECT id, tenant_id FROM stores WHERE id = $1 AND status <> 'archived'`, [storeId]);
+  if (!rows[0]) throw storeNotFound();
+  return { id: rows[0].id, tenantId: rows[0].tenant_id };
+}
+
+/**
+ * A context acting inside the store's tenant, so the tenant-scoped service functions of other areas
+ * (filter configuration, bundles) can be reused for a public read. It is only ever used for reads.
+ */
+const storeContext = (ctx: RequestContext, store: PublicStore): RequestContext => ({ ...ctx, tenantId: store.tenantId });
+
+const num = (value: string | null): number | null => (value === null ? null : Number(value));
+
+// ---- categories ----------------------------------------------------------------------------------
+
+export interface PublicCategory {
+  id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  imageUrl: string | null;
+  children: PublicCategory[];
+}
+
+interface CategoryRow {
+  id: string;
+  parent_id: string | null;
+  name: string;
+  slug: string;
+  description: string | null;
+  image_url: string | null;
+  is_active: boolean;
+}
+
+async function categoryRows(ctx: RequestContext, storeId: string): Promise<CategoryRow[]> {
+  return ctx.manager.query(
+    'SELECT id, parent_id, name, slug, description, image_url, is_active FROM categories WHERE store_id = $1 ORDER BY position, lower(name), id',
+    [storeId],
+  );
+}
+
+/** The active tree: an inactive category hides its whole subtree. */
+function activeTree(rows: CategoryRow[]): { roots: PublicCategory[]; nodes: Map<string, PublicCategory>; parents: Map<string, string | null> } {
+  const byParent = new Map<string | null, CategoryRow[]>();
+  for (const row of rows) byParent.set(row.parent_id, [...(byParent.get(row.parent_id) ?? []), row]);
+  const nodes = new Map<string, PublicCategory>();
+  const parents = new Map<string, string | null>();
+  const build = (parentId: string | null, depth: number): PublicCategory[] =>
+    depth > 64
+      ? []
+      : (byParent.get(parentId) ?? [])
+          .filter((row) => row.is_active)
+          .map((row) => {
+            const node: PublicCategory = { id: row.id, name: row.name, slug: row.slug, description: row.description, imageUrl: row.image_url, children: [] };
+            nodes.set(row.id, node);
+            parents.set(row.id, parentId);
+            node.children = build(row.id, depth + 1);
+            return node;
+          });
+  return { roots: build(null, 0), nodes, parents };
+}
+
+export async function listCategories(ctx: RequestContext, storeId: string): Promise<{ items: PublicCategory[] }> {
+  const store = await publicStore(ctx, storeId);
+  return { items: activeTree(await categoryRows(ctx, store.id)).roots };
+}
+
+export async function getCategory(ctx: RequestContext, storeId: string, slug: string): Promise<PublicCategory & { ancestors: Array<{ id: string; name: string; slug: string }> }> {
+  const store = await publicStore(ctx, storeId);
+  const { nodes, parents } = activeTree(await categoryRows(ctx, store.id));
+  const node = [...nodes.values()].find((n) => n.slug.toLowerCase() === slug.toLowerCase());
+  if (!node) throw notFound('category', 'category_not_found');
+  const ancestors: Array<{ id: string; name: string; slug: string }> = [];
+  for (let parent = parents.get(node.id) ?? null; parent; parent = parents.get(parent) ?? null) {
+    const p = nodes.get(parent)!;
+    ancestors.unshift({ id: p.id, name: p.name, slug: p.slug });
+  }
+  return { ...node, ancestors };
+}
+
+// ---- brands --------------------------------------------------------------------------------------
+
+export interface PublicBrand {
+  id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  logoUrl: string | null;
+  websiteUrl: string | null;
+}
+
+const BRAND_COLUMNS = 'id, name, slug, description, logo_url AS "logoUrl", website_url AS "websiteUrl"';
+
+export async function listBrands(ctx: RequestContext, storeId: string): Promise<{ items: PublicBrand[] }> {
+  const store = await publicStore(ctx, storeId);
+  return { items: await ctx.manager.query(`SELECT ${BRAND_COLUMNS} FROM brands WHERE store_id = $1 AND is_active ORDER BY lower(name), id`, [store.id]) };
+}
+
+export async function getBrand(ctx: RequestContext, storeId: string, slug: string): Promise<PublicBrand> {
+  const store = await publicStore(ctx, storeId);
+  const rows: PublicBrand[] = await ctx.manager.query(`SELECT ${BRAND_COLUMNS} FROM brands WHERE store_id = $1 AND is_active AND lower(slug) = lower($2)`, [store.id, slug]);
+  if (!rows[0]) throw notFound('brand', 'brand_not_found');
+  return rows[0];
+}
+
+// ---- filter configuration ------------------------------------------------------------------------
+
+export async function publicFilterConfig(ctx: RequestContext, storeId: string): Promise<FilterConfigView> {
+  const store = await publicStore(ctx, storeId);
+  const config = await getFilterConfig(storeContext(ctx, store), store.id);
+  return { ...config, facets: config.facets.filter((f) => f.enabled).sort((a, b) => a.position - b.position), priceBuckets: config.priceBuckets };
+}
+
+// ---- products ------------------------------------------------------------------------------------
+
+export interface ProductCard {
+  id: string;
+  title: string;
+  slug: string;
+  price: number;
+  compareAtPrice: number | null;
+  discountPercent: number;
+  imageUrl: string | null;
+  inStock: boolean;
+}
+
+interface CardRow {
+  id: string;
+  title: string;
+  slug: string;
+  price: string;
+  compare_at_price: string | null;
+  image_url: string | null;
+  in_stock: boolean;
+}
+
+/** Columns of a product card; `p` is the products alias. */
+const CARD_COLUMNS = `p.id, p.title, p.slug, p.price, p.compare_at_price,
+  (SELECT i.url FROM product_images i WHERE i.product_id = p.id ORDER BY i.position, i.id LIMIT 1) AS image_url,
+  EXISTS (SELECT 1 FROM product_variants v WHERE v.product_id = p.id AND v.stock > 0) AS in_stock`;
+
+/** Whole percent off the compare-at price, rounded half up; 0 without a higher compare-at price. */
+function discountPercent(price: number, compareAt: number | null): number {
+  return compareAt !== null && compareAt > price && compareAt > 0 ? Math.round(((compareAt - price) / compareAt) * 100) : 0;
+}
+
+function card(row: CardRow): ProductCard {
+  const price = Number(row.price);
+  const compareAtPrice = num(row.compare_at_price);
+  return { id: row.id, title: row.title, slug: row.slug, price, compareAtPrice, discountPercent: discountPercent(price, compareAtPrice), imageUrl: row.image_url, inStock: row.in_stock };
+}
+
+export async function getProduct(ctx: RequestContext, storeId: string, slug: string): Promise<Record<string, unknown>> {
+  const store = await publicStore(ctx, storeId);
+  const rows: Array<Record<string, unknown>> = await ctx.manager.query(
+    `SELECT p.id, p.title, p.slug, p.description_html, p.type, p.price, p.compare_at_price, p.currency, p.brand_id, p.vendor_name, p.attributes,
+            p.translations, p.rating, p.review_count, p.published_at, p.updated_at
+       FROM products p WHERE p.store_id = $1 AND p.status = 'PUBLISHED' AND lower(p.slug) = lower($2)`,
+    [store.id, slug],
+  );
+  const p = rows[0];
+  if (!p) throw notFound('product', 'product_not_found');
+  const id = p.id as string;
+  const [variants, images, categories, brands] = await Promise.all([
+    ctx.manager.query('SELECT id, sku, options, price, compare_at_price, stock FROM product_variants WHERE product_id = $1 ORDER BY position, id', [id]) as Promise<
+      Array<{ id: string; sku: string | null; options: Record<string, string>; price: string | null; compare_at_price: string | null; stock: number }>
+    >,
+    ctx.manager.query('SELECT url, alt FROM product_images WHERE product_id = $1 ORDER BY position, id', [id]) as Promise<Array<{ url: string; alt: string | null }>>,
+    ctx.manager.query(
+      'SELECT c.id, c.name, c.slug FROM product_categories pc JOIN categories c ON c.id = pc.category_id WHERE pc.product_id = $1 AND c.store_id = $2 AND c.is_active ORDER BY pc.position, c.id',
+      [id, store.id],
+    ) as Promise<Array<{ id: string; name: string; slug: string }>>,
+    p.brand_id
+      ? (ctx.manager.query('SELECT id, name, slug FROM brands WHERE id = $1 AND store_id = $2 AND is_active', [p.brand_id, store.id]) as Promise<Array<{ id: string; name: string; slug: string }>>)
+      : Promise.resolve([]),
+  ]);
+  const price = Number(p.price);
+  const compareAtPrice = num(p.compare_at_price as string | null);
+  return {
+    id,
+    title: p.title,
+    slug: p.slug,
+    descriptionHtml: p.description_html,
+    translations: p.translations,
+    type: p.type,
+    price,
+    compareAtPrice,
+    discountPercent: discountPercent(price, compareAtPrice),
+    currency: (p.currency as string).trim(),
+    brand: brands[0] ?? null,
+    vendorName: p.vendor_name,
+    categories,
+    attributes: p.attributes,
+    images,
+    variants: variants.map((v) => ({
+      id: v.id,
+      sku: v.sku,
+      options: v.options,
+      price: v.price === null ? price : Number(v.price),
+      compareAtPrice: num(v.compare_at_price),
+      inStock: v.stock > 0,
+    })),
+    inStock: variants.some((v) => v.stock > 0),
+    rating: Number(p.rating),
+    reviewCount: p.review_count,
+    publishedAt: p.published_at ? (p.published_at as Date).toISOString() : null,
+    updatedAt: (p.updated_at as Date).toISOString(),
+  };
+}
+
+/** The published product `productId` of the store; 404 product_not_found for drafts, archived, unknown and other stores' products. */
+async function publishedProduct(ctx: RequestContext, storeId: string, productId: string): Promise<string> {
+  const rows: Array<{ id: string }> = await ctx.manager.query(`SELECT id FROM products WHERE id = $1 AND store_id = $2 AND status = 'PUBLISHED'`, [productId, storeId]);
+  if (!rows[0]) throw notFound('product', 'product_not_found');
+  return rows[0].id;
+}
+
+export async function relatedProducts(ctx: RequestContext, storeId: string, productId: string, limit: number): Promise<{ items: Array<ProductCard & { kind: string }> }> {
+  const store = await publicStore(ctx, storeId);
+  const id = await publishedProduct(ctx, store.id, productId);
+  const rows: Array<CardRow & { kind: string; position: number }> = await ctx.manager.query(
+    `SELECT DISTINCT ON (r.related_product_id) r.kind, r.position, ${CARD_COLUMNS},
+            CASE r.kind WHEN 'RELATED' THEN 0 WHEN 'UPSELL' THEN 1 ELSE 2 END AS kind_rank
+       FROM product_relations r JOIN products p ON p.id = r.related_product_id
+      WHERE r.product_id = $1 AND r.store_id = $2 AND p.store_id = $2 AND p.status = 'PUBLISHED'
+      ORDER BY r.related_product_id, kind_rank, r.position`,
+    [id, store.id],
+  );
+  const rank = (kind: string): number => (kind === 'RELATED' ? 0 : kind === 'UPSELL' ? 1 : 2);
+  const ordered = rows.sort((a, b) => rank(a.kind) - rank(b.kind) || a.position - b.position || a.id.localeCompare(b.id));
+  return { items: ordered.slice(0, limit).map((row) => ({ ...card(row), kind: row.kind })) };
+}
+
+export async function productBundles(ctx: RequestContext, storeId: string, productId: string): Promise<{ items: Array<Record<string, unknown>> }> {
+  const store = await publicStore(ctx, storeId);
+  const id = await publishedProduct(ctx, store.id, productId);
+  const scoped = storeContext(ctx, store);
+  const candidates = (await bundlesByProduct(scoped, id)).items.filter((b) => b.isActive);
+  // A bundle is shown only when every product it names (its items and the product that sells it) is published.
+  const named = [...new Set(candidates.flatMap((b) => [...b.items.map((i) => i.productId), ...(b.productId ? [b.productId] : [])]))];
+  const published = new Set(
+    named.length
+      ? ((await ctx.manager.query(`SELECT id FROM products WHERE store_id = $1 AND status = 'PUBLISHED' AND id = ANY($2::uuid[])`, [store.id, named])) as Array<{ id: string }>).map((r) => r.id)
+      : [],
+  );
+  const active = candidates.filter((b) => b.items.every((i) => published.has(i.productId)) && (!b.productId || published.has(b.productId)));
+  if (active.length === 0) throw notFound('bundle', 'bundle_not_found');
+  const details = await Promise.all(active.map((b) => getBundle(scoped, b.id)));
+  // Merchant bookkeeping (store id, active flag, creation time) is left out of the public view.
+  return {
+    items: details.map((detail) => {
+      const view = { ...detail };
+      for (const key of ['storeId', 'isActive', 'createdAt']) delete view[key];
+      return view;
+    }),
+  };
+}
+
+export async function sitemapFeed(ctx: RequestContext, storeId: string, cursor: string | undefined, limit: number): Promise<{ items: Array<{ slug: string; updatedAt: string }>; nextCursor: string | null }> {
+  const store = await publicStore(ctx, storeId);
+  if (cursor !== undefined && !UUID_PATTERN.test(cursor)) throw new BadRequestError('The cursor is not one this feed returned.', 'invalid_cursor', [{ path: 'query.cursor', message: 'cursor is invalid' }]);
+  const rows: Array<{ id: string; slug: string; updated_at: Date }> = await ctx.manager.query(
+    `SELECT id, slug, updated_at FROM products WHERE store_id = $1 AND status = 'PUBLISHED' AND ($2::uuid IS NULL OR id > $2::uuid) ORDER BY id LIMIT $3`,
+    [store.id, cursor ?? null, limit + 1],
+  );
+  const page = rows.slice(0, limit);
+  return { items: page.map((r) => ({ slug: r.slug, updatedAt: r.updated_at.toISOString() })), nextCursor: rows.length > limit ? page[page.length - 1]!.id : null };
+}
+
+/**
+ * Counts a visitor's view with one UPDATE. No audit entry and no outbox row: a view counter is not a
+ * merchant write, and the search index picks the count up with the product's next event or reindex.
+ */
+export async function trackProductView(ctx: RequestContext, storeId: string, productId: string): Promise<void> {
+  const store = await publicStore(ctx, storeId);
+  const [, affected] = (await ctx.manager.query(`UPDATE products SET view_count = view_count + 1 WHERE id = $1 AND store_id = $2 AND status = 'PUBLISHED'`, [productId, store.id])) as [unknown, number];
+  if (!affected) throw notFound('product', 'product_not_found');
+}
+
+// ---- collections ---------------------------------------------------------------------------------
+
+export interface PublicCollection {
+  id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  imageUrl: string | null;
+}
+
+const COLLECTION_COLUMNS = 'id, name, slug, description, image_url AS "imageUrl"';
+
+export async function listCollections(ctx: RequestContext, storeId: string): Promise<{ items: PublicCollection[] }> {
+  const store = await publicStore(ctx, storeId);
+  return { items: await ctx.manager.query(`SELECT ${COLLECTION_COLUMNS} FROM collections WHERE store_id = $1 AND is_active ORDER BY position, lower(name), id`, [store.id]) };
+}
+
+export async function getCollection(ctx: RequestContext, storeId: string, slug: string): Promise<PublicCollection & { products: ProductCard[] }> {
+  const store = await publicStore(ctx, storeId);
+  const rows: PublicCollection[] = await ctx.manager.query(`SELECT ${COLLECTION_COLUMNS} FROM collections WHERE store_id = $1 AND is_active AND lower(slug) = lower($2)`, [store.id, slug]);
+  const collection = rows[0];
+  if (!collection) throw notFound('collection', 'collection_not_found');
+  const products: CardRow[] = await ctx.manager.query(
+    `SELECT ${CARD_COLUMNS} FROM collection_items ci JOIN products p ON p.id = ci.product_id
+      WHERE ci.collection_id = $1 AND p.store_id = $2 AND p.status = 'PUBLISHED' ORDER BY ci.position, p.id`,
+    [collection.id, store.id],
+  );
+  return { ...collection, products: products.map(card) };
+}

@@ -8,7 +8,8 @@
 import { expect } from 'chai';
 import { uuidv7 } from '../../storage/ids';
 import { call, startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
-import { addMember, auditRows, bearer, expectProblem, signUp, type SignedUp } from '../helpers/accounts';
+import { createStore, storeApiKey, storeMerchant } from '../helpers/catalog';
+import { addMember, auditRows, expectProblem, type SignedUp } from '../helpers/accounts';
 
 type Headers = Record<string, string>;
 
@@ -25,23 +26,9 @@ describe('brands', () => {
     storeId: string;
   }
 
-  async function newStore(h: Headers): Promise<string> {
-    const res = await call(server, 'POST', '/api/v1/organization/stores', { headers: h, body: { name: 'Brand Shop' } });
-    expect(res.status, res.text).to.equal(201);
-    return res.json.id;
-  }
-
-  async function merchant(): Promise<Merchant> {
-    const owner = await signUp(server);
-    const h = bearer(owner.accessToken);
-    return { owner, h, storeId: await newStore(h) };
-  }
-
-  async function apiKey(m: Merchant, storeId: string, scopes: string[]): Promise<Headers> {
-    const res = await call(server, 'POST', '/api/v1/api-keys', { headers: m.h, body: { storeId, name: 'integration', scopes } });
-    expect(res.status, res.text).to.equal(201);
-    return { 'X-API-Key': res.json.key };
-  }
+  const newStore = (h: Headers): Promise<string> => createStore(server, h, { name: 'Brand Shop' });
+  const merchant = (): Promise<Merchant> => storeMerchant(server, { name: 'Brand Shop' });
+  const apiKey = (m: Merchant, storeId: string, scopes: string[]): Promise<Headers> => storeApiKey(server, m.h, storeId, scopes);
 
   const create = (h: Headers, body: Record<string, unknown>) => call(server, 'POST', '/api/v1/catalog/brands', { headers: h, body });
   const list = (h: Headers, storeId: string) => call(server, 'GET', `/api/v1/catalog/brands?storeId=${storeId}`, { headers: h });

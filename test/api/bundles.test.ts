@@ -8,7 +8,8 @@
 import { expect } from 'chai';
 import { uuidv7 } from '../../storage/ids';
 import { call, startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
-import { auditRows, bearer, expectProblem, signUp, type SignedUp } from '../helpers/accounts';
+import { createStore, insertProduct as insertProductRow, storeApiKey, storeMerchant } from '../helpers/catalog';
+import { auditRows, expectProblem, type SignedUp } from '../helpers/accounts';
 import { divideHalfUp, formatUnits, rescale, toUnits } from '../../api/http/money';
 
 type Headers = Record<string, string>;
@@ -26,31 +27,19 @@ describe('bundles', () => {
     storeId: string;
   }
 
-  async function newStore(h: Headers, currency = 'EUR'): Promise<string> {
-    const res = await call(server, 'POST', '/api/v1/organization/stores', { headers: h, body: { name: 'Bundle Shop', currency } });
-    expect(res.status, res.text).to.equal(201);
-    return res.json.id;
-  }
-
-  async function merchant(): Promise<Merchant> {
-    const owner = await signUp(server);
-    const h = bearer(owner.accessToken);
-    return { owner, h, storeId: await newStore(h) };
-  }
+  const newStore = (h: Headers, currency = 'EUR'): Promise<string> => createStore(server, h, { name: 'Bundle Shop', currency });
+  const merchant = (): Promise<Merchant> => storeMerchant(server, { name: 'Bundle Shop', currency: 'EUR' });
 
   async function insertProduct(m: Merchant, price: string, options: { storeId?: string; type?: string; currency?: string; title?: string } = {}): Promise<string> {
     const id = uuidv7();
-    await server.runtime.dataSource.query('INSERT INTO products (id, tenant_id, store_id, title, slug, type, price, currency) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
+    return insertProductRow(server, m.owner.tenantId, options.storeId ?? m.storeId, {
       id,
-      m.owner.tenantId,
-      options.storeId ?? m.storeId,
-      options.title ?? `Product ${id.slice(-6)}`,
-      `p-${id.slice(-12)}`,
-      options.type ?? 'PHYSICAL',
+      title: options.title ?? `Product ${id.slice(-6)}`,
+      slug: `p-${id.slice(-12)}`,
+      type: options.type ?? 'PHYSICAL',
       price,
-      options.currency ?? 'EUR',
-    ]);
-    return id;
+      currency: options.currency ?? 'EUR',
+    });
   }
 
   async function insertVariant(m: Merchant, productId: string, price: string | null, sku = `SKU-${uuidv7().slice(-8)}`, storeId = m.storeId): Promise<string> {
@@ -59,11 +48,7 @@ describe('bundles', () => {
     return id;
   }
 
-  async function apiKey(m: Merchant, storeId: string, scopes: string[]): Promise<Headers> {
-    const res = await call(server, 'POST', '/api/v1/api-keys', { headers: m.h, body: { storeId, name: 'integration', scopes } });
-    expect(res.status, res.text).to.equal(201);
-    return { 'X-API-Key': res.json.key };
-  }
+  const apiKey = (m: Merchant, storeId: string, scopes: string[]): Promise<Headers> => storeApiKey(server, m.h, storeId, scopes);
 
   const create = (h: Headers, body: Record<string, unknown>) => call(server, 'POST', '/api/v1/bundles', { headers: h, body });
   const list = (h: Headers, storeId: string) => call(server, 'GET', `/api/v1/bundles?storeId=${storeId}`, { headers: h });

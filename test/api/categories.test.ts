@@ -7,9 +7,8 @@
 import { expect } from 'chai';
 import { uuidv7 } from '../../storage/ids';
 import { call, startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
+import { createStore, storeApiKey, uniqueSlug } from '../helpers/catalog';
 import { bearer, expectProblem, signUp, type SignedUp } from '../helpers/accounts';
-
-const uniqueSlug = (label = 'shop'): string => `${label}-${uuidv7().replace(/-/g, '').slice(-12)}`;
 
 interface Merchant {
   owner: SignedUp;
@@ -30,11 +29,7 @@ describe('categories', () => {
     return { owner, headers, storeId: await newStore(headers) };
   }
 
-  async function newStore(headers: Record<string, string>): Promise<string> {
-    const res = await call(server, 'POST', '/api/v1/organization/stores', { headers, body: { name: 'Shop', slug: uniqueSlug() } });
-    expect(res.status, res.text).to.equal(201);
-    return res.json.id;
-  }
+  const newStore = (headers: Record<string, string>): Promise<string> => createStore(server, headers, { name: 'Shop', slug: uniqueSlug() });
 
   const create = (m: Merchant, body: Record<string, unknown>, headers = m.headers): Promise<TestResponse> =>
     call(server, 'POST', '/api/v1/catalog/categories', { headers, body: { storeId: m.storeId, ...body } });
@@ -66,11 +61,7 @@ describe('categories', () => {
     return { audit, outbox };
   }
 
-  async function apiKey(m: Merchant, storeId: string, scopes: string[]): Promise<Record<string, string>> {
-    const res = await call(server, 'POST', '/api/v1/api-keys', { headers: m.headers, body: { storeId, name: 'integration', scopes } });
-    expect(res.status, res.text).to.equal(201);
-    return { 'X-API-Key': res.json.key };
-  }
+  const apiKey = (m: Merchant, storeId: string, scopes: string[]): Promise<Record<string, string>> => storeApiKey(server, m.headers, storeId, scopes);
 
   describe('POST /catalog/categories', () => {
     it('creates a root category with defaults and derives the slug from the name', async () => {

@@ -9,7 +9,8 @@
 import { expect } from 'chai';
 import { uuidv7 } from '../../storage/ids';
 import { call, startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
-import { addMember, bearer, expectProblem, signUp, type SignedUp } from '../helpers/accounts';
+import { createStore, insertProduct, storeApiKey, storeMerchant } from '../helpers/catalog';
+import { addMember, expectProblem, type SignedUp } from '../helpers/accounts';
 
 type Headers = Record<string, string>;
 
@@ -26,33 +27,13 @@ describe('collections', () => {
     storeId: string;
   }
 
-  async function newStore(h: Headers): Promise<string> {
-    const res = await call(server, 'POST', '/api/v1/organization/stores', { headers: h, body: { name: 'Collection Shop' } });
-    expect(res.status, res.text).to.equal(201);
-    return res.json.id;
-  }
-
-  async function merchant(): Promise<Merchant> {
-    const owner = await signUp(server);
-    const h = bearer(owner.accessToken);
-    return { owner, h, storeId: await newStore(h) };
-  }
-
-  async function apiKey(m: Merchant, storeId: string, scopes: string[]): Promise<Headers> {
-    const res = await call(server, 'POST', '/api/v1/api-keys', { headers: m.h, body: { storeId, name: 'integration', scopes } });
-    expect(res.status, res.text).to.equal(201);
-    return { 'X-API-Key': res.json.key };
-  }
+  const newStore = (h: Headers): Promise<string> => createStore(server, h, { name: 'Collection Shop' });
+  const merchant = (): Promise<Merchant> => storeMerchant(server, { name: 'Collection Shop' });
+  const apiKey = (m: Merchant, storeId: string, scopes: string[]): Promise<Headers> => storeApiKey(server, m.h, storeId, scopes);
 
   /** Inserts a product straight into the table; returns its id. */
-  async function product(m: Merchant, slug: string, storeId = m.storeId, price = '9.5'): Promise<string> {
-    const id = uuidv7();
-    await server.runtime.dataSource.query(
-      "INSERT INTO products (id, tenant_id, store_id, title, slug, type, price, currency) VALUES ($1, $2, $3, $4, $5, 'PHYSICAL', $6, 'EUR')",
-      [id, m.owner.tenantId, storeId, `Product ${slug}`, slug, price],
-    );
-    return id;
-  }
+  const product = (m: Merchant, slug: string, storeId = m.storeId, price = '9.5'): Promise<string> =>
+    insertProduct(server, m.owner.tenantId, storeId, { title: `Product ${slug}`, slug, price });
 
   const base = '/api/v1/catalog/collections';
   const create = (h: Headers, body: Record<string, unknown>) => call(server, 'POST', base, { headers: h, body });

@@ -7,7 +7,8 @@
 import { expect } from 'chai';
 import { uuidv7 } from '../../storage/ids';
 import { call, startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
-import { bearer, expectProblem, signUp, type SignedUp } from '../helpers/accounts';
+import { storeMerchant, type StoreMerchant } from '../helpers/catalog';
+import { expectProblem } from '../helpers/accounts';
 
 type Headers = Record<string, string>;
 
@@ -18,13 +19,7 @@ describe('storefront filter configuration', () => {
   });
   after(() => server.close());
 
-  async function merchant(): Promise<{ owner: SignedUp; h: Headers; storeId: string }> {
-    const owner = await signUp(server);
-    const h = bearer(owner.accessToken);
-    const res = await call(server, 'POST', '/api/v1/organization/stores', { headers: h, body: { name: 'Filter Shop' } });
-    expect(res.status, res.text).to.equal(201);
-    return { owner, h, storeId: res.json.id };
-  }
+  const merchant = (): Promise<StoreMerchant> => storeMerchant(server, { name: 'Filter Shop' });
 
   const get = (h: Headers, storeId: string) => call(server, 'GET', `/api/v1/storefront/filter-config?storeId=${storeId}`, { headers: h });
   const put = (h: Headers, storeId: string, body: unknown) => call(server, 'PUT', `/api/v1/storefront/filter-config?storeId=${storeId}`, { headers: h, body });

@@ -7,17 +7,8 @@
 import { expect } from 'chai';
 import { uuidv7 } from '../../storage/ids';
 import { call, startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
+import { createStore, insertProduct, storeApiKey, uniqueSlug } from '../helpers/catalog';
 import { bearer, expectProblem, signUp, type SignedUp } from '../helpers/accounts';
-
-const uniqueSlug = (label = 'shop'): string => `${label}-${uuidv7().replace(/-/g, '').slice(-12)}`;
-
-/** A product row written directly (the product operations are built elsewhere). */
-async function insertProduct(server: TestServer, tenantId: string, storeId: string, overrides: Record<string, unknown> = {}): Promise<string> {
-  const row = { id: uuidv7(), tenant_id: tenantId, store_id: storeId, title: 'A product', slug: uniqueSlug('product'), type: 'PHYSICAL', price: '10', currency: 'EUR', ...overrides };
-  const columns = Object.keys(row);
-  await server.runtime.dataSource.query(`INSERT INTO products (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`, Object.values(row));
-  return row.id as string;
-}
 
 describe('product relations', () => {
   let server: TestServer;
@@ -33,11 +24,7 @@ describe('product relations', () => {
     product: (overrides?: Record<string, unknown>) => Promise<string>;
   }
 
-  async function newStore(owner: SignedUp): Promise<string> {
-    const res = await call(server, 'POST', '/api/v1/organization/stores', { headers: bearer(owner.accessToken), body: { name: 'Relation Shop', slug: uniqueSlug() } });
-    expect(res.status, res.text).to.equal(201);
-    return res.json.id;
-  }
+  const newStore = (owner: SignedUp): Promise<string> => createStore(server, bearer(owner.accessToken), { name: 'Relation Shop', slug: uniqueSlug() });
 
   async function merchant(): Promise<Merchant> {
     const owner = await signUp(server);
@@ -45,11 +32,7 @@ describe('product relations', () => {
     return { owner, headers: bearer(owner.accessToken), storeId, product: (overrides = {}) => insertProduct(server, owner.tenantId, storeId, overrides) };
   }
 
-  async function apiKey(m: Merchant, storeId: string): Promise<Record<string, string>> {
-    const res = await call(server, 'POST', '/api/v1/api-keys', { headers: m.headers, body: { storeId, name: 'integration', scopes: ['catalog:read', 'catalog:write'] } });
-    expect(res.status, res.text).to.equal(201);
-    return { 'X-API-Key': res.json.key };
-  }
+  const apiKey = (m: Merchant, storeId: string): Promise<Record<string, string>> => storeApiKey(server, m.headers, storeId, ['catalog:read', 'catalog:write']);
 
   const upsert = (m: Merchant, productId: string, body: Record<string, unknown>, headers = m.headers): Promise<TestResponse> =>
     call(server, 'POST', `/api/v1/catalog/products/${productId}/relations`, { headers, body });

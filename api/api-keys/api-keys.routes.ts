@@ -1,4 +1,5 @@
 /** API keys per store (document 2, "API keys and audit log"). */
+import { csvDownload } from '../http/csv';
 import { defineRoutes, type RouteRequest } from '../http/route';
 import { storeId } from '../http/schema-types';
 import { ApiKeyListResponse, ApiKeysCsv, CreateApiKeyDto, CreatedApiKeyResponse } from './api-keys.schemas';
@@ -41,11 +42,7 @@ export const apiKeyRoutes = defineRoutes({ tag: 'api-keys', auth: 'merchant' }, 
     query: { storeId: storeId() },
     response: ApiKeysCsv,
     status: 200,
-    handler: async (req: RouteRequest<Params, Params>) => {
-      const { csv, disposition } = await exportApiKeys(req.context, req.query.storeId);
-      req.koa.set('Content-Disposition', disposition);
-      return csv;
-    },
+    handler: csvDownload((ctx, query: Params) => exportApiKeys(ctx, query.storeId!)),
   },
   {
     operationId: 'apiKeys.revoke',

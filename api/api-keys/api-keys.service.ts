@@ -16,7 +16,7 @@ import { inTransaction, type RequestContext } from '../../storage/request-contex
 import { tenantRepository } from '../../storage/tenancy';
 import { API_KEY_PREFIX } from '../auth/authenticator';
 import { randomToken, sha256 } from '../auth/secrets';
-import { attachment, toCsv, type CsvColumn } from '../http/csv';
+import { attachment, toCsv, type CsvColumn, type CsvDownload } from '../http/csv';
 import { NotFoundError } from '../http/errors';
 import { requireStore, requireTenantUser, TENANT_ADMINS } from '../http/store-access';
 
@@ -115,9 +115,9 @@ const CSV_COLUMNS: CsvColumn<KeyItem>[] = [
 ];
 
 /** The store's keys as a CSV download (never a secret: only the prefix is stored readable). */
-export async function exportApiKeys(ctx: RequestContext, storeId: string): Promise<{ csv: string; disposition: string }> {
+export async function exportApiKeys(ctx: RequestContext, storeId: string): Promise<CsvDownload> {
   const keys = await storeKeys(ctx, storeId);
-  return { csv: toCsv(keys.map(apiKeyItem), CSV_COLUMNS), disposition: attachment(`api-keys-${storeId}.csv`) };
+  return { body: toCsv(keys.map(apiKeyItem), CSV_COLUMNS), disposition: attachment(`api-keys-${storeId}.csv`) };
 }
 
 const keyNotFound = () => new NotFoundError('The API key does not exist.', 'api_key_not_found');

@@ -1,4 +1,5 @@
 /** Audit log of a tenant: who changed what (document 2, "API keys and audit log"). */
+import { csvDownload } from '../http/csv';
 import { defineRoutes, listedRequired, type RouteRequest } from '../http/route';
 import { cursor, dateTime, positiveInt, text, uuid } from '../http/schema-types';
 import { AuditLogCsv, AuditLogDiffResponse, AuditLogListResponse } from './audit-log.schemas';
@@ -50,10 +51,6 @@ export const auditLogRoutes = defineRoutes({ tag: 'audit-log', auth: 'merchant' 
     query: filters(),
     response: AuditLogCsv,
     status: 200,
-    handler: async (req: RouteRequest<Params, AuditFilters>) => {
-      const { body, disposition } = await exportAuditLog(req.context, req.query);
-      req.koa.set('Content-Disposition', disposition);
-      return body;
-    },
+    handler: csvDownload((ctx, query: AuditFilters) => exportAuditLog(ctx, query)),
   },
 ]);

@@ -10,7 +10,7 @@ import type { SelectQueryBuilder } from 'typeorm';
 import { AuditEntry } from '../../storage/entities';
 import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository, type TenantOwned } from '../../storage/tenancy';
-import { attachment, toCsv, type CsvColumn } from '../http/csv';
+import { attachment, toCsv, type CsvColumn, type CsvDownload } from '../http/csv';
 import { BadRequestError, NotFoundError, ValidationError } from '../http/errors';
 import { UUID_PATTERN } from '../http/schema-types';
 import { requireTenantUser, TENANT_ADMINS } from '../http/store-access';
@@ -131,7 +131,7 @@ function uuidv7Ceiling(ms: number): string {
  * written while it streams are left out). The first batch is read before answering, so a failure
  * there is still a proper error response; later batches are read as the client consumes them.
  */
-export async function exportAuditLog(ctx: RequestContext, filters: AuditFilters): Promise<{ body: Readable; disposition: string }> {
+export async function exportAuditLog(ctx: RequestContext, filters: AuditFilters): Promise<CsvDownload> {
   requireTenantUser(ctx, TENANT_ADMINS);
   const ceiling = uuidv7Ceiling(Date.now());
   const batch = (after?: string) => {

@@ -1,4 +1,5 @@
 /** Brands of a store (document 2, "Brands, bundles, synonyms, visual search"). */
+import { csvDownload } from '../http/csv';
 import { defineRoutes, type RouteRequest } from '../http/route';
 import { storeId } from '../http/schema-types';
 import { CsvImportBodyDto } from '../categories/categories.schemas';
@@ -66,11 +67,7 @@ export const brandRoutes = defineRoutes({ tag: 'brands', auth: 'merchant' }, [
     query: { storeId: storeId() },
     response: BrandsCsv,
     status: 200,
-    handler: async (req: RouteRequest<Params, Params>) => {
-      const { csv, disposition } = await exportBrands(req.context, req.query.storeId);
-      req.koa.set('Content-Disposition', disposition);
-      return csv;
-    },
+    handler: csvDownload((ctx, query: Params) => exportBrands(ctx, query.storeId!)),
   },
   {
     operationId: 'brands.update',

@@ -16,7 +16,7 @@ import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox, type OutboxEvent } from '../../storage/outbox';
 import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { attachment, toCsv, type CsvColumn } from '../http/csv';
+import { attachment, toCsv, type CsvColumn, type CsvDownload } from '../http/csv';
 import { parseCsvImport, rejectDuplicateRows } from '../http/csv-import';
 import { ConflictError, NotFoundError } from '../http/errors';
 import { httpUrl } from '../http/schema-types';
@@ -208,9 +208,9 @@ const CSV_COLUMNS: CsvColumn<Brand>[] = [
   { header: 'websiteUrl', value: (b) => b.websiteUrl },
 ];
 
-export async function exportBrands(ctx: RequestContext, storeId: string): Promise<{ csv: string; disposition: string }> {
+export async function exportBrands(ctx: RequestContext, storeId: string): Promise<CsvDownload> {
   const brands = await storeBrands(ctx, storeId);
-  return { csv: toCsv(brands, CSV_COLUMNS), disposition: attachment(`brands-${storeId}.csv`) };
+  return { body: toCsv(brands, CSV_COLUMNS), disposition: attachment(`brands-${storeId}.csv`) };
 }
 
 const IMPORT_BATCH = 1000;

@@ -20,7 +20,7 @@ import { Category } from '../../storage/entities';
 import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { uuidv7 } from '../../storage/ids';
-import { attachment, toCsv, type CsvColumn } from '../http/csv';
+import { attachment, toCsv, type CsvColumn, type CsvDownload } from '../http/csv';
 import { parseCsvImport } from '../http/csv-import';
 import { BadRequestError, ValidationError, type FieldError } from '../http/errors';
 import { requireStore } from '../http/store-access';
@@ -55,7 +55,7 @@ const LAYOUT = {
   maxRows: CATEGORY_IMPORT_MAX_ROWS,
 };
 
-export async function exportCategories(ctx: RequestContext, storeId: string): Promise<{ filename: string; csv: string }> {
+export async function exportCategories(ctx: RequestContext, storeId: string): Promise<CsvDownload> {
   const store = await requireStore(ctx, storeId);
   const tree = await loadTree(ctx, storeId);
   const columns: Array<CsvColumn<Category>> = [
@@ -67,7 +67,7 @@ export async function exportCategories(ctx: RequestContext, storeId: string): Pr
     { header: 'description', value: (row) => row.description },
     { header: 'imageUrl', value: (row) => row.imageUrl },
   ];
-  return { filename: attachment(`categories-${store.slug}.csv`), csv: toCsv(tree.depthFirst(), columns) };
+  return { body: toCsv(tree.depthFirst(), columns), disposition: attachment(`categories-${store.slug}.csv`) };
 }
 
 export interface ImportResult {

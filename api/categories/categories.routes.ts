@@ -3,6 +3,7 @@
  * "Catalog: categories, relations, tags, filter configuration"). Two tables because the
  * specification lists the category attributes apart, after the filter configuration.
  */
+import { csvDownload } from '../http/csv';
 import { defineRoutes, type RouteRequest } from '../http/route';
 import { storeId } from '../http/schema-types';
 import {
@@ -60,11 +61,7 @@ export const categoryRoutes = defineRoutes({ tag: 'catalog', auth: 'merchant' },
     query: { storeId: storeId() },
     response: CategoriesCsv,
     status: 200,
-    handler: async (req: RouteRequest<object, Params>) => {
-      const { filename, csv } = await exportCategories(req.context, req.query.storeId!);
-      req.koa.set('Content-Disposition', filename);
-      return csv;
-    },
+    handler: csvDownload((ctx, query: Params) => exportCategories(ctx, query.storeId!)),
   },
   {
     operationId: 'categories.update',

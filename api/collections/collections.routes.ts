@@ -1,4 +1,5 @@
 /** Product collections of a store (document 2, "Collections and content"). */
+import { csvDownload } from '../http/csv';
 import { defineRoutes, type RouteRequest } from '../http/route';
 import { storeId } from '../http/schema-types';
 import { CsvImportBodyDto } from '../categories/categories.schemas';
@@ -77,11 +78,7 @@ export const collectionRoutes = defineRoutes({ tag: 'collections', auth: 'mercha
     query: { storeId: storeId() },
     response: CollectionsCsv,
     status: 200,
-    handler: async (req: RouteRequest<Params, Params>) => {
-      const { csv, disposition } = await exportCollections(req.context, req.query.storeId);
-      req.koa.set('Content-Disposition', disposition);
-      return csv;
-    },
+    handler: csvDownload((ctx, query: Params) => exportCollections(ctx, query.storeId!)),
   },
   {
     operationId: 'collections.bulkSetActive',

@@ -20,7 +20,7 @@ import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox, type OutboxEvent } from '../../storage/outbox';
 import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { attachment, toCsv, type CsvColumn } from '../http/csv';
+import { attachment, toCsv, type CsvColumn, type CsvDownload } from '../http/csv';
 import { parseCsvImport, rejectDuplicateRows } from '../http/csv-import';
 import { BadRequestError, ConflictError, NotFoundError, ValidationError, type FieldError } from '../http/errors';
 import { httpUrl } from '../http/schema-types';
@@ -405,11 +405,11 @@ async function productSlugsOf(ctx: RequestContext, ids: string[]): Promise<Map<s
   return out;
 }
 
-export async function exportCollections(ctx: RequestContext, storeId: string): Promise<{ csv: string; disposition: string }> {
+export async function exportCollections(ctx: RequestContext, storeId: string): Promise<CsvDownload> {
   const store = await requireStore(ctx, storeId);
   const rows = await storeCollections(ctx, store.id);
   const slugs = await productSlugsOf(ctx, rows.map((row) => row.id));
-  return { csv: toCsv(rows.map((row) => ({ row, productSlugs: slugs.get(row.id) ?? [] })), CSV_COLUMNS), disposition: attachment(`collections-${store.id}.csv`) };
+  return { body: toCsv(rows.map((row) => ({ row, productSlugs: slugs.get(row.id) ?? [] })), CSV_COLUMNS), disposition: attachment(`collections-${store.id}.csv`) };
 }
 
 /** Most data rows of one collection import; above it the answer is 413. */

@@ -5,7 +5,10 @@
  * LibreOffice and Google Sheets show it as text instead of evaluating it. Numbers and booleans are
  * written as they are (a negative number is data, not a formula); dates as ISO 8601; null as empty.
  */
+import type { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
+import type { RequestContext } from '../../storage/request-context';
+import type { RouteRequest } from './route';
 
 export interface CsvColumn<T> {
   /** The header cell. */
@@ -34,6 +37,21 @@ export function toCsv<T>(rows: readonly T[], columns: readonly CsvColumn<T>[], o
   const records = rows.map((row) => columns.map((column) => csvCell(column.value(row))));
   if (header) records.unshift(columns.map((column) => csvCell(column.header)) as string[]);
   return stringify(records, { record_delimiter: 'windows', cast: { boolean: (value) => (value ? 'true' : 'false') } });
+}
+
+/** A CSV download: the document (whole or streamed) and its Content-Disposition value. */
+export interface CsvDownload {
+  body: string | Readable;
+  disposition: string;
+}
+
+/** The route handler of a CSV export: answers the exporter's document as an attachment. */
+export function csvDownload<Q>(exportCsv: (ctx: RequestContext, query: Q) => Promise<CsvDownload>): (req: RouteRequest<Record<string, string>, Q>) => Promise<string | Readable> {
+  return async (req) => {
+    const { body, disposition } = await exportCsv(req.context, req.query);
+    req.koa.set('Content-Disposition', disposition);
+    return body;
+  };
 }
 
 /** The Content-Disposition value of a CSV download (the name is reduced to safe characters). */

@@ -14,6 +14,7 @@ import { buildRouter, fallback } from './http/router';
 import { allRoutes } from './routes';
 import { buildSystemRouter } from './system/system.router';
 import { setAuthenticator } from './http/auth';
+import { buildWeb } from '../web/web.router';
 import { PlatformAuthenticator } from './auth/authenticator';
 import type { ContextServices } from '../storage/request-context';
 
@@ -59,6 +60,9 @@ export function createApp(deps: AppDeps): Koa {
   app.use(securityHeaders());
   app.use(system.routes());
   app.use(api.routes());
-  app.use(fallback([system, api]));
+  // The storefront and merchant console (web/), built on the HTTP API above.
+  const web = buildWeb({ config: deps.services.config, logger: deps.logger });
+  app.use(web.middleware);
+  app.use(fallback([system, api, ...web.routers]));
   return app;
 }

@@ -81,6 +81,68 @@ export interface Config {
   /** smtp(s)://user:pass@host:port; unset: messages are recorded in outbound_messages only. */
   smtpUrl?: string;
   mailFrom: string;
+  /** Visual search: image fetching, uploads, the embedders and the worker (README "Visual search"). */
+  vision: VisionConfig;
+  /** Product bulk edits of at most `syncMax` products run within the request; larger ones on the jobs worker. */
+  bulkEdits: { syncMax: number };
+  /** Public search answers cached in each api process (README "Public search"). */
+  search: { cacheMaxBytes: number; cacheTtlMs: number };
+  /** Pause between passes of the pricing window scheduler (jobs role). */
+  pricingSchedulerIntervalMs: number;
+  /** The api role keeps a demo sandbox with the seed data on this machine (`npm start`). */
+  demoSandbox: boolean;
+  /** Outbound webhook deliveries (README "Webhooks"). */
+  webhooks: WebhookConfig;
+  /** Storefront render budgets per section (document 1 "Limits"; README "Storefront and console"). */
+  renderBudgets: RenderBudgetConfig;
+}
+
+export interface RenderBudget {
+  /** Wall-clock milliseconds for the section's data calls and its Liquid render. */
+  ms: number;
+  /** Operations: Liquid template nodes rendered (loops count every pass) plus data calls. */
+  ops: number;
+  /** Bytes of HTML the section may produce. */
+  bytes: number;
+}
+
+export interface RenderBudgetConfig {
+  defaults: RenderBudget;
+  /** Per section type, from RENDER_BUDGET_OVERRIDES (`featured-products:bytes=2000,ms=50;search-results:ops=500`). */
+  overrides: Record<string, Partial<RenderBudget>>;
+}
+
+export interface WebhookConfig {
+  /** Delays before attempts 2, 3, 4 and 5 (document 1 "Retry policy": 30 s, 2 min, 10 min, 1 h). */
+  retryDelaysMs: number[];
+  /** Deadline of one delivery request (connect, send, answer). */
+  timeoutMs: number;
+  /** How often the dispatcher looks for due deliveries when nothing wakes it. */
+  pollIntervalMs: number;
+  /** A delivery claimed by a dispatcher that died is claimed again after this long. */
+  claimTimeoutMs: number;
+  /** Deliveries one dispatcher sends at the same time. */
+  concurrency: number;
+  /** Test only: IP addresses deliveries may reach although not public (ignored unless NODE_ENV=test). */
+  allowAddresses: string[];
+}
+
+export interface VisionConfig {
+  /** A local CLIP model folder (Xenova layout); unset: only the default MobileNetV2 model is offered. */
+  clipModelDir?: string;
+  fetchTimeoutMs: number;
+  fetchMaxBytes: number;
+  maxRedirects: number;
+  uploadMaxBytes: number;
+  /** Decoded width × height above which an image is refused (decompression bombs). */
+  maxPixels: number;
+  /** Test only: IP addresses the image fetcher may reach although not public (ignored unless NODE_ENV=test). */
+  fetchAllowAddresses: string[];
+  batchSize: number;
+  concurrency: number;
+  maxAttempts: number;
+  /** Public query-by-image requests per client address and minute. */
+  publicQueriesPerMinute: number;
 }
 
 export class ConfigError extends Error {
@@ -120,6 +182,10 @@ const VARIABLES: Record<string, VariableSpec> = {
   OUTBOX_RECLAIM_AFTER_MS: { schema: millis(100, 86_400_000).default(60_000), fix: 'set milliseconds between 100 and 86400000' },
   OUTBOX_RETRY_BASE_MS: { schema: millis(1, 3_600_000).default(1_000), fix: 'set milliseconds between 1 and 3600000' },
   OUTBOX_RETRY_MAX_MS: { schema: millis(1, 86_400_000).default(300_000), fix: 'set milliseconds between 1 and 86400000' },
+  SEARCH_CACHE_SIZE: { schema: byteSize.default('64mb'), fix: 'set a size such as 64mb (0 turns the public search cache off)' },
+  DEMO_SANDBOX: { schema: Joi.boolean().truthy('1').falsy('0'), fix: 'set true or false (default: true in development, false in test and production)' },
+  PRICING_SCHEDULER_INTERVAL_MS: { schema: millis(100, 600_000).default(3_000), fix: 'set milliseconds between 100 and 600000 (default 3000)' },
+  SEARCH_CACHE_TTL_MS: { schema: millis(0, 3_600_000).default(30_000), fix: 'set milliseconds between 0 and 3600000 (default 30000)' },
   SHUTDOWN_TIMEOUT_MS: { schema: millis(100, 600_000).default(10_000), fix: 'set milliseconds between 100 and 600000' },
   APP_SECRET: { schema: Joi.string().min(32).max(512), fix: 'set a random string of at least 32 characters (e.g. openssl rand -hex 32); outside production it is generated into .data/app-secret' },
   PUBLIC_BASE_URL: { schema: Joi.string().uri({ scheme: ['http', 'https'] }), fix: 'set the address people reach this API at, e.g. https://api.example.org' },
@@ -131,6 +197,28 @@ const VARIABLES: Record<string, VariableSpec> = {
   DEVICE_CODE_INTERVAL_SECONDS: { schema: Joi.number().integer().min(1).max(60).default(5), fix: 'set seconds between 1 and 60 (default 5)' },
   SMTP_URL: { schema: Joi.string().uri({ scheme: ['smtp', 'smtps'] }), fix: 'set smtp://user:password@host:587 or smtps://…:465, or unset it to record messages locally' },
   MAIL_FROM: { schema: Joi.string().max(320).default('Commerce platform <no-reply@localhost>'), fix: 'set a sender such as "Shop <no-reply@example.org>"' },
+  VISION_CLIP_MODEL_DIR: { schema: Joi.string().max(1024), fix: 'set the folder holding a CLIP model in the Xenova layout (config.json, tokenizer files, onnx/vision_model.onnx, onnx/text_model.onnx), or unset it' },
+  VISION_FETCH_TIMEOUT_MS: { schema: millis(100, 120_000).default(10_000), fix: 'set milliseconds between 100 and 120000 (default 10000)' },
+  VISION_FETCH_MAX_BYTES: { schema: byteSize.default('10mb'), fix: 'set a size such as 10mb' },
+  VISION_MAX_REDIRECTS: { schema: Joi.number().integer().min(0).max(10).default(3), fix: 'set an integer between 0 and 10' },
+  VISION_UPLOAD_MAX_BYTES: { schema: byteSize.default('8mb'), fix: 'set a size such as 8mb' },
+  VISION_MAX_PIXELS: { schema: Joi.number().integer().min(10_000).max(1_000_000_000).default(40_000_000), fix: 'set an integer between 10000 and 1000000000 (default 40000000)' },
+  VISION_FETCH_ALLOW_ADDRESSES: { schema: Joi.string().pattern(/^[0-9a-fA-F:.]+(,[0-9a-fA-F:.]+)*$/), fix: 'set a comma-separated list of IP addresses, only in tests (ignored unless NODE_ENV=test)' },
+  VISION_BATCH_SIZE: { schema: Joi.number().integer().min(1).max(64).default(8), fix: 'set an integer between 1 and 64' },
+  VISION_CONCURRENCY: { schema: Joi.number().integer().min(1).max(64).default(8), fix: 'set an integer between 1 and 64' },
+  VISION_MAX_ATTEMPTS: { schema: Joi.number().integer().min(1).max(20).default(5), fix: 'set an integer between 1 and 20' },
+  VISION_PUBLIC_QUERIES_PER_MINUTE: { schema: Joi.number().integer().min(1).max(100_000).default(30), fix: 'set an integer between 1 and 100000' },
+  WEBHOOK_RETRY_DELAYS_MS: { schema: Joi.string().pattern(/^\d{1,8},\d{1,8},\d{1,8},\d{1,8}$/).default('30000,120000,600000,3600000'), fix: 'set four comma-separated delays in milliseconds (before attempts 2 to 5), each at most 99999999; default 30000,120000,600000,3600000' },
+  WEBHOOK_TIMEOUT_MS: { schema: millis(100, 60_000).default(10_000), fix: 'set milliseconds between 100 and 60000 (default 10000)' },
+  WEBHOOK_POLL_INTERVAL_MS: { schema: millis(10, 60_000).default(1_000), fix: 'set milliseconds between 10 and 60000 (default 1000)' },
+  WEBHOOK_CLAIM_TIMEOUT_MS: { schema: millis(1_000, 3_600_000).default(60_000), fix: 'set milliseconds between 1000 and 3600000, above WEBHOOK_TIMEOUT_MS (default 60000)' },
+  WEBHOOK_CONCURRENCY: { schema: Joi.number().integer().min(1).max(256).default(16), fix: 'set an integer between 1 and 256' },
+  WEBHOOK_ALLOW_ADDRESSES: { schema: Joi.string().pattern(/^[0-9a-fA-F:.]+(,[0-9a-fA-F:.]+)*$/), fix: 'set a comma-separated list of IP addresses, only in tests (ignored unless NODE_ENV=test)' },
+  RENDER_BUDGET_MS: { schema: Joi.number().integer().min(1).max(60_000).default(1_500), fix: 'set milliseconds between 1 and 60000 (default 1500): time one storefront section may take (data calls and render)' },
+  RENDER_BUDGET_OPS: { schema: Joi.number().integer().min(1).max(10_000_000).default(50_000), fix: 'set an integer between 1 and 10000000 (default 50000): Liquid render steps plus data calls one storefront section may take' },
+  RENDER_BUDGET_BYTES: { schema: byteSize.default('256kb'), fix: 'set a size such as 256kb: HTML one storefront section may produce' },
+  RENDER_BUDGET_OVERRIDES: { schema: Joi.string().pattern(/^[a-z0-9-]+:(ms|ops|bytes)=\d+(,(ms|ops|bytes)=\d+)*(;[a-z0-9-]+:(ms|ops|bytes)=\d+(,(ms|ops|bytes)=\d+)*)*$/), fix: 'set section budgets as type:key=value[,key=value][;type:...] with keys ms, ops, bytes, e.g. featured-products:bytes=2000;search-results:ms=500' },
+  BULK_SYNC_MAX: { schema: Joi.number().integer().min(0).max(10_000).default(500), fix: 'set an integer between 0 and 10000 (default 500): bulk edits of more products run on the jobs worker' },
   ROLES: { schema: Joi.string().pattern(/^(api|indexer|vision|jobs)(,(api|indexer|vision|jobs))*$/).default('api,indexer,vision,jobs'), fix: 'set a comma-separated subset of api,indexer,vision,jobs' },
 };
 
@@ -208,6 +296,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (nodeEnv === 'production') problems.push('APP_SECRET is required in production; fix: set a random string of at least 32 characters (e.g. openssl rand -hex 32)');
     else appSecret = localAppSecret(path.join(PROJECT_ROOT, '.data', 'app-secret'));
   }
+  if (values.WEBHOOK_CLAIM_TIMEOUT_MS !== undefined && values.WEBHOOK_TIMEOUT_MS !== undefined && (values.WEBHOOK_CLAIM_TIMEOUT_MS as number) <= (values.WEBHOOK_TIMEOUT_MS as number)) {
+    problems.push(`WEBHOOK_CLAIM_TIMEOUT_MS (${values.WEBHOOK_CLAIM_TIMEOUT_MS as number}) must be above WEBHOOK_TIMEOUT_MS (${values.WEBHOOK_TIMEOUT_MS as number}); fix: raise WEBHOOK_CLAIM_TIMEOUT_MS`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -232,6 +323,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryBaseMs: retryBase,
       retryMaxMs: retryMax,
     },
+    pricingSchedulerIntervalMs: values.PRICING_SCHEDULER_INTERVAL_MS as number,
+    demoSandbox: (values.DEMO_SANDBOX as boolean | undefined) ?? nodeEnv === 'development',
+    search: { cacheMaxBytes: parseByteSize(values.SEARCH_CACHE_SIZE as string), cacheTtlMs: values.SEARCH_CACHE_TTL_MS as number },
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS as number,
     roles: [...new Set((values.ROLES as string).split(','))] as ProcessRole[],
     appSecret: appSecret as string,
@@ -246,7 +340,47 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     smtpUrl: values.SMTP_URL as string | undefined,
     mailFrom: values.MAIL_FROM as string,
+    vision: {
+      clipModelDir: values.VISION_CLIP_MODEL_DIR as string | undefined,
+      fetchTimeoutMs: values.VISION_FETCH_TIMEOUT_MS as number,
+      fetchMaxBytes: parseByteSize(values.VISION_FETCH_MAX_BYTES as string),
+      maxRedirects: values.VISION_MAX_REDIRECTS as number,
+      uploadMaxBytes: parseByteSize(values.VISION_UPLOAD_MAX_BYTES as string),
+      maxPixels: values.VISION_MAX_PIXELS as number,
+      fetchAllowAddresses: nodeEnv === 'test' && values.VISION_FETCH_ALLOW_ADDRESSES ? (values.VISION_FETCH_ALLOW_ADDRESSES as string).split(',') : [],
+      batchSize: values.VISION_BATCH_SIZE as number,
+      concurrency: values.VISION_CONCURRENCY as number,
+      maxAttempts: values.VISION_MAX_ATTEMPTS as number,
+      publicQueriesPerMinute: values.VISION_PUBLIC_QUERIES_PER_MINUTE as number,
+    },
+    bulkEdits: { syncMax: values.BULK_SYNC_MAX as number },
+    renderBudgets: {
+      defaults: { ms: values.RENDER_BUDGET_MS as number, ops: values.RENDER_BUDGET_OPS as number, bytes: parseByteSize(values.RENDER_BUDGET_BYTES as string) },
+      overrides: parseBudgetOverrides(values.RENDER_BUDGET_OVERRIDES as string | undefined),
+    },
+    webhooks: {
+      retryDelaysMs: (values.WEBHOOK_RETRY_DELAYS_MS as string).split(',').map(Number),
+      timeoutMs: values.WEBHOOK_TIMEOUT_MS as number,
+      pollIntervalMs: values.WEBHOOK_POLL_INTERVAL_MS as number,
+      claimTimeoutMs: values.WEBHOOK_CLAIM_TIMEOUT_MS as number,
+      concurrency: values.WEBHOOK_CONCURRENCY as number,
+      allowAddresses: nodeEnv === 'test' && values.WEBHOOK_ALLOW_ADDRESSES ? (values.WEBHOOK_ALLOW_ADDRESSES as string).split(',') : [],
+    },
   };
+}
+
+function parseBudgetOverrides(raw: string | undefined): Record<string, Partial<RenderBudget>> {
+  const overrides: Record<string, Partial<RenderBudget>> = {};
+  if (!raw) return overrides;
+  for (const part of raw.split(';')) {
+    const [type, pairs] = part.split(':') as [string, string];
+    const budget: Partial<RenderBudget> = (overrides[type] ??= {});
+    for (const pair of pairs.split(',')) {
+      const [key, value] = pair.split('=') as ['ms' | 'ops' | 'bytes', string];
+      budget[key] = Number(value);
+    }
+  }
+  return overrides;
 }
 
 /** The variables, their defaults and fixes, for the README's configuration table and `--help`. */

@@ -1,16 +1,68 @@
-/** The jobs role: consumes the `jobs` queue (imports, exports, bulk edits) and `webhooks` (deliveries). */
+/**
+ * The jobs role: consumes the `jobs` queue (imports, exports, bulk edits) and `webhooks` (deliveries).
+ *
+ * Work reaches the `jobs` queue as outbox rows (queue `jobs`), one aggregate per job: the relay turns
+ * them into bee-queue jobs and `jobHandlers` picks the handler by the row's aggregate type. A handler
+ * must be idempotent and resumable: a job whose worker died is delivered again (outbox reclaim).
+ * To add a kind of job, add one entry to `jobHandlers`.
+ */
+import type { DataSource } from 'typeorm';
+import type { Logger } from 'pino';
 import type { RunningRole } from './lifecycle';
 import { consumerDeps, type Runtime } from './runtime';
-import { startConsumers, type ConsumerTable } from '../storage/consumers';
+import { startConsumers, type ConsumerTable, type DeliveryHandler } from '../storage/consumers';
+import type { OutboxDelivery } from '../storage/outbox';
+import type { ContextServices } from '../storage/request-context';
+import { runBulkEditJob } from './product-bulk-edits/product-bulk-edits.job';
+import { transferJobsHandler } from './imports/transfer-jobs.service';
+import { startPricingScheduler } from './pricing/reprice';
+import { webhookEventsHandler, WebhookDispatcher } from './webhooks/dispatcher';
 
-/** Consumers of this role; the bulk-edit, import and webhook issues add theirs here. */
-export const jobsConsumers: ConsumerTable = {};
+/** What a job handler may use. */
+export interface JobDeps {
+  dataSource: DataSource;
+  logger: Logger;
+  services?: ContextServices;
+}
+
+export type JobHandler = (delivery: OutboxDelivery, deps: JobDeps) => Promise<void>;
+
+/** Handlers of the `jobs` queue by outbox aggregate type. */
+export const jobHandlers: Record<string, JobHandler> = {
+  product_bulk_edit: runBulkEditJob,
+};
+
+/** The `jobs` queue consumer: dispatches each delivery to the handler of its aggregate type. */
+export function createJobsHandler(deps: JobDeps): DeliveryHandler {
+  return async (delivery) => {
+    const handler = jobHandlers[delivery.aggregateType];
+    if (!handler) {
+      // Nothing can process it: fail loudly; the outbox keeps the rows and retries with backoff.
+      throw new Error(`no jobs handler for aggregate type ${delivery.aggregateType}`);
+    }
+    await handler(delivery, deps);
+  };
+}
+
+/** Consumers of this role; the import/export and webhook issues add theirs here. */
+export function jobsConsumers(runtime: Runtime): ConsumerTable {
+  return {
+    jobs: { handle: createJobsHandler({ dataSource: runtime.dataSource, logger: runtime.logger, services: runtime.services }), concurrency: 2 },
+    // Product imports and exports (api/imports/transfer-jobs.service.ts): one at a time per worker.
+    import: { handle: transferJobsHandler(runtime.dataSource, runtime.services), concurrency: 1 },
+    export: { handle: transferJobsHandler(runtime.dataSource, runtime.services), concurrency: 1 },
+    // Webhook events (api/webhooks/events.ts): fanned out to one delivery per subscribed endpoint; the dispatcher sends them.
+    webhooks: { handle: webhookEventsHandler(runtime.dataSource), concurrency: 4 },
+  };
+}
 
 export async function startJobsRole(runtime: Runtime): Promise<RunningRole> {
-  const consumers = startConsumers(
-    consumerDeps(runtime),
-    jobsConsumers,
-  );
+  const consumers = startConsumers(consumerDeps(runtime), jobsConsumers(runtime));
+  // Sends due webhook deliveries from PostgreSQL (retries, reclaim after a crash): api/webhooks/dispatcher.ts.
+  const dispatcher = new WebhookDispatcher(runtime.dataSource, { ...runtime.config.webhooks, appSecret: runtime.config.appSecret }, runtime.logger);
+  dispatcher.start();
+  // Pricing windows (rules, flash sales) that open or close re-index their products on time: api/pricing/reprice.ts.
+  const pricingScheduler = startPricingScheduler(runtime.dataSource, runtime.logger, runtime.config.pricingSchedulerIntervalMs);
   runtime.logger.info({ consumers: consumers.queues }, 'jobs worker started');
-  return { name: 'jobs', stop: () => consumers.stop(runtime.config.shutdownTimeoutMs) };
+  return { name: 'jobs', stop: async () => { await pricingScheduler.stop(); await dispatcher.stop(); await consumers.stop(runtime.config.shutdownTimeoutMs); } };
 }

@@ -10,6 +10,7 @@ import { startApiRole } from './server';
 import { startJobsRole } from './jobs-worker';
 import { startIndexerRole } from '../indexer/main';
 import { startVisionRole } from '../vision/main';
+import { ensureDemoSandbox } from './sandbox/demo-sandbox';
 
 const STARTERS: Record<ProcessRole, (runtime: Runtime) => Promise<RunningRole>> = {
   indexer: startIndexerRole,
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
   }
   installShutdown(runtime, roles);
   runtime.logger.info({ roles: config.roles }, 'started');
+  if (config.demoSandbox && config.roles.includes('api')) void ensureDemoSandbox(runtime);
 }
 
 main().catch((error: unknown) => {

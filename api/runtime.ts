@@ -15,6 +15,9 @@ import Redis from 'ioredis';
 import { RateLimiter } from './http/rate-limit';
 import { OutboundMessages } from './messaging/outbound';
 import { createAdminClient, createSearchClient, ensureSearchKey, keyValueFor, searchKeyUid } from '../search/meili';
+import { SearchEngine } from '../search/public-search';
+import { recordZeroResult } from './search-synonyms/zero-result-queries.service';
+import { invalidationChannel, listenForStoreChanges, storeChangePublisher } from '../search/invalidation';
 
 export interface Runtime {
   config: Config;
@@ -27,8 +30,10 @@ export interface Runtime {
   meiliSearch: Meilisearch;
   /** Plain Redis client for rate limits (the queues have their own connections). */
   redis: Redis;
-  /** What request contexts carry: configuration, logger, rate limiter, outgoing messages. */
+  /** What request contexts carry: configuration, logger, rate limiter, outgoing messages, search. */
   services: ContextServices;
+  /** Tells every api process that these stores' indexes changed (their cached search answers are dropped). */
+  publishStoreChanges(storeIds: Iterable<string>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -50,11 +55,18 @@ export async function createRuntime(config: Config, name = 'commerce'): Promise<
   // Fail fast per command while Redis is down (the limiter then lets requests through) instead of queueing.
   const redis = new Redis(config.redisUrl, { lazyConnect: false, enableOfflineQueue: false, maxRetriesPerRequest: 1, retryStrategy: () => 1_000 });
   redis.on('error', (error) => logger.debug({ err: error }, 'redis (rate limits) connection error'));
+  const search = new SearchEngine(dataSource, meiliSearch, logger, {
+    cacheMaxBytes: config.search.cacheMaxBytes,
+    cacheTtlMs: config.search.cacheTtlMs,
+    recordZeroResult: (storeId, q) => recordZeroResult(dataSource, storeId, q),
+  });
+  const stopListening = listenForStoreChanges(config.redisUrl, invalidationChannel(config.queuePrefix), search, logger);
   const services: ContextServices = {
     config,
     logger,
     rateLimiter: new RateLimiter(redis, logger, `${config.queuePrefix}:rl`),
     outbound: new OutboundMessages(logger, config.smtpUrl, config.mailFrom),
+    search,
   };
   return {
     config,
@@ -65,8 +77,10 @@ export async function createRuntime(config: Config, name = 'commerce'): Promise<
     meiliSearch,
     redis,
     services,
+    publishStoreChanges: storeChangePublisher(redis, invalidationChannel(config.queuePrefix), logger),
     async close() {
       keyRetry.cancel();
+      await stopListening();
       redis.disconnect();
       await queues.close(config.shutdownTimeoutMs);
       if (dataSource.isInitialized) await dataSource.destroy();

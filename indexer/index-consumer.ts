@@ -34,6 +34,8 @@ export interface IndexerDeps {
   logger: Logger;
   batchSize?: number;
   taskTimeoutMs?: number;
+  /** Called with the stores whose index a delivery changed, after Meilisearch confirmed it (drops cached search answers). */
+  onStoresChanged?: (storeIds: Iterable<string>) => Promise<void>;
 }
 
 const isNotFound = (error: unknown): boolean => error instanceof MeilisearchApiError && error.cause?.code === 'index_not_found';
@@ -64,9 +66,10 @@ export class StoreIndexer {
    * Re-reads the products and upserts or deletes their documents. `fallbackStores`: where to delete
    * products that no longer exist in PostgreSQL (their store is not known any more).
    */
-  async syncProducts(ids: string[], fallbackStores: string[] = []): Promise<{ upserted: number; deleted: number }> {
+  async syncProducts(ids: string[], fallbackStores: string[] = []): Promise<{ upserted: number; deleted: number; stores: Set<string> }> {
     let upserted = 0;
     let deleted = 0;
+    const stores = new Set<string>();
     const builder = new ProductDocumentBuilder(this.deps.dataSource);
     for (let i = 0; i < ids.length; i += this.batchSize) {
       const slice = ids.slice(i, i + this.batchSize);
@@ -83,6 +86,7 @@ export class StoreIndexer {
         await this.ensureStore(storeId, { locales });
         await settle(this.deps.meili.index(storeIndexUid(storeId)).addDocuments(docs, { primaryKey: 'id' }), this.taskTimeoutMs);
         upserted += docs.length;
+        stores.add(storeId);
       }
       if (removed.length > 0) {
         const rows: Array<{ id: string; store_id: string }> = await this.deps.dataSource.query('SELECT id, store_id FROM products WHERE id = ANY($1::uuid[])', [removed]);
@@ -98,11 +102,12 @@ export class StoreIndexer {
         for (const [storeId, list] of targets) {
           // Deleting from an index that was never created is nothing to do.
           await settle(this.deps.meili.index(storeIndexUid(storeId)).deleteDocuments(list), this.taskTimeoutMs, ['index_not_found']);
+          stores.add(storeId);
         }
         deleted += removed.length;
       }
     }
-    return { upserted, deleted };
+    return { upserted, deleted, stores };
   }
 
   /** Ids of the documents of a store's index matching `filter` (none when the index does not exist). */
@@ -137,6 +142,15 @@ const FANOUT: Record<string, Fanout> = {
   product_tag: { table: 'product_tags', field: 'tagIds', products: 'SELECT product_id AS id FROM product_tag_assignments WHERE tag_id = $1 ORDER BY 1' },
 };
 
+/** Where the store of an aggregate that only public-read caches care about is found. */
+const OWN_TABLE: Record<string, string> = {
+  shipping_rate: 'shipping_rates',
+  content_page: 'content_entries',
+  content_post: 'content_entries',
+  pricing_rule: 'pricing_rules',
+  flash_sale_campaign: 'flash_sale_campaigns',
+};
+
 export function createIndexHandler(deps: IndexerDeps): DeliveryHandler & { indexer: StoreIndexer } {
   const indexer = new StoreIndexer(deps);
   const { dataSource, logger } = deps;
@@ -145,6 +159,10 @@ export function createIndexHandler(deps: IndexerDeps): DeliveryHandler & { index
     if (!tenantId) return [];
     const rows: Array<{ id: string }> = await dataSource.query('SELECT id FROM stores WHERE tenant_id = $1 ORDER BY id', [tenantId]);
     return rows.map((r) => r.id);
+  };
+
+  const announce = async (stores: Iterable<string>): Promise<void> => {
+    if (deps.onStoresChanged) await deps.onStoresChanged(stores);
   };
 
   const handle = async (delivery: OutboxDelivery): Promise<void> => {
@@ -156,7 +174,8 @@ export function createIndexHandler(deps: IndexerDeps): DeliveryHandler & { index
     const id = aggregateId.toLowerCase();
     switch (aggregateType) {
       case 'product': {
-        await indexer.syncProducts([id], await tenantStores(tenantId));
+        const { stores } = await indexer.syncProducts([id], await tenantStores(tenantId));
+        await announce(stores);
         return;
       }
       case 'brand':
@@ -169,18 +188,36 @@ export function createIndexHandler(deps: IndexerDeps): DeliveryHandler & { index
         const ids = new Set(fromDb.map((r) => r.id));
         for (const storeId of stores) for (const docId of await indexer.documentIds(storeId, `${fanout.field} = "${id}"`)) ids.add(docId);
         const result = await indexer.syncProducts([...ids], stores);
-        logger.debug({ aggregateType, aggregateId: id, ...result }, 'index: fan-out done');
+        logger.debug({ aggregateType, aggregateId: id, upserted: result.upserted, deleted: result.deleted }, 'index: fan-out done');
+        // Names of brands and categories are also facet labels and suggestions: announce the store even when no product changed.
+        await announce(own ? [own.store_id, ...result.stores] : result.stores);
         return;
       }
       case 'store': {
         const [store]: Array<{ id: string }> = await dataSource.query('SELECT id FROM stores WHERE id = $1', [id]);
         // A store's index is created with its first product; until then there is nothing to configure.
         if (store) await indexer.ensureStore(store.id, { force: true, onlyIfExists: true });
+        // Store events also carry what search reads besides the index: price visibility, filter configuration, sponsored listings.
+        await announce([id]);
         return;
       }
       case 'collection':
       case 'bundle':
         // Nothing of theirs is in the product documents yet.
+        return;
+      case 'shipping_rate':
+      case 'content_page':
+      case 'content_post':
+      case 'pricing_rule':
+      case 'flash_sale_campaign': {
+        // Not in the product documents (price changes arrive as product rows), but public reads of
+        // the store are cached: announce the store (all of the tenant's when the row is gone).
+        const [own]: Array<{ store_id: string }> = await dataSource.query(`SELECT store_id FROM ${OWN_TABLE[aggregateType]} WHERE id = $1`, [id]);
+        await announce(own ? [own.store_id] : await tenantStores(tenantId));
+        return;
+      }
+      case 'sponsored_listing':
+        // Listings are read by public search from PostgreSQL; their store event drops cached answers.
         return;
       case 'search_synonym':
         // The rule's store event (search_synonyms.updated, aggregate store) re-applies the synonyms.

@@ -7,7 +7,8 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { Meilisearch, Settings } from 'meilisearch';
 import { MeilisearchApiError } from 'meilisearch';
 import { localeField } from './product-document';
-import { settle } from './tasks';
+import { MeiliTaskError, settle } from './tasks';
+import { storeEmbedderDimensions } from '../vision/vectors';
 
 /** page ≤ 100 × perPage ≤ 60 of the public search, with room to spare. */
 export const MAX_TOTAL_HITS = 10_000;
@@ -32,6 +33,8 @@ export interface StoreSearchData {
   locales: string[];
   /** Meilisearch synonyms (a term → its equivalents). Filled by the synonyms area once it stores rules. */
   synonyms: Record<string, string[]>;
+  /** Vector length of the store's image embedder while visual search is enabled (vision/). */
+  imageDimensions?: number;
 }
 
 /**
@@ -63,7 +66,12 @@ export async function loadStoreSearchData(dataSource: DataSource, storeId: strin
     `SELECT DISTINCT jsonb_object_keys(translations) AS locale FROM products WHERE store_id = $1 AND status = 'PUBLISHED' AND translations <> '{}'::jsonb`,
     [storeId],
   );
-  return { defaultLocale: store?.default_locale ?? 'en', locales: locales.map((l) => l.locale).sort(), synonyms: await storeSynonyms(dataSource, storeId) };
+  return {
+    defaultLocale: store?.default_locale ?? 'en',
+    locales: locales.map((l) => l.locale).sort(),
+    synonyms: await storeSynonyms(dataSource, storeId),
+    imageDimensions: await storeEmbedderDimensions(dataSource, storeId),
+  };
 }
 
 export function indexSettings(data: StoreSearchData): Settings {
@@ -76,11 +84,14 @@ export function indexSettings(data: StoreSearchData): Settings {
   const base = meiliLocale(data.defaultLocale);
   if (base) localized.push({ attributePatterns: ['title', 'description'], locales: [base] });
   return {
-    // Most important first: the attribute ranking rule prefers matches in earlier attributes.
+    // Most important first: the attribute ranking rule prefers matches in earlier attributes. The
+    // brand leads so a query naming a brand shows that brand's products before others that merely
+    // mention it; brand names rarely contain the generic words of other queries, so this costs
+    // nothing elsewhere. Category names come right after the title, above tags and description.
     searchableAttributes: [
+      'brand',
       'title',
       ...fields.map((f) => `title_${f}`),
-      'brand',
       'categories',
       'tags',
       'options',
@@ -90,9 +101,12 @@ export function indexSettings(data: StoreSearchData): Settings {
       'description',
       ...fields.map((f) => `description_${f}`),
     ],
-    filterableAttributes: ['id', 'status', 'type', 'categoryIds', 'brandId', 'vendorId', 'tagIds', 'price', 'rating', 'inStock', 'discounted', 'options', 'attrs'],
+    filterableAttributes: ['id', 'status', 'type', 'categoryIds', 'brandId', 'vendorId', 'tagIds', 'price', 'rating', 'stars', 'inStock', 'discounted', 'options', 'attrs', 'optionValues', 'attrValues'],
     sortableAttributes: ['createdAt', 'price', 'discountPercent', 'reviewCount', 'rating', 'salesCount', 'viewCount'],
-    rankingRules: ['words', 'typo', 'proximity', 'attribute', 'sort', 'exactness'],
+    // `sort` first: a shopper who picks "price: low to high" expects exactly that order. Relevance
+    // sort sends no sort, so the rule is inert and the text rules decide. Strict queries already
+    // require every word, so sorting first never lets a poor match in.
+    rankingRules: ['sort', 'words', 'typo', 'proximity', 'attribute', 'exactness'],
     typoTolerance: {
       enabled: true,
       minWordSizeForTypos: { oneTypo: 4, twoTypos: 8 },
@@ -102,6 +116,8 @@ export function indexSettings(data: StoreSearchData): Settings {
     faceting: { maxValuesPerFacet: MAX_VALUES_PER_FACET },
     synonyms: data.synonyms,
     localizedAttributes: localized.length > 0 ? localized : null,
+    // Visual search: product image vectors come with the documents (`_vectors.image`).
+    ...(data.imageDimensions ? { embedders: { image: { source: 'userProvided' as const, dimensions: data.imageDimensions } } } : {}),
   };
 }
 
@@ -145,6 +161,15 @@ export async function applyIndexSettings(
     await settle(client.createIndex(uid, { primaryKey: 'id' }), timeoutMs, ['index_already_exists']);
   }
   if (current && settingsMatch(settings, current)) return 'unchanged';
-  await settle(client.index(uid).updateSettings(settings), timeoutMs);
+  try {
+    await settle(client.index(uid).updateSettings(settings), timeoutMs);
+  } catch (error) {
+    // Adding the image embedder fails while older documents lack `_vectors.image`; apply the rest now,
+    // the embedder follows once the vision worker has rewritten them (the next settings check).
+    const refusedVectors = error instanceof MeiliTaskError && ['vector_embedding_error', 'invalid_vector_dimensions', 'invalid_vectors_type'].includes(error.task.error?.code ?? '');
+    if (!refusedVectors || !settings.embedders || (current && settingsMatch({ embedders: settings.embedders }, current))) throw error;
+    const { embedders: _embedders, ...rest } = settings;
+    await settle(client.index(uid).updateSettings(rest), timeoutMs);
+  }
   return current ? 'updated' : 'created';
 }

@@ -9,9 +9,12 @@ import { OutboxRelay } from '../storage/outbox';
 import { createIndexHandler, INDEX_CONCURRENCY } from './index-consumer';
 
 /** Consumers of this role: the `index` queue keeps every store's Meilisearch index in step with PostgreSQL. */
-export function indexerConsumers(runtime: Pick<Runtime, 'dataSource' | 'meiliAdmin' | 'logger'>): ConsumerTable {
+export function indexerConsumers(runtime: Pick<Runtime, 'dataSource' | 'meiliAdmin' | 'logger' | 'publishStoreChanges'>): ConsumerTable {
   return {
-    index: { concurrency: INDEX_CONCURRENCY, handle: createIndexHandler({ dataSource: runtime.dataSource, meili: runtime.meiliAdmin, logger: runtime.logger }) },
+    index: {
+      concurrency: INDEX_CONCURRENCY,
+      handle: createIndexHandler({ dataSource: runtime.dataSource, meili: runtime.meiliAdmin, logger: runtime.logger, onStoresChanged: runtime.publishStoreChanges }),
+    },
   };
 }
 

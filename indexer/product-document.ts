@@ -11,6 +11,8 @@
 import type { DataSource } from 'typeorm';
 import sanitizeHtml from 'sanitize-html';
 import type { ProductStatus, ProductType } from '../storage/entities/product.entity';
+import { currentVectors } from '../vision/vectors';
+import { publicPrices } from '../api/pricing/engine';
 
 export interface ProductDocument {
   id: string;
@@ -35,13 +37,29 @@ export interface ProductDocument {
   options: string[];
   /** `name:value` of every attribute value. */
   attrs: string[];
+  /** The bare values of `options` and `attrs`, so a filter can name a value without its option. */
+  optionValues: string[];
+  attrValues: string[];
   currency: string;
+  /**
+   * The effective public price (api/pricing/engine.ts: no customer group, quantity 1, at indexing
+   * time): the stored price after the store's pricing rules and running flash sales. The pricing
+   * scheduler re-indexes a product when a window that reaches it opens or closes.
+   */
   price: number;
+  /** When the engine lowers the price: the higher of the stored price and the stored compare-at price; otherwise the stored compare-at price. */
   compareAtPrice: number | null;
   discountPercent: number;
   discounted: boolean;
+  /** 'FLASH_SALE' while a running flash-sale campaign sets the price (storefront badge), else null. */
+  badge: 'FLASH_SALE' | null;
+  /** The campaign that sets the price, and when it ends (Unix seconds), for a countdown; null without one. */
+  flashSaleId: string | null;
+  flashSaleEndsAt: number | null;
   inStock: boolean;
   rating: number;
+  /** Whole stars (rating rounded down), the rating facet's buckets. */
+  stars: number;
   reviewCount: number;
   salesCount: number;
   viewCount: number;
@@ -50,6 +68,12 @@ export interface ProductDocument {
   publishedAt: number | null;
   slug: string;
   imageUrl: string | null;
+  /**
+   * The main image's vector under the user-provided embedder `image` (visual search), null when there
+   * is none. Always present: once a store's index has the embedder, Meilisearch refuses documents
+   * without it, and addDocuments replaces whole documents, so every rebuild must carry it.
+   */
+  _vectors: { image: number[] | null };
   /** Translations: title_<locale>, description_<locale> (locale as stored, non-alphanumerics → `_`). */
   [translated: `title_${string}` | `description_${string}`]: string;
 }
@@ -173,6 +197,9 @@ export class ProductDocumentBuilder {
       ) as Promise<Array<{ product_id: string; id: string; name: string }>>,
     ]);
 
+    const vectors = await currentVectors(this.dataSource, productIds);
+    const effective = await publicPrices(this.dataSource, rows);
+
     const group = <T extends { product_id: string }>(list: T[]): Map<string, T[]> => {
       const map = new Map<string, T[]>();
       for (const item of list) {
@@ -206,13 +233,22 @@ export class ProductDocumentBuilder {
         }
       }
       const options = new Set<string>();
+      const optionValues = new Set<string>();
       let inStock = false;
       for (const variant of variantsBy.get(row.id) ?? []) {
         if (variant.stock > 0) inStock = true;
-        for (const [name, value] of Object.entries(variant.options ?? {})) options.add(`${name}:${value}`);
+        for (const [name, value] of Object.entries(variant.options ?? {})) {
+          options.add(`${name}:${value}`);
+          optionValues.add(String(value));
+        }
       }
-      const attrs = Object.entries(row.attributes ?? {}).map(([name, value]) => `${name}:${String(value)}`);
-      const percent = discountPercent(row.price, row.compare_at_price);
+      const attributes = Object.entries(row.attributes ?? {});
+      const attrs = attributes.map(([name, value]) => `${name}:${String(value)}`);
+      const priced = effective.get(row.id);
+      const price = priced && priced.discounted ? priced.price : row.price;
+      let compareAt = row.compare_at_price;
+      if (priced && priced.discounted && (compareAt === null || scaled(compareAt) < scaled(row.price))) compareAt = row.price;
+      const percent = discountPercent(price, compareAt);
       const document: ProductDocument = {
         id: row.id,
         storeId: row.store_id,
@@ -232,19 +268,26 @@ export class ProductDocumentBuilder {
         tags: (tagsBy.get(row.id) ?? []).map((t) => t.name),
         options: [...options],
         attrs,
+        optionValues: [...optionValues],
+        attrValues: [...new Set(attributes.map(([, value]) => String(value)))],
         currency: row.currency,
-        price: Number(row.price),
-        compareAtPrice: row.compare_at_price === null ? null : Number(row.compare_at_price),
+        price: Number(price),
+        compareAtPrice: compareAt === null ? null : Number(compareAt),
         discountPercent: percent,
         discounted: percent > 0,
+        badge: priced?.discounted && priced.flashSale ? 'FLASH_SALE' : null,
+        flashSaleId: priced?.discounted && priced.flashSale ? priced.flashSale.campaignId : null,
+        flashSaleEndsAt: priced?.discounted && priced.flashSale ? Math.floor(Date.parse(priced.flashSale.endsAt) / 1000) : null,
         inStock,
         rating: Number(row.rating),
+        stars: Math.floor(Number(row.rating)),
         reviewCount: row.review_count,
         salesCount: row.sales_count,
         viewCount: Number(row.view_count),
         createdAt: unix(row.created_at)!,
         publishedAt: unix(row.published_at),
         imageUrl: imageBy.get(row.id) ?? null,
+        _vectors: { image: vectors.get(row.id) ?? null },
       };
       for (const [locale, translation] of Object.entries(row.translations ?? {})) {
         const field = localeField(locale);

@@ -12,8 +12,16 @@ export interface MeiliSettings {
   meiliMasterKey: string;
 }
 
+/**
+ * Uncompressed answers: fetch asks for gzip by default, and Meilisearch's compressed answers on a
+ * kept-alive connection stall for about 40 ms each (measured by the search benchmark: 44 ms for a
+ * multi-search that takes 2 ms uncompressed). Meilisearch runs next to the API, so compression buys
+ * nothing.
+ */
+const REQUEST_INIT = { headers: { 'Accept-Encoding': 'identity' } };
+
 export function createAdminClient(settings: MeiliSettings, timeoutMs = 10_000): Meilisearch {
-  return new Meilisearch({ host: settings.meiliUrl, apiKey: settings.meiliMasterKey, timeout: timeoutMs });
+  return new Meilisearch({ host: settings.meiliUrl, apiKey: settings.meiliMasterKey, timeout: timeoutMs, requestInit: REQUEST_INIT });
 }
 
 /** A UUIDv4-shaped uid derived from the master key, so it is the same in every process and restart. */
@@ -47,5 +55,5 @@ export async function ensureSearchKey(admin: Meilisearch, masterKey: string): Pr
 }
 
 export function createSearchClient(meiliUrl: string, searchKey: string, timeoutMs = 5_000): Meilisearch {
-  return new Meilisearch({ host: meiliUrl, apiKey: searchKey, timeout: timeoutMs });
+  return new Meilisearch({ host: meiliUrl, apiKey: searchKey, timeout: timeoutMs, requestInit: REQUEST_INIT });
 }

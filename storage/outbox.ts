@@ -130,11 +130,17 @@ export class OutboxRelay {
       const first = rows[0]!;
       const data: OutboxJobData = { aggregateType: first.aggregate_type, aggregateId: first.aggregate_id, tenantId: first.tenant_id };
       try {
-        const job = await withTimeout(
-          this.queues.get(first.queue).createJob(data).setId(jobIdFor(data.aggregateType, data.aggregateId)).save(),
-          5_000,
-          `enqueue on ${first.queue}`,
-        );
+        const queue = this.queues.get(first.queue);
+        const id = jobIdFor(data.aggregateType, data.aggregateId);
+        let job = await withTimeout(queue.createJob(data).setId(id).save(), 5_000, `enqueue on ${first.queue}`);
+        if (job.id === null) {
+          // The id may belong to a failed job kept for the jobs console: this delivery supersedes it.
+          const held = await withTimeout(queue.getJob(id), 5_000, `look up ${id} on ${first.queue}`);
+          if (held?.status === 'failed') {
+            await withTimeout(queue.removeJob(id), 5_000, `remove failed ${id} on ${first.queue}`);
+            job = await withTimeout(queue.createJob(data).setId(id).save(), 5_000, `enqueue on ${first.queue}`);
+          }
+        }
         // A null id means a job for this aggregate is already queued: it will cover these rows too.
         if (job.id === null) result.collapsed += 1;
         else result.jobsAdded += 1;

@@ -5,7 +5,7 @@
 import BeeQueue from 'bee-queue';
 import type { Logger } from 'pino';
 
-export const QUEUE_NAMES = ['index', 'vision', 'jobs', 'webhooks'] as const;
+export const QUEUE_NAMES = ['index', 'vision', 'jobs', 'webhooks', 'import', 'export'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 export function isQueueName(name: string): name is QueueName {
@@ -43,7 +43,9 @@ export class QueueRegistry {
         sendEvents: false,
         storeJobs: false,
         removeOnSuccess: true,
-        removeOnFailure: true,
+        // Failed jobs stay (set `failed`) for the jobs console to show, retry or delete; the outbox
+        // relay replaces such a job when it delivers the aggregate's rows again (storage/outbox.ts).
+        removeOnFailure: false,
         activateDelayedJobs: false,
         stallInterval: 5_000,
       });

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../api/config';
 import type { RateLimiter } from '../api/http/rate-limit';
 import type { OutboundMessages } from '../api/messaging/outbound';
+import type { SearchEngine } from '../search/public-search';
 
 export type ActorType = 'anonymous' | 'user' | 'api_key' | 'system';
 
@@ -32,6 +33,8 @@ export interface ContextServices {
   logger: Logger;
   rateLimiter: RateLimiter;
   outbound: OutboundMessages;
+  /** Public search and suggest with their cache (absent in contexts built for storage-level tests). */
+  search?: SearchEngine;
 }
 
 export interface RequestContext {

@@ -1,16 +1,31 @@
-/** The vision role: consumes the `vision` queue (image embeddings). */
+/** The vision role: consumes the `vision` queue (image embeddings of product images). */
 import type { RunningRole } from '../api/lifecycle';
 import { consumerDeps, type Runtime } from '../api/runtime';
 import { startConsumers, type ConsumerTable } from '../storage/consumers';
+import { disposeEmbedders } from './embedder';
+import { createVisionHandler } from './worker';
 
-/** Consumers of this role; the visual-search issue adds the embedding consumer here. */
-export const visionConsumers: ConsumerTable = {};
+/**
+ * Consumers of this role. Concurrency lets several products be fetched and decoded at once; their
+ * images meet in one batcher, so inference runs a batch at a time with one model per process.
+ */
+export function visionConsumers(runtime: Pick<Runtime, 'dataSource' | 'logger' | 'config'>): ConsumerTable {
+  return {
+    vision: {
+      concurrency: runtime.config.vision.concurrency,
+      handle: createVisionHandler({ dataSource: runtime.dataSource, logger: runtime.logger, config: runtime.config.vision }),
+    },
+  };
+}
 
 export async function startVisionRole(runtime: Runtime): Promise<RunningRole> {
-  const consumers = startConsumers(
-    consumerDeps(runtime),
-    visionConsumers,
-  );
+  const consumers = startConsumers(consumerDeps(runtime), visionConsumers(runtime));
   runtime.logger.info({ consumers: consumers.queues }, 'vision worker started');
-  return { name: 'vision', stop: () => consumers.stop(runtime.config.shutdownTimeoutMs) };
+  return {
+    name: 'vision',
+    async stop() {
+      await consumers.stop(runtime.config.shutdownTimeoutMs);
+      await disposeEmbedders();
+    },
+  };
 }

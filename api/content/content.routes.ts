@@ -1,48 +1,147 @@
 /** Content pages and blog posts of a store (document 2, "Collections and content"). */
-import { defineRoutes } from '../http/route';
-import { storeId, text } from '../http/schema-types';
-import { CreatePageDto, CreatePostDto, UpdatePageDto, UpdatePostDto } from './content.schemas';
+import type { ContentKind } from '../../storage/entities/content-entry.entity';
+import { defineRoutes, listedRequired, type RouteDef, type RouteRequest, type RouteRow } from '../http/route';
+import { cursor, oneOf, positiveInt, storeId, text } from '../http/schema-types';
+import {
+  CONTENT_STATUSES,
+  ContentPageListResponse,
+  ContentPageResponse,
+  ContentPostListResponse,
+  ContentPostResponse,
+  CreatePageDto,
+  CreatePostDto,
+  PublicContentPageListResponse,
+  PublicContentPageResponse,
+  PublicContentPostListResponse,
+  PublicContentPostResponse,
+  UpdatePageDto,
+  UpdatePostDto,
+} from './content.schemas';
+import { createContent, deleteContent, listContent, updateContent, type CreateContentInput, type ListContentQuery, type UpdateContentInput } from './content.service';
+import { getPublicContent, listPublicContent, type PublicListQuery } from './content-public.service';
+import { searchEngineOf } from '../../search/public-search';
 
-export const contentRoutes = defineRoutes({ tag: 'cms', auth: 'merchant' }, [
-  { operationId: 'content.listPages', method: 'GET', path: '/content/pages', summary: 'Content pages of a store', query: { storeId: storeId() }, status: 200 },
-  { operationId: 'content.createPage', method: 'POST', path: '/content/pages', summary: 'Create a content page', body: CreatePageDto, status: 201 },
-  { operationId: 'content.updatePage', method: 'PATCH', path: '/content/pages/{id}', summary: 'Update a content page', body: UpdatePageDto, status: 200 },
-  { operationId: 'content.deletePage', method: 'DELETE', path: '/content/pages/{id}', summary: 'Delete a content page', status: 204 },
-  {
-    operationId: 'content.publicListPages',
-    method: 'GET',
-    path: '/content/public/stores/{storeId}/pages',
-    summary: 'Published content pages of a store (storefront)',
-    auth: 'public',
-    query: { slug: text(1, 200).description('Only the page with this slug.') },
-    status: 200,
-  },
-  {
-    operationId: 'content.publicGetPage',
-    method: 'GET',
-    path: '/content/public/stores/{storeId}/pages/{slug}',
-    summary: 'One published content page by its slug (storefront)',
-    auth: 'public',
-    status: 200,
-  },
-  { operationId: 'content.listPosts', method: 'GET', path: '/content/posts', summary: 'Blog posts of a store', query: { storeId: storeId() }, status: 200 },
-  { operationId: 'content.createPost', method: 'POST', path: '/content/posts', summary: 'Create a blog post', body: CreatePostDto, status: 201 },
-  { operationId: 'content.updatePost', method: 'PATCH', path: '/content/posts/{id}', summary: 'Update a blog post', body: UpdatePostDto, status: 200 },
-  { operationId: 'content.deletePost', method: 'DELETE', path: '/content/posts/{id}', summary: 'Delete a blog post', status: 204 },
-  {
-    operationId: 'content.publicListPosts',
-    method: 'GET',
-    path: '/content/public/stores/{storeId}/posts',
-    summary: 'Published blog posts of a store (storefront)',
-    auth: 'public',
-    status: 200,
-  },
-  {
-    operationId: 'content.publicGetPost',
-    method: 'GET',
-    path: '/content/public/stores/{storeId}/posts/{slug}',
-    summary: 'One published blog post by its slug (storefront)',
-    auth: 'public',
-    status: 200,
-  },
-]);
+type Params = Record<string, string>;
+
+const readers = "Any member of the tenant, or an API key of the store with cms:read. Another tenant's store answers 404 store_not_found.";
+const writers = (what: string, aggregate: string): string =>
+  `Any member of the tenant (owner, admin, staff), or an API key of the store with cms:write; an archived store answers 409 store_archived. Another tenant's store or ${what} answers 404 (content_not_found for the ${what}). Each write records one audit entry and one outbox row (queue index, aggregate ${aggregate}); a PATCH that changes nothing records neither.`;
+const publication =
+  'Publication: DRAFT entries are never public; a PUBLISHED entry is public from its publishedAt on (a future date schedules it: it appears by itself when the date comes, and scheduled is true until then). Publishing without a publishedAt stamps the time of the write. live says whether the storefront shows it now.';
+const publicRules =
+  'No token. Cached like public search (dropped when the store\'s content changes, and kept no later than the next scheduled publication). Only live entries (PUBLISHED with publishedAt at or before now) of a store that exists and is not archived (404 store_not_found otherwise). Lists are newest publication first; cursor is the nextCursor of the previous page, limit 1 to 100 (default 20); neither is typed by the specification.';
+
+const merchantRows = (kind: ContentKind): RouteRow[] => {
+  const page = kind === 'PAGE';
+  const noun = page ? 'page' : 'post';
+  const base = page ? '/content/pages' : '/content/posts';
+  const suffix = page ? 'Page' : 'Post';
+  const what = page ? 'content page' : 'blog post';
+  return [
+    {
+      operationId: `content.list${suffix}s`,
+      method: 'GET',
+      path: base,
+      summary: page ? 'Content pages of a store' : 'Blog posts of a store',
+      description: `${readers} Every ${noun}, drafts and scheduled ones included, in creation order, with its body. status filters (DRAFT or PUBLISHED); status, cursor and limit are not typed by the specification: cursor is the nextCursor of the previous page, limit 1 to 100 (default 50). ${publication}`,
+      query: { storeId: storeId(), status: listedRequired(oneOf(CONTENT_STATUSES)), cursor: listedRequired(cursor()), limit: listedRequired(positiveInt(100).default(50)) },
+      response: page ? ContentPageListResponse : ContentPostListResponse,
+      status: 200,
+      handler: (req: RouteRequest<Params>) => listContent(req.context, kind, req.query as ListContentQuery),
+    },
+    {
+      operationId: `content.create${suffix}`,
+      method: 'POST',
+      path: base,
+      summary: page ? 'Create a content page' : 'Create a blog post',
+      description: `${writers(noun, page ? 'content_page' : 'content_post')} ${publication}`,
+      body: page ? CreatePageDto : CreatePostDto,
+      response: page ? ContentPageResponse : ContentPostResponse,
+      status: 201,
+      handler: (req: RouteRequest<Params, Params, CreateContentInput>) => createContent(req.context, kind, req.body),
+    },
+    {
+      operationId: `content.update${suffix}`,
+      method: 'PATCH',
+      path: `${base}/{id}`,
+      summary: page ? 'Update a content page' : 'Update a blog post',
+      description: `${writers(noun, page ? 'content_page' : 'content_post')} Changes only the fields given. ${publication}`,
+      body: page ? UpdatePageDto : UpdatePostDto,
+      response: page ? ContentPageResponse : ContentPostResponse,
+      status: 200,
+      handler: (req: RouteRequest<Params, Params, UpdateContentInput>) => updateContent(req.context, kind, req.params.id!, req.body),
+    },
+    {
+      operationId: `content.delete${suffix}`,
+      method: 'DELETE',
+      path: `${base}/{id}`,
+      summary: page ? 'Delete a content page' : 'Delete a blog post',
+      description: `${writers(noun, page ? 'content_page' : 'content_post')} The ${what} is removed for good; its slug becomes free.`,
+      status: 204,
+      handler: (req: RouteRequest<Params>) => deleteContent(req.context, kind, req.params.id!),
+    },
+  ];
+};
+
+const publicLimit = () => positiveInt(100).default(20);
+
+/** A public content read through the store's public-read cache, kept no longer than until the next scheduled entry goes live. */
+async function cachedContent(req: RouteRequest<Params>, kind: ContentKind, compute: () => Promise<unknown>): Promise<unknown> {
+  const storeId = req.params.storeId!;
+  const [next]: Array<{ ms: number | null }> = await req.context.manager.query(
+    `SELECT (extract(epoch FROM min(published_at) - now()) * 1000)::float8 AS ms FROM content_entries WHERE store_id = $1 AND kind = $2 AND status = 'PUBLISHED' AND published_at > now()`,
+    [storeId, kind],
+  );
+  return searchEngineOf(req.context).cachedRead(storeId, ['content', kind, req.koa.path, req.koa.querystring], compute, next?.ms ?? undefined);
+}
+
+export const contentRoutes: RouteDef[] = [
+  ...defineRoutes({ tag: 'cms', auth: 'merchant' }, merchantRows('PAGE')),
+  ...defineRoutes({ tag: 'cms', auth: 'public' }, [
+    {
+      operationId: 'content.publicListPages',
+      method: 'GET',
+      path: '/content/public/stores/{storeId}/pages',
+      summary: 'Published content pages of a store (storefront)',
+      description: `${publicRules} Pages come with their bodies. slug (1 to 200 characters, case-insensitive) keeps only the page with that slug: one item, or none when it is not live.`,
+      query: { slug: text(1, 200).description('Only the page with this slug (case-insensitive).'), cursor: cursor(), limit: publicLimit() },
+      response: PublicContentPageListResponse,
+      status: 200,
+      handler: (req: RouteRequest<Params>) => cachedContent(req, 'PAGE', () => listPublicContent(req.context, 'PAGE', req.params.storeId!, req.query as PublicListQuery)),
+    },
+    {
+      operationId: 'content.publicGetPage',
+      method: 'GET',
+      path: '/content/public/stores/{storeId}/pages/{slug}',
+      summary: 'One published content page by its slug (storefront)',
+      description: `${publicRules} The slug matches case-insensitively; a draft, scheduled or unknown page answers 404 content_not_found.`,
+      response: PublicContentPageResponse,
+      status: 200,
+      handler: (req: RouteRequest<Params>) => cachedContent(req, 'PAGE', () => getPublicContent(req.context, 'PAGE', req.params.storeId!, req.params.slug!)),
+    },
+  ]),
+  ...defineRoutes({ tag: 'cms', auth: 'merchant' }, merchantRows('POST')),
+  ...defineRoutes({ tag: 'cms', auth: 'public' }, [
+    {
+      operationId: 'content.publicListPosts',
+      method: 'GET',
+      path: '/content/public/stores/{storeId}/posts',
+      summary: 'Published blog posts of a store (storefront)',
+      description: `${publicRules} Posts come without their bodies (excerpt, author and tags are there); read one by slug for its body.`,
+      query: { cursor: cursor(), limit: publicLimit() },
+      response: PublicContentPostListResponse,
+      status: 200,
+      handler: (req: RouteRequest<Params>) => cachedContent(req, 'POST', () => listPublicContent(req.context, 'POST', req.params.storeId!, req.query as PublicListQuery)),
+    },
+    {
+      operationId: 'content.publicGetPost',
+      method: 'GET',
+      path: '/content/public/stores/{storeId}/posts/{slug}',
+      summary: 'One published blog post by its slug (storefront)',
+      description: `${publicRules} The slug matches case-insensitively; a draft, scheduled or unknown post answers 404 content_not_found.`,
+      response: PublicContentPostResponse,
+      status: 200,
+      handler: (req: RouteRequest<Params>) => cachedContent(req, 'POST', () => getPublicContent(req.context, 'POST', req.params.storeId!, req.params.slug!)),
+    },
+  ]),
+];

@@ -59,6 +59,15 @@ function bodyContent(named: NamedSchema): Json {
   return { [named.contentType]: { schema: { $ref: `#/components/schemas/${named.name}` } } };
 }
 
+/** The multipart/form-data alternative of a route that takes a file upload: the file part plus the body's other fields. */
+function uploadContent(route: RouteDef): Json {
+  const upload = route.upload!;
+  const json = toJsonSchema(route.body!.schema);
+  const properties: Json = { ...((json.properties as Json | undefined) ?? {}) };
+  properties[upload.field] = { type: 'string', contentMediaType: 'application/octet-stream', description: upload.description };
+  return { 'multipart/form-data': { schema: { type: 'object', properties, additionalProperties: false } } };
+}
+
 /**
  * OpenAPI forbids two path templates that differ only in parameter names. The specification lists a
  * few such pairs (`/community/discussions/{slug}/comments` GET and `.../{id}/comments` POST); they
@@ -139,7 +148,7 @@ function operationFor(route: RouteDef, renames: Map<string, string>): Json {
     'x-access': route.auth,
     'x-implemented': implemented,
   };
-  if (route.body) operation.requestBody = { required: true, content: bodyContent(route.body) };
+  if (route.body) operation.requestBody = { required: true, content: { ...bodyContent(route.body), ...(route.upload ? uploadContent(route) : {}) } };
   return operation;
 }
 

@@ -76,6 +76,18 @@ export interface RouteDef {
   problems?: Array<401 | 403 | 404 | 409 | 429>;
   /** Absent while the operation is not built: the route validates its input, then answers 501. */
   handler?: RouteHandler;
+  /**
+   * The operation also takes its body as multipart/form-data with one file part `field` (at most
+   * `maxBytes(config)` bytes, else 413); the other form fields are validated by `body` like JSON, and
+   * the file reaches the handler as a Buffer in body[field]. Documented in the OpenAPI description.
+   */
+  upload?: RouteUpload;
+}
+
+export interface RouteUpload {
+  field: string;
+  description: string;
+  maxBytes: (config: import('../config').Config | undefined) => number;
 }
 
 /** Area-wide defaults so each row only says what is particular to it. */

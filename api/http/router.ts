@@ -6,8 +6,10 @@
 import Router, { type RouterMiddleware } from '@koa/router';
 import type Koa from 'koa';
 import { authenticateRequest } from './auth';
+import { RawJson } from './raw-json';
 import { readDeclaredBody, refuseUndeclaredBody, type BodyLimits } from './body';
-import { MethodNotAllowedError, NotFoundError, NotImplementedError } from './errors';
+import { isMultipart, readMultipart } from './multipart';
+import { MethodNotAllowedError, NotFoundError, NotImplementedError, UnsupportedMediaTypeError } from './errors';
 import type { RouteDef } from './route';
 import { compileInput, normaliseQuery, validatePart } from './validation';
 import type { ContextServices, RequestContext } from '../../storage/request-context';
@@ -45,8 +47,18 @@ async function readInput(route: RouteDef, ctx: Koa.Context, deps: RouterDeps, co
   const params = validatePart<Record<string, unknown>>('params', compiled.params, ctx.params ?? {});
   const query = validatePart<Record<string, unknown>>('query', compiled.query, normaliseQuery(ctx.query, compiled.commaSeparated));
   let body: unknown;
-  if (route.body) {
-    const raw = await readDeclaredBody(ctx, route.body.contentType, deps.bodyLimits);
+  if (route.body && route.upload && isMultipart(ctx)) {
+    const upload = route.upload;
+    const form = await readMultipart(ctx, { fileField: upload.field, maxFileBytes: upload.maxBytes(deps.services?.config) });
+    body = validatePart<Record<string, unknown>>('body', route.body.schema, form.fields);
+    if (form.file) body = { ...(body as Record<string, unknown>), [upload.field]: form.file.buffer };
+  } else if (route.body) {
+    const declared = route.body.contentType;
+    const raw = await readDeclaredBody(ctx, declared, deps.bodyLimits).catch((error: unknown) => {
+      // A route that also takes an upload says so when refusing another content type.
+      if (route.upload && error instanceof UnsupportedMediaTypeError) throw new UnsupportedMediaTypeError(ctx.get('Content-Type') || undefined, [declared, 'multipart/form-data']);
+      throw error;
+    });
     const schema = raw === undefined && route.body.contentType === 'application/json' ? route.body.schema.required() : route.body.schema;
     body = validatePart('body', schema, raw);
   } else {
@@ -82,6 +94,11 @@ function routeMiddleware(route: RouteDef, deps: RouterDeps): RouterMiddleware {
     ctx.status = route.status;
     if (route.status === 204) return;
     if (route.response?.contentType === 'text/csv') ctx.type = 'text/csv; charset=utf-8';
+    if (result instanceof RawJson) {
+      ctx.type = 'application/json; charset=utf-8';
+      ctx.body = result.json;
+      return;
+    }
     ctx.body = result ?? null;
   };
 }

@@ -60,6 +60,25 @@ export function validatePart<T>(location: 'params' | 'query' | 'body', schema: J
   return result.value as T;
 }
 
+/** `a,b` → [a, b]; a comma inside a value is written `\,` (and a backslash before a comma `\\`). */
+export function splitCommas(value: string): string[] {
+  if (!value.includes('\\')) return value.split(',');
+  const parts: string[] = [];
+  let current = '';
+  for (let i = 0; i < value.length; i += 1) {
+    const char = value[i]!;
+    if (char === '\\' && (value[i + 1] === ',' || value[i + 1] === '\\')) {
+      current += value[i + 1];
+      i += 1;
+    } else if (char === ',') {
+      parts.push(current);
+      current = '';
+    } else current += char;
+  }
+  parts.push(current);
+  return parts;
+}
+
 /** Normalises koa's parsed query (string | string[]) and splits comma-separated lists. */
 export function normaliseQuery(raw: Record<string, string | string[] | undefined>, commaSeparated: Set<string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -68,7 +87,7 @@ export function normaliseQuery(raw: Record<string, string | string[] | undefined
     // `ids[]=a&ids[]=b` is a common client spelling of repeated parameters.
     const name = key.endsWith('[]') ? key.slice(0, -2) : key;
     let values = Array.isArray(value) ? value : [value];
-    if (commaSeparated.has(name)) values = values.flatMap((v) => v.split(',')).filter((v) => v !== '');
+    if (commaSeparated.has(name)) values = values.flatMap(splitCommas).filter((v) => v !== '');
     const previous = out[name];
     const merged = previous === undefined ? values : [...(Array.isArray(previous) ? previous : [previous]), ...values];
     out[name] = merged.length === 1 && !key.endsWith('[]') && !commaSeparated.has(name) ? merged[0] : merged;

@@ -1,6 +1,26 @@
-/** Catalog and customer migration (document 2, "Sandbox and import"; document 1 rule 5 of migration). */
-import { defineRoutes } from '../http/route';
-import { CustomerImportCsv, ProductImportCsv } from './imports.schemas';
+/**
+ * Catalog and customer migration (document 2, "Sandbox and import"; document 1 rule 5 of migration).
+ * The progress and download operations are extensions: document 2 says the progress of a job is
+ * queried and an export gives a download link, but lists no operation for either.
+ */
+import Joi from 'joi';
+import { defineRoutes, type RouteRequest } from '../http/route';
+import { storeId, uuid } from '../http/schema-types';
+import { importCustomers } from '../customers/customers.service';
+import { CustomerImportCsv, CustomerImportResult, ProductExportCsv, ProductImportCsv, ProductImportResult, TransferJobProgress } from './imports.schemas';
+import { importProductsSync } from './product-import.service';
+import { downloadExport, getTransferJob, startProductExport, startProductImport } from './transfer-jobs.service';
+
+type Params = Record<string, string>;
+
+/** The operations of this table that document 2 does not list (extensions; their descriptions say so). */
+export const importExtensionOperationIds = ['imports.getJob', 'imports.downloadExport'] as const;
+
+const writers =
+  "Any member of the tenant (owner, admin, staff), or an API key of the store with import:write; another tenant's store answers 404 and an archived one 409 store_archived.";
+const productWrites =
+  'Products are upserted by handle through the product operations: a new handle creates a product, a known one replaces it (one audit entry product.create or product.update and one outbox row, queue index, per changed product; a product whose rows match what is stored writes nothing). Valid products are committed in batches (IMPORT_BATCH_PRODUCTS per transaction); a product with a bad row is skipped and reported with its row numbers and columns, never costing the good ones.';
+const readers = "Any member of the tenant, or an API key of the job's store with import:read. Another tenant's job answers 404.";
 
 export const importRoutes = defineRoutes({ tag: 'import', auth: 'merchant' }, [
   {
@@ -8,34 +28,77 @@ export const importRoutes = defineRoutes({ tag: 'import', auth: 'merchant' }, [
     method: 'POST',
     path: '/bulk-import/products',
     summary: 'Import CSV rows of products and variants',
-    description: 'Success status not stated: 200 with the import summary (the import runs within the request).',
+    description: `Success status not stated: 200 with the import summary (the import runs within the request). ${writers} ${productWrites} A CSV of 10000 data rows or more (IMPORT_ASYNC_MIN_ROWS) is refused with 413 use_async_import before anything is written: use the asynchronous operation. A malformed CSV (unclosed quote, a row with another number of cells) or a header with unknown or missing columns answers 400. Body size limit: BODY_LIMIT_CSV (413).`,
+    query: { storeId: storeId() },
     body: ProductImportCsv,
+    response: ProductImportResult,
     status: 200,
+    handler: (req: RouteRequest<Params>) => importProductsSync(req.context, (req.query as { storeId: string }).storeId, req.body ?? ''),
   },
   {
     operationId: 'imports.importProductsAsync',
     method: 'POST',
     path: '/bulk-import/products/async',
     summary: 'Import a large catalog (10 thousand rows or more) in the background; returns a job number',
-    description: 'Success status not stated: 202 Accepted with the job number whose progress is queried.',
+    description: `Success status not stated: 202 Accepted with the job (its id is the job number) whose progress GET /bulk-import/jobs/{id} reports. ${writers} The CSV is stored durably with the job before the answer; the header is checked at once (400), the rows by the jobs worker. ${productWrites} A crashed worker resumes after the last committed batch without duplicating products. Any number of rows is accepted.`,
+    query: { storeId: storeId() },
     body: ProductImportCsv,
+    response: TransferJobProgress,
     status: 202,
+    handler: (req: RouteRequest<Params>) => startProductImport(req.context, (req.query as { storeId: string }).storeId, req.body ?? ''),
   },
   {
     operationId: 'imports.exportProducts',
     method: 'POST',
     path: '/bulk-import/products/export',
     summary: 'Export the catalog; a download link becomes available when the job completes',
-    description: 'Success status not stated: 202 Accepted with the job number.',
+    description: `Success status not stated: 202 Accepted with the job (its id is the job number). ${writers} The jobs worker writes every product of the store (any status) in the import layout, one row per variant; when the job is COMPLETED its progress shows a download link that expires EXPORT_LINK_TTL_SECONDS (default 24 hours) after the export finished and works only with a token of the same tenant. Importing the file into the same store changes nothing.`,
+    query: { storeId: storeId() },
+    response: TransferJobProgress,
     status: 202,
+    handler: (req: RouteRequest<Params>) => startProductExport(req.context, (req.query as { storeId: string }).storeId),
+  },
+  {
+    operationId: 'imports.getJob',
+    method: 'GET',
+    path: '/bulk-import/jobs/{id}',
+    summary: 'Progress of a product import or export job (extension)',
+    description: `Extension: not listed in document 2, which says that the progress of an asynchronous import is queried and that an export gives a download link. ${readers} state QUEUED → RUNNING → COMPLETED or FAILED; rows and products count what is committed so far; errors lists row errors (row number, column, message).`,
+    params: { id: uuid().required() },
+    response: TransferJobProgress,
+    status: 200,
+    handler: (req: RouteRequest<Params>) => getTransferJob(req.context, req.params.id!),
+  },
+  {
+    operationId: 'imports.downloadExport',
+    method: 'GET',
+    path: '/bulk-import/jobs/{id}/download',
+    summary: 'Download the CSV of a completed export (extension)',
+    description: `Extension: the download link of an export (document 2: "a download link becomes available when the job completes"). ${readers} The link's expires and signature come from the job's progress; a changed link answers 403 invalid_download_link, an expired one 410 download_expired. The CSV is streamed as an attachment.`,
+    params: { id: uuid().required() },
+    query: {
+      expires: Joi.number().integer().min(0).max(99_999_999_999).required().description('Unix time (seconds) when the link stops working.'),
+      signature: Joi.string().pattern(/^[A-Za-z0-9_-]{43}$/).required().description('The link signature.'),
+    },
+    response: ProductExportCsv,
+    status: 200,
+    handler: async (req: RouteRequest<Params>) => {
+      const query = req.query as { expires: number; signature: string };
+      const { body, disposition } = await downloadExport(req.context, req.params.id!, query.expires, query.signature);
+      req.koa.set('Content-Disposition', disposition);
+      return body;
+    },
   },
   {
     operationId: 'imports.importCustomers',
     method: 'POST',
     path: '/customers/import',
     summary: 'Import customers from CSV',
-    description: 'Success status not stated: 200 with the import summary.',
+    description: `Success status not stated: 200 with the import summary. ${writers} Customers belong to a store; each row is upserted by e-mail. Bad rows are reported (row number, column, message) and skipped; the good ones are written in batches of 500, each one transaction, with one audit entry per created or changed customer (customer.create, customer.update). At most CUSTOMER_IMPORT_MAX_ROWS (10000) data rows (413 beyond).`,
+    query: { storeId: storeId() },
     body: CustomerImportCsv,
+    response: CustomerImportResult,
     status: 200,
+    handler: (req: RouteRequest<Params>) => importCustomers(req.context, (req.query as { storeId: string }).storeId, req.body ?? ''),
   },
 ]);

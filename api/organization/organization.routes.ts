@@ -89,7 +89,7 @@ export const organizationRoutes = defineRoutes({ tag: 'organization', auth: 'mer
     method: 'PATCH',
     path: '/organization/stores/{id}',
     summary: 'Update a store',
-    description: `${admins} An archived store takes no changes (409 store_archived). isDefault: true moves the default to this store.`,
+    description: `${admins} An archived store takes no changes (409 store_archived). isDefault: true moves the default to this store. A change of currency, defaultLocale or priceVisibility also writes one outbox row for the store (topic store.updated, queue index), so cached public search answers of the store are dropped.`,
     body: UpdateStoreDto,
     response: StoreResponse,
     status: 200,

@@ -86,6 +86,12 @@ export const storeSlug = (): Joi.StringSchema =>
 const contactEmail = (): Joi.StringSchema => Joi.string().trim().lowercase().max(254).email({ tlds: { allow: false } });
 const displayName = (): Joi.StringSchema => Joi.string().trim().min(1).max(200);
 
+export const PRICE_VISIBILITIES = ['EVERYONE', 'SIGNED_IN', 'HIDDEN'] as const;
+const priceVisibility = (): Joi.StringSchema =>
+  oneOf(PRICE_VISIBILITIES).description(
+    'Who sees prices on the public storefront reads (search, suggest, product, related products, bundles, collections): EVERYONE, SIGNED_IN (only requests carrying a valid access token of a signed-in user) or HIDDEN (nobody). Where prices are not shown they are left out of the answers.',
+  );
+
 // Requests ------------------------------------------------------------------------------------
 
 export const UpdateTenantDto = dto(
@@ -111,6 +117,7 @@ export const CreateStoreDto = dto(
     defaultLocale: languageTag().description('Defaults to en.'),
     timezone: timeZone().description("IANA time zone; defaults to the tenant's timezone."),
     contactEmail: contactEmail().description('Where shoppers and the platform reach the store; needed before it can go live.'),
+    priceVisibility: priceVisibility().description('Defaults to EVERYONE. See UpdateStoreDto.priceVisibility.'),
   }),
 );
 
@@ -123,6 +130,7 @@ export const UpdateStoreDto = dto(
     defaultLocale: languageTag(),
     timezone: timeZone(),
     contactEmail: contactEmail().allow(null).description('null clears it.'),
+    priceVisibility: priceVisibility(),
     isDefault: Joi.boolean().valid(true).description('true makes this store the default of the tenant (the previous default stops being it). To change the default, set it on the new one.'),
   })
     .min(1)
@@ -164,6 +172,7 @@ export const StoreResponse = dto(
     defaultLocale: Joi.string().required(),
     timezone: Joi.string().required(),
     contactEmail: Joi.string().allow(null).required(),
+    priceVisibility: oneOf(PRICE_VISIBILITIES).required().description('EVERYONE, SIGNED_IN or HIDDEN: who sees prices on the public storefront reads.'),
     createdAt: dateTime().required(),
     updatedAt: dateTime().required(),
     archivedAt: dateTime().allow(null).required(),

@@ -17,6 +17,7 @@ import { QueryFailedError } from 'typeorm';
 import { Store } from '../../storage/entities';
 import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
+import { enqueueOutbox } from '../../storage/outbox';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { BadRequestError, ConflictError } from '../http/errors';
@@ -34,6 +35,7 @@ export interface StoreView {
   defaultLocale: string;
   timezone: string;
   contactEmail: string | null;
+  priceVisibility: Store['priceVisibility'];
   createdAt: string;
   updatedAt: string;
   archivedAt: string | null;
@@ -50,6 +52,7 @@ export function storeView(store: Store): StoreView {
     defaultLocale: store.defaultLocale,
     timezone: store.timezone,
     contactEmail: store.contactEmail,
+    priceVisibility: store.priceVisibility,
     createdAt: store.createdAt.toISOString(),
     updatedAt: store.updatedAt.toISOString(),
     archivedAt: store.archivedAt ? store.archivedAt.toISOString() : null,
@@ -96,6 +99,7 @@ export interface CreateStoreInput {
   defaultLocale?: string;
   timezone?: string;
   contactEmail?: string;
+  priceVisibility?: Store['priceVisibility'];
 }
 
 export async function createStore(ctx: RequestContext, input: CreateStoreInput): Promise<StoreView> {
@@ -112,6 +116,7 @@ export async function createStore(ctx: RequestContext, input: CreateStoreInput):
       defaultLocale: input.defaultLocale ?? 'en',
       timezone: input.timezone ?? tenant.timezone,
       contactEmail: input.contactEmail ?? null,
+      priceVisibility: input.priceVisibility ?? 'EVERYONE',
       isDefault: !hasDefault,
     });
   });
@@ -130,6 +135,7 @@ export async function createDefaultStore(ctx: RequestContext): Promise<StoreView
       defaultLocale: 'en',
       timezone: tenant.timezone,
       contactEmail: null,
+      priceVisibility: 'EVERYONE',
       isDefault: true,
     });
   });
@@ -142,10 +148,13 @@ export interface UpdateStoreInput {
   defaultLocale?: string;
   timezone?: string;
   contactEmail?: string | null;
+  priceVisibility?: Store['priceVisibility'];
   isDefault?: true;
 }
 
-const STORE_FIELDS = ['name', 'slug', 'currency', 'defaultLocale', 'timezone', 'contactEmail', 'isDefault'] as const;
+const STORE_FIELDS = ['name', 'slug', 'currency', 'defaultLocale', 'timezone', 'contactEmail', 'priceVisibility', 'isDefault'] as const;
+/** Fields public search reads from the store row (its profile); a change of one is announced on the index queue. */
+const STORE_SEARCH_FIELDS = ['currency', 'defaultLocale', 'priceVisibility'] as const;
 
 export async function updateStore(ctx: RequestContext, storeId: string, input: UpdateStoreInput): Promise<StoreView> {
   requireTenantUser(ctx, TENANT_ADMINS);
@@ -172,6 +181,10 @@ export async function updateStore(ctx: RequestContext, storeId: string, input: U
     }
     await stores.update({ id: store.id }, { ...after, updatedAt: new Date() });
     await recordAudit(tx, { action: 'store.update', resourceType: 'store', resourceId: store.id, before, after });
+    // Public search reads the store's currency, default locale and price visibility: its store event drops cached answers.
+    if (STORE_SEARCH_FIELDS.some((field) => field in after)) {
+      await enqueueOutbox(tx, { queue: 'index', topic: 'store.updated', aggregateType: 'store', aggregateId: store.id, payload: { fields: Object.keys(after) } });
+    }
     return storeView(await stores.getOneBy({ id: store.id }));
   });
 }
@@ -199,5 +212,7 @@ export async function archiveStore(ctx: RequestContext, storeId: string): Promis
       before: { status: store.status, isDefault: store.isDefault },
       after: { status: 'archived', isDefault: false, archivedAt },
     });
+    // Public search reads the store's status: its cached answers must go now, not at their TTL.
+    await enqueueOutbox(tx, { queue: 'index', topic: 'store.archived', aggregateType: 'store', aggregateId: store.id, payload: {} });
   });
 }

@@ -1,6 +1,6 @@
 /** DTOs and enums of the merchant product catalog (document 2, "Catalog: products"). */
 import Joi from 'joi';
-import { dto, pendingDto } from '../http/route';
+import { dto } from '../http/route';
 import { dateTime, httpUrl, int, oneOf, storeId, uuid } from '../http/schema-types';
 import { currencyCode } from '../organization/organization.schemas';
 
@@ -135,11 +135,6 @@ export const UpdateProductDto = dto(
   ),
 );
 
-export const ProductIdsBodyDto = pendingDto('ProductIdsBodyDto');
-export const BulkSetCategoryDto = pendingDto('BulkSetCategoryDto');
-export const BulkSetProductStatusDto = pendingDto('BulkSetProductStatusDto');
-export const BulkUpdatePriceDto = pendingDto('BulkUpdatePriceDto');
-export const BulkProductTagsDto = pendingDto('BulkProductTagsDto');
 
 const amount = () => Joi.number().min(0).description('Amount as a JSON number (stored as a decimal, at most 4 decimals).');
 

@@ -13,11 +13,13 @@ import type { ProductStatus, ProductType } from '../../storage/entities/product.
 import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox } from '../../storage/outbox';
+import { visualSearchEnabledForProduct } from '../../vision/vectors';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { BadRequestError, ConflictError, type FieldError } from '../http/errors';
 import { requireStore } from '../http/store-access';
 import { PRODUCT_SLUG_MAX } from './products.schemas';
+import { emitProductEvent } from '../webhooks/product-events';
 import {
   assertAttributes,
   checkAttributes,
@@ -70,15 +72,23 @@ export interface CreateProductInput extends ProductInput {
   storeId: string;
 }
 
-type Topic = 'created' | 'updated' | 'deleted' | 'published' | 'archived';
+export type ProductTopic = 'created' | 'updated' | 'deleted' | 'published' | 'archived';
+type Topic = ProductTopic;
 
 const slugTaken = (path = 'body.slug'): ConflictError => new ConflictError('Another product of the store has this slug.', 'slug_taken', [{ path, message: 'slug is already taken in the store' }]);
 const skuTaken = (errors: FieldError[] = []): ConflictError => new ConflictError('A SKU is already used in the store.', 'sku_taken', errors);
 
-async function audited(tx: RequestContext, action: string, topic: Topic, id: string, before: object | null, after: object | null): Promise<void> {
+/** One audit entry and one outbox row (queue index) for a changed product; also used by the bulk edits. */
+export async function audited(tx: RequestContext, action: string, topic: Topic, id: string, before: object | null, after: object | null): Promise<void> {
   await recordAudit(tx, { action: `product.${action}`, resourceType: 'product', resourceId: id, before, after });
   await enqueueOutbox(tx, { queue: 'index', topic: `product.${topic}`, aggregateType: 'product', aggregateId: id });
+  // Webhooks: product.created|updated|published|archived (api/webhooks/product-events.ts).
+  await emitProductEvent(tx, topic, id);
+  // Visual search: a new main image is embedded again by the vision worker (a deleted product's vector goes with it).
+  if (after !== null && mainImage(before) !== mainImage(after) && (await visualSearchEnabledForProduct(tx.manager, id))) await enqueueOutbox(tx, { queue: 'vision', topic: 'product.image_changed', aggregateType: 'product', aggregateId: id });
 }
+
+const mainImage = (state: object | null): string | undefined => (state as { images?: Array<{ url?: string }> } | null)?.images?.[0]?.url;
 
 /**
  * Runs a product write; a race lost at a unique index answers 409 like the check before it. When the
@@ -329,6 +339,8 @@ export async function duplicateProduct(ctx: RequestContext, id: string): Promise
     await persist(tx, copy, true);
     await recordAudit(tx, { action: 'product.duplicate', resourceType: 'product', resourceId: copyId, before: null, after: { sourceId: source.id, ...productState(copy) } });
     await enqueueOutbox(tx, { queue: 'index', topic: 'product.created', aggregateType: 'product', aggregateId: copyId });
+    await emitProductEvent(tx, 'created', copyId);
+    if (copy.images.length && (await visualSearchEnabledForProduct(tx.manager, copyId))) await enqueueOutbox(tx, { queue: 'vision', topic: 'product.image_changed', aggregateType: 'product', aggregateId: copyId });
     return productView(await loadParts(tx, product));
   }, { derivedSlug: true });
 }

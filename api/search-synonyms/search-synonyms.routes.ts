@@ -1,7 +1,8 @@
 /** Search synonym rules of a store and the queries that found nothing (document 2, "Brands, bundles, synonyms, visual search"). */
 import { defineRoutes, listedRequired, type RouteRequest } from '../http/route';
 import { cursor, positiveInt, storeId, text } from '../http/schema-types';
-import { CreateSearchSynonymRuleDto, SearchSynonymRuleListResponse, SearchSynonymRuleResponse, UpdateSearchSynonymRuleDto } from './search-synonyms.schemas';
+import { CreateSearchSynonymRuleDto, SearchSynonymRuleListResponse, SearchSynonymRuleResponse, UpdateSearchSynonymRuleDto, ZeroResultQueryListResponse } from './search-synonyms.schemas';
+import { listZeroResultQueries, ZERO_RESULT_LIST_CAP } from './zero-result-queries.service';
 import {
   createSynonym,
   deleteSynonym,
@@ -54,8 +55,11 @@ export const searchSynonymRoutes = defineRoutes({ tag: 'search-synonyms', auth: 
     method: 'GET',
     path: '/search-synonyms/zero-result-queries',
     summary: 'Storefront search queries of a store that returned no results, most frequent first',
+    description: `${readers} Every public search with a non-empty query that ends with no results (after the looser passes) is counted per store and normalised query (NFKC, lowercase, whitespace collapsed, trimmed, at most 200 characters); sample is the last query as typed. The list is not paged: the ${ZERO_RESULT_LIST_CAP} most frequent queries, most frequent first, then most recently seen. answeredNow says whether the query finds a published product now (one search per query in the store's index with the loosest matching of public search, fewer words allowed; a store without an index answers false; null when the search engine cannot be reached). answeredBy is SYNONYM when an active synonym rule of the store created or updated after the query was last seen contains one of the query's words as its input or a term (or a word of a multi-word term), otherwise PRODUCT when answered, null when not answered.`,
     query: { storeId: storeId() },
     status: 200,
+    response: ZeroResultQueryListResponse,
+    handler: (req: RouteRequest<Params>) => listZeroResultQueries(req.context, req.query.storeId!),
   },
   {
     operationId: 'searchSynonyms.get',

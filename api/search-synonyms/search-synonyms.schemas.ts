@@ -54,3 +54,24 @@ export const SearchSynonymRuleListResponse = dto(
   'SearchSynonymRuleListResponse',
   Joi.object({ items: Joi.array().items(RuleItem).required(), nextCursor: Joi.string().allow(null).required() }),
 );
+
+const ZeroResultQuery = Joi.object({
+  query: Joi.string().required().description('The normalised query: NFKC, lowercase, whitespace collapsed, trimmed, at most 200 characters.'),
+  sample: Joi.string().required().description('The last query as a shopper typed it.'),
+  count: Joi.number().integer().min(1).required().description('Public searches of this query that found nothing.'),
+  firstSeenAt: Joi.string().isoDate().required(),
+  lastSeenAt: Joi.string().isoDate().required(),
+  answeredNow: Joi.boolean()
+    .allow(null)
+    .required()
+    .description("Whether the query finds a published product of the store's search index now; null when the search engine cannot be reached."),
+  answeredBy: Joi.string()
+    .valid('SYNONYM', 'PRODUCT')
+    .allow(null)
+    .required()
+    .description(
+      'Why it is answered now: SYNONYM when an active synonym rule of the store created or updated after lastSeenAt has one of the query\'s words as its input or one of its terms; otherwise PRODUCT (a product added, published or changed since). null when not answered (or answeredNow is null).',
+    ),
+}).label('ZeroResultQuery');
+
+export const ZeroResultQueryListResponse = dto('ZeroResultQueryListResponse', Joi.object({ items: Joi.array().items(ZeroResultQuery).max(100).required() }));

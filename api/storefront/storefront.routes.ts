@@ -7,6 +7,7 @@ import Joi from 'joi';
 import { defineRoutes, listedRequired, type RouteRequest } from '../http/route';
 import { FilterConfigResponse } from '../filter-config/filter-config.schemas';
 import {
+  PriceVisibilityResponse,
   PublicBrandListResponse,
   PublicBrandResponse,
   PublicBundleResponse,
@@ -28,17 +29,42 @@ import {
   listCollections,
   productBundles,
   publicFilterConfig,
+  publicPriceVisibility,
   relatedProducts,
   sitemapFeed,
   trackProductView,
 } from './storefront.service';
 
+import { bool, cursor, number, oneOf, positiveInt, queryArray, storeId, text, uuid, uuidArray } from '../http/schema-types';
+import { PRODUCT_TYPES, PUBLIC_SEARCH_SORTS } from '../products/products.schemas';
+import { PublicSearchResponse, PublicSuggestResponse } from './search.schemas';
+import { SPONSORED_SHARE, searchEngineOf } from '../../search/public-search';
+import type { PublicSearchParams } from '../../search/public-search-request';
+import type { SuggestParams } from '../../search/suggest';
+import { pricesShown } from './price-visibility';
+
 type Params = Record<string, string>;
+
+const searchEngine = searchEngineOf;
+
+const PAIRS = (what: string): string =>
+  `\`name:value\` of a ${what} (e.g. \`size:M\`); a bare \`value\` matches that value under any name. Values of one name are alternatives (OR), different names all apply (AND). Repeat the parameter or give a comma-separated list; a comma inside a value is written \`\\,\`.`;
+
+const SEARCH_DESCRIPTION = [
+  "No token. Only published products of the store (a store that does not exist or is archived answers 404 store_not_found).",
+  'Filters: `type`, `categoryId` (the category and its whole subtree), `brandId`, `vendorId`, `ids`, `priceMin`/`priceMax` (inclusive), `minRating`, `inStock`, `discounted`, `categoryIds`/`brandIds` (any of), `options`/`attrs`. Array parameters accept repeated parameters and comma-separated values.',
+  "Facets are the enabled facets of the store's filter configuration, in its order, with disjunctive counts: a facet's counts apply every selection except its own (categoryIds, brandIds, vendorId, type, price range, minRating, inStock, discounted, and the `name:value` selections of that option or attribute), so a shopper sees what the other values would give. categoryId and brandId are page context (a category or brand page) and always apply.",
+  'Sorts: relevance (default; the query words decide), newest, price_asc, price_desc, discount (largest percent off first), most_reviewed, rating, best_selling, most_viewed; ties go to the newest product. A chosen sort orders the results strictly.',
+  'Matching: every word must match (typos tolerated, the last word as a prefix). When that finds nothing, looser passes are tried in turn: word forms (numbers split from units such as 500ml, plurals reduced to the singular, punctuation ignored), then fewer words (the most common words of the query dropped first); `matching.strategy` and `looseMatch` say which pass answered. A search with a query that still finds nothing is counted in the store\'s zero-result queries.',
+  `Sponsored: on the first page, active sponsored listings of the store whose keywords match the query and whose product matches every filter take at most one slot per ${SPONSORED_SHARE} results of perPage (3 on a page of 24), marked \`sponsored: true\`, at positions 1, ${SPONSORED_SHARE + 2}, ${2 * SPONSORED_SHARE + 3}; a product already among the page's results is not repeated. They are not counted in total.`,
+  "Prices (price, compareAtPrice, discountPercent, currency) and the price facet are left out when the store does not show prices to this visitor (price visibility).",
+  'Answers are cached per store and normalised parameters, and dropped as soon as the store\'s index, settings, price visibility, filter configuration or sponsored listings change.',
+].join('\n\n');
 
 /** What every built public read shares (ruling 7). */
 const PUBLIC = "No token. A store that does not exist or is archived answers 404 store_not_found; only this store's published products and active categories, brands, collections and bundles are shown.";
-import { bool, cursor, number, oneOf, positiveInt, queryArray, storeId, text, uuid, uuidArray } from '../http/schema-types';
-import { PRODUCT_TYPES, PUBLIC_SEARCH_SORTS } from '../products/products.schemas';
+/** What the price-carrying public reads say about price visibility. */
+const NO_PRICES = "When the store does not show prices to this visitor (price visibility HIDDEN, or SIGNED_IN without a valid access token), the price fields are absent";
 
 /** "at most 10 characters: two lowercase letters, optionally a hyphen and 2 to 8 alphanumerics" */
 const locale = (): Joi.StringSchema =>
@@ -54,12 +80,16 @@ export const storefrontRoutes = defineRoutes({ tag: 'catalog', auth: 'public' },
     path: '/catalog/public/stores/{storeId}/price-visibility',
     summary: 'Whether the store shows prices to visitors',
     status: 200,
+    description: `${PUBLIC} The store's price visibility (EVERYONE, SIGNED_IN, HIDDEN) and whether this request sees prices. Signed in means the request carries \`Authorization: Bearer <access token>\` of a signed-in user (any tenant); a missing, malformed, expired or revoked token never fails a public request, it only counts as not signed in. Where prices are not shown, search, suggest, product, related products, bundle and collection reads leave the price fields out.`,
+    response: PriceVisibilityResponse,
+    handler: (req: RouteRequest<Params>) => publicPriceVisibility(req.context, req.params.storeId!),
   },
   {
     operationId: 'storefront.search',
     method: 'GET',
     path: '/catalog/public/search',
     summary: 'Search the published products of a store with filters, sort and facets',
+    description: SEARCH_DESCRIPTION,
     query: {
       storeId: storeId(),
       locale: locale(),
@@ -79,10 +109,12 @@ export const storefrontRoutes = defineRoutes({ tag: 'catalog', auth: 'public' },
       minRating: number(0, 5),
       inStock: bool(),
       discounted: bool(),
-      options: queryArray(text(3, 180), 40),
-      attrs: queryArray(text(3, 180), 40),
+      options: queryArray(text(3, 180), 40, { commaSeparated: true }).description(PAIRS('variant option')),
+      attrs: queryArray(text(3, 180), 40, { commaSeparated: true }).description(PAIRS('attribute')),
     },
     status: 200,
+    response: PublicSearchResponse,
+    handler: (req: RouteRequest<Params>) => searchEngine(req.context).search(req.query as PublicSearchParams, (profile) => pricesShown(req.context, profile.priceVisibility)),
   },
   {
     operationId: 'storefront.suggest',
@@ -90,7 +122,7 @@ export const storefrontRoutes = defineRoutes({ tag: 'catalog', auth: 'public' },
     path: '/catalog/public/suggest',
     summary: 'Search-as-you-type suggestions for a partial query',
     description:
-      'q is the text being completed, so it stays required (the specification marks it required with length 1 to 200). locale is not typed for suggest; it follows the public search rule. limit has no stated default; 8.',
+      'No token. Products whose words start with what was typed (the last word as a prefix, typos tolerated, fewer words matched while typing), plus the store\'s active categories and brands whose names match (every typed word starts a word of the name, or is one typo away from a word of 5 letters or more); each list holds at most `limit`. q is the text being completed, so it stays required (the specification marks it required with length 1 to 200). locale is not typed for suggest; it follows the public search rule. limit has no stated default; 8. Prices are left out when the store does not show them to this visitor. Cached like search.',
     query: {
       storeId: storeId(),
       locale: locale(),
@@ -98,6 +130,8 @@ export const storefrontRoutes = defineRoutes({ tag: 'catalog', auth: 'public' },
       limit: positiveInt(12).default(8),
     },
     status: 200,
+    response: PublicSuggestResponse,
+    handler: (req: RouteRequest<Params>) => searchEngine(req.context).suggest(req.query as SuggestParams, (profile) => pricesShown(req.context, profile.priceVisibility)),
   },
   {
     operationId: 'storefront.getProduct',
@@ -105,7 +139,7 @@ export const storefrontRoutes = defineRoutes({ tag: 'catalog', auth: 'public' },
     path: '/catalog/public/stores/{storeId}/products/{slug}',
     summary: 'One published product by its slug',
     status: 200,
-    description: `${PUBLIC} Drafts, archived and unknown slugs answer 404 product_not_found (slug compared case-insensitively). Public fields only: no costs, no stock levels (inStock per variant and for the product), ids of the product, its variants, brand and categories only.`,
+    description: `${PUBLIC} Drafts, archived and unknown slugs answer 404 product_not_found (slug compared case-insensitively). Public fields only: no costs, no stock levels (inStock per variant and for the product), ids of the product, its variants, brand and categories only. ${NO_PRICES} (price, compareAtPrice, discountPercent, currency, and each variant's price and compareAtPrice).`,
     response: PublicProductResponse,
     handler: (req: RouteRequest<Params>) => getProduct(req.context, req.params.storeId!, req.params.slug!),
   },
@@ -173,7 +207,7 @@ export const storefrontRoutes = defineRoutes({ tag: 'catalog', auth: 'public' },
     method: 'GET',
     path: '/catalog/public/stores/{storeId}/products/{productId}/related',
     summary: 'Published products related to a product',
-    description: `${PUBLIC} Published related products: RELATED first by position, then UPSELL, then CROSS_SELL. A product that is not published in the store answers 404 product_not_found. limit is not typed by the specification; 1 to 100, default 50.`,
+    description: `${PUBLIC} Published related products: RELATED first by position, then UPSELL, then CROSS_SELL. A product that is not published in the store answers 404 product_not_found. limit is not typed by the specification; 1 to 100, default 50. ${NO_PRICES} (price, compareAtPrice, discountPercent of each item).`,
     query: { limit: listedRequired(positiveInt(100).default(50)) },
     status: 200,
     response: PublicRelatedProductsResponse,
@@ -185,7 +219,7 @@ export const storefrontRoutes = defineRoutes({ tag: 'catalog', auth: 'public' },
     path: '/catalog/public/stores/{storeId}/products/{productId}/bundle',
     summary: 'Bundle details of a product',
     status: 200,
-    description: `${PUBLIC} The active bundles sold as the product or containing it, with computed prices as the bundle read returns them; a product that is not published answers 404 product_not_found, one without an active bundle 404 bundle_not_found.`,
+    description: `${PUBLIC} The active bundles sold as the product or containing it, with computed prices as the bundle read returns them; a product that is not published answers 404 product_not_found, one without an active bundle 404 bundle_not_found. ${NO_PRICES} (pricing, currency, itemsTotal, bundlePrice, savings, savingsPercent, and each item's unitPrice and productCurrency).`,
     response: PublicBundleResponse,
     handler: (req: RouteRequest<Params>) => productBundles(req.context, req.params.storeId!, req.params.productId!),
   },
@@ -218,7 +252,7 @@ export const storefrontRoutes = defineRoutes({ tag: 'catalog', auth: 'public' },
     path: '/catalog/public/stores/{storeId}/collections/{slug}',
     summary: 'One active collection by its slug, with its products',
     status: 200,
-    description: `${PUBLIC} An inactive or unknown collection answers 404 collection_not_found; its published products in the collection's order.`,
+    description: `${PUBLIC} An inactive or unknown collection answers 404 collection_not_found; its published products in the collection's order. ${NO_PRICES} (price, compareAtPrice, discountPercent of each product).`,
     response: PublicCollectionResponse,
     handler: (req: RouteRequest<Params>) => getCollection(req.context, req.params.storeId!, req.params.slug!),
   },

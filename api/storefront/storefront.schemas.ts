@@ -4,6 +4,8 @@ import { dto } from '../http/route';
 import { dateTime, uuid } from '../http/schema-types';
 
 const nullableText = (): Joi.StringSchema => Joi.string().allow(null).required();
+/** A price field: present when the visitor may see the store's prices (price visibility), absent otherwise. */
+const HIDDEN_PRICE = 'Absent when the store does not show prices to this visitor (price visibility).';
 const ref = (label: string): Joi.ObjectSchema =>
   Joi.object({ id: uuid().required(), name: Joi.string().required(), slug: Joi.string().required() }).label(label);
 
@@ -47,9 +49,11 @@ const productCardFields = {
   id: uuid().required(),
   title: Joi.string().required(),
   slug: Joi.string().required(),
-  price: Joi.number().required(),
-  compareAtPrice: Joi.number().allow(null).required(),
-  discountPercent: Joi.number().integer().min(0).max(100).required().description('Whole percent below the compare-at price; 0 without one.'),
+  price: Joi.number().description(HIDDEN_PRICE),
+  compareAtPrice: Joi.number().allow(null).description(`null without a compare-at price. ${HIDDEN_PRICE}`),
+  discountPercent: Joi.number().integer().min(0).max(100).description(`Whole percent below the compare-at price; 0 without one. ${HIDDEN_PRICE}`),
+  badge: Joi.string().valid('FLASH_SALE').allow(null).description(`FLASH_SALE while a running flash sale sets the price, else null. ${HIDDEN_PRICE}`),
+  flashSaleEndsAt: Joi.string().allow(null).description(`When that flash sale ends (ISO 8601). ${HIDDEN_PRICE}`),
   imageUrl: nullableText().description('The first image.'),
   inStock: Joi.boolean().required().description('Some variant has stock.'),
 };
@@ -82,10 +86,12 @@ export const PublicProductResponse = dto(
     descriptionHtml: Joi.string().allow('').required(),
     translations: Joi.object().unknown(true).required(),
     type: Joi.string().required(),
-    price: Joi.number().required(),
-    compareAtPrice: Joi.number().allow(null).required(),
-    discountPercent: Joi.number().integer().min(0).max(100).required(),
-    currency: Joi.string().length(3).required(),
+    price: Joi.number().description(HIDDEN_PRICE),
+    compareAtPrice: Joi.number().allow(null).description(`null without a compare-at price. ${HIDDEN_PRICE}`),
+    discountPercent: Joi.number().integer().min(0).max(100).description(HIDDEN_PRICE),
+    badge: Joi.string().valid('FLASH_SALE').allow(null).description(`FLASH_SALE while a running flash sale sets the price, else null. ${HIDDEN_PRICE}`),
+    flashSaleEndsAt: Joi.string().allow(null).description(`When that flash sale ends (ISO 8601). ${HIDDEN_PRICE}`),
+    currency: Joi.string().length(3).description(HIDDEN_PRICE),
     brand: ref('PublicBrandRef').allow(null).required(),
     vendorName: nullableText(),
     categories: Joi.array().items(ref('PublicCategoryRef')).required(),
@@ -97,8 +103,8 @@ export const PublicProductResponse = dto(
           id: uuid().required(),
           sku: nullableText(),
           options: Joi.object().pattern(Joi.string(), Joi.string()).required(),
-          price: Joi.number().required().description("The variant's price, or the product's when the variant has none."),
-          compareAtPrice: Joi.number().allow(null).required(),
+          price: Joi.number().description(`The variant's price, or the product's when the variant has none. ${HIDDEN_PRICE}`),
+          compareAtPrice: Joi.number().allow(null).description(HIDDEN_PRICE),
           inStock: Joi.boolean().required().description('Stock above zero; exact stock levels are not public.'),
         }).label('PublicVariant'),
       )
@@ -118,7 +124,9 @@ export const PublicBundleResponse = dto(
       .items(
         Joi.object()
           .unknown(true)
-          .description('An active bundle as the bundle read returns it (id, productId, name, slug, pricing, items with unit prices, currency, itemsTotal, bundlePrice, savings, savingsPercent, updatedAt).'),
+          .description(
+            'An active bundle as the bundle read returns it (id, productId, name, slug, pricing, items with unit prices, currency, itemsTotal, bundlePrice, savings, savingsPercent, updatedAt). When the store does not show prices to this visitor (price visibility), pricing, currency, itemsTotal, bundlePrice, savings, savingsPercent and the items\' unitPrice and productCurrency are absent.',
+          ),
       )
       .required(),
   }),
@@ -129,5 +137,16 @@ export const SitemapFeedResponse = dto(
   Joi.object({
     items: Joi.array().items(Joi.object({ slug: Joi.string().required(), updatedAt: dateTime().required() }).label('SitemapEntry')).required(),
     nextCursor: uuid().allow(null).required().description('Pass as cursor for the next page; null on the last page.'),
+  }),
+);
+
+export const PriceVisibilityResponse = dto(
+  'PriceVisibilityResponse',
+  Joi.object({
+    storeId: uuid().required(),
+    priceVisibility: Joi.string().valid('EVERYONE', 'SIGNED_IN', 'HIDDEN').required().description('The store setting: prices shown to EVERYONE, only to SIGNED_IN visitors, or HIDDEN from everyone.'),
+    pricesShown: Joi.boolean()
+      .required()
+      .description('Whether this request sees prices: true for EVERYONE; for SIGNED_IN only when the request carries a valid access token of a signed-in user (a missing, invalid or expired token is simply not signed in); false for HIDDEN.'),
   }),
 );

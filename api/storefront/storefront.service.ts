@@ -4,6 +4,10 @@
  * (404 store_not_found otherwise), and every query is bound to that store's id, so another store's
  * data is never reachable. Only published products and active categories, brands, collections and
  * bundles are shown.
+ *
+ * Price visibility: the store's setting (EVERYONE, SIGNED_IN, HIDDEN) is read with the store, and
+ * when this request may not see prices (pricesShown) every price field (prices, compare-at prices,
+ * discount percentages, currencies, bundle totals) is left out of the answer, not set to null.
  */
 import { BadRequestError, NotFoundError } from '../http/errors';
 import { UUID_PATTERN } from '../http/schema-types';
@@ -11,19 +15,35 @@ import { storeNotFound } from '../http/store-access';
 import { getFilterConfig, type FilterConfigView } from '../filter-config/filter-config.service';
 import { bundlesByProduct, getBundle } from '../bundles/bundles.service';
 import type { RequestContext } from '../../storage/request-context';
+import { asPriceVisibility, pricesShown, type PriceVisibility } from './price-visibility';
+import { priceLines, publicPrices, type PricedLine } from '../pricing/engine';
+import { discountPercent } from '../../indexer/product-document';
 
 interface PublicStore {
   id: string;
   tenantId: string;
+  priceVisibility: PriceVisibility;
+  /** Whether this request sees the store's prices. */
+  pricesShown: boolean;
 }
 
 const notFound = (what: string, code: string): NotFoundError => new NotFoundError(`The ${what} does not exist.`, code);
 
 /** The store `storeId` if it exists and is not archived; 404 store_not_found otherwise. */
 async function publicStore(ctx: RequestContext, storeId: string): Promise<PublicStore> {
-  const rows: Array<{ id: string; tenant_id: string }> = await ctx.manager.query(`SELECT id, tenant_id FROM stores WHERE id = $1 AND status <> 'archived'`, [storeId]);
+  const rows: Array<{ id: string; tenant_id: string; price_visibility: string }> = await ctx.manager.query(
+    `SELECT id, tenant_id, price_visibility FROM stores WHERE id = $1 AND status <> 'archived'`,
+    [storeId],
+  );
   if (!rows[0]) throw storeNotFound();
-  return { id: rows[0].id, tenantId: rows[0].tenant_id };
+  const priceVisibility = asPriceVisibility(rows[0].price_visibility);
+  return { id: rows[0].id, tenantId: rows[0].tenant_id, priceVisibility, pricesShown: pricesShown(ctx, priceVisibility) };
+}
+
+/** GET /catalog/public/stores/{storeId}/price-visibility: the setting and whether this request sees prices. */
+export async function publicPriceVisibility(ctx: RequestContext, storeId: string): Promise<{ storeId: string; priceVisibility: PriceVisibility; pricesShown: boolean }> {
+  const store = await publicStore(ctx, storeId);
+  return { storeId: store.id, priceVisibility: store.priceVisibility, pricesShown: store.pricesShown };
 }
 
 /**
@@ -140,37 +160,59 @@ export interface ProductCard {
   id: string;
   title: string;
   slug: string;
-  price: number;
-  compareAtPrice: number | null;
-  discountPercent: number;
+  /** The three price fields are absent when the visitor may not see prices. */
+  price?: number;
+  compareAtPrice?: number | null;
+  discountPercent?: number;
+  badge?: 'FLASH_SALE' | null;
+  flashSaleEndsAt?: string | null;
   imageUrl: string | null;
   inStock: boolean;
 }
 
 interface CardRow {
   id: string;
+  store_id: string;
   title: string;
   slug: string;
   price: string;
   compare_at_price: string | null;
+  currency: string;
+  brand_id: string | null;
   image_url: string | null;
   in_stock: boolean;
 }
 
 /** Columns of a product card; `p` is the products alias. */
-const CARD_COLUMNS = `p.id, p.title, p.slug, p.price, p.compare_at_price,
+const CARD_COLUMNS = `p.id, p.store_id, p.title, p.slug, p.price, p.compare_at_price, p.currency, p.brand_id,
   (SELECT i.url FROM product_images i WHERE i.product_id = p.id ORDER BY i.position, i.id LIMIT 1) AS image_url,
   EXISTS (SELECT 1 FROM product_variants v WHERE v.product_id = p.id AND v.stock > 0) AS in_stock`;
 
-/** Whole percent off the compare-at price, rounded half up; 0 without a higher compare-at price. */
-function discountPercent(price: number, compareAt: number | null): number {
-  return compareAt !== null && compareAt > price && compareAt > 0 ? Math.round(((compareAt - price) / compareAt) * 100) : 0;
+/**
+ * The price a visitor sees, as the search index shows it: the pricing engine's public price (rules
+ * and running flash sales); when discounted, the compare-at price is at least the regular price.
+ */
+function shownPrice(price: string, compareAt: string | null, effective: { price: string; discounted: boolean; flashSale: { endsAt: string } | null } | undefined) {
+  const discounted = effective?.discounted === true;
+  const now = discounted ? effective!.price : price;
+  const compare = discounted && (compareAt === null || Number(compareAt) < Number(price)) ? price : compareAt;
+  return {
+    price: Number(now),
+    compareAtPrice: num(compare),
+    discountPercent: discountPercent(now, compare),
+    badge: discounted && effective!.flashSale ? ('FLASH_SALE' as const) : null,
+    flashSaleEndsAt: discounted && effective!.flashSale ? effective!.flashSale.endsAt : null,
+  };
 }
 
-function card(row: CardRow): ProductCard {
-  const price = Number(row.price);
-  const compareAtPrice = num(row.compare_at_price);
-  return { id: row.id, title: row.title, slug: row.slug, price, compareAtPrice, discountPercent: discountPercent(price, compareAtPrice), imageUrl: row.image_url, inStock: row.in_stock };
+async function cards(ctx: RequestContext, rows: CardRow[], showPrices: boolean): Promise<ProductCard[]> {
+  const effective = showPrices ? await publicPrices(ctx.manager, rows) : new Map();
+  return rows.map((row) => {
+    const base = { id: row.id, title: row.title, slug: row.slug };
+    const rest = { imageUrl: row.image_url, inStock: row.in_stock };
+    if (!showPrices) return { ...base, ...rest };
+    return { ...base, ...shownPrice(row.price, row.compare_at_price, effective.get(row.id)), ...rest };
+  });
 }
 
 export async function getProduct(ctx: RequestContext, storeId: string, slug: string): Promise<Record<string, unknown>> {
@@ -197,8 +239,14 @@ export async function getProduct(ctx: RequestContext, storeId: string, slug: str
       ? (ctx.manager.query('SELECT id, name, slug FROM brands WHERE id = $1 AND store_id = $2 AND is_active', [p.brand_id, store.id]) as Promise<Array<{ id: string; name: string; slug: string }>>)
       : Promise.resolve([]),
   ]);
-  const price = Number(p.price);
-  const compareAtPrice = num(p.compare_at_price as string | null);
+  const shown = store.pricesShown;
+  // The engine's public price of the product and of each variant (rules and running flash sales).
+  const priced = shown
+    ? await priceLines(ctx.manager, store.id, [{ productId: id, quantity: 1 }, ...variants.map((v) => ({ productId: id, variantId: v.id, quantity: 1 }))])
+    : undefined;
+  const effectiveOf = (line: PricedLine | undefined) =>
+    line && line.unitPrice < line.baseUnitPrice ? { price: String(line.unitPrice), discounted: true, flashSale: line.flashSale } : undefined;
+  const productPrice = shownPrice(p.price as string, p.compare_at_price as string | null, effectiveOf(priced?.lines[0]));
   return {
     id,
     title: p.title,
@@ -206,21 +254,19 @@ export async function getProduct(ctx: RequestContext, storeId: string, slug: str
     descriptionHtml: p.description_html,
     translations: p.translations,
     type: p.type,
-    price,
-    compareAtPrice,
-    discountPercent: discountPercent(price, compareAtPrice),
-    currency: (p.currency as string).trim(),
+    ...(shown ? { ...productPrice, currency: (p.currency as string).trim() } : {}),
     brand: brands[0] ?? null,
     vendorName: p.vendor_name,
     categories,
     attributes: p.attributes,
     images,
-    variants: variants.map((v) => ({
+    variants: variants.map((v, i) => ({
       id: v.id,
       sku: v.sku,
       options: v.options,
-      price: v.price === null ? price : Number(v.price),
-      compareAtPrice: num(v.compare_at_price),
+      ...(shown
+        ? (({ price, compareAtPrice }) => ({ price, compareAtPrice }))(shownPrice(v.price ?? (p.price as string), v.compare_at_price, effectiveOf(priced?.lines[i + 1])))
+        : {}),
       inStock: v.stock > 0,
     })),
     inStock: variants.some((v) => v.stock > 0),
@@ -251,8 +297,13 @@ export async function relatedProducts(ctx: RequestContext, storeId: string, prod
   );
   const rank = (kind: string): number => (kind === 'RELATED' ? 0 : kind === 'UPSELL' ? 1 : 2);
   const ordered = rows.sort((a, b) => rank(a.kind) - rank(b.kind) || a.position - b.position || a.id.localeCompare(b.id));
-  return { items: ordered.slice(0, limit).map((row) => ({ ...card(row), kind: row.kind })) };
+  const top = ordered.slice(0, limit);
+  const shown = await cards(ctx, top, store.pricesShown);
+  return { items: top.map((row, i) => ({ ...shown[i]!, kind: row.kind })) };
 }
+
+const BUNDLE_PRICE_FIELDS = ['pricing', 'currency', 'itemsTotal', 'bundlePrice', 'savings', 'savingsPercent'] as const;
+const BUNDLE_ITEM_PRICE_FIELDS = ['unitPrice', 'productCurrency'] as const;
 
 export async function productBundles(ctx: RequestContext, storeId: string, productId: string): Promise<{ items: Array<Record<string, unknown>> }> {
   const store = await publicStore(ctx, storeId);
@@ -269,11 +320,20 @@ export async function productBundles(ctx: RequestContext, storeId: string, produ
   const active = candidates.filter((b) => b.items.every((i) => published.has(i.productId)) && (!b.productId || published.has(b.productId)));
   if (active.length === 0) throw notFound('bundle', 'bundle_not_found');
   const details = await Promise.all(active.map((b) => getBundle(scoped, b.id)));
-  // Merchant bookkeeping (store id, active flag, creation time) is left out of the public view.
+  // Merchant bookkeeping (store id, active flag, creation time) is left out of the public view, and
+  // so is every price (pricing, unit prices, currencies, totals) when the visitor may not see prices.
   return {
     items: details.map((detail) => {
       const view = { ...detail };
       for (const key of ['storeId', 'isActive', 'createdAt']) delete view[key];
+      if (!store.pricesShown) {
+        for (const key of BUNDLE_PRICE_FIELDS) delete view[key];
+        view.items = (view.items as Array<Record<string, unknown>>).map((item) => {
+          const rest = { ...item };
+          for (const key of BUNDLE_ITEM_PRICE_FIELDS) delete rest[key];
+          return rest;
+        });
+      }
       return view;
     }),
   };
@@ -327,5 +387,5 @@ export async function getCollection(ctx: RequestContext, storeId: string, slug: 
       WHERE ci.collection_id = $1 AND p.store_id = $2 AND p.status = 'PUBLISHED' ORDER BY ci.position, p.id`,
     [collection.id, store.id],
   );
-  return { ...collection, products: products.map(card) };
+  return { ...collection, products: await cards(ctx, products, store.pricesShown) };
 }

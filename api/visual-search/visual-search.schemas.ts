@@ -1,6 +1,130 @@
-/** DTOs of the visual search area. */
-import { pendingDto } from '../http/route';
+/** DTOs of the visual search area (README "Visual search"). */
+import Joi from 'joi';
+import { dto } from '../http/route';
+import { dateTime, httpUrl, int, money, number, oneOf, positiveInt, text, uuid } from '../http/schema-types';
 
-export const VisualSearchSettingsDto = pendingDto('VisualSearchSettingsDto');
-export const IndexProductDto = pendingDto('IndexProductDto');
-export const QueryByImageDto = pendingDto('QueryByImageDto');
+export const VISUAL_MODELS = ['mobilenet-v2', 'clip'] as const;
+export const MAX_RESULTS_LIMIT = 100;
+export const INDEX_IDS_MAX = 1000;
+export const QUERY_TEXT_MAX = 200;
+
+export const VisualSearchSettingsDto = dto(
+  'VisualSearchSettingsDto',
+  Joi.object({
+    enabled: Joi.boolean().description('Turns visual search on or off for the store. Turning it on queues every product image for embedding.'),
+    model: oneOf(VISUAL_MODELS).description(
+      'mobilenet-v2 (default; 1280-d MobileNetV2 image features, always available) or clip (a CLIP model installed on the server, VISION_CLIP_MODEL_DIR; also matches text). Changing the model re-embeds every product image of the store; until then the store\'s results come from the images already done.',
+    ),
+    minSimilarity: number(0, 1).precision(4).description('Results scoring below this are left out (score 0 to 1; 1 is the same image). Default 0.'),
+    maxResults: positiveInt(MAX_RESULTS_LIMIT).description('Most results a query returns, 1 to 100. Default 20.'),
+  })
+    .min(1)
+    .description('Fields left out keep their value. A store without settings has visual search disabled.'),
+);
+
+export const VisualSearchSettingsResponse = dto(
+  'VisualSearchSettingsResponse',
+  Joi.object({
+    storeId: uuid().required(),
+    enabled: Joi.boolean().required(),
+    model: oneOf(VISUAL_MODELS).required(),
+    dimensions: int(1).required().description('Length of the model\'s vectors.'),
+    textQueries: Joi.boolean().required().description('Whether the model also embeds text, so `text` queries work (CLIP).'),
+    minSimilarity: number(0, 1).required(),
+    maxResults: positiveInt(MAX_RESULTS_LIMIT).required(),
+    updatedAt: dateTime().required(),
+  }),
+);
+
+export const IndexProductDto = dto(
+  'IndexProductDto',
+  Joi.object({
+    productIds: Joi.array().items(uuid()).min(1).max(INDEX_IDS_MAX).unique().description('Products to (re)index, 1 to 1000; left out: every product of the store.'),
+    force: Joi.boolean().default(false).description('Embed again even when a vector of the same image and model is stored (the image changed behind the same URL).'),
+  }).description('An empty object indexes every product of the store, reusing stored vectors.'),
+);
+
+export const IndexRequestResponse = dto(
+  'IndexRequestResponse',
+  Joi.object({
+    storeId: uuid().required(),
+    queued: int(0).required().description('Products queued for the vision worker.'),
+    model: oneOf(VISUAL_MODELS).required(),
+  }),
+);
+
+const Failure = Joi.object({
+  productId: uuid().required(),
+  imageUrl: Joi.string().allow(null).required(),
+  reason: Joi.string().required().description('`<code>: <explanation>`; codes: not_an_image, too_many_pixels, undecodable, too_large, address_not_allowed, scheme_not_allowed, http_status, timeout, network, dns_failed, too_many_redirects, invalid_url.'),
+  attempts: int(1).required(),
+  updatedAt: dateTime().required(),
+});
+
+export const IndexStatusResponse = dto(
+  'IndexStatusResponse',
+  Joi.object({
+    storeId: uuid().required(),
+    enabled: Joi.boolean().required(),
+    model: oneOf(VISUAL_MODELS).required(),
+    dimensions: int(1).required(),
+    counts: Joi.object({
+      products: int(0).required().description('Products of the store.'),
+      withImage: int(0).required().description('Products that have an image.'),
+      indexed: int(0).required().description('Images embedded with the current model.'),
+      pending: int(0).required().description('Images waiting for the worker (queued, or stored for another model).'),
+      failed: int(0).required(),
+    }).required(),
+    failures: Joi.array().items(Failure).max(50).required().description('The 50 most recent failures.'),
+    lastRequestedAt: dateTime().allow(null).required().description('When indexing was last requested (settings or index operation).'),
+    lastIndexedAt: dateTime().allow(null).required().description('When the worker last finished an image of the store.'),
+  }),
+);
+
+export const ClearIndexResponse = dto(
+  'ClearIndexResponse',
+  Joi.object({
+    storeId: uuid().required(),
+    cleared: int(0).required().description('Vectors removed.'),
+  }),
+);
+
+export const QueryByImageDto = dto(
+  'QueryByImageDto',
+  Joi.object({
+    image: Joi.string()
+      .base64({ paddingRequired: false })
+      .description('The image, base64-encoded (JSON bodies; at most the JSON body limit, 1 MB by default). With multipart/form-data send it as the file part `image` instead (up to VISION_UPLOAD_MAX_BYTES, 8 MB by default). JPEG, PNG, GIF, WebP, AVIF or TIFF, sniffed from the bytes.'),
+    imageUrl: httpUrl().description('An http(s) URL of the image, fetched by the server: public addresses only, at most VISION_FETCH_MAX_BYTES.'),
+    text: text(1, QUERY_TEXT_MAX).trim().description('Words to match against product photos; only with the clip model.'),
+    categoryId: uuid().description('Only products in this category or below it.'),
+    brandId: uuid(),
+    minPrice: money(),
+    maxPrice: money(),
+    inStock: Joi.boolean().description('true: only products with stock.'),
+    limit: positiveInt(MAX_RESULTS_LIMIT).description('At most this many results, and never more than the store\'s maxResults.'),
+  })
+    .oxor('image', 'imageUrl', 'text')
+    .description('Exactly one of image (or the multipart file), imageUrl or text. The image is used for this query only and never stored.'),
+);
+
+const ResultItem = Joi.object({
+  id: uuid().required(),
+  title: Joi.string().required(),
+  slug: Joi.string().required(),
+  status: oneOf(['DRAFT', 'PUBLISHED', 'ARCHIVED']).required(),
+  price: Joi.number().required(),
+  currency: Joi.string().required(),
+  imageUrl: Joi.string().allow(null).required(),
+  inStock: Joi.boolean().required(),
+  score: number(0, 1).required().description('Similarity, 0 to 1: (1 + cosine) / 2 of the two image vectors; 1 is the same image.'),
+});
+
+export const VisualSearchResults = dto(
+  'VisualSearchResults',
+  Joi.object({
+    items: Joi.array().items(ResultItem).required().description('Most similar first.'),
+    model: oneOf(VISUAL_MODELS).required(),
+    tookMs: int(0).required(),
+  }),
+);

@@ -1,26 +1,133 @@
-/** Webhook topics (document 1, "Topic catalog": 33 topics in 10 categories) and DTOs. */
+/** DTOs of the webhooks area: the tester (document 2) and subscription management (extensions). */
 import Joi from 'joi';
 import { dto } from '../http/route';
-import { httpUrl, oneOf } from '../http/schema-types';
+import { bool, httpUrl, oneOf, uuid } from '../http/schema-types';
+import { WEBHOOK_TOPICS } from './events';
 
-export const WEBHOOK_TOPICS = [
-  'order.placed', 'order.cancelled',
-  'payment.captured', 'payment.refunded',
-  'product.created', 'product.updated', 'product.published', 'product.archived',
-  'approval.request.created', 'approval.approved', 'approval.rejected', 'approval.expired',
-  'quote.sent', 'quote.accepted', 'quote.rejected', 'quote.converted', 'quote.expired',
-  'vendor.applied', 'vendor.approved', 'vendor.rejected', 'vendor.suspended',
-  'payout.calculated', 'payout.paid', 'payout.failed', 'payout.retry.scheduled', 'payout.retry.given_up',
-  'buybox.winner_changed',
-  'saved_report.due',
-  'impersonation.started', 'impersonation.ended', 'staff.invited', 'staff.accepted', 'consent.registry.push_due',
-] as const;
-export type WebhookTopic = (typeof WEBHOOK_TOPICS)[number];
+export { WEBHOOK_TOPICS, type WebhookTopic } from './events';
+
+export const DELIVERY_STATUSES = ['PENDING', 'DELIVERED', 'DEAD'] as const;
 
 export const WebhookTestDto = dto(
   'WebhookTestDto',
   Joi.object({
-    topic: oneOf(WEBHOOK_TOPICS).required(),
-    endpoint: httpUrl().required().description('The receiver URL (http or https).'),
+    topic: oneOf(WEBHOOK_TOPICS).required().description('One of the 33 topics of document 1.'),
+    endpoint: httpUrl().required().description('The receiver URL (http or https, at most 2048 characters; no credentials; a private or loopback IP literal is refused).'),
   }),
+);
+
+const envelope = Joi.object({
+  topic: Joi.string().required(),
+  deliveryId: Joi.string().required(),
+  tenantId: Joi.string().required(),
+  occurredAt: Joi.string().isoDate().required(),
+  data: Joi.object().unknown(true).required(),
+})
+  .label('WebhookEnvelope')
+  .description('The body every attempt sends (document 1, "Webhook delivery envelope").');
+
+export const WebhookTestResponse = dto(
+  'WebhookTestResponse',
+  Joi.object({
+    deliveryId: Joi.string().required().description('X-Service-Delivery-Id of every attempt; GET /webhooks/deliveries/{id} shows its attempts.'),
+    eventId: Joi.string().required(),
+    topic: oneOf(WEBHOOK_TOPICS).required(),
+    endpoint: Joi.string().required().description('The URL as it is called (normalised).'),
+    endpointId: Joi.string().allow(null).required().description('The enabled endpoint of the tenant with this URL, whose secret signs the delivery; null otherwise.'),
+    signedWith: Joi.string().valid('ENDPOINT_SECRET', 'TEST_SECRET').required(),
+    testSecret: Joi.string().allow(null).required().description("The tenant's test signing secret when signedWith is TEST_SECRET (the same for every test of the tenant); null otherwise."),
+    payload: envelope.required(),
+  }),
+);
+
+const topicList = Joi.array()
+  .items(Joi.string().valid('*', ...WEBHOOK_TOPICS))
+  .min(1)
+  .max(WEBHOOK_TOPICS.length)
+  .unique()
+  .description("Topics the endpoint receives: 1 to 33 distinct topics of the catalog, or ['*'] for all (also topics added later).");
+const description = Joi.string().trim().max(500).allow(null, '').description('Free text for people, at most 500 characters; empty or null: none.');
+
+export const CreateWebhookEndpointDto = dto(
+  'CreateWebhookEndpointDto',
+  Joi.object({
+    url: httpUrl().required().description('Receiver URL, http or https, at most 2048 characters, no credentials; unique within the tenant.'),
+    topics: topicList.required(),
+    description,
+    enabled: bool().default(true),
+  }),
+);
+
+export const UpdateWebhookEndpointDto = dto(
+  'UpdateWebhookEndpointDto',
+  Joi.object({ url: httpUrl(), topics: topicList, description, enabled: bool() }).min(1),
+);
+
+const endpointFields = {
+  id: Joi.string().required(),
+  url: Joi.string().required(),
+  description: Joi.string().allow(null).required(),
+  topics: Joi.array().items(Joi.string()).required(),
+  enabled: Joi.boolean().required(),
+  secretLast4: Joi.string().required().description('The last four characters of the signing secret, to tell secrets apart.'),
+  secretRotatedAt: Joi.string().isoDate().allow(null).required(),
+  createdAt: Joi.string().isoDate().required(),
+  updatedAt: Joi.string().isoDate().required(),
+};
+const EndpointItem = Joi.object(endpointFields).label('WebhookEndpoint');
+
+export const WebhookEndpointResponse = dto('WebhookEndpointResponse', EndpointItem);
+export const WebhookEndpointWithSecretResponse = dto(
+  'WebhookEndpointWithSecretResponse',
+  Joi.object({ ...endpointFields, secret: Joi.string().required().description('The signing secret (whsec_…). Shown only in this answer; store it now.') }),
+);
+export const WebhookEndpointListResponse = dto('WebhookEndpointListResponse', Joi.object({ items: Joi.array().items(EndpointItem).required(), nextCursor: Joi.string().allow(null).required() }));
+
+const deliveryFields = {
+  id: Joi.string().required().description('The deliveryId (also X-Service-Delivery-Id): the same on every attempt and replay.'),
+  endpointId: Joi.string().allow(null).required(),
+  eventId: Joi.string().required(),
+  topic: Joi.string().required(),
+  url: Joi.string().allow(null).required(),
+  test: Joi.boolean().required().description('Made by POST /webhooks/test.'),
+  status: oneOf(DELIVERY_STATUSES).required().description('PENDING (attempts left), DELIVERED (a 2xx answer), DEAD (the fifth attempt failed: the dead-letter queue).'),
+  attempts: Joi.number().integer().min(0).max(5).required().description('Attempts of the current round (a replay starts a new round).'),
+  totalAttempts: Joi.number().integer().min(0).required(),
+  replays: Joi.number().integer().min(0).required(),
+  nextAttemptAt: Joi.string().isoDate().allow(null).required(),
+  lastStatusCode: Joi.number().integer().allow(null).required(),
+  lastError: Joi.string().allow(null).required(),
+  lastAttemptAt: Joi.string().isoDate().allow(null).required(),
+  deliveredAt: Joi.string().isoDate().allow(null).required(),
+  deadAt: Joi.string().isoDate().allow(null).required(),
+  createdAt: Joi.string().isoDate().required(),
+};
+const DeliveryItem = Joi.object(deliveryFields).label('WebhookDelivery');
+
+export const WebhookDeliveryResponse = dto('WebhookDeliveryResponse', DeliveryItem);
+export const WebhookDeliveryListResponse = dto('WebhookDeliveryListResponse', Joi.object({ items: Joi.array().items(DeliveryItem).required(), nextCursor: Joi.string().allow(null).required() }));
+export const WebhookDeliveryDetailResponse = dto(
+  'WebhookDeliveryDetailResponse',
+  Joi.object({
+    ...deliveryFields,
+    payload: envelope.required(),
+    history: Joi.array()
+      .items(
+        Joi.object({
+          number: Joi.number().integer().min(1).required(),
+          outcome: Joi.string().valid('SUCCESS', 'FAILURE').required(),
+          statusCode: Joi.number().integer().allow(null).required(),
+          error: Joi.string().allow(null).required(),
+          durationMs: Joi.number().integer().min(0).required(),
+          attemptedAt: Joi.string().isoDate().required(),
+        }).label('WebhookAttempt'),
+      )
+      .required(),
+  }),
+);
+
+export const ReplayDeadLettersDto = dto('ReplayDeadLettersDto', Joi.object({ endpointId: uuid().description('Only this endpoint\'s dead letters; all of the tenant\'s when absent.') }));
+export const ReplayDeadLettersResponse = dto(
+  'ReplayDeadLettersResponse',
+  Joi.object({ replayed: Joi.number().integer().min(0).required(), remaining: Joi.number().integer().min(0).required().description('Dead letters left (more than one call replays); call again while above 0.') }),
 );

@@ -2,6 +2,9 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 export type StoreStatus = 'active' | 'archived';
 
+/** Who sees the store's prices on public reads: everyone, signed-in visitors only, or nobody. */
+export type StorePriceVisibility = 'EVERYONE' | 'SIGNED_IN' | 'HIDDEN';
+
 /** A shop of a tenant. Its slug is unique platform-wide (public check-slug). */
 @Entity({ name: 'stores' })
 export class Store {
@@ -15,6 +18,7 @@ export class Store {
   @Column('text', { name: 'contact_email', nullable: true }) contactEmail!: string | null;
   @Column('boolean', { name: 'is_default', default: false }) isDefault!: boolean;
   @Column('text', { default: 'active' }) status!: StoreStatus;
+  @Column('text', { name: 'price_visibility', default: 'EVERYONE' }) priceVisibility!: StorePriceVisibility;
   @Column('timestamptz', { name: 'created_at', default: () => 'now()' }) createdAt!: Date;
   @Column('timestamptz', { name: 'updated_at', default: () => 'now()' }) updatedAt!: Date;
   @Column('timestamptz', { name: 'archived_at', nullable: true }) archivedAt!: Date | null;

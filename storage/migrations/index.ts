@@ -7,5 +7,15 @@ import { Products1795000000200 } from './1795000000200-products';
 import { Collections1795000000300 } from './1795000000300-collections';
 import { Bundles1795000000400 } from './1795000000400-bundles';
 import { SearchSynonyms1795000000500 } from './1795000000500-search-synonyms';
+import { SponsoredListings1795000000600 } from './1795000000600-sponsored-listings';
+import { PriceVisibilityZeroResults1795000000700 } from './1795000000700-price-visibility-zero-results';
+import { ProductBulkEdits1795000000800 } from './1795000000800-product-bulk-edits';
+import { VisualSearch1795000000900 } from './1795000000900-visual-search';
+import { Customers1795000001000 } from './1795000001000-customers';
+import { TransferJobs1795000001100 } from './1795000001100-transfer-jobs';
+import { Webhooks1795000001200 } from './1795000001200-webhooks';
+import { OrdersSandboxes1795000001300 } from './1795000001300-orders-sandboxes';
+import { PricingFlashSales1795000001400 } from './1795000001400-pricing-flash-sales';
+import { ShippingContent1795000001500 } from './1795000001500-shipping-content';
 
-export const migrations = [Outbox1795000000000, Accounts1795000000001, TotpLastStep1795000000020, CatalogTaxonomy1795000000100, Products1795000000200, Collections1795000000300, Bundles1795000000400, SearchSynonyms1795000000500];
+export const migrations = [Outbox1795000000000, Accounts1795000000001, TotpLastStep1795000000020, CatalogTaxonomy1795000000100, Products1795000000200, Collections1795000000300, Bundles1795000000400, SearchSynonyms1795000000500, SponsoredListings1795000000600, PriceVisibilityZeroResults1795000000700, ProductBulkEdits1795000000800, VisualSearch1795000000900, Customers1795000001000, TransferJobs1795000001100, Webhooks1795000001200, OrdersSandboxes1795000001300, PricingFlashSales1795000001400, ShippingContent1795000001500];

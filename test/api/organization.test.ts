@@ -112,7 +112,7 @@ describe('organization', () => {
       const first = await createStore(owner, { name: 'Main Shop', slug, contactEmail: 'Shop@Example.test', defaultLocale: 'de-DE' });
       expect(first.status, first.text).to.equal(201);
       expect(first.json).to.include({ name: 'Main Shop', slug, status: 'active', isDefault: true, currency: 'EUR', timezone: 'UTC', defaultLocale: 'de-DE', contactEmail: 'shop@example.test', archivedAt: null });
-      expect(Object.keys(first.json)).to.have.members(['id', 'name', 'slug', 'status', 'isDefault', 'currency', 'defaultLocale', 'timezone', 'contactEmail', 'createdAt', 'updatedAt', 'archivedAt']);
+      expect(Object.keys(first.json)).to.have.members(['id', 'name', 'slug', 'status', 'isDefault', 'currency', 'defaultLocale', 'timezone', 'contactEmail', 'createdAt', 'updatedAt', 'archivedAt', 'priceVisibility']);
       const second = await storeOf(owner, { name: 'Outlet', currency: 'USD', timezone: 'America/New_York' });
       expect(second).to.include({ isDefault: false, currency: 'USD', timezone: 'America/New_York', defaultLocale: 'en' });
       const audit = (await auditRows(server, owner.tenantId)).filter((a) => a.action === 'store.create');
@@ -238,6 +238,9 @@ describe('organization', () => {
       expect(archive).to.have.length(1);
       expect(archive[0]).to.deep.include({ resource_id: outlet.id, before: { status: 'active', isDefault: false } });
       expect(archive[0]!.after).to.include({ status: 'archived' });
+      // One store event (cached public search answers of the store are dropped), none for the repeat.
+      const events = await server.runtime.dataSource.query("SELECT topic FROM outbox WHERE aggregate_type = 'store' AND aggregate_id = $1 AND topic = 'store.archived'", [outlet.id]);
+      expect(events).to.have.length(1);
       const summary = (await call(server, 'GET', '/api/v1/organization/summary', { headers: h })).json;
       expect(summary.counts.stores).to.equal(1);
       expect(summary.stores.find((s: any) => s.id === outlet.id).status).to.equal('archived');

@@ -3,19 +3,13 @@
  * write, storeSynonyms() output, and end to end: a rule makes the store's index find a product by a synonym.
  */
 import { expect } from 'chai';
-import type BeeQueue from 'bee-queue';
-import pino from 'pino';
 import { call, startTestServer, type TestServer } from '../helpers/harness';
 import { auditRows, expectProblem } from '../helpers/accounts';
 import { merchant, type Merchant } from './products.helpers';
+import { deliverIndexRows, pendingIndexRows } from '../helpers/indexing';
 import { uuidv7 } from '../../storage/ids';
-import { jobIdFor, outboxConsumer, type OutboxJobData } from '../../storage/outbox';
-import type { DeliveryHandler } from '../../storage/consumers';
-import { createIndexHandler } from '../../indexer/index-consumer';
 import { storeSynonyms } from '../../indexer/index-settings';
 import { storeIndexUid, tmpIndexUid } from '../../search/index-names';
-
-const silent = pino({ level: 'silent' });
 
 describe('search synonyms', function () {
   this.timeout(60_000);
@@ -186,21 +180,9 @@ describe('search synonyms', function () {
 
   it("makes the store's search find a product by a synonym once the outbox rows are delivered", async () => {
     const m = await newMerchant();
-    const handle: DeliveryHandler = createIndexHandler({ dataSource: server.runtime.dataSource, meili: server.runtime.meiliAdmin, logger: silent });
     const drain = async (): Promise<void> => {
-      const rows: Array<{ aggregate_type: string; aggregate_id: string }> = await server.runtime.dataSource.query(
-        `WITH c AS (UPDATE outbox SET status = 'in_flight', claimed_at = now(), attempts = attempts + 1
-                     WHERE tenant_id = $1 AND queue = 'index' AND status = 'pending' RETURNING id, aggregate_type, aggregate_id)
-         SELECT aggregate_type, aggregate_id, min(id) AS first FROM c GROUP BY 1, 2 ORDER BY first`,
-        [m.owner.tenantId],
-      );
-      const consume = outboxConsumer(server.runtime.dataSource, 'index', { retryBaseMs: 1_000, retryMaxMs: 60_000 }, handle);
-      for (const row of rows) {
-        const job = { id: jobIdFor(row.aggregate_type, row.aggregate_id), data: { aggregateType: row.aggregate_type, aggregateId: row.aggregate_id, tenantId: m.owner.tenantId } };
-        await consume(job as BeeQueue.Job<OutboxJobData>);
-      }
-      const left: Array<{ n: number }> = await server.runtime.dataSource.query("SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1 AND queue = 'index' AND status <> 'done'", [m.owner.tenantId]);
-      expect(left[0]!.n).to.equal(0);
+      expect(await deliverIndexRows(server, m.owner.tenantId)).to.deep.equal([]);
+      expect(await pendingIndexRows(server, m.owner.tenantId)).to.equal(0);
     };
     const search = async (q: string): Promise<string[]> => (await server.runtime.meiliAdmin.index(storeIndexUid(m.storeId)).search(q)).hits.map((h) => h.id as string);
 

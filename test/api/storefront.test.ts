@@ -178,6 +178,17 @@ describe('storefront public reads', () => {
   });
 
   describe('products', () => {
+    it('shows the price the pricing engine gives visitors: a running rule lowers it, the regular price becomes the compare-at price', async () => {
+      const m = await merchant();
+      const p = await product(m, { price: '80' });
+      const rule = await call(server, 'POST', '/api/v1/pricing/rules', { headers: m.h, body: { storeId: m.storeId, name: 'Ten off', type: 'PERCENT', value: 10 } });
+      expect(rule.status, rule.text).to.equal(201);
+      const res = await get(`${m.storeId}/products/${p.slug}`);
+      expect(res.status, res.text).to.equal(200);
+      expect(res.json).to.include({ price: 72, compareAtPrice: 80, discountPercent: 10, badge: null });
+      expect(res.json.variants[0]).to.include({ price: 72, compareAtPrice: 80 });
+    });
+
     it('reads a published product with public fields only; drafts, archived, unknown and other stores answer 404', async () => {
       const m = await merchant();
       const p = await product(m, { price: '75', compareAt: '100' });

@@ -5,12 +5,11 @@
  * tests' rows are never touched; one test runs the registered consumer table on a worker.
  */
 import { expect } from 'chai';
-import type BeeQueue from 'bee-queue';
-import pino from 'pino';
 import { Meilisearch } from 'meilisearch';
+import { jobIdFor } from '../../storage/outbox';
 import { call, startTestServer, testConfig, type TestServer } from '../helpers/harness';
+import { deliverIndexRows, indexHandler, RETRY, silentLogger as silent } from '../helpers/indexing';
 import { merchant, insertAttribute, type Merchant } from '../api/products.helpers';
-import { jobIdFor, outboxConsumer, type OutboxJobData } from '../../storage/outbox';
 import { QueueRegistry } from '../../storage/queues';
 import { startConsumers, type DeliveryHandler } from '../../storage/consumers';
 import { createIndexHandler } from '../../indexer/index-consumer';
@@ -20,8 +19,7 @@ import { indexSettings, settingsMatch, MAX_TOTAL_HITS } from '../../indexer/inde
 import { reindexStore } from '../../indexer/reindex';
 import { storeIndexUid, tmpIndexUid } from '../../search/index-names';
 
-const silent = pino({ level: 'silent' });
-const settings = { retryBaseMs: 1_000, retryMaxMs: 60_000 };
+const settings = RETRY;
 
 describe('indexer: products into one Meilisearch index per store', function () {
   this.timeout(60_000);
@@ -34,7 +32,7 @@ describe('indexer: products into one Meilisearch index per store', function () {
   before(async () => {
     server = await startTestServer();
     meili = server.runtime.meiliAdmin;
-    handle = createIndexHandler({ dataSource: server.runtime.dataSource, meili, logger: silent });
+    handle = indexHandler(server);
   });
 
   after(async () => {
@@ -66,22 +64,8 @@ describe('indexer: products into one Meilisearch index per store', function () {
     return product.id;
   }
 
-  /** Claims the tenant's pending index rows and delivers them aggregate by aggregate; returns the failures. */
-  async function drain(m: Merchant, handler: DeliveryHandler = handle): Promise<Error[]> {
-    const rows: Array<{ aggregate_type: string; aggregate_id: string }> = await server.runtime.dataSource.query(
-      `WITH c AS (UPDATE outbox SET status = 'in_flight', claimed_at = now(), attempts = attempts + 1
-                   WHERE tenant_id = $1 AND queue = 'index' AND status = 'pending' RETURNING id, aggregate_type, aggregate_id)
-       SELECT aggregate_type, aggregate_id, min(id) AS first FROM c GROUP BY 1, 2 ORDER BY first`,
-      [m.owner.tenantId],
-    );
-    const consume = outboxConsumer(server.runtime.dataSource, 'index', settings, handler);
-    const failures: Error[] = [];
-    for (const row of rows) {
-      const job = { id: jobIdFor(row.aggregate_type, row.aggregate_id), data: { aggregateType: row.aggregate_type, aggregateId: row.aggregate_id, tenantId: m.owner.tenantId } };
-      await consume(job as BeeQueue.Job<OutboxJobData>).catch((e: Error) => failures.push(e));
-    }
-    return failures;
-  }
+  /** Delivers the tenant's pending index rows through `handler`; returns the failures. */
+  const drain = (m: Merchant, handler: DeliveryHandler = handle): Promise<Error[]> => deliverIndexRows(server, m.owner.tenantId, handler);
 
   async function statuses(m: Merchant): Promise<Record<string, number>> {
     const rows: Array<{ status: string; n: number }> = await server.runtime.dataSource.query("SELECT status, count(*)::int AS n FROM outbox WHERE tenant_id = $1 AND queue = 'index' GROUP BY 1", [m.owner.tenantId]);
@@ -102,7 +86,7 @@ describe('indexer: products into one Meilisearch index per store', function () {
     expect(discountPercent('10', '10')).to.equal(0);
     expect(discountPercent('10', null)).to.equal(0);
     const s = indexSettings({ defaultLocale: 'en', locales: ['de', 'pt-BR'], synonyms: {} });
-    expect(s.searchableAttributes?.slice(0, 4)).to.deep.equal(['title', 'title_de', 'title_pt_br', 'brand']);
+    expect(s.searchableAttributes?.slice(0, 4)).to.deep.equal(['brand', 'title', 'title_de', 'title_pt_br']);
     expect(s.localizedAttributes).to.deep.include({ attributePatterns: ['title_de', 'description_de'], locales: ['deu'] });
     expect(s.pagination?.maxTotalHits).to.be.at.least(100 * 60);
   });
@@ -137,7 +121,7 @@ describe('indexer: products into one Meilisearch index per store', function () {
     const producers = new QueueRegistry({ redisUrl: server.runtime.config.redisUrl, isWorker: false, logger: silent, prefix });
     const consumers = startConsumers(
       { dataSource: server.runtime.dataSource, redisUrl: server.runtime.config.redisUrl, logger: silent, outbox: settings, prefix },
-      indexerConsumers({ dataSource: server.runtime.dataSource, meiliAdmin: meili, logger: silent }),
+      indexerConsumers({ dataSource: server.runtime.dataSource, meiliAdmin: meili, logger: silent, publishStoreChanges: server.runtime.publishStoreChanges }),
     );
     try {
       const rows: Array<{ aggregate_type: string; aggregate_id: string }> = await server.runtime.dataSource.query(
@@ -191,6 +175,9 @@ describe('indexer: products into one Meilisearch index per store', function () {
     expect(document!.categoryIds).to.have.members([category.id, parent.id]);
     expect(document!.options).to.have.members(['size:S', 'colour:White', 'size:M']);
     expect(document!.attrs).to.deep.equal(['material:linen']);
+    expect(document!.optionValues).to.have.members(['S', 'White', 'M']);
+    expect(document!.attrValues).to.deep.equal(['linen']);
+    expect(document!.stars).to.equal(0);
     expect(document!.createdAt).to.be.a('number').within(Date.now() / 1000 - 600, Date.now() / 1000 + 5);
     expect(document!.publishedAt).to.be.a('number');
     expect(await doc(m.storeId, draft.id)).to.equal(undefined);
@@ -310,6 +297,6 @@ describe('indexer: products into one Meilisearch index per store', function () {
     expect(await drain(m)).to.deep.equal([]);
     await meili.index(storeIndexUid(m.storeId)).updateSettings({ rankingRules: ['words'] }).waitTask();
     await handle({ queue: 'index', aggregateType: 'store', aggregateId: m.storeId, tenantId: m.owner.tenantId, messages: [] });
-    expect((await meili.index(storeIndexUid(m.storeId)).getSettings()).rankingRules).to.deep.equal(['words', 'typo', 'proximity', 'attribute', 'sort', 'exactness']);
+    expect((await meili.index(storeIndexUid(m.storeId)).getSettings()).rankingRules).to.deep.equal(indexSettings({ defaultLocale: 'en', locales: [], synonyms: {} }).rankingRules);
   });
 });

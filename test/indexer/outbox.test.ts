@@ -14,6 +14,7 @@ import { enqueueOutbox, jobIdFor, OutboxRelay, outboxConsumer, type OutboxDelive
 import { QueueRegistry } from '../../storage/queues';
 import { startConsumers } from '../../storage/consumers';
 import { uuidv7 } from '../../storage/ids';
+import { eventually } from '../helpers/wait';
 
 const silent = pino({ level: 'silent' });
 const TENANT = '0190a5f0-8b7c-7def-8123-456789abcdef';
@@ -34,14 +35,6 @@ async function waitingJobs(queue: BeeQueue): Promise<BeeQueue.Job<OutboxJobData>
   return (await queue.getJobs('waiting', { start: 0, end: 1000 })) as BeeQueue.Job<OutboxJobData>[];
 }
 
-async function eventually(check: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('condition not met in time');
-}
 
 describe('transactional outbox', () => {
   let runtime: Runtime;
@@ -168,7 +161,7 @@ describe('transactional outbox', () => {
     try {
       relay.start();
       await inTransaction(ctx, (tx) => enqueueOutbox(tx, productEvent(id)));
-      await eventually(async () => (await rowsOf(runtime.dataSource, id))[0]?.status === 'done');
+      await eventually(async () => (await rowsOf(runtime.dataSource, id))[0]?.status === 'done', 'the row to be done');
       expect(handled).to.deep.equal([id]);
     } finally {
       await relay.stop();

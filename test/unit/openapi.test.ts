@@ -9,7 +9,7 @@ import { buildOpenApiDocument } from '../../api/http/openapi';
 import { toJsonSchema } from '../../api/http/joi-json-schema';
 import { pathParamNames, type RouteDef } from '../../api/http/route';
 import { PUBLIC_SEARCH_SORTS } from '../../api/products/products.schemas';
-import { allRoutes } from '../../api/routes';
+import { allRoutes, extensionOperationIds } from '../../api/routes';
 
 type Json = Record<string, any>;
 
@@ -72,11 +72,12 @@ describe('OpenAPI document', () => {
     expect(JSON.parse(JSON.stringify(doc))).to.deep.equal(doc);
   });
 
-  it('has exactly the 367 operations, each once, with unique operationIds', () => {
-    expect(ops).to.have.length(367);
-    expect(allRoutes).to.have.length(367);
+  it('has exactly the 367 operations (plus the documented extensions), each once, with unique operationIds', () => {
+    const total = 367 + extensionOperationIds.size;
+    expect(ops).to.have.length(total);
+    expect(allRoutes).to.have.length(total);
     const ids = ops.map((o) => o.op.operationId);
-    expect(new Set(ids).size).to.equal(367);
+    expect(new Set(ids).size).to.equal(total);
     expect(new Set(ids)).to.deep.equal(new Set(allRoutes.map((r) => r.operationId)));
   });
 
@@ -224,7 +225,12 @@ describe('OpenAPI document', () => {
       expect(op.requestBody.required, route.operationId).to.equal(true);
       expect(op.requestBody.content, route.operationId).to.deep.equal({
         [route.body.contentType]: { schema: { $ref: `#/components/schemas/${route.body.name}` } },
+        // Routes that also take a file upload document the multipart/form-data alternative beside it.
+        ...(route.upload ? { 'multipart/form-data': op.requestBody.content['multipart/form-data'] } : {}),
       });
+      if (route.upload) {
+        expect(op.requestBody.content['multipart/form-data'].schema.properties[route.upload.field], route.operationId).to.include({ type: 'string', contentMediaType: 'application/octet-stream' });
+      }
       const component = doc.components.schemas[route.body.name];
       expect(component, route.body.name).to.be.an('object');
       const expected = toJsonSchema(route.body.schema);

@@ -1,0 +1,151 @@
+/**
+ * The fast path of an import for products that do not exist yet: the same checks and the same rows
+ * as createProduct (api/products/products.service.ts), but written for a whole batch with multi-row
+ * inserts — products, variants, images, categories, tags, one audit entry (product.create) and one
+ * outbox row (queue index, topic product.created) per product, plus the vision row where the store
+ * has visual search and the product an image. Checks that fail are reported per product; if the
+ * database still refuses the batch (a race on a slug or SKU), the caller's savepoint is rolled back
+ * and the products go through createProduct one by one.
+ */
+import { AuditEntry, Product, ProductCategory, ProductImage, ProductTagAssignment, ProductVariant, type Store } from '../../storage/entities';
+import { uuidv7 } from '../../storage/ids';
+import { enqueueOutbox, type OutboxEvent } from '../../storage/outbox';
+import type { RequestContext } from '../../storage/request-context';
+import { tenantRepository } from '../../storage/tenancy';
+import { AppError, type FieldError } from '../http/errors';
+import type { ProductInput } from '../products/products.service';
+import { assertAttributes, checkAttributes, checkCurrency, compareMoney, moneyString, sanitizeDescription, sanitizeTranslations } from '../products/products.rules';
+import { productState, type ProductParts } from '../products/products.view';
+
+export interface NewProduct {
+  key: number;
+  input: ProductInput;
+}
+
+/** Builds the parts of each new product; products whose checks fail are returned in `failed` with the service's field errors. */
+export async function buildNewProducts(tx: RequestContext, store: Store, items: NewProduct[]): Promise<{ built: Array<{ key: number; parts: ProductParts }>; failed: Array<{ key: number; errors: FieldError[]; message: string }> }> {
+  const built: Array<{ key: number; parts: ProductParts }> = [];
+  const failed: Array<{ key: number; errors: FieldError[]; message: string }> = [];
+  // SKUs already used in the store, and SKUs repeated within the batch.
+  const skus = items.flatMap((item) => (item.input.variants ?? []).map((v) => v.sku?.toLowerCase()).filter((s): s is string => !!s));
+  const taken = new Set<string>(
+    skus.length
+      ? ((await tx.manager.query('SELECT lower(sku) AS sku FROM product_variants WHERE tenant_id = $1 AND store_id = $2 AND lower(sku) = ANY($3::text[])', [tx.tenantId, store.id, skus])) as Array<{ sku: string }>).map((r) => r.sku)
+      : [],
+  );
+  const claimed = new Set<string>();
+  const now = new Date();
+  for (const { key, input } of items) {
+    try {
+      const errors: FieldError[] = [];
+      const price = moneyString(input.price);
+      const compareAtPrice = input.compareAtPrice === undefined || input.compareAtPrice === null ? null : moneyString(input.compareAtPrice);
+      if (compareAtPrice !== null && compareMoney(compareAtPrice, price) < 0) errors.push({ path: 'body.compareAtPrice', message: 'must be null or at least the price' });
+      const currency = input.currency ?? store.currency;
+      checkCurrency(currency);
+      const status = input.status ?? 'DRAFT';
+      const categoryIds = (input.categoryIds ?? []).map((c) => c.toLowerCase());
+      const attributes = await checkAttributes(tx, store.id, categoryIds, input.attributes ?? {});
+      assertAttributes(attributes, status === 'PUBLISHED');
+      const seen = new Set<string>();
+      (input.variants ?? []).forEach((variant, index) => {
+        const own = variant.price === undefined || variant.price === null ? price : moneyString(variant.price);
+        if (variant.compareAtPrice !== undefined && variant.compareAtPrice !== null && compareMoney(moneyString(variant.compareAtPrice), own) < 0) {
+          errors.push({ path: `body.variants[${index}].compareAtPrice`, message: 'must be null or at least the variant price' });
+        }
+        const sku = variant.sku?.toLowerCase();
+        if (!sku) return;
+        if (seen.has(sku)) errors.push({ path: `body.variants[${index}].sku`, message: 'sku repeats another variant of the product' });
+        else if (taken.has(sku) || claimed.has(sku)) errors.push({ path: `body.variants[${index}].sku`, message: 'sku is already used by another product of the store' });
+        seen.add(sku);
+      });
+      if (errors.length) {
+        failed.push({ key, errors, message: 'The product is invalid.' });
+        continue;
+      }
+      for (const sku of seen) claimed.add(sku);
+      const id = uuidv7();
+      const product = tenantRepository(tx, Product).create({
+        id,
+        storeId: store.id,
+        title: input.title,
+        slug: input.slug!,
+        descriptionHtml: sanitizeDescription(input.descriptionHtml),
+        type: input.type,
+        status,
+        price,
+        compareAtPrice,
+        currency,
+        brandId: input.brandId ?? null,
+        vendorId: input.vendorId ?? null,
+        vendorName: input.vendorName ?? null,
+        attributes: attributes.values,
+        translations: sanitizeTranslations(input.translations),
+        rating: '0',
+        reviewCount: 0,
+        salesCount: 0,
+        viewCount: '0',
+        publishedAt: status === 'PUBLISHED' ? now : null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      const variants = (input.variants ?? []).map((variant, position) =>
+        tenantRepository(tx, ProductVariant).create({
+          id: uuidv7(),
+          storeId: store.id,
+          productId: id,
+          sku: variant.sku ?? null,
+          barcode: variant.barcode ?? null,
+          options: variant.options ?? {},
+          price: variant.price === undefined || variant.price === null ? null : moneyString(variant.price),
+          compareAtPrice: variant.compareAtPrice === undefined || variant.compareAtPrice === null ? null : moneyString(variant.compareAtPrice),
+          stock: variant.stock,
+          position,
+        }),
+      );
+      const images = (input.images ?? []).map((image, position) => Object.assign(new ProductImage(), { id: uuidv7(), productId: id, url: image.url, alt: image.alt || null, position }));
+      built.push({ key, parts: { product, variants, images, categoryIds, tagIds: (input.tagIds ?? []).map((t) => t.toLowerCase()) } });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      failed.push({ key, errors: error.errors, message: error.message });
+    }
+  }
+  return { built, failed };
+}
+
+/** Writes built products with multi-row inserts, their audit entries and outbox rows. */
+export async function insertNewProducts(tx: RequestContext, store: Store, built: ProductParts[]): Promise<void> {
+  if (!built.length) return;
+  const now = new Date();
+  await tx.manager.insert(Product, built.map((p) => p.product));
+  const variants = built.flatMap((p) => p.variants);
+  for (let i = 0; i < variants.length; i += 1_000) await tx.manager.insert(ProductVariant, variants.slice(i, i + 1_000));
+  const images = built.flatMap((p) => p.images);
+  for (let i = 0; i < images.length; i += 1_000) await tx.manager.insert(ProductImage, images.slice(i, i + 1_000));
+  const categories = built.flatMap((p) => p.categoryIds.map((categoryId, position) => ({ productId: p.product.id, categoryId, position })));
+  if (categories.length) await tx.manager.insert(ProductCategory, categories);
+  const tags = built.flatMap((p) => p.tagIds.map((tagId) => ({ tagId, productId: p.product.id, createdAt: now })));
+  if (tags.length) await tx.manager.insert(ProductTagAssignment, tags);
+  // The audit entries recordAudit would write, one per product (product states hold no secret fields and no dates).
+  await tx.manager.insert(
+    AuditEntry,
+    built.map((p) => ({
+      id: uuidv7(),
+      tenantId: tx.tenantId ?? null,
+      actorType: tx.actor.type,
+      actorId: tx.actor.id ?? null,
+      action: 'product.create',
+      resourceType: 'product',
+      resourceId: p.product.id,
+      before: null,
+      after: productState(p) as never,
+      ip: tx.client?.ip ?? null,
+      userAgent: tx.client?.userAgent?.slice(0, 500) ?? null,
+      requestId: tx.requestId,
+    })),
+  );
+  const events: OutboxEvent[] = built.map((p) => ({ queue: 'index', topic: 'product.created', aggregateType: 'product', aggregateId: p.product.id }));
+  const [vision] = (await tx.manager.query('SELECT 1 FROM visual_search_settings WHERE store_id = $1 AND enabled', [store.id])) as unknown[];
+  if (vision) for (const p of built) if (p.images.length) events.push({ queue: 'vision', topic: 'product.image_changed', aggregateType: 'product', aggregateId: p.product.id });
+  await enqueueOutbox(tx, events);
+}

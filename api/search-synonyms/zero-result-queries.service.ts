@@ -1,0 +1,149 @@
+/**
+ * Zero-result queries of a store's public search: every search with a non-empty query that ends with
+ * no results is counted once per store and normalised query (table zero_result_queries), and merchants
+ * list them, most frequent first, with whether each one finds published products now.
+ *
+ * - Normalisation (normaliseQuery): Unicode NFKC, lowercase, runs of whitespace collapsed to one
+ *   space, trimmed, at most 200 characters (code points). "  Blue   SHIRT " and "blue shirt" are one row.
+ * - Counting (recordZeroResult): one upsert, no audit entry and no outbox row (a shopper's search is not
+ *   a merchant write). `sample` keeps the last raw query as typed (at most 200 characters).
+ * - answeredNow: one Meilisearch multi-search over the store's index for all listed queries (limit 1
+ *   each, filter `status = "PUBLISHED"`, matching strategy `frequency`, as the loosest pass of the
+ *   public search, which drops the most common words when every word cannot match). A store without an
+ *   index answers false for every query; when Meilisearch cannot be reached, answeredNow and
+ *   answeredBy are null.
+ * - answeredBy: for an answered query, SYNONYM when an active synonym rule of the store was created or
+ *   updated after the query was last seen and one of the query's words is one of the rule's terms (its
+ *   input or a term, or a word of a multi-word term); otherwise PRODUCT (a product was added, published
+ *   or changed since). null when not answered (or unknown).
+ */
+import type { DataSource, EntityManager } from 'typeorm';
+import { MeilisearchApiError, type Meilisearch } from 'meilisearch';
+import { servicesOf, type RequestContext } from '../../storage/request-context';
+import { requireStore } from '../http/store-access';
+import { createSearchClient, keyValueFor, searchKeyUid } from '../../search/meili';
+import { storeIndexUid } from '../../search/index-names';
+
+export const ZERO_RESULT_QUERY_MAX = 200;
+/** How many queries the list answers (the most frequent ones). */
+export const ZERO_RESULT_LIST_CAP = 100;
+
+const truncate = (value: string, max: number): string => {
+  const chars = Array.from(value);
+  return chars.length > max ? chars.slice(0, max).join('') : value;
+};
+
+export function normaliseQuery(q: string): string {
+  return truncate(q.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim(), ZERO_RESULT_QUERY_MAX).trim();
+}
+
+/** Counts one public search of `storeId` that found nothing (one upsert: INSERT … ON CONFLICT DO UPDATE count = count + 1, last_seen_at = now()). Empty normalised queries are ignored. */
+export async function recordZeroResult(db: DataSource | EntityManager, storeId: string, rawQuery: string): Promise<void> {
+  const query = normaliseQuery(rawQuery);
+  if (!query) return;
+  await db.query(
+    `INSERT INTO zero_result_queries (store_id, tenant_id, query, sample, count, first_seen_at, last_seen_at)
+     SELECT s.id, s.tenant_id, $2, $3, 1, now(), now() FROM stores s WHERE s.id = $1
+     ON CONFLICT (store_id, query) DO UPDATE
+       SET count = zero_result_queries.count + 1, sample = EXCLUDED.sample, last_seen_at = now()`,
+    [storeId, query, truncate(rawQuery, ZERO_RESULT_QUERY_MAX)],
+  );
+}
+
+export type AnsweredBy = 'SYNONYM' | 'PRODUCT';
+
+export interface ZeroResultQueryView {
+  query: string;
+  sample: string;
+  count: number;
+  firstSeenAt: string;
+  lastSeenAt: string;
+  answeredNow: boolean | null;
+  answeredBy: AnsweredBy | null;
+}
+
+interface Row {
+  query: string;
+  sample: string;
+  count: string;
+  first_seen_at: Date;
+  last_seen_at: Date;
+}
+
+/** Words of a query or a synonym term, as compared: NFKC, lowercase, split on anything but letters and digits. */
+const words = (text: string): string[] =>
+  text
+    .normalize('NFKC')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+
+const clients = new Map<string, Meilisearch>();
+
+/** The process's search-only client (the same derived key the storefront search uses). */
+function searchClient(ctx: RequestContext): Meilisearch {
+  const { meiliUrl, meiliMasterKey } = servicesOf(ctx).config;
+  const key = `${meiliUrl}\u0000${meiliMasterKey}`;
+  let client = clients.get(key);
+  if (!client) {
+    client = createSearchClient(meiliUrl, keyValueFor(searchKeyUid(meiliMasterKey), meiliMasterKey), 3_000);
+    clients.set(key, client);
+  }
+  return client;
+}
+
+/** Per query: whether it finds a published product now; null for all when Meilisearch cannot answer. */
+async function answeredNow(ctx: RequestContext, storeId: string, queries: string[]): Promise<boolean[] | null> {
+  if (queries.length === 0) return [];
+  const indexUid = storeIndexUid(storeId);
+  try {
+    const response = (await searchClient(ctx).multiSearch({
+      queries: queries.map((q) => ({ indexUid, q, limit: 1, filter: 'status = "PUBLISHED"', attributesToRetrieve: ['id'], matchingStrategy: 'frequency' as const })),
+    })) as unknown as { results: Array<{ hits: unknown[] }> };
+    return response.results.map((result) => result.hits.length > 0);
+  } catch (error) {
+    if (error instanceof MeilisearchApiError && error.cause?.code === 'index_not_found') return queries.map(() => false);
+    servicesOf(ctx).logger.warn({ err: error, storeId }, 'zero-result queries: Meilisearch could not say which queries are answered');
+    return null;
+  }
+}
+
+export async function listZeroResultQueries(ctx: RequestContext, storeId: string): Promise<{ items: ZeroResultQueryView[] }> {
+  const store = await requireStore(ctx, storeId);
+  const rows: Row[] = await ctx.manager.query(
+    `SELECT z.query, z.sample, z.count::text AS count, z.first_seen_at, z.last_seen_at FROM zero_result_queries z
+      WHERE z.store_id = $1 AND z.tenant_id = $2 ORDER BY z.count DESC, z.last_seen_at DESC, z.query LIMIT $3`,
+    [store.id, store.tenantId, ZERO_RESULT_LIST_CAP],
+  );
+  if (rows.length === 0) return { items: [] };
+  const [answered, rules] = await Promise.all([
+    answeredNow(
+      ctx,
+      store.id,
+      rows.map((r) => r.query),
+    ),
+    ctx.manager.query('SELECT input, terms, updated_at FROM search_synonyms WHERE store_id = $1 AND tenant_id = $2 AND is_active', [store.id, store.tenantId]) as Promise<
+      Array<{ input: string | null; terms: string[]; updated_at: Date }>
+    >,
+  ]);
+  const ruleWords = rules.map((rule) => ({ changedAt: rule.updated_at.getTime(), words: new Set([rule.input ?? '', ...rule.terms].flatMap(words)) }));
+  const bySynonym = (row: Row): boolean => {
+    const queryWords = words(row.query);
+    const lastSeen = row.last_seen_at.getTime();
+    return ruleWords.some((rule) => rule.changedAt > lastSeen && queryWords.some((word) => rule.words.has(word)));
+  };
+  return {
+    items: rows.map((row, i) => {
+      const now = answered === null ? null : answered[i]!;
+      return {
+        query: row.query,
+        sample: row.sample,
+        count: Number(row.count),
+        firstSeenAt: row.first_seen_at.toISOString(),
+        lastSeenAt: row.last_seen_at.toISOString(),
+        answeredNow: now,
+        answeredBy: now ? (bySynonym(row) ? 'SYNONYM' : 'PRODUCT') : null,
+      };
+    }),
+  };
+}

@@ -1,0 +1,430 @@
+/**
+ * Visual search: the store's settings, its image index (queue, status, clear), similar products and
+ * query by image. Embedding happens in the vision worker (vision/worker.ts) for product images and
+ * here, in the request, for the query image, which is used once and never stored.
+ */
+import { performance } from 'node:perf_hooks';
+import { AppError, BadRequestError, ConflictError, NotFoundError, PayloadTooLargeError, ServiceUnavailableError } from '../http/errors';
+import { requireStore, storeNotFound } from '../http/store-access';
+import { safeFetch, SafeFetchError } from '../http/safe-fetch';
+import { recordAudit } from '../../storage/audit';
+import { enqueueOutbox } from '../../storage/outbox';
+import { inTransaction, servicesOf, type RequestContext } from '../../storage/request-context';
+import { tenantRepository } from '../../storage/tenancy';
+import { VisualSearchSettings, type VisualModel } from '../../storage/entities/product-image-vector.entity';
+import type { VisionConfig } from '../config';
+import { clientIp } from '../auth/auth.service';
+import { batcherFor, getEmbedder, MOBILENET_DIMENSIONS, modelDimensions, type Embedder } from '../../vision/embedder';
+import { ImageError, prepareImage } from '../../vision/image';
+import { IndexNotReadyError, searchAllStatuses, searchPublished, visionSearchClient, type VisualFilters, type VisualHit } from '../../vision/query';
+import { decodeVector } from '../../vision/vectors';
+
+export interface SettingsInput {
+  enabled?: boolean;
+  model?: VisualModel;
+  minSimilarity?: number;
+  maxResults?: number;
+}
+
+export interface QueryInput extends VisualFilters {
+  image?: string | Buffer;
+  imageUrl?: string;
+  text?: string;
+  limit?: number;
+}
+
+interface EffectiveSettings {
+  enabled: boolean;
+  model: VisualModel;
+  dimensions: number;
+  minSimilarity: number;
+  maxResults: number;
+  lastRequestedAt: Date | null;
+  updatedAt: Date | null;
+}
+
+const DEFAULTS: EffectiveSettings = { enabled: false, model: 'mobilenet-v2', dimensions: MOBILENET_DIMENSIONS, minSimilarity: 0, maxResults: 20, lastRequestedAt: null, updatedAt: null };
+
+const disabled = (): ConflictError => new ConflictError('Visual search is disabled for this store; enable it with PATCH /visual-search/stores/{storeId}/settings.', 'visual_search_disabled');
+
+function visionConfig(ctx: RequestContext): VisionConfig {
+  return servicesOf(ctx).config.vision;
+}
+
+function effective(row: VisualSearchSettings | null): EffectiveSettings {
+  if (!row) return { ...DEFAULTS };
+  return {
+    enabled: row.enabled,
+    model: row.model,
+    dimensions: row.dimensions,
+    minSimilarity: Number(row.minSimilarity),
+    maxResults: row.maxResults,
+    lastRequestedAt: row.lastRequestedAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+async function loadSettings(ctx: RequestContext, storeId: string): Promise<VisualSearchSettings | null> {
+  return tenantRepository(ctx, VisualSearchSettings).findOneBy({ storeId });
+}
+
+/** Settings of a store for an anonymous caller (public query): the row is read by store id alone. */
+async function publicSettings(ctx: RequestContext, storeId: string): Promise<{ tenantId: string; settings: EffectiveSettings }> {
+  const [store]: Array<{ tenant_id: string; status: string }> = await ctx.manager.query('SELECT tenant_id, status FROM stores WHERE id = $1', [storeId]);
+  if (!store || store.status !== 'active') throw storeNotFound();
+  const [row]: Array<{ enabled: boolean; model: VisualModel; dimensions: number; min_similarity: string; max_results: number }> = await ctx.manager.query(
+    'SELECT enabled, model, dimensions, min_similarity, max_results FROM visual_search_settings WHERE store_id = $1',
+    [storeId],
+  );
+  const settings = row
+    ? { ...DEFAULTS, enabled: row.enabled, model: row.model, dimensions: row.dimensions, minSimilarity: Number(row.min_similarity), maxResults: row.max_results }
+    : { ...DEFAULTS };
+  return { tenantId: store.tenant_id, settings };
+}
+
+function textCapable(model: VisualModel, config: VisionConfig): boolean {
+  return model === 'clip' && Boolean(config.clipModelDir);
+}
+
+function settingsView(storeId: string, s: EffectiveSettings, config: VisionConfig): Record<string, unknown> {
+  return {
+    storeId,
+    enabled: s.enabled,
+    model: s.model,
+    dimensions: s.dimensions,
+    textQueries: textCapable(s.model, config),
+    minSimilarity: s.minSimilarity,
+    maxResults: s.maxResults,
+    updatedAt: s.updatedAt ?? new Date(),
+  };
+}
+
+/**
+ * Queues products of a store for the vision worker: their vector rows become PENDING (a stored
+ * vector is kept and reused when its image and model still match) and one `vision` outbox row is
+ * written per product, all in one statement. Products without an image lose any vector row.
+ */
+async function queueProducts(tx: RequestContext, storeId: string, productIds: string[] | null, force: boolean): Promise<number> {
+  await tx.manager.query(
+    `DELETE FROM product_image_vectors v WHERE v.store_id = $1 AND ($2::uuid[] IS NULL OR v.product_id = ANY($2::uuid[]))
+        AND NOT EXISTS (SELECT 1 FROM product_images i WHERE i.product_id = v.product_id)`,
+    [storeId, productIds],
+  );
+  const [row]: Array<{ queued: number }> = await tx.manager.query(
+    `WITH targets AS (
+       SELECT p.id, p.store_id, p.tenant_id FROM products p
+        WHERE p.store_id = $1 AND p.tenant_id = $2 AND ($3::uuid[] IS NULL OR p.id = ANY($3::uuid[]))
+          AND EXISTS (SELECT 1 FROM product_images i WHERE i.product_id = p.id)),
+     marked AS (
+       INSERT INTO product_image_vectors (product_id, store_id, tenant_id, status, attempts)
+       SELECT id, store_id, tenant_id, 'PENDING', 0 FROM targets
+       ON CONFLICT (product_id) DO UPDATE SET status = 'PENDING', error = NULL, attempts = 0, updated_at = now()
+       RETURNING product_id),
+     queued AS (
+       INSERT INTO outbox (tenant_id, queue, topic, aggregate_type, aggregate_id, payload)
+       SELECT tenant_id, 'vision', 'visual_search.index_requested', 'product', id::text, $4::jsonb FROM targets
+       RETURNING id)
+     SELECT (SELECT count(*) FROM queued)::int AS queued, (SELECT count(*) FROM marked)::int AS marked`,
+    [storeId, tx.tenantId, productIds, JSON.stringify(force ? { force: true } : {})],
+  );
+  return row?.queued ?? 0;
+}
+
+export async function updateSettings(ctx: RequestContext, storeId: string, input: SettingsInput): Promise<Record<string, unknown>> {
+  const config = visionConfig(ctx);
+  return inTransaction(ctx, async (tx) => {
+    await requireStore(tx, storeId, { forWrite: true, lock: true });
+    const existing = await loadSettings(tx, storeId);
+    const before = effective(existing);
+    const model = input.model ?? before.model;
+    if (model === 'clip' && !config.clipModelDir) {
+      throw new BadRequestError('The clip model is not installed on this server (VISION_CLIP_MODEL_DIR).', 'model_unavailable', [{ path: 'body.model', message: 'clip is not available' }]);
+    }
+    let dimensions = before.dimensions;
+    if (!existing || model !== before.model) {
+      try {
+        dimensions = await modelDimensions(model, config);
+      } catch (error) {
+        throw new BadRequestError(`The ${model} model cannot be used: ${(error as Error).message}.`, 'model_unavailable', [{ path: 'body.model', message: `${model} is not available` }]);
+      }
+    }
+    const after: EffectiveSettings = {
+      ...before,
+      enabled: input.enabled ?? before.enabled,
+      model,
+      dimensions,
+      minSimilarity: input.minSimilarity ?? before.minSimilarity,
+      maxResults: input.maxResults ?? before.maxResults,
+    };
+    const state = (s: EffectiveSettings) => ({ enabled: s.enabled, model: s.model, dimensions: s.dimensions, minSimilarity: s.minSimilarity, maxResults: s.maxResults });
+    if (existing && JSON.stringify(state(before)) === JSON.stringify(state(after))) return settingsView(storeId, before, config);
+
+    const reembed = after.enabled && (!before.enabled || after.model !== before.model || !existing);
+    const now = new Date();
+    const repo = tenantRepository(tx, VisualSearchSettings);
+    const values = {
+      enabled: after.enabled,
+      model: after.model,
+      dimensions: after.dimensions,
+      minSimilarity: after.minSimilarity.toFixed(4),
+      maxResults: after.maxResults,
+      updatedAt: now,
+      ...(reembed ? { lastRequestedAt: now } : {}),
+    };
+    if (existing) await repo.update({ storeId }, values as never);
+    else await tx.manager.insert(VisualSearchSettings, { storeId, tenantId: tx.tenantId!, createdAt: now, lastRequestedAt: null, ...values });
+    await recordAudit(tx, { action: 'visual_search.settings.update', resourceType: 'visual_search_settings', resourceId: storeId, before: existing ? state(before) : null, after: state(after) });
+    if (after.enabled !== before.enabled || after.dimensions !== before.dimensions || !existing) {
+      // The store's index gets (or keeps) the `image` embedder with the model's dimensions.
+      await enqueueOutbox(tx, { queue: 'index', topic: 'visual_search.settings_updated', aggregateType: 'store', aggregateId: storeId });
+    }
+    if (reembed) {
+      await queueProducts(tx, storeId, null, false);
+      // Products without an image are re-indexed too, so every document of the store carries
+      // `_vectors.image` (null) and the index accepts the embedder (documents indexed before visual
+      // search existed lack it).
+      if (!before.enabled) {
+        await tx.manager.query(
+          `INSERT INTO outbox (tenant_id, queue, topic, aggregate_type, aggregate_id, payload)
+           SELECT p.tenant_id, 'index', 'visual_search.enabled', 'product', p.id::text, '{}'::jsonb FROM products p
+            WHERE p.store_id = $1 AND p.tenant_id = $2 AND p.status = 'PUBLISHED' AND NOT EXISTS (SELECT 1 FROM product_images i WHERE i.product_id = p.id)`,
+          [storeId, tx.tenantId],
+        );
+      }
+    }
+    return settingsView(storeId, { ...after, updatedAt: now }, config);
+  });
+}
+
+export async function indexProducts(ctx: RequestContext, storeId: string, input: { productIds?: string[]; force?: boolean }): Promise<Record<string, unknown>> {
+  return inTransaction(ctx, async (tx) => {
+    await requireStore(tx, storeId, { forWrite: true, lock: true });
+    const settings = effective(await loadSettings(tx, storeId));
+    if (!settings.enabled) throw disabled();
+    const ids = input.productIds ? [...new Set(input.productIds.map((id) => id.toLowerCase()))] : null;
+    if (ids) {
+      const found: Array<{ id: string }> = await tx.manager.query('SELECT id FROM products WHERE store_id = $1 AND tenant_id = $2 AND id = ANY($3::uuid[])', [storeId, tx.tenantId, ids]);
+      const known = new Set(found.map((r) => r.id));
+      const missing = ids.filter((id) => !known.has(id));
+      if (missing.length) {
+        throw new AppError(
+          404,
+          'product_not_found',
+          'Not Found',
+          `${missing.length} of the products do not exist in this store.`,
+          missing.slice(0, 20).map((id) => ({ path: `body.productIds[${input.productIds!.findIndex((p) => p.toLowerCase() === id)}]`, message: 'no such product in this store' })),
+        );
+      }
+    }
+    const queued = await queueProducts(tx, storeId, ids, input.force === true);
+    await tenantRepository(tx, VisualSearchSettings).update({ storeId }, { lastRequestedAt: new Date() } as never);
+    await recordAudit(tx, { action: 'visual_search.index', resourceType: 'visual_search_settings', resourceId: storeId, before: null, after: { productIds: ids?.length ?? 'all', force: input.force === true, queued } });
+    return { storeId, queued, model: settings.model };
+  });
+}
+
+export async function indexStatus(ctx: RequestContext, storeId: string): Promise<Record<string, unknown>> {
+  await requireStore(ctx, storeId);
+  const settings = effective(await loadSettings(ctx, storeId));
+  const [products]: Array<{ products: number; with_image: number }> = await ctx.manager.query(
+    `SELECT count(*)::int AS products, count(*) FILTER (WHERE EXISTS (SELECT 1 FROM product_images i WHERE i.product_id = p.id))::int AS with_image
+       FROM products p WHERE p.store_id = $1 AND p.tenant_id = $2`,
+    [storeId, ctx.tenantId],
+  );
+  const [counts]: Array<{ indexed: number; pending: number; failed: number; last: Date | null }> = await ctx.manager.query(
+    `SELECT count(*) FILTER (WHERE status = 'INDEXED' AND model = $3 AND dimensions = $4)::int AS indexed,
+            count(*) FILTER (WHERE status = 'PENDING' OR (status = 'INDEXED' AND (model <> $3 OR dimensions <> $4)))::int AS pending,
+            count(*) FILTER (WHERE status = 'FAILED')::int AS failed,
+            max(updated_at) FILTER (WHERE status <> 'PENDING') AS last
+       FROM product_image_vectors WHERE store_id = $1 AND tenant_id = $2`,
+    [storeId, ctx.tenantId, settings.model, settings.dimensions],
+  );
+  const failures: Array<{ product_id: string; image_url: string | null; error: string | null; attempts: number; updated_at: Date }> = await ctx.manager.query(
+    `SELECT product_id, image_url, error, attempts, updated_at FROM product_image_vectors
+      WHERE store_id = $1 AND tenant_id = $2 AND status = 'FAILED' ORDER BY updated_at DESC, product_id LIMIT 50`,
+    [storeId, ctx.tenantId],
+  );
+  return {
+    storeId,
+    enabled: settings.enabled,
+    model: settings.model,
+    dimensions: settings.dimensions,
+    counts: { products: products?.products ?? 0, withImage: products?.with_image ?? 0, indexed: counts?.indexed ?? 0, pending: counts?.pending ?? 0, failed: counts?.failed ?? 0 },
+    failures: failures.map((f) => ({ productId: f.product_id, imageUrl: f.image_url, reason: f.error ?? 'unknown', attempts: Math.max(1, f.attempts), updatedAt: f.updated_at })),
+    lastRequestedAt: settings.lastRequestedAt,
+    lastIndexedAt: counts?.last ?? null,
+  };
+}
+
+export async function clearIndex(ctx: RequestContext, storeId: string): Promise<Record<string, unknown>> {
+  return inTransaction(ctx, async (tx) => {
+    await requireStore(tx, storeId, { forWrite: true, lock: true });
+    const [row]: Array<{ cleared: number; vectors: number }> = await tx.manager.query(
+      `WITH removed AS (DELETE FROM product_image_vectors WHERE store_id = $1 AND tenant_id = $2 RETURNING product_id, vector IS NOT NULL AS had_vector),
+            queued AS (
+              INSERT INTO outbox (tenant_id, queue, topic, aggregate_type, aggregate_id, payload)
+              SELECT $2, 'index', 'visual_search.cleared', 'product', product_id::text, '{}'::jsonb FROM removed WHERE had_vector
+              RETURNING id)
+       SELECT (SELECT count(*) FROM removed)::int AS cleared, (SELECT count(*) FROM queued)::int AS vectors`,
+      [storeId, tx.tenantId],
+    );
+    const cleared = row?.cleared ?? 0;
+    if (cleared > 0) await recordAudit(tx, { action: 'visual_search.clear', resourceType: 'visual_search_settings', resourceId: storeId, before: { vectors: cleared }, after: { vectors: 0 } });
+    return { storeId, cleared };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Queries
+
+function searchFailed(error: unknown): never {
+  if (error instanceof IndexNotReadyError) {
+    throw new ConflictError('The store\'s image index is being rebuilt (visual search was just enabled or its model changed); try again shortly.', 'visual_index_not_ready');
+  }
+  throw error;
+}
+
+async function embedderOf(ctx: RequestContext, settings: EffectiveSettings): Promise<Embedder> {
+  let embedder: Embedder;
+  try {
+    embedder = await getEmbedder(settings.model, visionConfig(ctx));
+  } catch (error) {
+    servicesOf(ctx).logger.error({ err: error, model: settings.model }, 'visual search: the model could not be loaded');
+    throw new ServiceUnavailableError(`The ${settings.model} model is not available right now.`, 5);
+  }
+  if (embedder.dimensions !== settings.dimensions) throw new ConflictError('The store\'s model changed; its image index is being rebuilt.', 'visual_index_not_ready');
+  return embedder;
+}
+
+export interface QueryTimings {
+  decodeMs: number;
+  embedMs: number;
+  searchMs: number;
+}
+
+/** The query's vector: from the uploaded or base64 image, an image URL (fetched safely), or text (CLIP). */
+export async function queryVector(ctx: RequestContext, settings: EffectiveSettings, input: QueryInput, timings: QueryTimings): Promise<Float32Array> {
+  const config = visionConfig(ctx);
+  const given = [input.image !== undefined, input.imageUrl !== undefined, input.text !== undefined].filter(Boolean).length;
+  if (given === 0) throw new BadRequestError('Send an image (multipart file `image` or base64 `image`), an `imageUrl`, or `text`.', 'image_required', [{ path: 'body.image', message: 'image, imageUrl or text is required' }]);
+  if (given > 1) throw new BadRequestError('Send only one of image, imageUrl and text.', 'validation_failed', [{ path: 'body', message: 'only one of image, imageUrl and text' }]);
+  if (input.text !== undefined) {
+    const embedder = await embedderOf(ctx, settings);
+    if (!embedder.embedTexts) throw new BadRequestError('Text queries need the clip model; this store uses a model that embeds images only.', 'text_queries_unavailable', [{ path: 'body.text', message: 'not supported by the store\'s model' }]);
+    const started = performance.now();
+    const [vector] = await embedder.embedTexts([input.text]);
+    timings.embedMs = performance.now() - started;
+    return vector!;
+  }
+  const started = performance.now();
+  let bytes: Buffer;
+  let fromUrl = false;
+  if (input.imageUrl !== undefined) {
+    fromUrl = true;
+    try {
+      bytes = (await safeFetch(input.imageUrl, { timeoutMs: config.fetchTimeoutMs, maxBytes: config.fetchMaxBytes, maxRedirects: config.maxRedirects, allowAddresses: config.fetchAllowAddresses })).body;
+    } catch (error) {
+      if (!(error instanceof SafeFetchError)) throw error;
+      const code = ['address_not_allowed', 'scheme_not_allowed', 'credentials_not_allowed', 'invalid_url'].includes(error.reason)
+        ? 'image_url_not_allowed'
+        : error.reason === 'too_large'
+          ? 'image_too_large'
+          : 'image_fetch_failed';
+      throw new BadRequestError(error.message, code, [{ path: 'body.imageUrl', message: error.reason }]);
+    }
+  } else {
+    bytes = typeof input.image === 'string' ? Buffer.from(input.image, 'base64') : input.image!;
+    if (bytes.length === 0) throw new BadRequestError('The image is empty.', 'not_an_image', [{ path: 'body.image', message: 'empty' }]);
+    if (bytes.length > config.uploadMaxBytes) throw new PayloadTooLargeError(config.uploadMaxBytes, `The image exceeds the limit of ${config.uploadMaxBytes} bytes.`);
+  }
+  const embedder = await embedderOf(ctx, settings);
+  let image;
+  try {
+    image = await prepareImage(bytes, { size: embedder.inputSize, maxPixels: config.maxPixels });
+  } catch (error) {
+    if (!(error instanceof ImageError)) throw error;
+    const path = fromUrl ? 'body.imageUrl' : 'body.image';
+    if (error.reason === 'not_an_image') {
+      if (fromUrl) throw new BadRequestError(`The URL does not point at an image: ${error.message}`, 'not_an_image', [{ path, message: 'not an image' }]);
+      throw new AppError(415, 'not_an_image', 'Unsupported Media Type', `The upload is not an image: ${error.message}`);
+    }
+    if (error.reason === 'too_many_pixels') {
+      if (fromUrl) throw new BadRequestError(error.message, 'image_too_many_pixels', [{ path, message: 'too many pixels' }]);
+      throw new AppError(413, 'image_too_many_pixels', 'Content Too Large', error.message);
+    }
+    throw new BadRequestError(error.message, 'image_undecodable', [{ path, message: 'cannot be decoded' }]);
+  }
+  timings.decodeMs = performance.now() - started;
+  const embedStarted = performance.now();
+  const vector = await batcherFor(embedder, config.batchSize).embed(image);
+  timings.embedMs = performance.now() - embedStarted;
+  return vector;
+}
+
+function results(items: VisualHit[], model: VisualModel, started: number): Record<string, unknown> {
+  return { items, model, tookMs: Math.round(performance.now() - started) };
+}
+
+export async function queryMerchant(ctx: RequestContext, storeId: string, input: QueryInput, timings: QueryTimings = { decodeMs: 0, embedMs: 0, searchMs: 0 }): Promise<Record<string, unknown>> {
+  const started = performance.now();
+  await requireStore(ctx, storeId);
+  const settings = effective(await loadSettings(ctx, storeId));
+  if (!settings.enabled) throw disabled();
+  const vector = await queryVector(ctx, settings, input, timings);
+  const searchStarted = performance.now();
+  const items = await searchAllStatuses(ctx.dataSource, {
+    storeId,
+    tenantId: ctx.tenantId!,
+    model: settings.model,
+    dimensions: settings.dimensions,
+    vector,
+    limit: Math.min(input.limit ?? settings.maxResults, settings.maxResults),
+    minScore: settings.minSimilarity,
+    filters: input,
+  });
+  timings.searchMs = performance.now() - searchStarted;
+  return results(items, settings.model, started);
+}
+
+export async function queryPublic(ctx: RequestContext, storeId: string, input: QueryInput, timings: QueryTimings = { decodeMs: 0, embedMs: 0, searchMs: 0 }): Promise<Record<string, unknown>> {
+  const started = performance.now();
+  const services = servicesOf(ctx);
+  await services.rateLimiter.hit(`visual-query:${clientIp(ctx)}`, { limit: services.config.vision.publicQueriesPerMinute, windowSeconds: 60 });
+  const { settings } = await publicSettings(ctx, storeId);
+  if (!settings.enabled) throw disabled();
+  const vector = await queryVector(ctx, settings, input, timings);
+  const searchStarted = performance.now();
+  const items = await searchPublished(visionSearchClient(services.config), {
+    storeId,
+    vector,
+    limit: Math.min(input.limit ?? settings.maxResults, settings.maxResults),
+    minScore: settings.minSimilarity,
+    filters: input,
+  }).catch(searchFailed);
+  timings.searchMs = performance.now() - searchStarted;
+  return results(items, settings.model, started);
+}
+
+export async function similarProducts(ctx: RequestContext, storeId: string, productId: string, limit: number): Promise<Record<string, unknown>> {
+  const started = performance.now();
+  await requireStore(ctx, storeId);
+  const settings = effective(await loadSettings(ctx, storeId));
+  if (!settings.enabled) throw disabled();
+  const [product]: Array<{ id: string; vector: Buffer | null; model: string | null; dimensions: number | null }> = await ctx.manager.query(
+    `SELECT p.id, v.vector, v.model, v.dimensions FROM products p LEFT JOIN product_image_vectors v ON v.product_id = p.id
+      WHERE p.id = $1 AND p.store_id = $2 AND p.tenant_id = $3`,
+    [productId, storeId, ctx.tenantId],
+  );
+  if (!product) throw new NotFoundError('The product does not exist in this store.', 'product_not_found');
+  if (!product.vector || product.model !== settings.model || product.dimensions !== settings.dimensions) {
+    throw new ConflictError('The product\'s image is not indexed yet (or it has no image); see GET /visual-search/stores/{storeId}/index.', 'product_image_not_indexed');
+  }
+  const items = await searchPublished(visionSearchClient(servicesOf(ctx).config), {
+    storeId,
+    vector: decodeVector(product.vector),
+    limit,
+    minScore: settings.minSimilarity,
+    excludeId: product.id,
+  }).catch(searchFailed);
+  return results(items, settings.model, started);
+}

@@ -1,0 +1,367 @@
+/**
+ * `npm run bench:import [-- --quick] [-- --products N] [-- --keep]`: the product import benchmark
+ * (issue 7, "Speed").
+ *
+ * 1. Builds a fresh tenant + store (brands, categories with attributes, tags, an API key) and writes
+ *    a CSV of N products (default 100000; 1 to 3 variants each, so about 2 rows per product) in the
+ *    import layout to a temporary file (untimed).
+ * 2. Starts the app as three processes (ROLES=api, ROLES=indexer, ROLES=jobs), streams the file to
+ *    POST /api/v1/bulk-import/products/async with the store's API key, follows the job's progress
+ *    until it completes, and waits until every product is in the store's Meilisearch index.
+ * 3. Times Meilisearch alone ingesting the same documents (built as the indexer builds them) into a
+ *    scratch index with the same settings.
+ * Prints one JSON object per line: the config, the import (rows per second, time to searchable), the
+ * peak RSS (VmHWM) of each process, Meilisearch alone, and a summary with the targets (searchable
+ * within 3x Meilisearch alone; API process under 500 MB). --quick: 2500 products (about 5000 rows).
+ * --import-only: stop when the import job completes (import rate and peak RSS only).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createServer } from 'node:net';
+import { Readable } from 'node:stream';
+import { randomBytes } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import Redis from 'ioredis';
+import type { Meilisearch } from 'meilisearch';
+import { loadConfig, PROJECT_ROOT, type Config } from '../../api/config';
+import { createDataSource } from '../../storage/data-source';
+import { runMigrations } from '../../storage/migrate';
+import { createAdminClient } from '../../search/meili';
+import { storeIndexUid } from '../../search/index-names';
+import { INDEX_BATCH } from '../../indexer/index-consumer';
+import { applyIndexSettings, indexSettings, loadStoreSearchData } from '../../indexer/index-settings';
+import { ProductDocumentBuilder } from '../../indexer/product-document';
+import { settle } from '../../indexer/tasks';
+import { toCsv } from '../../api/http/csv';
+import { COLOURS, MATERIALS, ORIGINS, SIZES, createBenchStore, deleteBenchStore, Rng, ADJECTIVES, type BenchStore } from './search-data';
+
+interface Options {
+  products: number;
+  /** Stop once the import job completed (no wait for search, no Meilisearch-alone run): the import rate and the RSS only. */
+  importOnly: boolean;
+  quick: boolean;
+  keep: boolean;
+  seed: number;
+}
+
+function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('--')) throw new Error(`unexpected argument ${arg}`);
+    const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
+    if (['quick', 'keep', 'import-only'].includes(name)) flags.set(name, inline ?? '1');
+    else if (inline !== undefined) flags.set(name, inline);
+    else if (argv[i + 1] !== undefined) flags.set(name, argv[(i += 1)]!);
+    else throw new Error(`--${name} needs a value`);
+  }
+  const quick = flags.has('quick') || env.QUICK === '1';
+  const products = Number(flags.get('products') ?? env.PRODUCTS ?? (quick ? 2_500 : 100_000));
+  if (!Number.isInteger(products) || products < 1) throw new Error('--products must be a positive integer');
+  return { products, quick, importOnly: flags.has('import-only') || env.IMPORT_ONLY === '1', keep: flags.has('keep') || env.KEEP === '1', seed: Number(flags.get('seed') ?? env.SEED ?? 7) };
+}
+
+const emit = (record: Record<string, unknown>): void => {
+  process.stdout.write(`${JSON.stringify(record)}\n`);
+};
+const log = (message: string): void => {
+  process.stderr.write(`bench: ${message}\n`);
+};
+const round = (n: number, digits = 2): number => Number(n.toFixed(digits));
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Writes the CSV of `count` products to `file`; returns the row count and the byte size. */
+async function writeCsv(file: string, db: DataSource, store: BenchStore, rng: Rng, count: number): Promise<{ rows: number; bytes: number }> {
+  const leaves: Array<{ slug: string; name: string }> = await db.query('SELECT slug, name FROM categories WHERE store_id = $1 AND parent_id IS NOT NULL', [store.storeId]);
+  const nounOf = new Map(store.categories.filter((c) => c.parentId).map((c) => [c.name, c.noun ?? c.name.toLowerCase()]));
+  const columns = ['handle', 'title', 'description', 'status', 'price', 'compareAtPrice', 'brand', 'categories', 'tags', 'attributes', 'images', 'sku', 'option1Name', 'option1Value', 'option2Name', 'option2Value', 'stock'].map((header) => ({
+    header,
+    value: (row: Record<string, unknown>) => row[header],
+  }));
+  const out = fs.createWriteStream(file);
+  const write = (text: string): Promise<void> => new Promise((resolve) => (out.write(text) ? resolve() : out.once('drain', () => resolve())));
+  await write(toCsv([], columns));
+  let rows = 0;
+  for (let start = 0; start < count; start += 1_000) {
+    const records: Array<Record<string, unknown>> = [];
+    for (let i = start; i < Math.min(count, start + 1_000); i += 1) {
+      const leaf = rng.pick(leaves);
+      const noun = nounOf.get(leaf.name) ?? 'item';
+      const colour = rng.pick(COLOURS);
+      const material = rng.pick(MATERIALS);
+      const cents = rng.int(500, 50_000);
+      const price = (cents / 100).toFixed(2);
+      const handle = `bench-${i}`;
+      const variants = rng.int(1, 3);
+      const sizes = rng.sample(SIZES, variants);
+      sizes.forEach((size, v) => {
+        const row: Record<string, unknown> = { handle, sku: `B${i}-${v}`, option1Name: 'Size', option1Value: size, option2Name: 'Colour', option2Value: colour, stock: rng.int(0, 40) };
+        if (v === 0) {
+          Object.assign(row, {
+            title: `${rng.pick(ADJECTIVES)} ${colour} ${material} ${noun} ${i}`,
+            description: `<p>A ${material} ${noun} in ${colour}, made in ${rng.pick(ORIGINS)}.</p>`,
+            status: 'PUBLISHED',
+            price,
+            compareAtPrice: rng.chance(0.3) ? ((cents * 1.25) / 100).toFixed(2) : null,
+            brand: rng.pick(store.brands).name,
+            categories: leaf.slug,
+            tags: rng.sample(store.tags, rng.int(0, 2)).map((t) => t.name).join('|'),
+            attributes: JSON.stringify({ material, origin: rng.pick(ORIGINS) }),
+            images: `https://img.example.test/${handle}.jpg`,
+          });
+        }
+        records.push(row);
+      });
+    }
+    rows += records.length;
+    await write(toCsv(records, columns, { header: false }));
+  }
+  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  return { rows, bytes: fs.statSync(file).size };
+}
+
+interface Proc {
+  role: string;
+  child: ChildProcess;
+}
+
+async function startRole(role: string, port: number, env: NodeJS.ProcessEnv): Promise<Proc> {
+  const child = spawn(process.execPath, ['--enable-source-maps', path.join(PROJECT_ROOT, 'dist/api/main.js')], {
+    cwd: PROJECT_ROOT,
+    env: { ...env, ROLES: role, HOST: '127.0.0.1', PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let started = false;
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  child.stdout!.on('data', (data: Buffer) => {
+    const text = data.toString('utf8');
+    if (text.includes('"msg":"started"')) started = true;
+    for (const line of text.split('\n')) if (/"level":(4|5|6)\d/.test(line)) process.stderr.write(`${role}: ${line}\n`);
+  });
+  const deadline = Date.now() + 60_000;
+  while (!started) {
+    if (exited) throw new Error(`the ${role} process exited while starting`);
+    if (Date.now() > deadline) throw new Error(`the ${role} process did not start within 60 s`);
+    await sleep(100);
+  }
+  return { role, child };
+}
+
+async function stopRole(proc: Proc): Promise<void> {
+  const { child } = proc;
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  await Promise.race([exited, sleep(15_000)]);
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+/** Peak resident set size (VmHWM) of a process, in MB. */
+function peakRssMb(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? round(Number(match[1]) / 1024, 1) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function meiliAloneIngest(db: DataSource, meili: Meilisearch, storeId: string, scratchUid: string): Promise<{ ms: number; documents: number }> {
+  const builder = new ProductDocumentBuilder(db);
+  const batches: string[] = [];
+  let documents = 0;
+  let after = '00000000-0000-0000-0000-000000000000';
+  for (;;) {
+    const rows: Array<{ id: string }> = await db.query(`SELECT id FROM products WHERE store_id = $1 AND status = 'PUBLISHED' AND id > $2 ORDER BY id LIMIT $3`, [storeId, after, INDEX_BATCH]);
+    if (rows.length === 0) break;
+    after = rows[rows.length - 1]!.id;
+    const { documents: docs } = await builder.build(rows.map((r) => r.id));
+    batches.push(JSON.stringify(docs));
+    documents += docs.length;
+  }
+  const settings = indexSettings(await loadStoreSearchData(db, storeId));
+  await settle(meili.deleteIndex(scratchUid), 600_000, ['index_not_found']);
+  const started = Date.now();
+  await applyIndexSettings(meili, scratchUid, settings, { timeoutMs: 600_000 });
+  const tasks = [];
+  for (const batch of batches) tasks.push(await meili.index(scratchUid).addDocumentsFromString(batch, 'application/json', { primaryKey: 'id' }));
+  for (const task of tasks) {
+    const done = await meili.tasks.waitForTask(task, { timeout: 3_600_000, interval: 50 });
+    if (done.status !== 'succeeded') throw new Error(`Meilisearch task ${done.uid} ${done.status}: ${done.error?.message ?? ''}`);
+  }
+  return { ms: Date.now() - started, documents };
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2), process.env);
+  log('starting services');
+  const services = spawnSync('bash', [path.join(PROJECT_ROOT, 'scripts/services'), 'start'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  if (services.status !== 0) throw new Error('scripts/services start failed');
+  const config: Config = loadConfig({ ...process.env, NODE_ENV: 'development' });
+  const db = await createDataSource(config, 'commerce-bench-import').initialize();
+  const meili = createAdminClient(config, 600_000);
+  const rng = new Rng(options.seed);
+  const file = path.join(os.tmpdir(), `bench-import-${randomBytes(6).toString('hex')}.csv`);
+  const scratchUid = `bench_scratch_${randomBytes(6).toString('hex')}`;
+  // The app processes use queues of their own, removed at the end (a run stopped early leaves no backlog behind).
+  const queuePrefix = `bench-import-${randomBytes(4).toString('hex')}`;
+  const procs: Proc[] = [];
+  let store: BenchStore | undefined;
+  emit({
+    step: 'config',
+    products: options.products,
+    quick: options.quick,
+    seed: options.seed,
+    startedAt: new Date().toISOString(),
+    machine_note: `${os.cpus().length} CPU cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join('/')} at start; the bench, the three app processes, PostgreSQL, Redis and Meilisearch share this machine, so absolute figures are indicative and the ratio is what counts`,
+  });
+  const cleanup = async (): Promise<void> => {
+    for (const proc of procs.splice(0)) await stopRole(proc);
+    fs.rmSync(file, { force: true });
+    const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    try {
+      await redis.connect();
+      for (let cursor = '0'; ; ) {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${queuePrefix}:*`, 'COUNT', 1000);
+        if (keys.length) await redis.del(...keys);
+        if ((cursor = next) === '0') break;
+      }
+    } catch (error) {
+      log(`queue cleanup failed: ${(error as Error).message}`);
+    } finally {
+      redis.disconnect();
+    }
+    await settle(meili.deleteIndex(scratchUid), 600_000, ['index_not_found']).catch(() => undefined);
+    if (store && !options.keep) {
+      log('cleaning up');
+      await settle(meili.deleteIndex(storeIndexUid(store.storeId)), 600_000, ['index_not_found']).catch(() => undefined);
+      await db.query("UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = $1 AND status <> 'done'", [store.tenantId]).catch(() => undefined);
+      await deleteBenchStore(db, store).catch((error: unknown) => log(`cleanup failed: ${(error as Error).message}`));
+    }
+    await db.destroy();
+  };
+  process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)));
+  try {
+    await runMigrations(db);
+    store = await createBenchStore(db, rng);
+    log(`writing a CSV of ${options.products} products`);
+    const csv = await writeCsv(file, db, store, rng, options.products);
+    emit({ step: 'csv', products: options.products, rows: csv.rows, bytes: csv.bytes });
+
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'production',
+      APP_SECRET: process.env.APP_SECRET ?? randomBytes(32).toString('hex'),
+      QUEUE_PREFIX: queuePrefix,
+      BODY_LIMIT_CSV: process.env.BODY_LIMIT_CSV ?? `${Math.max(64, Math.ceil(csv.bytes / 1_048_576) + 8)}mb`,
+    };
+    for (const role of ['indexer', 'jobs', 'api']) procs.push(await startRole(role, port, env));
+    const base = `http://127.0.0.1:${port}/api/v1`;
+    const headers = { 'X-API-Key': store.apiKey };
+
+    log('uploading');
+    const started = Date.now();
+    const upload = await fetch(`${base}/bulk-import/products/async?storeId=${store.storeId}`, {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'text/csv', 'Content-Length': String(csv.bytes) },
+      body: Readable.toWeb(fs.createReadStream(file)) as unknown as ReadableStream,
+      duplex: 'half',
+    } as RequestInit);
+    const job = (await upload.json()) as { id: string };
+    if (upload.status !== 202) throw new Error(`the async import answered ${upload.status}: ${JSON.stringify(job)}`);
+    const acceptedMs = Date.now() - started;
+    interface Progress {
+      state?: string;
+      failure?: string | null;
+      rows: { read: number };
+      products?: Record<string, number>;
+      errorsTotal?: number;
+    }
+    let progress: Progress = { rows: { read: 0 } };
+    let lastLog = 0;
+    for (;;) {
+      progress = (await (await fetch(`${base}/bulk-import/jobs/${job.id}`, { headers })).json()) as Progress;
+      if (progress.state === 'COMPLETED' || progress.state === 'FAILED') break;
+      if (Date.now() - lastLog > 10_000) {
+        lastLog = Date.now();
+        log(`import ${progress.state}: ${progress.rows?.read ?? 0}/${csv.rows} rows`);
+      }
+      await sleep(250);
+    }
+    const importedMs = Date.now() - started;
+    if (progress.state !== 'COMPLETED') throw new Error(`the import failed: ${progress.failure}`);
+    if (options.importOnly) {
+      const rss = Object.fromEntries(procs.map((p) => [p.role, peakRssMb(p.child.pid)]));
+      emit({ step: 'import', importOnly: true, jobId: job.id, acceptedMs, importMs: importedMs, rowsPerSecond: round((csv.rows / importedMs) * 1000, 1), productsPerSecond: round((options.products / importedMs) * 1000, 1), products: progress.products, rowsRead: progress.rows.read, rowErrors: progress.errorsTotal, peakRssMb: rss });
+      return;
+    }
+    const index = meili.index(storeIndexUid(store.storeId));
+    for (lastLog = 0; ; ) {
+      const stats = await index.getStats().catch(() => ({ numberOfDocuments: 0, isIndexing: true }));
+      if (stats.numberOfDocuments >= options.products && !stats.isIndexing) break;
+      if (Date.now() - lastLog > 10_000) {
+        lastLog = Date.now();
+        log(`searchable: ${stats.numberOfDocuments}/${options.products}`);
+      }
+      await sleep(250);
+    }
+    const searchableMs = Date.now() - started;
+    const rss = Object.fromEntries(procs.map((p) => [p.role, peakRssMb(p.child.pid)]));
+    emit({
+      step: 'import',
+      jobId: job.id,
+      acceptedMs,
+      importMs: importedMs,
+      rowsPerSecond: round((csv.rows / importedMs) * 1000, 1),
+      productsPerSecond: round((options.products / importedMs) * 1000, 1),
+      searchableMs,
+      products: progress.products,
+      rowsRead: progress.rows.read,
+      rowErrors: progress.errorsTotal,
+      peakRssMb: rss,
+    });
+    for (const proc of procs.splice(0)) await stopRole(proc);
+
+    log('Meilisearch alone');
+    const alone = await meiliAloneIngest(db, meili, store.storeId, scratchUid);
+    emit({ step: 'meilisearch_alone', ms: alone.ms, documents: alone.documents, docsPerSecond: round((alone.documents / alone.ms) * 1000, 1) });
+    const ratio = searchableMs / alone.ms;
+    emit({
+      step: 'summary',
+      products: options.products,
+      rows: csv.rows,
+      rowsPerSecond: round((csv.rows / importedMs) * 1000, 1),
+      searchableS: round(searchableMs / 1000, 1),
+      meilisearchAloneS: round(alone.ms / 1000, 1),
+      ratio: round(ratio, 2),
+      peakRssMb: rss,
+      checks: {
+        searchableWithin3xMeilisearch: { value: round(ratio, 2), target: '<= 3', pass: ratio <= 3 },
+        apiRssUnder500Mb: { value: rss.api, target: '< 500', pass: rss.api === null ? null : rss.api < 500 },
+      },
+    });
+  } finally {
+    await cleanup();
+  }
+}
+
+main().catch((error: unknown) => {
+  log(`failed: ${(error as Error).stack ?? String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,79 @@
+/**
+ * One load run with autocannon: a fixed number of connections for a fixed duration, each request
+ * made by `next()` (so every request can differ). Latencies are collected from autocannon's
+ * `response` events so p50/p95/p99 come from every response, not from its fixed percentile set.
+ */
+import autocannon from 'autocannon';
+
+export interface LoadRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+}
+
+export interface LoadResult {
+  requests: number;
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  mean: number;
+  errors: number;
+  timeouts: number;
+  /** Responses by status code. */
+  statuses: Record<string, number>;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const at = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[at]!;
+}
+
+const round = (n: number, digits = 2): number => (Number.isFinite(n) ? Number(n.toFixed(digits)) : n);
+
+export async function runLoad(options: { url: string; connections: number; durationS: number; headers?: Record<string, string>; next: () => LoadRequest }): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  const started = process.hrtime.bigint();
+  let instance!: autocannon.Instance;
+  const finished = new Promise<autocannon.Result>((resolve, reject) => {
+    instance = autocannon({
+    url: options.url,
+    connections: options.connections,
+    duration: options.durationS,
+    timeout: 30,
+    headers: options.headers ?? {},
+    requests: [
+      {
+        setupRequest: (request) => {
+          const next = options.next();
+          request.method = next.method;
+          request.path = next.path;
+          if (next.body !== undefined) request.body = next.body;
+          return request;
+        },
+      },
+    ],
+  }, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+  instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+    latencies.push(responseTime);
+    statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
+  });
+  const result = await finished;
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  latencies.sort((a, b) => a - b);
+  const ok = Object.entries(statuses).reduce((n, [code, count]) => (code.startsWith('2') ? n + count : n), 0);
+  return {
+    requests: latencies.length,
+    rps: round(ok / seconds, 1),
+    p50: round(percentile(latencies, 50)),
+    p95: round(percentile(latencies, 95)),
+    p99: round(percentile(latencies, 99)),
+    mean: round(latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length)),
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statuses,
+  };
+}

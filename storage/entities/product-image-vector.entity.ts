@@ -1,0 +1,37 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+export type VisualModel = 'mobilenet-v2' | 'clip';
+export type ImageVectorStatus = 'PENDING' | 'INDEXED' | 'FAILED';
+
+/** Visual search settings of a store (no row: disabled, defaults). */
+@Entity({ name: 'visual_search_settings' })
+export class VisualSearchSettings {
+  @PrimaryColumn('uuid', { name: 'store_id' }) storeId!: string;
+  @Column('uuid', { name: 'tenant_id' }) tenantId!: string;
+  @Column('boolean', { default: false }) enabled!: boolean;
+  @Column('text', { default: 'mobilenet-v2' }) model!: VisualModel;
+  /** Length of the model's vectors, fixed when the model is chosen (the Meilisearch embedder's dimensions). */
+  @Column('integer') dimensions!: number;
+  @Column('numeric', { name: 'min_similarity', precision: 5, scale: 4, default: 0 }) minSimilarity!: string;
+  @Column('integer', { name: 'max_results', default: 20 }) maxResults!: number;
+  @Column('timestamptz', { name: 'last_requested_at', nullable: true }) lastRequestedAt!: Date | null;
+  @Column('timestamptz', { name: 'created_at', default: () => 'now()' }) createdAt!: Date;
+  @Column('timestamptz', { name: 'updated_at', default: () => 'now()' }) updatedAt!: Date;
+}
+
+/** The embedding of a product's main image (float32 little-endian in `vector`), or why it failed. */
+@Entity({ name: 'product_image_vectors' })
+export class ProductImageVector {
+  @PrimaryColumn('uuid', { name: 'product_id' }) productId!: string;
+  @Column('uuid', { name: 'store_id' }) storeId!: string;
+  @Column('uuid', { name: 'tenant_id' }) tenantId!: string;
+  @Column('text') status!: ImageVectorStatus;
+  @Column('text', { nullable: true }) model!: VisualModel | null;
+  @Column('integer', { nullable: true }) dimensions!: number | null;
+  @Column('bytea', { nullable: true }) vector!: Buffer | null;
+  @Column('text', { name: 'image_url', nullable: true }) imageUrl!: string | null;
+  @Column('text', { nullable: true }) error!: string | null;
+  @Column('integer', { default: 0 }) attempts!: number;
+  @Column('timestamptz', { name: 'created_at', default: () => 'now()' }) createdAt!: Date;
+  @Column('timestamptz', { name: 'updated_at', default: () => 'now()' }) updatedAt!: Date;
+}

@@ -1,0 +1,314 @@
+/**
+ * Product CSV import and export: the synchronous import with row errors, upsert by handle through
+ * the product service (audit and outbox per product), the threshold to the asynchronous import, the
+ * asynchronous job with its progress, resume after a worker that died mid-way, export → import round
+ * trip, and the download link (expiry, signature, tenant isolation).
+ */
+import { expect } from 'chai';
+import { call, startTestServer, type TestServer } from '../helpers/harness';
+import { expectProblem } from '../helpers/accounts';
+import { storeApiKey } from '../helpers/catalog';
+import { insertAttribute, insertBrand, insertCategory, insertTag, merchant, product, type Merchant } from './products.helpers';
+import { runImportJob, transferJobsHandler } from '../../api/imports/transfer-jobs.service';
+import { LAYOUT_COLUMNS } from '../../api/imports/product-layout';
+
+const HEADER = 'handle,title,description,type,status,price,compareAtPrice,brand,categories,tags,attributes,images,sku,option1Name,option1Value,variantPrice,stock';
+
+describe('product import and export', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  const importSync = (m: Merchant, csv: string, headers = m.headers, storeId = m.storeId) =>
+    call(server, 'POST', `/api/v1/bulk-import/products?storeId=${storeId}`, { headers, rawBody: csv, contentType: 'text/csv' });
+  const importAsync = (m: Merchant, csv: string) => call(server, 'POST', `/api/v1/bulk-import/products/async?storeId=${m.storeId}`, { headers: m.headers, rawBody: csv, contentType: 'text/csv' });
+  const progress = (m: Merchant, id: string, headers = m.headers) => call(server, 'GET', `/api/v1/bulk-import/jobs/${id}`, { headers });
+  const deliver = (queue: 'import' | 'export', id: string) =>
+    transferJobsHandler(server.runtime.dataSource, server.runtime.services)({ queue, aggregateType: 'transfer_job', aggregateId: id, tenantId: null, messages: [] });
+
+  async function products(storeId: string): Promise<Array<{ slug: string; title: string; price: string; status: string; variants: number }>> {
+    return server.runtime.dataSource.query(
+      'SELECT p.slug, p.title, p.price::text AS price, p.status, (SELECT count(*)::int FROM product_variants v WHERE v.product_id = p.id) AS variants FROM products p WHERE p.store_id = $1 ORDER BY p.slug',
+      [storeId],
+    );
+  }
+
+  /** A CSV of `count` products with `variants` rows each. */
+  function generated(count: number, variants = 2, from = 0): string {
+    const lines = ['handle,title,price,sku,option1Name,option1Value,stock'];
+    for (let i = from; i < from + count; i += 1) for (let v = 0; v < variants; v += 1) lines.push(`gen-${i},Product ${i},${10 + i}.5,SKU-${i}-${v},Size,S${v},${v + 1}`);
+    return lines.join('\n');
+  }
+
+  it('imports products with variants, resolving brand, categories and tags, with one audit entry and outbox row per product', async () => {
+    const m = await merchant(server);
+    await insertBrand(server, m, 'Acme');
+    const shirts = await insertCategory(server, m, 'Shirts');
+    await insertAttribute(server, m, shirts, 'material', 'text');
+    const [shirtsRow] = await server.runtime.dataSource.query('SELECT slug FROM categories WHERE id = $1', [shirts]);
+    const tag = await insertTag(server, m, 'Summer');
+    const csv = [
+      HEADER,
+      `blue-shirt,Blue Shirt,<p>Soft</p><script>x</script>,PHYSICAL,PUBLISHED,19.9,29.9,acme,${shirtsRow.slug},summer,"{""material"":""cotton""}",https://img.example.test/a.jpg|https://img.example.test/b.jpg,BS-S,Size,S,,3`,
+      'blue-shirt,,,,,,,,,,,,BS-M,Size,M,21,0',
+      'mug,Mug,,,,5,,,,,,,,,,,',
+    ].join('\n');
+    const res = await importSync(m, csv);
+    expect(res.status, res.text).to.equal(200);
+    expect(res.json).to.deep.equal({ rows: { read: 3, failed: 0 }, products: { created: 2, updated: 0, unchanged: 0, failed: 0 }, errors: [], errorsTruncated: false });
+
+    const [shirt] = await server.runtime.dataSource.query("SELECT * FROM products WHERE store_id = $1 AND slug = 'blue-shirt'", [m.storeId]);
+    const view = await call(server, 'GET', `/api/v1/catalog/products/${shirt.id}`, { headers: m.headers });
+    expect(view.json).to.deep.include({ title: 'Blue Shirt', descriptionHtml: '<p>Soft</p>', type: 'PHYSICAL', status: 'PUBLISHED', price: 19.9, compareAtPrice: 29.9, categoryIds: [shirts], tagIds: [tag], attributes: { material: 'cotton' } });
+    expect(view.json.brandId).to.be.a('string');
+    expect(view.json.images.map((i: { url: string }) => i.url)).to.deep.equal(['https://img.example.test/a.jpg', 'https://img.example.test/b.jpg']);
+    expect(view.json.variants.map((v: Record<string, unknown>) => [v.sku, v.options, v.price, v.stock])).to.deep.equal([
+      ['BS-S', { Size: 'S' }, null, 3],
+      ['BS-M', { Size: 'M' }, 21, 0],
+    ]);
+    const outbox = await server.runtime.dataSource.query("SELECT queue, topic FROM outbox WHERE tenant_id = $1 AND aggregate_type = 'product' AND queue = 'index' ORDER BY id", [m.owner.tenantId]);
+    expect(outbox.map((r: { topic: string }) => r.topic)).to.deep.equal(['product.created', 'product.created']);
+    const audit = await server.runtime.dataSource.query("SELECT action FROM audit_log WHERE tenant_id = $1 AND resource_type = 'product' ORDER BY id", [m.owner.tenantId]);
+    expect(audit.map((r: { action: string }) => r.action)).to.deep.equal(['product.create', 'product.create']);
+
+    // The same file again changes nothing; a changed price updates only that product and keeps variant ids.
+    const again = await importSync(m, csv);
+    expect(again.json.products).to.deep.equal({ created: 0, updated: 0, unchanged: 2, failed: 0 });
+    const changed = await importSync(m, csv.replace('blue-shirt,,,,,,,,,,,,BS-M,Size,M,21,0', 'blue-shirt,,,,,,,,,,,,BS-M,Size,M,22,0'));
+    expect(changed.json.products).to.deep.equal({ created: 0, updated: 1, unchanged: 1, failed: 0 });
+    const view2 = await call(server, 'GET', `/api/v1/catalog/products/${shirt.id}`, { headers: m.headers });
+    expect(view2.json.variants.map((v: { id: string }) => v.id)).to.deep.equal(view.json.variants.map((v: { id: string }) => v.id));
+    expect(view2.json.variants[1].price).to.equal(22);
+    const outbox2 = await server.runtime.dataSource.query("SELECT topic FROM outbox WHERE tenant_id = $1 AND aggregate_type = 'product' ORDER BY id", [m.owner.tenantId]);
+    expect(outbox2).to.have.length(3);
+  });
+
+  it('reports bad rows with row number and column and still imports the good products', async () => {
+    const m = await merchant(server);
+    await product(server, m, { slug: 'taken-sku', variants: [{ sku: 'DUP-1', stock: 1 }] });
+    const csv = [
+      'handle,title,price,compareAtPrice,type,brand,categories,tags,attributes,sku,option1Name,option1Value,stock',
+      'good-one,Good One,10,,,,,,,G1,,,1',
+      'no-price,No Price,,,,,,,,,,,',
+      'bad-compare,Bad Compare,10,5,,,,,,,,,',
+      'bad-type,Bad Type,10,,GADGET,,,,,,,,',
+      'bad-refs,Bad Refs,10,,,nobrand,nocat,notag,{oops,,,,',
+      'dup-sku,Dup SKU,10,,,,,,,DUP-1,,,1',
+      'bad-variant,Bad Variant,10,,,,,,,BV-1,Size,,x',
+      'good-one,Again,10,,,,,,,G2,,,1',
+      'Bad Handle!,Bad Handle,10,,,,,,,,,,',
+      'good-two,Good Two,12.25,,,,,,,G3,,,2',
+    ].join('\n');
+    const res = await importSync(m, csv);
+    expect(res.status, res.text).to.equal(200);
+    expect(res.json.products).to.deep.equal({ created: 2, updated: 0, unchanged: 0, failed: 8 });
+    expect(res.json.rows).to.deep.equal({ read: 10, failed: 8 });
+    const at = (row: number) => res.json.errors.filter((e: { row: number }) => e.row === row).map((e: { column: string }) => e.column);
+    expect(at(2)).to.deep.equal(['price']);
+    expect(at(3)).to.deep.equal(['compareAtPrice']);
+    expect(at(4)).to.deep.equal(['type']);
+    expect(at(5)).to.have.members(['brand', 'categories', 'tags', 'attributes']);
+    expect(at(6)).to.deep.equal(['sku']);
+    expect(at(7)).to.have.members(['option1Value', 'stock']);
+    expect(at(8)).to.deep.equal(['handle']);
+    expect(at(9)).to.deep.equal(['handle']);
+    expect(res.json.errors.find((e: { row: number }) => e.row === 8).message).to.match(/contiguous; it already appeared in row 1/);
+    for (const e of res.json.errors) expect(e.message).to.be.a('string').and.not.empty;
+    expect((await products(m.storeId)).map((p) => p.slug)).to.deep.equal(['good-one', 'good-two', 'taken-sku']);
+  });
+
+  it('refuses a bad header, a malformed file, another tenant, and sends 10000 rows or more to the asynchronous import', async () => {
+    const m = await merchant(server);
+    const other = await merchant(server);
+    const noHandle = await importSync(m, 'title,price\nA,1\n');
+    expectProblem(noHandle, 400, 'validation_failed');
+    expect(noHandle.json.errors[0].message).to.match(/missing required column "handle"/);
+    expectProblem(await importSync(m, 'handle,title,price,colour\na,A,1,red\n'), 400, 'validation_failed');
+    expectProblem(await importSync(m, 'handle,title,price\na,"A,1\n'), 400, 'invalid_csv');
+    expectProblem(await importSync(m, 'handle,title,price\na,A,1\n', m.headers, other.storeId), 404, 'store_not_found');
+    expectProblem(await importSync(m, 'handle,title,price\na,A,1\n', {}), 401, 'unauthorized');
+
+    process.env.IMPORT_ASYNC_MIN_ROWS = '6';
+    try {
+      const big = await importSync(m, generated(3));
+      expectProblem(big, 413, 'use_async_import');
+      expect(big.json.detail).to.match(/\/bulk-import\/products\/async/);
+      expect(await products(m.storeId)).to.have.length(0);
+      const small = await importSync(m, generated(2, 2));
+      expect(small.status, small.text).to.equal(200);
+      expect(small.json.products.created).to.equal(2);
+    } finally {
+      delete process.env.IMPORT_ASYNC_MIN_ROWS;
+    }
+  });
+
+  it('runs a large import as a job: 202 with the job number, durable upload, progress with row errors, audit and outbox', async () => {
+    const m = await merchant(server);
+    const csv = `${generated(5)}\nbroken,Broken,-1,,,,\n`;
+    const started = await importAsync(m, csv);
+    expect(started.status, started.text).to.equal(202);
+    expect(started.json).to.deep.include({ storeId: m.storeId, kind: 'PRODUCT_IMPORT', state: 'QUEUED', fileBytes: Buffer.byteLength(csv), download: null });
+    const id = started.json.id;
+    const [outbox] = await server.runtime.dataSource.query("SELECT queue, topic FROM outbox WHERE aggregate_type = 'transfer_job' AND aggregate_id = $1", [id]);
+    expect(outbox).to.deep.equal({ queue: 'import', topic: 'product_import.queued' });
+    const [chunks] = await server.runtime.dataSource.query('SELECT count(*)::int AS n, sum(length(data))::int AS bytes, min(tenant_id::text) AS tenant FROM transfer_job_chunks WHERE job_id = $1', [id]);
+    expect(chunks).to.deep.equal({ n: 1, bytes: Buffer.byteLength(csv), tenant: m.owner.tenantId });
+    const [audit] = await server.runtime.dataSource.query("SELECT action FROM audit_log WHERE resource_id = $1", [id]);
+    expect(audit.action).to.equal('product_import.create');
+
+    await deliver('import', id);
+    const done = await progress(m, id);
+    expect(done.status, done.text).to.equal(200);
+    expect(done.json).to.deep.include({ state: 'COMPLETED', rows: { read: 11, failed: 1 }, errorsTotal: 1, failure: null });
+    expect(done.json.products).to.deep.include({ created: 5, updated: 0, unchanged: 0, failed: 1 });
+    expect(done.json.errors).to.deep.equal([{ row: 11, column: 'price', message: 'price must be greater than or equal to 0' }]);
+    expect(done.json.finishedAt).to.be.a('string');
+    expect(await products(m.storeId)).to.have.length(5);
+
+    // Delivered again (the outbox redelivers after a crash): nothing happens twice.
+    await deliver('import', id);
+    expect((await progress(m, id)).json.products.created).to.equal(5);
+
+    const bad = await importAsync(m, 'handle,nope\n');
+    expectProblem(bad, 400, 'validation_failed');
+    expectProblem(await importAsync(m, 'handle,title,price\n'), 400, 'empty_csv');
+  });
+
+  it('resumes an import whose worker died after the last committed batch, without duplicating products', async () => {
+    const m = await merchant(server);
+    process.env.IMPORT_BATCH_PRODUCTS = '3';
+    try {
+      const started = await importAsync(m, generated(10, 2));
+      const id = started.json.id;
+      const finished = await runImportJob(server.runtime.dataSource, id, server.runtime.services, { stopAfterBatches: 2 });
+      expect(finished).to.equal(false);
+      const midway = await progress(m, id);
+      expect(midway.json).to.deep.include({ state: 'RUNNING', rows: { read: 12, failed: 0 } });
+      expect(midway.json.products.created).to.equal(6);
+      expect(await products(m.storeId)).to.have.length(6);
+
+      // The worker dies inside the next batch, after writing its products: the batch's transaction rolls back.
+      let crash: Error | undefined;
+      await runImportJob(server.runtime.dataSource, id, server.runtime.services, { crashInBatch: 1 }).catch((error: Error) => (crash = error));
+      expect(crash?.message).to.equal('simulated crash inside a batch');
+      expect(await products(m.storeId)).to.have.length(6);
+      expect((await progress(m, id)).json.rows.read).to.equal(12);
+
+      // Delivered again (the outbox reclaims the row of a dead worker): it continues after the last committed batch.
+      await deliver('import', id);
+      const done = await progress(m, id);
+      expect(done.json).to.deep.include({ state: 'COMPLETED', rows: { read: 20, failed: 0 } });
+      expect(done.json.products).to.deep.include({ created: 10, updated: 0, unchanged: 0, failed: 0 });
+      const rows = await products(m.storeId);
+      expect(rows.map((r) => r.slug)).to.have.length(10);
+      expect(rows.every((r) => r.variants === 2)).to.equal(true);
+      const [counts] = await server.runtime.dataSource.query("SELECT count(*)::int AS n FROM audit_log WHERE tenant_id = $1 AND action = 'product.create'", [m.owner.tenantId]);
+      expect(counts.n).to.equal(10);
+    } finally {
+      delete process.env.IMPORT_BATCH_PRODUCTS;
+    }
+  });
+
+  it('fails a job whose file turns malformed part-way, keeping the rows committed before', async () => {
+    const m = await merchant(server);
+    process.env.IMPORT_BATCH_PRODUCTS = '500';
+    try {
+      const started = await importAsync(m, `${generated(3000, 1)}\nx,"unterminated,1,,,,\n`);
+      expect(started.status, started.text).to.equal(202);
+      await deliver('import', started.json.id);
+      const done = await progress(m, started.json.id);
+      expect(done.json.state).to.equal('FAILED');
+      expect(done.json.failure).to.match(/could not be read after data row \d+: Quote Not Closed/);
+      expect(done.json.products.created).to.be.greaterThan(0);
+      expect(await products(m.storeId)).to.have.length(done.json.products.created);
+    } finally {
+      delete process.env.IMPORT_BATCH_PRODUCTS;
+    }
+  });
+
+  it('exports the catalog in the import layout; re-importing the file changes nothing', async () => {
+    const m = await merchant(server);
+    await insertBrand(server, m, 'Acme');
+    const cat = await insertCategory(server, m, 'Mugs');
+    await insertAttribute(server, m, cat, 'volume', 'text');
+    await insertTag(server, m, 'Gift');
+    const [catRow] = await server.runtime.dataSource.query('SELECT slug FROM categories WHERE id = $1', [cat]);
+    const csv = [
+      'handle,title,description,type,status,price,compareAtPrice,currency,vendor,brand,categories,tags,attributes,translations,images,imageAlts,sku,barcode,option1Name,option1Value,option2Name,option2Value,variantPrice,variantCompareAtPrice,stock',
+      `mug,Mug,"<p>Big, ""hot""</p>",PHYSICAL,PUBLISHED,12.5,15,EUR,Potter,acme,${catRow.slug},gift,"{""volume"":""300ml""}","{""tr"":{""title"":""Kupa""}}",https://img.example.test/m.jpg,"[""A mug""]",MUG-W,123,Colour,White,Size,L,,20,4`,
+      'mug,,,,,,,,,,,,,,,,MUG-B,,Colour,Black,Size,L,13,,0',
+      'formula,=SUM(A1),,DIGITAL,DRAFT,0,,,,,,,,,,,,,,,,,,,',
+    ].join('\n');
+    const first = await importSync(m, csv);
+    expect(first.json.products, first.text).to.deep.equal({ created: 2, updated: 0, unchanged: 0, failed: 0 });
+    const before = await server.runtime.dataSource.query('SELECT id, updated_at FROM products WHERE store_id = $1 ORDER BY id', [m.storeId]);
+
+    const started = await call(server, 'POST', `/api/v1/bulk-import/products/export?storeId=${m.storeId}`, { headers: m.headers });
+    expect(started.status, started.text).to.equal(202);
+    expect(started.json).to.deep.include({ kind: 'PRODUCT_EXPORT', state: 'QUEUED', download: null });
+    const [outbox] = await server.runtime.dataSource.query("SELECT queue FROM outbox WHERE aggregate_id = $1", [started.json.id]);
+    expect(outbox.queue).to.equal('export');
+    await deliver('export', started.json.id);
+    const done = await progress(m, started.json.id);
+    expect(done.json).to.deep.include({ state: 'COMPLETED', downloadExpired: false });
+    expect(done.json.products.exported).to.equal(2);
+    expect(done.json.rows.read).to.equal(3);
+    expect(done.json.download.url).to.match(new RegExp(`^/api/v1/bulk-import/jobs/${started.json.id}/download\\?expires=\\d+&signature=[A-Za-z0-9_-]{43}$`));
+    expect(Date.parse(done.json.download.expiresAt) - Date.now()).to.be.within(86_000_000, 86_400_000);
+
+    const file = await call(server, 'GET', done.json.download.url, { headers: m.headers });
+    expect(file.status, file.text).to.equal(200);
+    expect(file.headers.get('content-type')).to.match(/^text\/csv/);
+    expect(file.headers.get('content-disposition')).to.match(/^attachment; filename="products-/);
+    const lines = file.text.trim().split('\r\n');
+    expect(lines[0]).to.equal(LAYOUT_COLUMNS.join(','));
+    expect(lines).to.have.length(4);
+    expect(file.text).to.include("'=SUM(A1)");
+
+    const reimport = await importSync(m, file.text);
+    expect(reimport.json, reimport.text).to.deep.equal({ rows: { read: 3, failed: 0 }, products: { created: 0, updated: 0, unchanged: 2, failed: 0 }, errors: [], errorsTruncated: false });
+    const after = await server.runtime.dataSource.query('SELECT id, updated_at FROM products WHERE store_id = $1 ORDER BY id', [m.owner.tenantId ? m.storeId : m.storeId]);
+    expect(after).to.deep.equal(before);
+    const [formula] = await server.runtime.dataSource.query("SELECT title FROM products WHERE store_id = $1 AND slug = 'formula'", [m.storeId]);
+    expect(formula.title).to.equal('=SUM(A1)');
+  });
+
+  it('gives a download link that works only for the same tenant, unaltered and before it expires', async () => {
+    const m = await merchant(server);
+    const other = await merchant(server);
+    await importSync(m, generated(2));
+    const started = await call(server, 'POST', `/api/v1/bulk-import/products/export?storeId=${m.storeId}`, { headers: m.headers });
+    await deliver('export', started.json.id);
+    const { url } = (await progress(m, started.json.id)).json.download;
+
+    expectProblem(await call(server, 'GET', url), 401, 'unauthorized');
+    expectProblem(await call(server, 'GET', url, { headers: other.headers }), 404, 'job_not_found');
+    expectProblem(await progress(other, started.json.id, other.headers), 404, 'job_not_found');
+    const otherStoreKey = await storeApiKey(server, m.headers, (await call(server, 'POST', '/api/v1/organization/stores', { headers: m.headers, body: { name: 'Second' } })).json.id, ['import:read']);
+    expectProblem(await call(server, 'GET', url, { headers: otherStoreKey }), 404, 'job_not_found');
+    const key = await storeApiKey(server, m.headers, m.storeId, ['import:read']);
+    expect((await call(server, 'GET', url, { headers: key })).status).to.equal(200);
+
+    const expires = Number(/expires=(\d+)/.exec(url)![1]);
+    expectProblem(await call(server, 'GET', url.replace(`expires=${expires}`, `expires=${expires + 3600}`), { headers: m.headers }), 403, 'invalid_download_link');
+    expectProblem(await call(server, 'GET', url.replace(/signature=./, (s: string) => (s.endsWith('A') ? 'signature=B' : 'signature=A')), { headers: m.headers }), 403, 'invalid_download_link');
+
+    // An export finished longer ago than EXPORT_LINK_TTL_SECONDS shows no link, and its old link answers 410.
+    process.env.EXPORT_LINK_TTL_SECONDS = '1';
+    try {
+      const short = await call(server, 'POST', `/api/v1/bulk-import/products/export?storeId=${m.storeId}`, { headers: m.headers });
+      await deliver('export', short.json.id);
+      const link = (await progress(m, short.json.id)).json.download.url;
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      expectProblem(await call(server, 'GET', link, { headers: m.headers }), 410, 'download_expired');
+      const expired = await progress(m, short.json.id);
+      expect(expired.json).to.deep.include({ download: null, downloadExpired: true });
+    } finally {
+      delete process.env.EXPORT_LINK_TTL_SECONDS;
+    }
+  });
+});

@@ -1,0 +1,241 @@
+/**
+ * Zero-result queries: normalisation and counting (recordZeroResult), the merchant list (ordering,
+ * cap, fields, tenancy), and answeredNow / answeredBy against the store's Meilisearch index: a query
+ * becomes answered once a matching product is published and indexed (PRODUCT), or once a synonym rule
+ * added after the query was last seen makes it match (SYNONYM); null when Meilisearch is unreachable.
+ */
+import { expect } from 'chai';
+import { call, startTestServer, type TestServer } from '../helpers/harness';
+import { expectProblem } from '../helpers/accounts';
+import { merchant, type Merchant } from './products.helpers';
+import { deliverIndexRows, pendingIndexRows } from '../helpers/indexing';
+import { uuidv7 } from '../../storage/ids';
+import { storeIndexUid, tmpIndexUid } from '../../search/index-names';
+import { listZeroResultQueries, normaliseQuery, recordZeroResult } from '../../api/search-synonyms/zero-result-queries.service';
+import type { RequestContext } from '../../storage/request-context';
+
+interface Item {
+  query: string;
+  sample: string;
+  count: number;
+  firstSeenAt: string;
+  lastSeenAt: string;
+  answeredNow: boolean | null;
+  answeredBy: 'SYNONYM' | 'PRODUCT' | null;
+}
+
+describe('zero-result queries', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  const stores: string[] = [];
+  const tenants: string[] = [];
+
+  before(async () => {
+    server = await startTestServer();
+  });
+
+  after(async () => {
+    await server.runtime.dataSource.query("UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = ANY($1::uuid[]) AND status <> 'done'", [tenants]);
+    for (const storeId of stores) {
+      for (const uid of [storeIndexUid(storeId), tmpIndexUid(storeId)]) await server.runtime.meiliAdmin.deleteIndex(uid).waitTask({ timeout: 10_000 }).catch(() => undefined);
+    }
+    await server.close();
+  });
+
+  async function newMerchant(): Promise<Merchant> {
+    const m = await merchant(server);
+    stores.push(m.storeId);
+    tenants.push(m.owner.tenantId);
+    return m;
+  }
+
+  const list = (m: Merchant, storeId = m.storeId) => call(server, 'GET', `/api/v1/search-synonyms/zero-result-queries?storeId=${storeId}`, { headers: m.headers });
+  const items = async (m: Merchant): Promise<Item[]> => {
+    const res = await list(m);
+    expect(res.status, res.text).to.equal(200);
+    return res.json.items;
+  };
+  const record = (storeId: string, q: string) => recordZeroResult(server.runtime.dataSource, storeId, q);
+  const drain = async (m: Merchant): Promise<void> => {
+    expect(await deliverIndexRows(server, m.owner.tenantId)).to.deep.equal([]);
+    expect(await pendingIndexRows(server, m.owner.tenantId)).to.equal(0);
+  };
+  async function publish(m: Merchant, title: string): Promise<string> {
+    const created = await call(server, 'POST', '/api/v1/catalog/products', { headers: m.headers, body: { storeId: m.storeId, title, type: 'PHYSICAL', price: 120 } });
+    expect(created.status, created.text).to.equal(201);
+    const published = await call(server, 'POST', `/api/v1/catalog/products/${created.json.id}/publish`, { headers: m.headers });
+    expect(published.status, published.text).to.equal(201);
+    return created.json.id;
+  }
+
+  describe('normaliseQuery', () => {
+    it('applies NFKC, lowercases, collapses whitespace, trims and keeps at most 200 characters', () => {
+      expect(normaliseQuery('  Blue   SHIRT ')).to.equal('blue shirt');
+      expect(normaliseQuery('\tred\n\u00a0 dress\u3000')).to.equal('red dress');
+      expect(normaliseQuery('ＢＬＵＥ　ｓｈｉｒｔ')).to.equal('blue shirt');
+      expect(normaliseQuery('\ufb01ne Caf\u0065\u0301')).to.equal('fine caf\u00e9');
+      expect(normaliseQuery('Straße')).to.equal('straße');
+      expect(normaliseQuery('   ')).to.equal('');
+      expect(normaliseQuery('')).to.equal('');
+      expect(normaliseQuery('a'.repeat(250))).to.have.length(200);
+      expect(normaliseQuery(`${'b'.repeat(199)} c`)).to.equal('b'.repeat(199));
+      expect(Array.from(normaliseQuery('😀'.repeat(201)))).to.have.length(200);
+    });
+  });
+
+  describe('recordZeroResult', () => {
+    it('counts searches per store and normalised query, keeping the last raw query and first/last seen', async () => {
+      const m = await newMerchant();
+      const other = await newMerchant();
+      await record(m.storeId, '  Blue   SHIRT ');
+      await record(m.storeId, 'blue shirt');
+      await server.runtime.dataSource.transaction((manager) => recordZeroResult(manager, m.storeId, 'BLUE Shirt'));
+      await record(m.storeId, '   ');
+      await record(m.storeId, '');
+      await record(other.storeId, 'blue shirt');
+      await record(uuidv7(), 'nobody home');
+      const rows: Array<{ query: string; sample: string; count: string; tenant_id: string; first_seen_at: Date; last_seen_at: Date }> = await server.runtime.dataSource.query(
+        'SELECT query, sample, count::text, tenant_id, first_seen_at, last_seen_at FROM zero_result_queries WHERE store_id = $1',
+        [m.storeId],
+      );
+      expect(rows).to.have.length(1);
+      expect(rows[0]).to.include({ query: 'blue shirt', sample: 'BLUE Shirt', count: '3', tenant_id: m.owner.tenantId });
+      expect(rows[0]!.last_seen_at.getTime()).to.be.at.least(rows[0]!.first_seen_at.getTime());
+      const [otherRow]: Array<{ count: string }> = await server.runtime.dataSource.query('SELECT count::text FROM zero_result_queries WHERE store_id = $1', [other.storeId]);
+      expect(otherRow!.count).to.equal('1');
+      const [orphans]: Array<{ n: number }> = await server.runtime.dataSource.query("SELECT count(*)::int AS n FROM zero_result_queries WHERE query = 'nobody home'", []);
+      expect(orphans!.n).to.equal(0);
+    });
+  });
+
+  describe('GET /search-synonyms/zero-result-queries', () => {
+    it('lists the most frequent first, then the most recent, with every field', async () => {
+      const m = await newMerchant();
+      for (const q of ['rare', 'often', 'often', 'often', 'twice', 'Twice', 'later']) await record(m.storeId, q);
+      // Same count (1): 'later' was seen after 'rare'.
+      await server.runtime.dataSource.query("UPDATE zero_result_queries SET first_seen_at = now() - interval '2 hours', last_seen_at = now() - interval '1 hour' WHERE store_id = $1 AND query = 'rare'", [m.storeId]);
+      const got = await items(m);
+      expect(got.map((i) => [i.query, i.count])).to.deep.equal([
+        ['often', 3],
+        ['twice', 2],
+        ['later', 1],
+        ['rare', 1],
+      ]);
+      expect(got[1]).to.include({ sample: 'Twice', answeredNow: false, answeredBy: null });
+      for (const item of got) {
+        expect(item).to.have.all.keys('query', 'sample', 'count', 'firstSeenAt', 'lastSeenAt', 'answeredNow', 'answeredBy');
+        expect(Date.parse(item.firstSeenAt)).to.be.at.most(Date.parse(item.lastSeenAt));
+      }
+    });
+
+    it('answers at most 100 queries, the most frequent ones', async () => {
+      const m = await newMerchant();
+      await server.runtime.dataSource.query(
+        `INSERT INTO zero_result_queries (store_id, tenant_id, query, sample, count)
+         SELECT $1, $2, 'query ' || g, 'Query ' || g, g FROM generate_series(1, 105) g`,
+        [m.storeId, m.owner.tenantId],
+      );
+      const got = await items(m);
+      expect(got).to.have.length(100);
+      expect(got[0]).to.include({ query: 'query 105', count: 105 });
+      expect(got[99]).to.include({ query: 'query 6', count: 6 });
+    });
+
+    it('answers an empty list for a store without zero-result queries', async () => {
+      const m = await newMerchant();
+      expect(await items(m)).to.deep.equal([]);
+    });
+
+    it('validates storeId and answers 404 for another tenant or an unknown store, 401 without a token', async () => {
+      const m = await newMerchant();
+      const stranger = await newMerchant();
+      await record(m.storeId, 'secret query');
+      expectProblem(await list(stranger, m.storeId), 404, 'store_not_found');
+      expectProblem(await list(m, uuidv7()), 404, 'store_not_found');
+      expectProblem(await call(server, 'GET', '/api/v1/search-synonyms/zero-result-queries', { headers: m.headers }), 400, 'validation_failed');
+      expectProblem(await list(m, 'not-a-uuid'), 400, 'validation_failed');
+      expectProblem(await call(server, 'GET', `/api/v1/search-synonyms/zero-result-queries?storeId=${m.storeId}&limit=5`, { headers: m.headers }), 400, 'validation_failed');
+      expect((await call(server, 'GET', `/api/v1/search-synonyms/zero-result-queries?storeId=${m.storeId}`)).status).to.equal(401);
+      expect(await items(stranger)).to.deep.equal([]);
+      expect((await items(m)).map((i) => i.query)).to.deep.equal(['secret query']);
+    });
+
+    it('says a query is answered (PRODUCT) once a matching product is published and indexed', async () => {
+      const m = await newMerchant();
+      await record(m.storeId, 'Walnut Bookshelf');
+      await record(m.storeId, 'unicorn saddle');
+      expect((await items(m)).map((i) => [i.query, i.answeredNow, i.answeredBy])).to.deep.equal([
+        ['unicorn saddle', false, null],
+        ['walnut bookshelf', false, null],
+      ]);
+      // A draft is not enough.
+      const draft = await call(server, 'POST', '/api/v1/catalog/products', { headers: m.headers, body: { storeId: m.storeId, title: 'Walnut Bookshelf', type: 'PHYSICAL', price: 90 } });
+      expect(draft.status, draft.text).to.equal(201);
+      await drain(m);
+      expect((await items(m)).find((i) => i.query === 'walnut bookshelf')).to.include({ answeredNow: false, answeredBy: null });
+      const published = await call(server, 'POST', `/api/v1/catalog/products/${draft.json.id}/publish`, { headers: m.headers });
+      expect(published.status, published.text).to.equal(201);
+      await drain(m);
+      const got = await items(m);
+      expect(got.find((i) => i.query === 'walnut bookshelf')).to.include({ answeredNow: true, answeredBy: 'PRODUCT' });
+      expect(got.find((i) => i.query === 'unicorn saddle')).to.include({ answeredNow: false, answeredBy: null });
+      // Another store's products never answer this store's queries.
+      const other = await newMerchant();
+      await publish(other, 'Unicorn Saddle');
+      await drain(other);
+      expect((await items(m)).find((i) => i.query === 'unicorn saddle')).to.include({ answeredNow: false, answeredBy: null });
+    });
+
+    it('says SYNONYM when an active rule added after the query was last seen makes it match', async () => {
+      const m = await newMerchant();
+      await publish(m, 'Velvet Couch');
+      await drain(m);
+      await record(m.storeId, 'Settee');
+      await record(m.storeId, 'chesterfield');
+      // Same count: the most recently seen first.
+      expect((await items(m)).map((i) => [i.query, i.answeredNow])).to.deep.equal([
+        ['chesterfield', false],
+        ['settee', false],
+      ]);
+
+      // An inactive rule does not count.
+      const inactive = await call(server, 'POST', '/api/v1/search-synonyms', { headers: m.headers, body: { storeId: m.storeId, type: 'ONE_WAY', input: 'chesterfield', synonyms: ['couch'], isActive: false } });
+      expect(inactive.status, inactive.text).to.equal(201);
+      const rule = await call(server, 'POST', '/api/v1/search-synonyms', { headers: m.headers, body: { storeId: m.storeId, type: 'MULTI_WAY', terms: ['settee', 'couch'] } });
+      expect(rule.status, rule.text).to.equal(201);
+      await drain(m);
+      let got = await items(m);
+      expect(got.find((i) => i.query === 'settee')).to.include({ answeredNow: true, answeredBy: 'SYNONYM' });
+      expect(got.find((i) => i.query === 'chesterfield')).to.include({ answeredNow: false, answeredBy: null });
+
+      // Activating the one-way rule answers the other query by synonym too.
+      expect((await call(server, 'PATCH', `/api/v1/search-synonyms/${inactive.json.id}`, { headers: m.headers, body: { isActive: true } })).status).to.equal(200);
+      await drain(m);
+      got = await items(m);
+      expect(got.find((i) => i.query === 'chesterfield')).to.include({ answeredNow: true, answeredBy: 'SYNONYM' });
+
+      // Seen again after the rule (it was counted while the rule existed): the rule is not what changed since.
+      await record(m.storeId, 'settee');
+      got = await items(m);
+      expect(got[0]).to.include({ query: 'settee', count: 2, answeredNow: true, answeredBy: 'PRODUCT' });
+    });
+
+    it('answers answeredNow null when Meilisearch cannot be reached, instead of failing', async () => {
+      const m = await newMerchant();
+      await record(m.storeId, 'lamp');
+      const services = server.runtime.services;
+      const ctx: RequestContext = {
+        requestId: 'test',
+        tenantId: m.owner.tenantId,
+        actor: { type: 'user', id: m.owner.userId, tenantRole: 'owner' },
+        dataSource: server.runtime.dataSource,
+        manager: server.runtime.dataSource.manager,
+        inTransaction: false,
+        services: { ...services, config: { ...services.config, meiliUrl: 'http://127.0.0.1:9' } },
+      };
+      const got = await listZeroResultQueries(ctx, m.storeId);
+      expect(got.items).to.have.length(1);
+      expect(got.items[0]).to.include({ query: 'lamp', count: 1, answeredNow: null, answeredBy: null });
+    });
+  });
+});

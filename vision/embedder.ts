@@ -1,0 +1,154 @@
+/**
+ * The embedders behind one interface, one instance per model and process (loaded on first use and
+ * kept), and a micro-batcher so concurrent jobs share one inference call.
+ *
+ * - `mobilenet-v2` (default, offline everywhere): MobileNetV2 features (1280-d) from the weights
+ *   bundled in nsfwjs, on the tfjs wasm backend.
+ * - `clip`: CLIP image and text towers through @xenova/transformers from a local model folder
+ *   (VISION_CLIP_MODEL_DIR); also embeds text, so shoppers' words can find product photos.
+ * Every vector is L2-normalised, so a dot product is the cosine similarity.
+ */
+import type { VisualModel } from '../storage/entities/product-image-vector.entity';
+import type { VisionConfig } from '../api/config';
+import type { PreparedImage } from './image';
+
+export interface Embedder {
+  readonly model: VisualModel;
+  readonly dimensions: number;
+  /** Side of the square RGB input the model takes. */
+  readonly inputSize: number;
+  /** One vector per image, in order. */
+  embedImages(images: PreparedImage[]): Promise<Float32Array[]>;
+  /** Present when the model embeds text into the same space as images. */
+  embedTexts?(texts: string[]): Promise<Float32Array[]>;
+  dispose(): Promise<void>;
+}
+
+export const MOBILENET_DIMENSIONS = 1280;
+export const MOBILENET_INPUT = 224;
+
+export function l2normalise(vector: Float32Array): Float32Array {
+  let sum = 0;
+  for (let i = 0; i < vector.length; i += 1) sum += vector[i]! * vector[i]!;
+  const norm = Math.sqrt(sum);
+  if (norm > 0) for (let i = 0; i < vector.length; i += 1) vector[i] = vector[i]! / norm;
+  return vector;
+}
+
+/** Loads the model in the calling thread (the embedding thread uses this). */
+export async function loadEmbedderHere(model: VisualModel, config: Pick<VisionConfig, 'clipModelDir'>): Promise<Embedder> {
+  if (model === 'clip') {
+    if (!config.clipModelDir) throw new Error('VISION_CLIP_MODEL_DIR is not configured');
+    const { ClipEmbedder } = await import('./clip-embedder.js');
+    return ClipEmbedder.load(config.clipModelDir);
+  }
+  const { MobileNetEmbedder } = await import('./mobilenet-embedder.js');
+  return MobileNetEmbedder.load();
+}
+
+const loaded = new Map<string, Promise<Embedder>>();
+
+/**
+ * The process-wide embedder of `model`: the model runs in a worker thread of its own (inference on
+ * the wasm/onnx backends is synchronous and would otherwise stall every request of the process for
+ * the length of a batch); loaded once, and loaded again after a failed load or a crashed thread.
+ */
+export function getEmbedder(model: VisualModel, config: Pick<VisionConfig, 'clipModelDir'>): Promise<Embedder> {
+  const key = model === 'clip' ? `clip:${config.clipModelDir ?? ''}` : model;
+  let promise = loaded.get(key);
+  if (!promise) {
+    promise = (async () => {
+      const { ThreadEmbedder } = await import('./thread-embedder.js');
+      return ThreadEmbedder.start(model, config.clipModelDir, () => loaded.delete(key));
+    })();
+    promise.catch(() => loaded.delete(key));
+    loaded.set(key, promise);
+  }
+  return promise;
+}
+
+/** The vector length of `model` without loading it (CLIP: read from its config). */
+export async function modelDimensions(model: VisualModel, config: Pick<VisionConfig, 'clipModelDir'>): Promise<number> {
+  if (model === 'mobilenet-v2') return MOBILENET_DIMENSIONS;
+  if (!config.clipModelDir) throw new Error('VISION_CLIP_MODEL_DIR is not configured');
+  const { clipDimensions } = await import('./clip-embedder.js');
+  return clipDimensions(config.clipModelDir);
+}
+
+/** Unloads every model of this process (tests, shutdown). */
+export async function disposeEmbedders(): Promise<void> {
+  const all = [...loaded.values()];
+  loaded.clear();
+  for (const promise of all) await promise.then((e) => e.dispose()).catch(() => undefined);
+}
+
+interface Waiting {
+  image: PreparedImage;
+  resolve: (vector: Float32Array) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Gathers images from concurrent callers into batches of at most `batchSize` (waiting at most
+ * `maxWaitMs` for a batch to fill) and runs one batch at a time, so memory stays bounded by one
+ * batch of tensors however many jobs run.
+ */
+export class EmbeddingBatcher {
+  private queue: Waiting[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+
+  constructor(
+    private readonly embedder: Embedder,
+    private readonly batchSize: number,
+    private readonly maxWaitMs = 10,
+  ) {}
+
+  embed(image: PreparedImage): Promise<Float32Array> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ image, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.running) return;
+    if (this.queue.length >= this.batchSize) {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = undefined;
+      void this.flush();
+    } else if (!this.timer && this.queue.length > 0) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        void this.flush();
+      }, this.maxWaitMs);
+    }
+  }
+
+  private async flush(): Promise<void> {
+    if (this.running || this.queue.length === 0) return;
+    this.running = true;
+    const batch = this.queue.splice(0, this.batchSize);
+    try {
+      const vectors = await this.embedder.embedImages(batch.map((w) => w.image));
+      batch.forEach((w, i) => w.resolve(vectors[i]!));
+    } catch (error) {
+      batch.forEach((w) => w.reject(error));
+    } finally {
+      this.running = false;
+      this.schedule();
+    }
+  }
+}
+
+const batchers = new Map<Embedder, EmbeddingBatcher>();
+
+/** The shared batcher of an embedder. */
+export function batcherFor(embedder: Embedder, batchSize: number): EmbeddingBatcher {
+  let batcher = batchers.get(embedder);
+  if (!batcher) {
+    batcher = new EmbeddingBatcher(embedder, batchSize);
+    batchers.set(embedder, batcher);
+  }
+  return batcher;
+}

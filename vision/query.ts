@@ -1,0 +1,252 @@
+/**
+ * Query by image and similar products.
+ *
+ * - Storefront (published products): one Meilisearch search in the store's index with the query
+ *   vector under the user-provided embedder `image` (`hybrid.semanticRatio: 1`), the shopper's
+ *   filters in the same request, the ranking score shown and the store's minimum similarity as the
+ *   score threshold. Only published products are in the index at all.
+ * - Merchant (every status, drafts included): the store's vectors in PostgreSQL are scored here
+ *   (dot products of L2-normalised vectors, read in chunks so memory stays bounded), with the same
+ *   filters in SQL. Scores are on Meilisearch's scale, (1 + cosine) / 2, so both agree.
+ */
+import type { DataSource } from 'typeorm';
+import { MeilisearchApiError, type Meilisearch } from 'meilisearch';
+import type { Config } from '../api/config';
+import { createSearchClient, keyValueFor, searchKeyUid } from '../search/meili';
+import { storeIndexUid } from '../search/index-names';
+import { scoreOfCosine } from './vectors';
+import type { VisualModel } from '../storage/entities/product-image-vector.entity';
+
+export interface VisualFilters {
+  categoryId?: string;
+  brandId?: string;
+  minPrice?: number;
+  maxPrice?: number;
+  inStock?: boolean;
+}
+
+export interface VisualHit {
+  id: string;
+  title: string;
+  slug: string;
+  status: 'DRAFT' | 'PUBLISHED' | 'ARCHIVED';
+  price: number;
+  currency: string;
+  imageUrl: string | null;
+  inStock: boolean;
+  score: number;
+}
+
+export interface VectorQuery {
+  storeId: string;
+  vector: Float32Array | number[];
+  limit: number;
+  minScore: number;
+  filters?: VisualFilters;
+  excludeId?: string;
+}
+
+/** Raised when the store's index cannot answer vector queries yet (embedder not applied, model changing). */
+export class IndexNotReadyError extends Error {}
+
+const clients = new Map<string, Meilisearch>();
+
+/** The search-only client of this process (the same derived key the storefront search uses). */
+export function visionSearchClient(config: Pick<Config, 'meiliUrl' | 'meiliMasterKey'>): Meilisearch {
+  const key = `${config.meiliUrl}\u0000${config.meiliMasterKey}`;
+  let client = clients.get(key);
+  if (!client) {
+    client = createSearchClient(config.meiliUrl, keyValueFor(searchKeyUid(config.meiliMasterKey), config.meiliMasterKey));
+    clients.set(key, client);
+  }
+  return client;
+}
+
+const quote = (value: string): string => `"${value.replace(/["\\]/g, '\\$&')}"`;
+
+export function meiliFilters(filters: VisualFilters = {}, excludeId?: string): string[] {
+  const out = ['status = "PUBLISHED"'];
+  if (excludeId) out.push(`id != ${quote(excludeId)}`);
+  if (filters.categoryId) out.push(`categoryIds = ${quote(filters.categoryId)}`);
+  if (filters.brandId) out.push(`brandId = ${quote(filters.brandId)}`);
+  if (filters.minPrice !== undefined) out.push(`price >= ${Number(filters.minPrice)}`);
+  if (filters.maxPrice !== undefined) out.push(`price <= ${Number(filters.maxPrice)}`);
+  if (filters.inStock !== undefined) out.push(`inStock = ${filters.inStock ? 'true' : 'false'}`);
+  return out;
+}
+
+interface HitDocument {
+  id: string;
+  title: string;
+  slug: string;
+  status: VisualHit['status'];
+  price: number;
+  currency: string;
+  imageUrl: string | null;
+  inStock: boolean;
+  _rankingScore?: number;
+}
+
+/** Published products of the store nearest to `vector`, via Meilisearch. */
+export async function searchPublished(client: Meilisearch, query: VectorQuery): Promise<VisualHit[]> {
+  try {
+    const result = await client.index<HitDocument>(storeIndexUid(query.storeId)).search(null, {
+      vector: Array.from(query.vector),
+      hybrid: { embedder: 'image', semanticRatio: 1 },
+      filter: meiliFilters(query.filters, query.excludeId),
+      limit: query.limit,
+      showRankingScore: true,
+      // A document without a vector scores 0; anything with a vector scores above it.
+      rankingScoreThreshold: Math.max(query.minScore, 1e-6),
+      attributesToRetrieve: ['id', 'title', 'slug', 'status', 'price', 'currency', 'imageUrl', 'inStock'],
+    });
+    return result.hits.map((hit) => ({
+      id: hit.id,
+      title: hit.title,
+      slug: hit.slug,
+      status: hit.status,
+      price: hit.price,
+      currency: hit.currency,
+      imageUrl: hit.imageUrl ?? null,
+      inStock: hit.inStock,
+      score: Math.round((hit._rankingScore ?? 0) * 1e6) / 1e6,
+    }));
+  } catch (error) {
+    if (error instanceof MeilisearchApiError) {
+      const code = error.cause?.code;
+      if (code === 'index_not_found') return [];
+      if (code === 'invalid_search_embedder' || code === 'invalid_search_hybrid_query' || code === 'invalid_search_vector' || /embedder|dimension/i.test(error.message)) {
+        throw new IndexNotReadyError(error.message);
+      }
+    }
+    throw error;
+  }
+}
+
+const CHUNK = 2_000;
+/** Most float32 values kept by the merchant-query cache of this process (about 96 MB). */
+const CACHE_FLOATS = 24 * 1024 * 1024;
+
+interface StoreMatrix {
+  stamp: string;
+  ids: string[];
+  /** ids.length × dimensions, row-major. */
+  matrix: Float32Array;
+  dimensions: number;
+}
+
+const matrices = new Map<string, StoreMatrix>();
+
+/**
+ * The store's vectors of the current model as one matrix, cached per process and reloaded when the
+ * store's vector rows change (their count or latest update), least recently used stores evicted first.
+ */
+async function storeMatrix(db: DataSource, storeId: string, tenantId: string, model: VisualModel, dimensions: number): Promise<StoreMatrix> {
+  const key = `${storeId}:${model}:${dimensions}`;
+  const [row]: Array<{ n: number; latest: Date | null }> = await db.query(
+    `SELECT count(*)::int AS n, max(updated_at) AS latest FROM product_image_vectors
+      WHERE store_id = $1 AND tenant_id = $2 AND vector IS NOT NULL AND model = $3 AND dimensions = $4`,
+    [storeId, tenantId, model, dimensions],
+  );
+  const stamp = `${row?.n ?? 0}:${row?.latest?.toISOString() ?? ''}`;
+  const cached = matrices.get(key);
+  if (cached && cached.stamp === stamp) {
+    matrices.delete(key);
+    matrices.set(key, cached);
+    return cached;
+  }
+  const ids: string[] = [];
+  const parts: Float32Array[] = [];
+  let after = '00000000-0000-0000-0000-000000000000';
+  for (;;) {
+    const rows: Array<{ product_id: string; vector: Buffer }> = await db.query(
+      `SELECT product_id, vector FROM product_image_vectors
+        WHERE store_id = $1 AND tenant_id = $2 AND vector IS NOT NULL AND model = $3 AND dimensions = $4 AND product_id > $5
+        ORDER BY product_id LIMIT ${CHUNK}`,
+      [storeId, tenantId, model, dimensions, after],
+    );
+    for (const r of rows) {
+      const vector = new Float32Array(dimensions);
+      for (let i = 0; i < dimensions; i += 1) vector[i] = r.vector.readFloatLE(i * 4);
+      ids.push(r.product_id);
+      parts.push(vector);
+    }
+    if (rows.length < CHUNK) break;
+    after = rows[rows.length - 1]!.product_id;
+  }
+  const matrix = new Float32Array(ids.length * dimensions);
+  parts.forEach((v, i) => matrix.set(v, i * dimensions));
+  const entry: StoreMatrix = { stamp, ids, matrix, dimensions };
+  matrices.delete(key);
+  if (matrix.length <= CACHE_FLOATS) {
+    matrices.set(key, entry);
+    let total = 0;
+    for (const m of matrices.values()) total += m.matrix.length;
+    for (const [k, m] of matrices) {
+      if (total <= CACHE_FLOATS) break;
+      if (k === key) continue;
+      matrices.delete(k);
+      total -= m.matrix.length;
+    }
+  }
+  return entry;
+}
+
+/** Every product of the store (any status) nearest to `vector`, scored from the vectors in PostgreSQL. */
+export async function searchAllStatuses(
+  db: DataSource,
+  query: VectorQuery & { tenantId: string; model: VisualModel; dimensions: number },
+): Promise<VisualHit[]> {
+  const f = query.filters ?? {};
+  const vector = query.vector instanceof Float32Array ? query.vector : Float32Array.from(query.vector);
+  const filtered = query.excludeId !== undefined || Object.values(f).some((v) => v !== undefined);
+  let allowed: Set<string> | undefined;
+  if (filtered) {
+    const rows: Array<{ id: string }> = await db.query(
+      `SELECT p.id FROM products p
+        WHERE p.store_id = $1 AND p.tenant_id = $2
+          AND ($3::uuid IS NULL OR p.id <> $3)
+          AND ($4::uuid IS NULL OR p.brand_id = $4)
+          AND ($5::numeric IS NULL OR p.price >= $5)
+          AND ($6::numeric IS NULL OR p.price <= $6)
+          AND ($7::boolean IS NULL OR EXISTS (SELECT 1 FROM product_variants pv WHERE pv.product_id = p.id AND pv.stock > 0) = $7)
+          AND ($8::uuid IS NULL OR EXISTS (
+                WITH RECURSIVE tree AS (SELECT id FROM categories WHERE id = $8 AND store_id = $1
+                                        UNION SELECT c.id FROM categories c JOIN tree t ON c.parent_id = t.id)
+                SELECT 1 FROM product_categories pc JOIN tree t ON t.id = pc.category_id WHERE pc.product_id = p.id))`,
+      [query.storeId, query.tenantId, query.excludeId ?? null, f.brandId ?? null, f.minPrice ?? null, f.maxPrice ?? null, f.inStock ?? null, f.categoryId ?? null],
+    );
+    allowed = new Set(rows.map((r) => r.id));
+  }
+  const { ids, matrix, dimensions } = await storeMatrix(db, query.storeId, query.tenantId, query.model, query.dimensions);
+  const best: Array<{ id: string; score: number }> = [];
+  for (let row = 0; row < ids.length; row += 1) {
+    const id = ids[row]!;
+    if (allowed && !allowed.has(id)) continue;
+    let dot = 0;
+    const offset = row * dimensions;
+    for (let i = 0; i < dimensions; i += 1) dot += matrix[offset + i]! * vector[i]!;
+    const score = scoreOfCosine(dot);
+    if (score < query.minScore) continue;
+    if (best.length < query.limit || score > best[best.length - 1]!.score) {
+      best.push({ id, score });
+      best.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+      if (best.length > query.limit) best.pop();
+    }
+  }
+  if (best.length === 0) return [];
+  const details: Array<{ id: string; title: string; slug: string; status: VisualHit['status']; price: string; currency: string; image_url: string | null; in_stock: boolean }> = await db.query(
+    `SELECT p.id, p.title, p.slug, p.status, p.price, p.currency,
+            (SELECT i.url FROM product_images i WHERE i.product_id = p.id ORDER BY i.position, i.id LIMIT 1) AS image_url,
+            EXISTS (SELECT 1 FROM product_variants pv WHERE pv.product_id = p.id AND pv.stock > 0) AS in_stock
+       FROM products p WHERE p.id = ANY($1::uuid[])`,
+    [best.map((b) => b.id)],
+  );
+  const byId = new Map(details.map((d) => [d.id, d]));
+  return best
+    .filter((b) => byId.has(b.id))
+    .map((b) => {
+      const d = byId.get(b.id)!;
+      return { id: d.id, title: d.title, slug: d.slug, status: d.status, price: Number(d.price), currency: d.currency.trim(), imageUrl: d.image_url, inStock: d.in_stock, score: Math.round(b.score * 1e6) / 1e6 };
+    });
+}

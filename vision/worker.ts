@@ -1,0 +1,145 @@
+/**
+ * The `vision` queue consumer: embeds a product's main image and stores the vector.
+ *
+ * For a product (aggregate `product`), re-read from PostgreSQL with its store's visual search settings:
+ * - gone, or its store has visual search disabled → nothing (the vector row goes with the product);
+ * - no image → its vector row is removed and the product re-indexed (its document loses the vector);
+ * - a stored vector of the same model for the same image URL → reused, never recomputed (unless the
+ *   delivery asks to `force`);
+ * - otherwise the image is fetched safely, normalised by sharp and embedded (batched with the other
+ *   jobs of this process), the row becomes INDEXED, and the product goes to the `index` queue so its
+ *   document carries the vector (one writer of the search index: the indexer).
+ * A failure is recorded FAILED with its reason. Transient ones (timeouts, 5xx, network) are thrown so
+ * the outbox retries them with backoff, up to `maxAttempts`; permanent ones (not an image, too large,
+ * a refused address, 404) are acknowledged. One bad image never blocks the others: each product is
+ * its own job.
+ */
+import type { DataSource } from 'typeorm';
+import type { Logger } from 'pino';
+import type { VisionConfig } from '../api/config';
+import { safeFetch, SafeFetchError } from '../api/http/safe-fetch';
+import type { DeliveryHandler } from '../storage/consumers';
+import type { OutboxDelivery } from '../storage/outbox';
+import { enqueueOutbox } from '../storage/outbox';
+import { inTransaction, systemContext } from '../storage/request-context';
+import type { VisualModel } from '../storage/entities/product-image-vector.entity';
+import { batcherFor, getEmbedder, type Embedder } from './embedder';
+import { ImageError, prepareImage } from './image';
+import { encodeVector } from './vectors';
+
+export interface VisionDeps {
+  dataSource: DataSource;
+  logger: Logger;
+  config: VisionConfig;
+  /** Replaces the embedder (tests). */
+  embedderFor?: (model: VisualModel) => Promise<Embedder>;
+}
+
+interface ProductRow {
+  id: string;
+  store_id: string;
+  tenant_id: string;
+  image_url: string | null;
+  enabled: boolean | null;
+  model: VisualModel | null;
+  dimensions: number | null;
+}
+
+interface VectorRow {
+  status: string;
+  model: string | null;
+  image_url: string | null;
+  has_vector: boolean;
+  attempts: number;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Thrown for a transient failure so the outbox retries the product later. */
+export class RetryLater extends Error {}
+
+export function createVisionHandler(deps: VisionDeps): DeliveryHandler {
+  const { dataSource, logger, config } = deps;
+  const embedderFor = deps.embedderFor ?? ((model: VisualModel) => getEmbedder(model, config));
+
+  const reindex = async (product: ProductRow, work: (tx: ReturnType<typeof systemContext>) => Promise<void>): Promise<void> => {
+    const ctx = systemContext(dataSource, `vision-${product.id}`, product.tenant_id, 'vision');
+    await inTransaction(ctx, async (tx) => {
+      await work(tx);
+      await enqueueOutbox(tx, { queue: 'index', topic: 'product.image_vector_updated', aggregateType: 'product', aggregateId: product.id });
+    });
+  };
+
+  const processProduct = async (id: string, force: boolean): Promise<void> => {
+    const [product]: ProductRow[] = await dataSource.query(
+      `SELECT p.id, p.store_id, p.tenant_id,
+              (SELECT i.url FROM product_images i WHERE i.product_id = p.id ORDER BY i.position, i.id LIMIT 1) AS image_url,
+              s.enabled, s.model, s.dimensions
+         FROM products p LEFT JOIN visual_search_settings s ON s.store_id = p.store_id
+        WHERE p.id = $1`,
+      [id],
+    );
+    if (!product || !product.enabled || !product.model) return;
+    const [row]: VectorRow[] = await dataSource.query(
+      'SELECT status, model, image_url, vector IS NOT NULL AS has_vector, attempts FROM product_image_vectors WHERE product_id = $1',
+      [id],
+    );
+    if (!product.image_url) {
+      if (row) await reindex(product, (tx) => tx.manager.query('DELETE FROM product_image_vectors WHERE product_id = $1', [id]));
+      return;
+    }
+    if (!force && row?.has_vector && row.model === product.model && row.image_url === product.image_url) {
+      if (row.status !== 'INDEXED') {
+        await reindex(product, (tx) => tx.manager.query(`UPDATE product_image_vectors SET status = 'INDEXED', error = NULL, attempts = 0, updated_at = now() WHERE product_id = $1`, [id]));
+      }
+      return;
+    }
+
+    const embedder = await embedderFor(product.model);
+    if (embedder.dimensions !== product.dimensions) throw new Error(`the ${product.model} model gives ${embedder.dimensions}-d vectors, the store expects ${product.dimensions}`);
+    let vector: Float32Array;
+    try {
+      const fetched = await safeFetch(product.image_url, {
+        timeoutMs: config.fetchTimeoutMs,
+        maxBytes: config.fetchMaxBytes,
+        maxRedirects: config.maxRedirects,
+        allowAddresses: config.fetchAllowAddresses,
+      });
+      const image = await prepareImage(fetched.body, { size: embedder.inputSize, maxPixels: config.maxPixels });
+      vector = await batcherFor(embedder, config.batchSize).embed(image);
+    } catch (error) {
+      if (!(error instanceof SafeFetchError) && !(error instanceof ImageError)) throw error;
+      const attempts = (row?.attempts ?? 0) + 1;
+      const reason = `${error.reason}: ${error.message}`.slice(0, 1000);
+      await reindex(product, (tx) =>
+        tx.manager.query(
+          `INSERT INTO product_image_vectors (product_id, store_id, tenant_id, status, model, dimensions, vector, image_url, error, attempts, updated_at)
+           VALUES ($1, $2, $3, 'FAILED', $4, NULL, NULL, $5, $6, $7, now())
+           ON CONFLICT (product_id) DO UPDATE SET status = 'FAILED', model = $4, dimensions = NULL, vector = NULL, image_url = $5, error = $6, attempts = $7, updated_at = now()`,
+          [id, product.store_id, product.tenant_id, product.model, product.image_url, reason, attempts],
+        ),
+      );
+      logger.info({ productId: id, reason: error.reason, attempts }, 'vision: image not embedded');
+      if (error instanceof SafeFetchError && error.transient && attempts < config.maxAttempts) throw new RetryLater(reason);
+      return;
+    }
+    await reindex(product, (tx) =>
+      tx.manager.query(
+        `INSERT INTO product_image_vectors (product_id, store_id, tenant_id, status, model, dimensions, vector, image_url, error, attempts, updated_at)
+         VALUES ($1, $2, $3, 'INDEXED', $4, $5, $6, $7, NULL, 0, now())
+         ON CONFLICT (product_id) DO UPDATE SET status = 'INDEXED', model = $4, dimensions = $5, vector = $6, image_url = $7, error = NULL, attempts = 0, updated_at = now()`,
+        [id, product.store_id, product.tenant_id, product.model, vector.length, encodeVector(vector), product.image_url],
+      ),
+    );
+  };
+
+  return async (delivery: OutboxDelivery): Promise<void> => {
+    const { aggregateType, aggregateId } = delivery;
+    if (aggregateType !== 'product' || !UUID.test(aggregateId)) {
+      logger.warn({ aggregateType, aggregateId }, 'vision: unknown aggregate; acknowledged');
+      return;
+    }
+    const force = delivery.messages.some((m) => m.payload?.force === true);
+    await processProduct(aggregateId.toLowerCase(), force);
+  };
+}

@@ -1,0 +1,267 @@
+/**
+ * The storefront: server-rendered pages of the default theme under /shop/<storeId>, built only on
+ * the public API (catalog, search and suggest, content, visual search).
+ */
+import Router from '@koa/router';
+import type Koa from 'koa';
+import rawBody from 'raw-body';
+import { ApiClient, ApiError, apiBaseFor, type Json } from './api-client';
+import { PageNotFound, type PageContext, type SectionLoader, type SectionRef, type ThemeEngine } from './theme-engine';
+import { SORTS, apiQuery, facetView, pagination, searchState, stateUrl } from './search-state';
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SLUG_RE = /^[a-z0-9][a-z0-9-]{0,199}$/i;
+
+/** Visually similar products per product image, for a few minutes (each query embeds an image). */
+const similarCache = new Map<string, { at: number; items: unknown[] }>();
+const SIMILAR_TTL_MS = 5 * 60_000;
+
+function queryLists(ctx: Koa.Context): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [key, value] of Object.entries(ctx.query)) {
+    if (value === undefined) continue;
+    out[key] = Array.isArray(value) ? value : [value];
+  }
+  return out;
+}
+
+async function publicPages(api: ApiClient, storeId: string): Promise<Array<{ title: string; slug: string }>> {
+  const res = await api.request('GET', `/content/public/stores/${storeId}/pages`, { query: { limit: 20 } });
+  return res.ok && Array.isArray(res.json?.items) ? res.json.items.map((p: { title: string; slug: string }) => ({ title: p.title, slug: p.slug })) : [];
+}
+
+/** Image bytes of our own API (the sandbox's seed images) go in the body; other URLs are fetched by the API, safely. */
+function imageQuery(api: ApiClient, imageUrl: string): Promise<{ image?: string; imageUrl?: string }> {
+  let url: URL;
+  try {
+    url = new URL(imageUrl);
+  } catch {
+    return Promise.resolve({ imageUrl });
+  }
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  if (loopback && url.pathname.startsWith('/api/v1/')) {
+    return fetch(`${api.base}${url.pathname.slice('/api/v1'.length)}`).then(async (res) => {
+      if (!res.ok) throw new ApiError(res.status, undefined, url.pathname);
+      return { image: Buffer.from(await res.arrayBuffer()).toString('base64') };
+    });
+  }
+  return Promise.resolve({ imageUrl });
+}
+
+export const sectionLoaders: Record<string, SectionLoader> = {
+  header: async (api, page) => {
+    const categories = await api.get(`/catalog/public/stores/${page.storeId}/categories`);
+    return { categories: categories.items };
+  },
+  footer: async (api, page) => ({ content_pages: await publicPages(api, page.storeId) }),
+  'collection-list': async (api, page, settings) => {
+    const res = await api.get(`/catalog/public/stores/${page.storeId}/collections`);
+    return { collections: res.items.slice(0, Number(settings.limit)) };
+  },
+  'category-list': async (api, page) => {
+    const res = await api.get(`/catalog/public/stores/${page.storeId}/categories`);
+    return { categories: res.items };
+  },
+  'featured-products': async (api, page, settings) => {
+    const res = await api.get('/catalog/public/search', { storeId: page.storeId, sort: String(settings.sort), perPage: Number(settings.limit) });
+    return { products: res.items, pricesShown: res.pricesShown };
+  },
+  'main-search': async (api, page) => {
+    const fixed = (page.page.fixed ?? {}) as Record<string, string>;
+    const state = searchState(page.query);
+    const res = await api.get('/catalog/public/search', apiQuery(state, { storeId: page.storeId, ...fixed }));
+    const views = facetView(res.facets, page.path, state, { categoryId: Boolean(fixed.categoryId), brandId: Boolean(fixed.brandId) }) as Array<Record<string, Json>>;
+    const toggleCount = (param: string) => views.find((v) => v.kind === 'toggle' && v.param === param)?.count;
+    const priceFacet = views.find((v) => v.kind === 'price');
+    return {
+      results: res,
+      q: state.q?.[0] ?? '',
+      sort: res.sort,
+      sorts: SORTS,
+      facets: views.filter((v) => v.kind === 'checkbox' || v.kind === 'radio'),
+      toggles: [
+        { param: 'inStock', label: 'In stock only', checked: state.inStock?.[0] === 'true', count: toggleCount('inStock') },
+        { param: 'discounted', label: 'Discounted only', checked: state.discounted?.[0] === 'true', count: toggleCount('discounted') },
+      ],
+      price: res.pricesShown ? (priceFacet ?? { label: 'Price', min: state.priceMin?.[0] ?? '', max: state.priceMax?.[0] ?? '', buckets: [] }) : undefined,
+      hidden_state: (state.q ?? []).map((value) => ({ key: 'q', value })),
+      pagination: pagination(page.path, state, res.page, res.totalPages),
+      clear_url: stateUrl(page.path, state.q ? { q: state.q } : {}),
+      filtered: Object.keys(state).some((k) => !['q', 'sort', 'page'].includes(k)),
+    };
+  },
+  'main-product': async (api, page) => {
+    const product = page.page.product as { price?: number };
+    if (product.price !== undefined) return {};
+    const visibility = await api.get(`/catalog/public/stores/${page.storeId}/price-visibility`);
+    return { price_visibility: visibility.priceVisibility };
+  },
+  'related-products': async (api, page, settings) => {
+    const product = page.page.product as { id: string };
+    const res = await api.get(`/catalog/public/stores/${page.storeId}/products/${product.id}/related`, { limit: Number(settings.limit) });
+    return { products: res.items };
+  },
+  'product-bundle': async (api, page) => {
+    const product = page.page.product as { id: string };
+    const res = await api.request('GET', `/catalog/public/stores/${page.storeId}/products/${product.id}/bundle`);
+    return { bundles: res.ok ? res.json.items : [] };
+  },
+  'similar-products': async (api, page, settings) => {
+    const product = page.page.product as { id: string; images: Array<{ url: string }> };
+    const imageUrl = product.images[0]?.url;
+    if (!imageUrl) return { products: [] };
+    const key = `${page.storeId}:${product.id}:${imageUrl}`;
+    const cached = similarCache.get(key);
+    if (cached && Date.now() - cached.at < SIMILAR_TTL_MS) return { products: cached.items };
+    const res = await api.request('POST', `/visual-search/public/stores/${page.storeId}/query`, { body: { ...(await imageQuery(api, imageUrl)), limit: Number(settings.limit) + 1 } });
+    // 409: visual search is off for the store, or its index is not ready: no section, nothing to log.
+    if (res.status === 409) return { products: [] };
+    if (!res.ok) throw new ApiError(res.status, res.json, 'visual query');
+    const items = (res.json.items as Array<{ id: string }>).filter((i) => i.id !== product.id).slice(0, Number(settings.limit));
+    if (similarCache.size > 500) similarCache.clear();
+    similarCache.set(key, { at: Date.now(), items });
+    return { products: items };
+  },
+};
+
+/**
+ * The public API on behalf of this shopper: the shopper's address goes along as X-Forwarded-For, so
+ * with TRUST_PROXY=true the API's per-address limits (query by image) count each shopper on their
+ * own; without it the API ignores the header and every storefront call comes from this server.
+ */
+function shopperApi(ctx: Koa.Context): ApiClient {
+  const forwarded = ctx.app.proxy && ctx.get('X-Forwarded-For') ? ctx.get('X-Forwarded-For') : ctx.ip;
+  return new ApiClient(apiBaseFor(ctx), forwarded ? { 'X-Forwarded-For': forwarded } : {});
+}
+
+/** Stores known to answer the public API (an unknown or archived store answers 404 there), for a minute. */
+const knownStores = new Map<string, number>();
+async function storeExists(ctx: Koa.Context, storeId: string): Promise<boolean> {
+  const seen = knownStores.get(storeId);
+  if (seen && Date.now() - seen < 60_000) return true;
+  const res = await shopperApi(ctx).request('GET', `/catalog/public/stores/${storeId}/price-visibility`);
+  if (res.status === 404) return false;
+  if (!res.ok) throw new ApiError(res.status, res.json, 'price-visibility');
+  if (knownStores.size > 10_000) knownStores.clear();
+  knownStores.set(storeId, Date.now());
+  return true;
+}
+
+export function buildStorefrontRouter(theme: ThemeEngine, options: { uploadMaxBytes: number }): Router {
+  const router = new Router();
+
+  function context(ctx: Koa.Context, page: Record<string, unknown> = {}): { page: PageContext; api: ApiClient } {
+    const storeId = ctx.params.storeId!;
+    return {
+      api: shopperApi(ctx),
+      page: { storeId, shopBase: `/shop/${storeId}`, path: ctx.path, query: queryLists(ctx), page },
+    };
+  }
+
+  async function render(ctx: Koa.Context, template: string, title: string, page: Record<string, unknown> = {}, extra: SectionRef[] = []): Promise<void> {
+    const { page: pageCtx, api } = context(ctx, page);
+    const sections = [...theme.template(template).sections, ...extra];
+    try {
+      const { html } = await theme.renderPage('theme', sections, pageCtx, api, title);
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = html;
+    } catch (err) {
+      if (err instanceof PageNotFound) return notFound(ctx, pageCtx, api);
+      throw err;
+    }
+  }
+
+  async function notFound(ctx: Koa.Context, pageCtx?: PageContext, api?: ApiClient): Promise<void> {
+    const c = pageCtx && api ? { page: pageCtx, api } : context(ctx);
+    const { html } = await theme.renderPage('theme', theme.template('404').sections, c.page, c.api, 'Page not found');
+    ctx.status = 404;
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = html;
+  }
+
+  /** Loads the page's main resource; 404 page when the API says it does not exist. */
+  async function main<T>(ctx: Koa.Context, path: string): Promise<T | undefined> {
+    const res = await shopperApi(ctx).request<T>('GET', path);
+    if (res.status === 404 || res.status === 400) {
+      await notFound(ctx);
+      return undefined;
+    }
+    if (!res.ok) throw new ApiError(res.status, res.json, path);
+    return res.json;
+  }
+
+  router.param('storeId', async (id, ctx, next) => {
+    if (!UUID_RE.test(id) || !(await storeExists(ctx, id))) {
+      ctx.status = 404;
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = await theme.renderFile('landing.liquid', { error: 'There is no shop at this address.' });
+      return;
+    }
+    ctx.set('Content-Security-Policy', "default-src 'self'; img-src 'self' http: https: data: blob:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; form-action 'self'");
+    await next();
+  });
+  router.param('slug', async (slug, ctx, next) => {
+    if (!SLUG_RE.test(slug)) return notFound(ctx);
+    await next();
+  });
+
+  router.get('/shop/:storeId', (ctx) => render(ctx, 'index', 'Home'));
+  router.get('/shop/:storeId/search', (ctx) => {
+    const q = typeof ctx.query.q === 'string' ? ctx.query.q : '';
+    return render(ctx, 'search', q ? `Search: ${q}` : 'All products');
+  });
+  router.get('/shop/:storeId/categories/:slug', async (ctx) => {
+    const category = await main<{ id: string; name: string }>(ctx, `/catalog/public/stores/${ctx.params.storeId}/categories/${ctx.params.slug}`);
+    if (category) await render(ctx, 'category', category.name, { category, heading: category.name, fixed: { categoryId: category.id } });
+  });
+  router.get('/shop/:storeId/brands/:slug', async (ctx) => {
+    const brand = await main<{ id: string; name: string }>(ctx, `/catalog/public/stores/${ctx.params.storeId}/brands/${ctx.params.slug}`);
+    if (brand) await render(ctx, 'brand', brand.name, { brand, heading: brand.name, fixed: { brandId: brand.id } });
+  });
+  router.get('/shop/:storeId/collections/:slug', async (ctx) => {
+    const collection = await main<{ name: string }>(ctx, `/catalog/public/stores/${ctx.params.storeId}/collections/${ctx.params.slug}`);
+    if (collection) await render(ctx, 'collection', collection.name, { collection });
+  });
+  router.get('/shop/:storeId/products/:slug', async (ctx) => {
+    const product = await main<{ title: string; variants: Array<{ options: Record<string, string> }> }>(ctx, `/catalog/public/stores/${ctx.params.storeId}/products/${ctx.params.slug}`);
+    if (!product) return;
+    const optionNames = [...new Set(product.variants.flatMap((v) => Object.keys(v.options)))];
+    await render(ctx, 'product', product.title, { product, option_names: optionNames });
+  });
+  router.get('/shop/:storeId/pages/:slug', async (ctx) => {
+    const res = await shopperApi(ctx).request('GET', `/content/public/stores/${ctx.params.storeId}/pages/${ctx.params.slug}`);
+    // The content API answers or the page is left out (404), whatever the reason.
+    if (!res.ok) return notFound(ctx);
+    await render(ctx, 'page', res.json.title, { content: res.json });
+  });
+  router.get('/shop/:storeId/photo', (ctx) => render(ctx, 'photo', 'Search by photo'));
+  router.post('/shop/:storeId/photo', async (ctx) => {
+    const contentType = ctx.get('Content-Type');
+    if (!contentType.startsWith('multipart/form-data')) {
+      ctx.status = 415;
+      return render(ctx, 'photo', 'Search by photo', { photo_error: 'Choose a photo to upload.' });
+    }
+    let body: Buffer;
+    try {
+      body = await rawBody(ctx.req, { limit: options.uploadMaxBytes + 64 * 1024 });
+    } catch {
+      ctx.status = 413;
+      return render(ctx, 'photo', 'Search by photo', { photo_error: 'That photo is too large.' });
+    }
+    const api = shopperApi(ctx);
+    const res = await api.request('POST', `/visual-search/public/stores/${ctx.params.storeId}/query`, { raw: { body, contentType } });
+    if (!res.ok) {
+      const messages: Record<number, string> = {
+        409: 'Search by photo is not available in this shop right now.',
+        413: 'That photo is too large.',
+        415: 'That file is not a photo we can read (JPEG, PNG, WebP, GIF).',
+        429: 'Too many photo searches: please try again in a minute.',
+      };
+      ctx.status = res.status === 404 ? 404 : 200;
+      return render(ctx, 'photo', 'Search by photo', { photo_error: messages[res.status] ?? 'The photo could not be searched.' });
+    }
+    await render(ctx, 'photo', 'Search by photo', { photo_results: res.json.items, searched: true });
+  });
+  router.get('/shop/:storeId/{*rest}', (ctx) => notFound(ctx));
+  return router;
+}

@@ -1,0 +1,302 @@
+/**
+ * The theme engine of the storefront: Liquid (liquidjs) over a theme folder laid out as document 1
+ * describes themes (layout, templates, sections, snippets, assets). A template is a JSON list of
+ * sections; each section is a Liquid file carrying its own settings schema in `{% schema %}` and,
+ * optionally, a data loader (sections.ts) that reads the public API.
+ *
+ * Every section renders under a budget of time, operations and output bytes (document 1 "Limits";
+ * RENDER_BUDGET_* in api/config.ts). Operations are the Liquid template nodes rendered (each tag,
+ * output and text node, counted on every pass of a loop) plus the section's data calls. A section
+ * that exceeds any of the three is left out of the page (an HTML comment marks the spot), the
+ * omission is logged, and the rest of the page renders as usual.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Liquid, Tag, type Context, type Emitter, type Liquid as LiquidEngine, type TagToken, type Template, type TopLevelToken } from 'liquidjs';
+import type { Logger } from 'pino';
+import type { RenderBudget, RenderBudgetConfig } from '../api/config';
+import { PROJECT_ROOT } from '../api/config';
+import type { ApiClient, CallMeter } from './api-client';
+
+export const THEME_DIR = path.join(PROJECT_ROOT, 'web', 'theme');
+
+export class BudgetExceeded extends Error {
+  constructor(readonly budget: keyof RenderBudget, readonly limit: number, readonly used: number) {
+    super(`over its ${budget} budget (${used} > ${limit})`);
+  }
+}
+
+/** A page that does not exist (a loader of the main section decides). */
+export class PageNotFound extends Error {}
+
+/** The budget of one section render: counts steps, data calls, time and bytes. */
+export class SectionMeter implements CallMeter {
+  readonly started = performance.now();
+  ops = 0;
+  calls = 0;
+  constructor(readonly budget: RenderBudget) {}
+
+  elapsed(): number {
+    return performance.now() - this.started;
+  }
+
+  private checkTime(): void {
+    const ms = this.elapsed();
+    if (ms > this.budget.ms) throw new BudgetExceeded('ms', this.budget.ms, Math.round(ms));
+  }
+
+  private count(n: number): void {
+    this.ops += n;
+    if (this.ops > this.budget.ops) throw new BudgetExceeded('ops', this.budget.ops, this.ops);
+    this.checkTime();
+  }
+
+  step(nodes: number, emitter: Emitter | undefined): void {
+    this.count(nodes);
+    const written = (emitter as { buffer?: unknown } | undefined)?.buffer;
+    if (typeof written === 'string' && written.length > this.budget.bytes) {
+      // UTF-16 length ≤ UTF-8 bytes only for ASCII; check the exact figure once the cheap one trips.
+      const bytes = Buffer.byteLength(written);
+      if (bytes > this.budget.bytes) throw new BudgetExceeded('bytes', this.budget.bytes, bytes);
+    }
+  }
+
+  dataCall(): void {
+    this.calls += 1;
+    this.count(1);
+  }
+
+  finish(html: string): void {
+    this.checkTime();
+    const bytes = Buffer.byteLength(html);
+    if (bytes > this.budget.bytes) throw new BudgetExceeded('bytes', this.budget.bytes, bytes);
+  }
+
+  /** Resolves the loader's promise or fails when the section's time runs out first. */
+  async within<T>(promise: Promise<T>): Promise<T> {
+    const left = this.budget.ms - this.elapsed();
+    if (left <= 0) throw new BudgetExceeded('ms', this.budget.ms, Math.round(this.elapsed()));
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        promise,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new BudgetExceeded('ms', this.budget.ms, Math.round(this.elapsed()))), left);
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+export interface SettingSchema {
+  id: string;
+  type: string;
+  label: string;
+  default?: unknown;
+}
+
+export interface SectionSchema {
+  name: string;
+  settings: SettingSchema[];
+}
+
+export interface SectionRef {
+  type: string;
+  settings?: Record<string, unknown>;
+}
+
+export interface PageTemplate {
+  sections: SectionRef[];
+}
+
+/** What every section and the layout see about the request. */
+export interface PageContext {
+  storeId: string;
+  shopBase: string;
+  path: string;
+  /** The query string, values as arrays. */
+  query: Record<string, string[]>;
+  /** Scope shared by the sections of one page (set by the page handler). */
+  page: Record<string, unknown>;
+}
+
+export type SectionLoader = (api: ApiClient, page: PageContext, settings: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+export interface SectionResult {
+  type: string;
+  html: string;
+  omitted?: string;
+}
+
+const SCHEMA_RE = /{%-?\s*schema\s*-?%}([\s\S]*?){%-?\s*endschema\s*-?%}/;
+
+/** `{% schema %}…{% endschema %}`: the section's settings schema; renders nothing. */
+class SchemaTag extends Tag {
+  constructor(token: TagToken, remainTokens: TopLevelToken[], liquid: LiquidEngine) {
+    super(token, remainTokens, liquid);
+    while (remainTokens.length) {
+      const next = remainTokens.shift() as TagToken;
+      if (next.name === 'endschema') return;
+    }
+    throw new Error('{% schema %} is not closed');
+  }
+
+  *render(): Generator<unknown, void, unknown> {
+    // nothing: the schema is read from the file by the engine
+  }
+}
+
+export class ThemeEngine {
+  readonly liquid: Liquid;
+  private readonly sections = new Map<string, { templates: Template[]; schema: SectionSchema }>();
+  private readonly layouts = new Map<string, Template[]>();
+  private readonly templates = new Map<string, PageTemplate>();
+
+  constructor(
+    private readonly budgets: RenderBudgetConfig,
+    private readonly logger: Logger,
+    private readonly loaders: Record<string, SectionLoader>,
+    readonly dir = THEME_DIR,
+  ) {
+    this.liquid = new Liquid({
+      root: [path.join(dir, 'sections')],
+      partials: path.join(dir, 'snippets'),
+      extname: '.liquid',
+      outputEscape: 'escape',
+      cache: true,
+      strictFilters: true,
+      jsTruthy: false,
+    });
+    this.liquid.registerTag('schema', SchemaTag);
+    this.liquid.registerFilter('money', (value: unknown, currency: unknown) => formatMoney(value, currency));
+    this.liquid.registerFilter('json', (value: unknown) => JSON.stringify(value ?? null).replace(/</g, '\\u003c'));
+    this.liquid.registerFilter('url_param', (value: unknown) => encodeURIComponent(String(value ?? '')));
+    const renderer = this.liquid.renderer;
+    const original = renderer.renderTemplates.bind(renderer);
+    // Every list of template nodes (a section, a loop pass, an if branch, a snippet) passes here.
+    renderer.renderTemplates = function* (templates: Template[], ctx: Context, emitter?: Emitter): IterableIterator<unknown> {
+      const meter = (ctx.globals as { __meter?: SectionMeter }).__meter;
+      meter?.step(templates.length, emitter);
+      return yield* original(templates, ctx, emitter);
+    };
+  }
+
+  budgetFor(type: string): RenderBudget {
+    return { ...this.budgets.defaults, ...this.budgets.overrides[type] };
+  }
+
+  schema(type: string): SectionSchema {
+    return this.section(type).schema;
+  }
+
+  private section(type: string): { templates: Template[]; schema: SectionSchema } {
+    let entry = this.sections.get(type);
+    if (!entry) {
+      const source = fs.readFileSync(path.join(this.dir, 'sections', `${type}.liquid`), 'utf8');
+      const match = SCHEMA_RE.exec(source);
+      if (!match) throw new Error(`section ${type} has no {% schema %}`);
+      const schema = JSON.parse(match[1]!) as SectionSchema;
+      entry = { templates: this.liquid.parse(source), schema };
+      this.sections.set(type, entry);
+    }
+    return entry;
+  }
+
+  template(name: string): PageTemplate {
+    let entry = this.templates.get(name);
+    if (!entry) {
+      entry = JSON.parse(fs.readFileSync(path.join(this.dir, 'templates', `${name}.json`), 'utf8')) as PageTemplate;
+      this.templates.set(name, entry);
+    }
+    return entry;
+  }
+
+  private layout(name: string): Template[] {
+    let entry = this.layouts.get(name);
+    if (!entry) {
+      entry = this.liquid.parse(fs.readFileSync(path.join(this.dir, 'layout', `${name}.liquid`), 'utf8'));
+      this.layouts.set(name, entry);
+    }
+    return entry;
+  }
+
+  /** One section under its budget; PageNotFound from a loader propagates, every other failure omits the section. */
+  async renderSection(ref: SectionRef, page: PageContext, api: ApiClient): Promise<SectionResult> {
+    const { templates, schema } = this.section(ref.type);
+    const settings: Record<string, unknown> = {};
+    for (const s of schema.settings) settings[s.id] = s.default;
+    Object.assign(settings, ref.settings);
+    const meter = new SectionMeter(this.budgetFor(ref.type));
+    try {
+      const loader = this.loaders[ref.type];
+      const data = loader ? await meter.within(loader(api.metered(meter), page, settings)) : {};
+      const html = (await this.liquid.render(templates, { ...page.page, ...data, section: { type: ref.type, settings }, shop: { base: page.shopBase, storeId: page.storeId }, request: { path: page.path, query: page.query } }, { globals: { __meter: meter } })) as string;
+      meter.finish(html);
+      return { type: ref.type, html };
+    } catch (err) {
+      if (err instanceof PageNotFound) throw err;
+      const cause = findBudgetError(err);
+      if (cause) {
+        this.logger.warn({ section: ref.type, budget: cause.budget, limit: cause.limit, used: cause.used, path: page.path }, 'storefront section omitted: over its render budget');
+        return { type: ref.type, html: `<!-- section ${ref.type} omitted: over its ${cause.budget} budget -->`, omitted: `budget:${cause.budget}` };
+      }
+      this.logger.warn({ section: ref.type, err, path: page.path }, 'storefront section omitted: it failed');
+      return { type: ref.type, html: `<!-- section ${ref.type} omitted: unavailable -->`, omitted: 'error' };
+    }
+  }
+
+  /** The layout around the sections of a template; header and footer are sections too. */
+  async renderPage(layout: string, sections: SectionRef[], page: PageContext, api: ApiClient, title: string): Promise<{ html: string; results: SectionResult[] }> {
+    const results = await Promise.all(sections.map((ref) => this.renderSection(ref, page, api)));
+    const wrap = (r: SectionResult): string => (r.omitted ? r.html : `<div class="section section-${r.type}" data-section="${r.type}">${r.html}</div>`);
+    const header = results.filter((r) => r.type === 'header').map(wrap).join('');
+    const footer = results.filter((r) => r.type === 'footer').map(wrap).join('');
+    const main = results.filter((r) => r.type !== 'header' && r.type !== 'footer').map(wrap).join('\n');
+    const html = (await this.liquid.render(this.layout(layout), {
+      page_title: title,
+      shop: { base: page.shopBase, storeId: page.storeId },
+      sections_header: header,
+      content_for_layout: main,
+      sections_footer: footer,
+      page: page.page,
+    })) as string;
+    return { html, results };
+  }
+
+  /** A plain Liquid file of the theme (console pages, landing page), no budgets. */
+  async renderFile(relative: string, scope: Record<string, unknown>): Promise<string> {
+    return (await this.liquid.render(this.parseFile(relative), scope)) as string;
+  }
+
+  private readonly files = new Map<string, Template[]>();
+  private parseFile(relative: string): Template[] {
+    let entry = this.files.get(relative);
+    if (!entry) {
+      entry = this.liquid.parse(fs.readFileSync(path.join(this.dir, relative), 'utf8'));
+      this.files.set(relative, entry);
+    }
+    return entry;
+  }
+}
+
+function findBudgetError(err: unknown): BudgetExceeded | undefined {
+  let current: unknown = err;
+  for (let depth = 0; depth < 10 && current; depth += 1) {
+    if (current instanceof BudgetExceeded) return current;
+    current = (current as { originalError?: unknown; cause?: unknown }).originalError ?? (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** Decimal amounts as the API gives them, shown with the currency code; never float arithmetic. */
+export function formatMoney(value: unknown, currency: unknown): string {
+  if (value === undefined || value === null || value === '') return '';
+  const text = String(value);
+  const [whole, fraction = ''] = text.split('.');
+  const grouped = whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const cents = (fraction + '00').slice(0, Math.max(2, fraction.replace(/0+$/, '').length));
+  return `${grouped}.${cents}${currency ? ` ${String(currency)}` : ''}`;
+}

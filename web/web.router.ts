@@ -1,0 +1,85 @@
+/**
+ * The web deliverable (storefront and merchant console), served by the api role in the same process
+ * as the API: `/` (landing: create a sandbox shop or open one), `/shop/<storeId>/…` (storefront),
+ * `/console/…` (merchant console) and `/assets/theme/…` (the theme's CSS and scripts).
+ */
+import { DEMO_SANDBOX_FILE } from '../api/sandbox/demo-sandbox';
+import fs from 'node:fs';
+import path from 'node:path';
+import Router from '@koa/router';
+import type Koa from 'koa';
+import rawBody from 'raw-body';
+import type { Logger } from 'pino';
+import type { Config } from '../api/config';
+import { ApiClient, apiBaseFor } from './api-client';
+import { buildConsoleRouter } from './console';
+import { buildStorefrontRouter, sectionLoaders } from './storefront';
+import { THEME_DIR, ThemeEngine } from './theme-engine';
+
+const ASSET_TYPES: Record<string, string> = { '.css': 'text/css; charset=utf-8', '.js': 'application/javascript; charset=utf-8', '.svg': 'image/svg+xml' };
+
+export interface WebDeps {
+  config: Pick<Config, 'renderBudgets' | 'vision'>;
+  logger: Logger;
+}
+
+export function buildWeb(deps: WebDeps): { middleware: Koa.Middleware; routers: Router[] } {
+  const theme = new ThemeEngine(deps.config.renderBudgets, deps.logger, sectionLoaders);
+  const root = new Router();
+
+  root.get('/assets/theme/:file', async (ctx) => {
+    const file = ctx.params.file!;
+    const type = ASSET_TYPES[path.extname(file)];
+    if (!type || !/^[a-z0-9-]+\.[a-z]+$/.test(file)) return;
+    const full = path.join(THEME_DIR, 'assets', file);
+    if (!fs.existsSync(full)) return;
+    ctx.type = type;
+    ctx.set('Cache-Control', 'public, max-age=300');
+    ctx.body = fs.createReadStream(full);
+  });
+
+  root.get('/', async (ctx) => {
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = await theme.renderFile('landing.liquid', { demo: demoShop() });
+  });
+
+  // Creates a sandbox shop through the public sandbox operation, when the API offers one.
+  root.post('/', async (ctx) => {
+    const email = new URLSearchParams(await rawBody(ctx.req, { limit: 8 * 1024, encoding: 'utf8' })).get('email') ?? '';
+    const res = await new ApiClient(apiBaseFor(ctx)).request('POST', '/sandbox', { body: { email } });
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.set('Cache-Control', 'no-store');
+    if (res.status === 201) {
+      ctx.body = await theme.renderFile('landing.liquid', { sandbox: res.json });
+      return;
+    }
+    ctx.status = res.status === 429 ? 429 : res.status === 400 ? 400 : 503;
+    ctx.body = await theme.renderFile('landing.liquid', { error: res.json?.detail ?? 'Sandboxes are not available on this server.' });
+  });
+
+  root.get('/shop', (ctx) => {
+    const store = typeof ctx.query.store === 'string' ? ctx.query.store.trim() : '';
+    ctx.redirect(/^[0-9a-f-]{36}$/i.test(store) ? `/shop/${store}` : '/');
+  });
+
+  const storefront = buildStorefrontRouter(theme, { uploadMaxBytes: deps.config.vision.uploadMaxBytes });
+  const consoleRouter = buildConsoleRouter(theme);
+  const routers = [root, storefront, consoleRouter];
+  const dispatchers = routers.map((router) => router.routes() as Koa.Middleware);
+  const middleware: Koa.Middleware = async (ctx, next) => {
+    if (ctx.path.startsWith('/api/')) return next();
+    const run = (i: number): Promise<unknown> => (i < dispatchers.length ? Promise.resolve(dispatchers[i]!(ctx, () => run(i + 1) as Promise<void>)) : next());
+    await run(0);
+  };
+  return { middleware, routers };
+}
+
+/** The demo shop `npm start` prepared on this machine (its store id only; the token stays in the file). */
+function demoShop(): { storeId: string } | undefined {
+  try {
+    const parsed = JSON.parse(fs.readFileSync(DEMO_SANDBOX_FILE, 'utf8')) as { storeId?: unknown };
+    return typeof parsed.storeId === 'string' ? { storeId: parsed.storeId } : undefined;
+  } catch {
+    return undefined;
+  }
+}

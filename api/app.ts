@@ -8,6 +8,7 @@ import type { DataSource } from 'typeorm';
 import type { Meilisearch } from 'meilisearch';
 import type { Config } from './config';
 import { accessLog, errorHandler, requestId } from './http/middleware';
+import { relayedClientIp } from './http/client-relay';
 import { buildOpenApiDocument } from './http/openapi';
 import type { RouteDef } from './http/route';
 import { buildRouter, fallback } from './http/router';
@@ -55,6 +56,7 @@ export function createApp(deps: AppDeps): Koa {
   });
 
   app.use(requestId());
+  app.use(relayedClientIp(deps.services.config.appSecret));
   app.use(accessLog(deps.logger));
   app.use(errorHandler(deps.logger));
   app.use(securityHeaders());

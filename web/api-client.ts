@@ -48,6 +48,15 @@ export function apiBaseFor(ctx: Koa.Context): string {
   return `http://${host}:${socket.localPort}/api/v1`;
 }
 
+/**
+ * The API of this process, called on behalf of the person whose request this is: the calls carry
+ * that person's address (api/http/client-relay.ts), so the API's per-client limits (sign-in, sandbox
+ * creation, photo searches) count each shopper or merchant on their own, not this server.
+ */
+export function apiClientFor(ctx: Koa.Context, headers: Record<string, string> = {}): ApiClient {
+  return new ApiClient(apiBaseFor(ctx), { ...((ctx.state.relayHeaders as Record<string, string> | undefined) ?? {}), ...headers });
+}
+
 export class ApiClient {
   constructor(
     readonly base: string,

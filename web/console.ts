@@ -8,7 +8,7 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
 import rawBody from 'raw-body';
-import { ApiClient, apiBaseFor, type ApiAnswer, type Json, type Query } from './api-client';
+import { apiClientFor, type ApiAnswer, type ApiClient, type Json, type Query } from './api-client';
 import type { ThemeEngine } from './theme-engine';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -34,7 +34,7 @@ const list = (value: string | null): string[] =>
 class ConsoleApi {
   private api: ApiClient;
   constructor(private readonly ctx: Koa.Context) {
-    this.api = new ApiClient(apiBaseFor(ctx));
+    this.api = apiClientFor(ctx);
   }
 
   get token(): string | undefined {
@@ -122,7 +122,7 @@ export function buildConsoleRouter(theme: ThemeEngine): Router {
 
   router.post('/login', async (ctx) => {
     const body = await form(ctx);
-    const api = new ApiClient(apiBaseFor(ctx));
+    const api = apiClientFor(ctx);
     const token = body.get('token')?.trim();
     if (token) {
       setTokens(ctx, { accessToken: token });

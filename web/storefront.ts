@@ -5,7 +5,7 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
 import rawBody from 'raw-body';
-import { ApiClient, ApiError, apiBaseFor, type Json } from './api-client';
+import { ApiError, apiClientFor, type ApiClient, type Json } from './api-client';
 import { PageNotFound, type PageContext, type SectionLoader, type SectionRef, type ThemeEngine } from './theme-engine';
 import { SORTS, apiQuery, facetView, pagination, searchState, stateUrl } from './search-state';
 
@@ -124,15 +124,7 @@ export const sectionLoaders: Record<string, SectionLoader> = {
   },
 };
 
-/**
- * The public API on behalf of this shopper: the shopper's address goes along as X-Forwarded-For, so
- * with TRUST_PROXY=true the API's per-address limits (query by image) count each shopper on their
- * own; without it the API ignores the header and every storefront call comes from this server.
- */
-function shopperApi(ctx: Koa.Context): ApiClient {
-  const forwarded = ctx.app.proxy && ctx.get('X-Forwarded-For') ? ctx.get('X-Forwarded-For') : ctx.ip;
-  return new ApiClient(apiBaseFor(ctx), forwarded ? { 'X-Forwarded-For': forwarded } : {});
-}
+const shopperApi = (ctx: Koa.Context): ApiClient => apiClientFor(ctx);
 
 /** Stores known to answer the public API (an unknown or archived store answers 404 there), for a minute. */
 const knownStores = new Map<string, number>();

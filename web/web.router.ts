@@ -11,7 +11,7 @@ import type Koa from 'koa';
 import rawBody from 'raw-body';
 import type { Logger } from 'pino';
 import type { Config } from '../api/config';
-import { ApiClient, apiBaseFor } from './api-client';
+import { apiClientFor } from './api-client';
 import { buildConsoleRouter } from './console';
 import { buildStorefrontRouter, sectionLoaders } from './storefront';
 import { THEME_DIR, ThemeEngine } from './theme-engine';
@@ -46,7 +46,7 @@ export function buildWeb(deps: WebDeps): { middleware: Koa.Middleware; routers: 
   // Creates a sandbox shop through the public sandbox operation, when the API offers one.
   root.post('/', async (ctx) => {
     const email = new URLSearchParams(await rawBody(ctx.req, { limit: 8 * 1024, encoding: 'utf8' })).get('email') ?? '';
-    const res = await new ApiClient(apiBaseFor(ctx)).request('POST', '/sandbox', { body: { email } });
+    const res = await apiClientFor(ctx).request('POST', '/sandbox', { body: { email } });
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('Cache-Control', 'no-store');
     if (res.status === 201) {

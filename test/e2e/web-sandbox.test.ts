@@ -24,16 +24,19 @@ describe('web: the shop and console on sandbox data', function () {
   let storeId: string | undefined;
   let tenantId: string | undefined;
 
-  /** Sandboxes other test files created from this address do not count against this one, nor this one against them. */
-  async function resetCreationLimit(): Promise<void> {
-    for (const ip of ['127.0.0.1', '::ffff:127.0.0.1', '::1']) await server.runtime.services.rateLimiter.reset(`sandbox:create:ip:${ip}`);
+  /** Sandboxes created and photos searched by other test files from this address do not count against this one, nor this one's against them. */
+  async function resetClientLimits(): Promise<void> {
+    for (const ip of ['127.0.0.1', '::ffff:127.0.0.1', '::1']) {
+      await server.runtime.services.rateLimiter.reset(`sandbox:create:ip:${ip}`);
+      await server.runtime.services.rateLimiter.reset(`visual-query:${ip}`);
+    }
   }
 
   before(async () => {
     if (!fs.existsSync(CHROMIUM)) throw new Error(`No browser at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium; scripts/test does it as root) or set CHROMIUM_PATH.`);
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     server = await startTestServer();
-    await resetCreationLimit();
+    await resetClientLimits();
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     page.setDefaultTimeout(10_000);
@@ -42,7 +45,7 @@ describe('web: the shop and console on sandbox data', function () {
   after(async () => {
     await browser?.close();
     if (!server) return;
-    await resetCreationLimit();
+    await resetClientLimits();
     if (tenantId) {
       await server.runtime.dataSource.query("UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = $1 AND status <> 'done'", [tenantId]);
       await server.runtime.dataSource.query('DELETE FROM tenants WHERE id = $1', [tenantId]);
@@ -94,7 +97,12 @@ describe('web: the shop and console on sandbox data', function () {
     fs.writeFileSync(file, Buffer.from(await image.arrayBuffer()));
     await page.goto(`${server.baseUrl}/shop/${storeId}/photo`);
     await Promise.all([page.waitForURL(/\/photo$/), page.getByLabel(/Choose a photo/).setInputFiles(file)]);
-    await page.locator('#photo-results').waitFor();
+    // Whatever the page answers (results, "nothing similar" or an error), say it when it is not the results.
+    await page.locator('#photo-results, #photo-results-title, .photo-search [role="alert"]').first().waitFor({ timeout: 30_000 });
+    if ((await page.locator('#photo-results').count()) === 0) {
+      const said = await page.locator('.photo-search').innerText();
+      throw new Error(`the photo search showed no results: ${said}`);
+    }
     // Seed products of one family can share a drawing: the first result carries the very photo uploaded, and the product is among the results.
     expect(await page.locator('#photo-results .card .title').allTextContents()).to.include(target.title);
     const firstSrc = (await page.locator('#photo-results .card img').first().getAttribute('src'))!;

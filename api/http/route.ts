@@ -82,6 +82,15 @@ export interface RouteDef {
    * the file reaches the handler as a Buffer in body[field]. Documented in the OpenAPI description.
    */
   upload?: RouteUpload;
+  /**
+   * The declared text/csv body is not read before the handler: it reaches the handler as a
+   * StreamedBody (the Buffers as they arrive) in `body`, so an upload is never held whole in memory.
+   * The router still checks the Content-Type (415) and a declared Content-Length (413) first; the
+   * stream throws 413 once more than BODY_LIMIT_CSV bytes arrived and 400 body_incomplete when the
+   * client goes away, so a handler that writes while reading does it in one transaction. The body
+   * schema is then only the OpenAPI description (the handler checks the content).
+   */
+  streamBody?: boolean;
 }
 
 export interface RouteUpload {

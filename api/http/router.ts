@@ -7,7 +7,7 @@ import Router, { type RouterMiddleware } from '@koa/router';
 import type Koa from 'koa';
 import { authenticateRequest } from './auth';
 import { RawJson } from './raw-json';
-import { readDeclaredBody, refuseUndeclaredBody, type BodyLimits } from './body';
+import { readDeclaredBody, refuseUndeclaredBody, settleStreamedBody, streamDeclaredBody, type BodyLimits } from './body';
 import { isMultipart, readMultipart } from './multipart';
 import { MethodNotAllowedError, NotFoundError, NotImplementedError, UnsupportedMediaTypeError } from './errors';
 import type { RouteDef } from './route';
@@ -52,6 +52,9 @@ async function readInput(route: RouteDef, ctx: Koa.Context, deps: RouterDeps, co
     const form = await readMultipart(ctx, { fileField: upload.field, maxFileBytes: upload.maxBytes(deps.services?.config) });
     body = validatePart<Record<string, unknown>>('body', route.body.schema, form.fields);
     if (form.file) body = { ...(body as Record<string, unknown>), [upload.field]: form.file.buffer };
+  } else if (route.body && route.streamBody) {
+    // Read by the handler as it arrives; the schema only documents the body.
+    body = streamDeclaredBody(ctx, route.body.contentType, deps.bodyLimits);
   } else if (route.body) {
     const declared = route.body.contentType;
     const raw = await readDeclaredBody(ctx, declared, deps.bodyLimits).catch((error: unknown) => {
@@ -90,7 +93,12 @@ function routeMiddleware(route: RouteDef, deps: RouterDeps): RouterMiddleware {
       services: deps.services,
     };
     ctx.state.tenantId = authenticated.tenantId;
-    const result = await handler({ ...input, context, koa: ctx });
+    let result: unknown;
+    try {
+      result = await handler({ ...input, context, koa: ctx });
+    } finally {
+      if (route.streamBody) settleStreamedBody(ctx);
+    }
     ctx.status = route.status;
     if (route.status === 204) return;
     if (route.response?.contentType === 'text/csv') ctx.type = 'text/csv; charset=utf-8';

@@ -4,6 +4,7 @@
  * queried and an export gives a download link, but lists no operation for either.
  */
 import Joi from 'joi';
+import type { StreamedBody } from '../http/body';
 import { defineRoutes, type RouteRequest } from '../http/route';
 import { storeId, uuid } from '../http/schema-types';
 import { importCustomers } from '../customers/customers.service';
@@ -43,9 +44,11 @@ export const importRoutes = defineRoutes({ tag: 'import', auth: 'merchant' }, [
     description: `Success status not stated: 202 Accepted with the job (its id is the job number) whose progress GET /bulk-import/jobs/{id} reports. ${writers} The CSV is stored durably with the job before the answer; the header is checked at once (400), the rows by the jobs worker. ${productWrites} A crashed worker resumes after the last committed batch without duplicating products. Any number of rows is accepted.`,
     query: { storeId: storeId() },
     body: ProductImportCsv,
+    // Any size: the upload is stored chunk by chunk as it arrives, never held whole.
+    streamBody: true,
     response: TransferJobProgress,
     status: 202,
-    handler: (req: RouteRequest<Params>) => startProductImport(req.context, (req.query as { storeId: string }).storeId, req.body ?? ''),
+    handler: (req: RouteRequest<Params, Record<string, unknown>, StreamedBody>) => startProductImport(req.context, (req.query as { storeId: string }).storeId, req.body),
   },
   {
     operationId: 'imports.exportProducts',

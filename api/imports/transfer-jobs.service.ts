@@ -61,19 +61,24 @@ async function storeChunks(tx: RequestContext, jobId: string, source: CsvSource)
     }
     return bytes;
   }
+  // A stream (an upload as it arrives): at most one chunk plus one piece is held; awaiting each insert
+  // before reading on lets the socket's back-pressure slow a fast client down.
   let pending: Buffer[] = [];
   let size = 0;
   for await (const piece of source) {
     const data = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
     pending.push(data);
     size += data.length;
-    if (size >= CHUNK_BYTES) {
-      await write(Buffer.concat(pending));
-      pending = [];
-      size = 0;
+    if (size < CHUNK_BYTES) continue;
+    let joined = Buffer.concat(pending, size);
+    while (joined.length >= CHUNK_BYTES) {
+      await write(joined.subarray(0, CHUNK_BYTES));
+      joined = joined.subarray(CHUNK_BYTES);
     }
+    pending = joined.length ? [Buffer.from(joined)] : [];
+    size = joined.length;
   }
-  if (size) await write(Buffer.concat(pending));
+  if (size) await write(Buffer.concat(pending, size));
   return bytes;
 }
 
@@ -114,19 +119,74 @@ async function createJob(ctx: RequestContext, storeId: string, kind: TransferJob
   });
 }
 
-/** Starts an asynchronous import: the header is checked at once (400), the rest by the worker. */
+/** How much of the start of an upload is looked at for the header and a first data row. */
+const HEAD_BYTES = 1_000_000;
+
+/**
+ * Only the header and the presence of a data row are checked before the job is created (400, nothing
+ * written); the rows are the worker's. `head` is the start of the file, at most HEAD_BYTES.
+ */
+async function checkHead(head: string): Promise<void> {
+  const lines = head.slice(0, HEAD_BYTES).split(/\r?\n/).filter((line) => line.trim() !== '');
+  const records = csvRecords(lines.slice(0, 1).join('\n'), productCsvRules);
+  await records.next();
+  await records.return(undefined);
+  if (lines.length < 2) throw new BadRequestError('The CSV has no data rows.', 'empty_csv', [{ path: 'body', message: 'at least one data row is needed' }]);
+}
+
+/** True once `head` holds a whole first line and something after it (the start of a data row). */
+function headIsEnough(head: string): boolean {
+  const text = head.replace(/^[\s\uFEFF]+/, '');
+  const end = text.indexOf('\n');
+  return end >= 0 && text.slice(end + 1).trim() !== '';
+}
+
+/**
+ * Reads a streamed upload only as far as its header and first data row (at most about HEAD_BYTES),
+ * and returns the whole upload again as one stream: what was read, then the rest as it arrives.
+ */
+async function readHead(source: AsyncIterable<Buffer | string>): Promise<{ head: string; upload: AsyncIterable<Buffer> }> {
+  const iterator = source[Symbol.asyncIterator]();
+  const read: Buffer[] = [];
+  let size = 0;
+  let done = false;
+  while (size < HEAD_BYTES) {
+    const next = await iterator.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    const piece = typeof next.value === 'string' ? Buffer.from(next.value, 'utf8') : next.value;
+    read.push(piece);
+    size += piece.length;
+    if (headIsEnough(Buffer.concat(read, size).toString('utf8', 0, Math.min(size, HEAD_BYTES)))) break;
+  }
+  const head = Buffer.concat(read, size);
+  async function* upload(): AsyncGenerator<Buffer> {
+    if (head.length) yield head;
+    if (done) return;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+      yield typeof next.value === 'string' ? Buffer.from(next.value, 'utf8') : next.value;
+    }
+  }
+  return { head: head.toString('utf8', 0, Math.min(size, HEAD_BYTES)), upload: upload() };
+}
+
+/**
+ * Starts an asynchronous import: the header is checked at once (400), the rest by the worker. A
+ * streamed upload is stored chunk by chunk as it arrives, inside the transaction that creates the
+ * job, so memory stays bounded by the chunk size and a body that fails part-way (413 over the
+ * limit, a client that went away) rolls back with no job and no chunks.
+ */
 export async function startProductImport(ctx: RequestContext, storeId: string, source: CsvSource): Promise<Record<string, unknown>> {
   await requireStore(ctx, storeId, { forWrite: true });
   if (typeof source === 'string' || Buffer.isBuffer(source)) {
-    // Only the header and the presence of a data row are checked here; the rows are the worker's.
-    const text = typeof source === 'string' ? source : source.toString('utf8', 0, Math.min(source.length, 1_000_000));
-    const lines = text.slice(0, 1_000_000).split(/\r?\n/).filter((line) => line.trim() !== '');
-    const records = csvRecords(lines.slice(0, 1).join('\n'), productCsvRules);
-    await records.next();
-    await records.return(undefined);
-    if (lines.length < 2) throw new BadRequestError('The CSV has no data rows.', 'empty_csv', [{ path: 'body', message: 'at least one data row is needed' }]);
+    await checkHead(typeof source === 'string' ? source.slice(0, HEAD_BYTES) : source.toString('utf8', 0, Math.min(source.length, HEAD_BYTES)));
+    return createJob(ctx, storeId, 'PRODUCT_IMPORT', source);
   }
-  return createJob(ctx, storeId, 'PRODUCT_IMPORT', source);
+  const { head, upload } = await readHead(source);
+  await checkHead(head);
+  return createJob(ctx, storeId, 'PRODUCT_IMPORT', upload);
 }
 
 export function startProductExport(ctx: RequestContext, storeId: string): Promise<Record<string, unknown>> {

@@ -4,6 +4,7 @@
  * asynchronous job with its progress, resume after a worker that died mid-way, export → import round
  * trip, and the download link (expiry, signature, tenant isolation).
  */
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { call, startTestServer, type TestServer } from '../helpers/harness';
 import { expectProblem } from '../helpers/accounts';
@@ -26,6 +27,41 @@ describe('product import and export', function () {
   const importSync = (m: Merchant, csv: string, headers = m.headers, storeId = m.storeId) =>
     call(server, 'POST', `/api/v1/bulk-import/products?storeId=${storeId}`, { headers, rawBody: csv, contentType: 'text/csv' });
   const importAsync = (m: Merchant, csv: string) => call(server, 'POST', `/api/v1/bulk-import/products/async?storeId=${m.storeId}`, { headers: m.headers, rawBody: csv, contentType: 'text/csv' });
+  /**
+   * Sends `csv` to the asynchronous import as a chunked stream (no Content-Length), 64 KiB at a time;
+   * `abortAfter` bytes makes the client give up part-way.
+   */
+  async function streamAsync(target: TestServer, m: Merchant, csv: Buffer, abortAfter?: number): Promise<{ status: number; json: any } | Error> {
+    let offset = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (abortAfter !== undefined && offset >= abortAfter) {
+          controller.error(new Error('client gave up'));
+          return;
+        }
+        if (offset >= csv.length) {
+          controller.close();
+          return;
+        }
+        controller.enqueue(csv.subarray(offset, offset + 64 * 1024));
+        offset += 64 * 1024;
+      },
+    });
+    const init = { method: 'POST', headers: { ...m.headers, 'Content-Type': 'text/csv' }, body, duplex: 'half' } as RequestInit;
+    try {
+      const response = await fetch(`${target.baseUrl}/api/v1/bulk-import/products/async?storeId=${m.storeId}`, init);
+      return { status: response.status, json: await response.json() };
+    } catch (error) {
+      return error as Error;
+    }
+  }
+  const storedJobs = async (storeId: string): Promise<{ jobs: number; chunks: number }> => {
+    const [row] = await server.runtime.dataSource.query(
+      'SELECT (SELECT count(*)::int FROM transfer_jobs WHERE store_id = $1) AS jobs, (SELECT count(*)::int FROM transfer_job_chunks c JOIN transfer_jobs j ON j.id = c.job_id WHERE j.store_id = $1) AS chunks',
+      [storeId],
+    );
+    return row;
+  };
   const progress = (m: Merchant, id: string, headers = m.headers) => call(server, 'GET', `/api/v1/bulk-import/jobs/${id}`, { headers });
   const deliver = (queue: 'import' | 'export', id: string) =>
     transferJobsHandler(server.runtime.dataSource, server.runtime.services)({ queue, aggregateType: 'transfer_job', aggregateId: id, tenantId: null, messages: [] });
@@ -176,6 +212,58 @@ describe('product import and export', function () {
     const bad = await importAsync(m, 'handle,nope\n');
     expectProblem(bad, 400, 'validation_failed');
     expectProblem(await importAsync(m, 'handle,title,price\n'), 400, 'empty_csv');
+  });
+
+  it('streams an asynchronous upload into 1 MiB chunks as it arrives, and keeps nothing of one over the limit or cut off', async () => {
+    const m = await merchant(server);
+    const csv = Buffer.from(`${generated(45_000, 2)}\n`);
+    expect(csv.length).to.be.greaterThan(4 * 1024 * 1024);
+    const started = await streamAsync(server, m, csv);
+    if (started instanceof Error) throw started;
+    expect(started.status, JSON.stringify(started.json)).to.equal(202);
+    expect(started.json).to.deep.include({ state: 'QUEUED', fileBytes: csv.length });
+    const chunks: Array<{ seq: number; bytes: number }> = await server.runtime.dataSource.query('SELECT seq, length(data) AS bytes FROM transfer_job_chunks WHERE job_id = $1 ORDER BY seq', [started.json.id]);
+    const whole = Math.floor(csv.length / (1024 * 1024));
+    expect(chunks.map((c) => c.seq)).to.deep.equal([...Array(whole + 1).keys()]);
+    expect(chunks.slice(0, whole).every((c) => c.bytes === 1024 * 1024)).to.equal(true);
+    expect(chunks[whole]!.bytes).to.equal(csv.length - whole * 1024 * 1024);
+    const [stored] = await server.runtime.dataSource.query("SELECT encode(sha256(string_agg(data, ''::bytea ORDER BY seq)), 'hex') AS digest FROM transfer_job_chunks WHERE job_id = $1", [started.json.id]);
+    expect(stored.digest).to.equal(createHash('sha256').update(csv).digest('hex'));
+
+    // A bad header is refused as soon as it has arrived, before anything is written, however large the upload.
+    const badHeader = await streamAsync(server, m, Buffer.concat([Buffer.from('handle,nope\n'), csv]));
+    if (badHeader instanceof Error) throw badHeader;
+    expect(badHeader.status).to.equal(400);
+    expect(badHeader.json.code).to.equal('validation_failed');
+    expect((await storedJobs(m.storeId)).jobs).to.equal(1);
+
+    // A server whose BODY_LIMIT_CSV is 2 MiB: a streamed body over it answers 413 and leaves no job, no chunks.
+    const small = await startTestServer({ config: { bodyLimitCsvBytes: 2 * 1024 * 1024 } });
+    try {
+      const other = await merchant(small);
+      const tooBig = await streamAsync(small, other, csv);
+      if (tooBig instanceof Error) throw tooBig;
+      expect(tooBig.status).to.equal(413);
+      expect(tooBig.json.code).to.equal('payload_too_large');
+      expect(await storedJobs(other.storeId)).to.deep.equal({ jobs: 0, chunks: 0 });
+      // Declared too large: refused before reading.
+      expectProblem(await call(small, 'POST', `/api/v1/bulk-import/products/async?storeId=${other.storeId}`, { headers: other.headers, rawBody: csv, contentType: 'text/csv' }), 413, 'payload_too_large');
+      expectProblem(await call(small, 'POST', `/api/v1/bulk-import/products/async?storeId=${other.storeId}`, { headers: other.headers, rawBody: 'handle,title,price\na,A,1\n', contentType: 'text/plain' }), 415, 'unsupported_media_type');
+
+      // A client that gives up part-way: the transaction rolls back.
+      const cut = await streamAsync(small, other, csv.subarray(0, 1_500_000), 1_200_000);
+      expect(cut).to.be.instanceOf(Error);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await storedJobs(other.storeId)).to.deep.equal({ jobs: 0, chunks: 0 });
+
+      // The server still answers on the same footing afterwards.
+      const fine = await streamAsync(small, other, Buffer.from(generated(2)));
+      if (fine instanceof Error) throw fine;
+      expect(fine.status).to.equal(202);
+      expect(await storedJobs(other.storeId)).to.deep.equal({ jobs: 1, chunks: 1 });
+    } finally {
+      await small.close();
+    }
   });
 
   it('resumes an import whose worker died after the last committed batch, without duplicating products', async () => {

@@ -11,7 +11,7 @@ import { NotFoundError, ServiceUnavailableError } from '../api/http/errors';
 import { RawJson } from '../api/http/raw-json';
 import { servicesOf, type RequestContext } from '../storage/request-context';
 import { localeField } from '../indexer/product-document';
-import { looseAttempts, type LooseStrategy } from './loose-query';
+import { looseAttempts, type LooseAttempt, type LooseStrategy } from './loose-query';
 import { buildSearchPlan, splitPair, type FacetGroup, type PublicSearchParams, type SearchPlan } from './public-search-request';
 import { ResultCache } from './result-cache';
 import { loadStoreProfile, sponsoredFor, type StoreProfile } from './store-profile';
@@ -278,17 +278,30 @@ export class SearchEngine {
     const q = params.q?.trim() ?? '';
     const attempts = q && results && (results[0]!.totalHits ?? 0) === 0 ? looseAttempts(q) : [];
     if (attempts.length > 0) {
-      // One request counts every looser form (count only, no facets); the first that finds something
-      // is then run in full. So a query that finds nothing costs one request more, not one per form.
-      const probes = attempts.map((attempt) => {
-        const { page: _page, hitsPerPage: _hitsPerPage, sort: _sort, attributesToRetrieve: _fields, ...query } = buildSearchPlan(params, [], { q: attempt.q, matchingStrategy: attempt.matchingStrategy }).queries[0]!;
-        return { ...query, limit: 1, attributesToRetrieve: ['id'] };
-      });
-      const counted = await this.run({ queries: probes, roles: [], groups: new Map() });
-      const winner = attempts.find((_, i) => (counted?.[i]?.hits.length ?? 0) > 0);
+      const loosePlan = (attempt: LooseAttempt): SearchPlan => buildSearchPlan(params, facets, { priceBuckets: profile.priceBuckets, sponsoredIds, q: attempt.q, matchingStrategy: attempt.matchingStrategy });
+      let winner: LooseAttempt | undefined;
+      let winnerResults: QueryResult[] | undefined;
+      if (attempts.length === 1) {
+        // A single looser form is run in full at once: a probe first would only add a request.
+        const only = loosePlan(attempts[0]!);
+        winnerResults = await this.run(only);
+        if ((winnerResults?.[0]?.totalHits ?? 0) > 0) [winner, plan] = [attempts[0], only];
+      } else {
+        // One request counts every looser form (count only, no facets); the first that finds something
+        // is then run in full. So a query that finds nothing costs one request more, not one per form.
+        const probes = attempts.map((attempt) => {
+          const { page: _page, hitsPerPage: _hitsPerPage, sort: _sort, attributesToRetrieve: _fields, ...query } = buildSearchPlan(params, [], { q: attempt.q, matchingStrategy: attempt.matchingStrategy }).queries[0]!;
+          return { ...query, limit: 1, attributesToRetrieve: ['id'] };
+        });
+        const counted = await this.run({ queries: probes, roles: [], groups: new Map() });
+        winner = attempts.find((_, i) => (counted?.[i]?.hits.length ?? 0) > 0);
+        if (winner) {
+          plan = loosePlan(winner);
+          winnerResults = await this.run(plan);
+        }
+      }
       if (winner) {
-        plan = buildSearchPlan(params, facets, { priceBuckets: profile.priceBuckets, sponsoredIds, q: winner.q, matchingStrategy: winner.matchingStrategy });
-        results = await this.run(plan);
+        results = winnerResults;
         matching = { strategy: winner.strategy, q: winner.q };
       }
     }

@@ -11,6 +11,7 @@ import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { BadRequestError } from '../http/errors';
 import { UUID_PATTERN } from '../http/schema-types';
+import { decodeCursor, encodeCursor, isDate } from '../http/cursor';
 import { storeNotFound } from '../http/store-access';
 import { contentNotFound } from './content.service';
 
@@ -59,14 +60,9 @@ function liveQuery(ctx: RequestContext, kind: ContentKind, storeId: string, now:
     .andWhere('c.publishedAt <= :now', { now });
 }
 
-const encodeCursor = (entry: ContentEntry): string => Buffer.from(`${entry.publishedAt!.toISOString()}|${entry.id}`, 'utf8').toString('base64url');
-
-function decodeCursor(cursor: string): { publishedAt: Date; id: string } {
-  const [at, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const publishedAt = new Date(at ?? '');
-  if (rest.length || !id || !UUID_PATTERN.test(id) || Number.isNaN(publishedAt.getTime())) throw new BadRequestError('The cursor is not valid.', 'invalid_cursor');
-  return { publishedAt, id };
-}
+/** Posts page newest first by (publishedAt, id); the cursor is the last row's pair. */
+const entryCursor = (entry: ContentEntry): string => encodeCursor([entry.publishedAt!.toISOString(), entry.id]);
+const invalidCursor = (): BadRequestError => new BadRequestError('The cursor is not valid.', 'invalid_cursor');
 
 export interface PublicListQuery {
   slug?: string;
@@ -79,12 +75,12 @@ export async function listPublicContent(ctx: RequestContext, kind: ContentKind, 
   const qb = liveQuery(store.storeCtx, kind, store.storeId, new Date());
   if (query.slug !== undefined) qb.andWhere('lower(c.slug) = lower(:slug)', { slug: query.slug });
   if (query.cursor !== undefined) {
-    const after = decodeCursor(query.cursor);
-    qb.andWhere('(c.publishedAt < :afterAt OR (c.publishedAt = :afterAt AND c.id < :afterId))', { afterAt: after.publishedAt, afterId: after.id });
+    const [afterAt, afterId] = decodeCursor(query.cursor, { accepts: ([at, id]) => UUID_PATTERN.test(id) && isDate(at), invalid: invalidCursor });
+    qb.andWhere('(c.publishedAt < :afterAt OR (c.publishedAt = :afterAt AND c.id < :afterId))', { afterAt: new Date(afterAt), afterId });
   }
   const rows = await qb.orderBy('c.publishedAt', 'DESC').addOrderBy('c.id', 'DESC').take(query.limit + 1).getMany();
   const page = rows.slice(0, query.limit);
-  return { items: page.map((entry) => publicView(entry, kind === 'PAGE')), nextCursor: rows.length > query.limit ? encodeCursor(page[page.length - 1]!) : null };
+  return { items: page.map((entry) => publicView(entry, kind === 'PAGE')), nextCursor: rows.length > query.limit ? entryCursor(page[page.length - 1]!) : null };
 }
 
 export async function getPublicContent(ctx: RequestContext, kind: ContentKind, storeId: string, slug: string): Promise<PublicContent> {

@@ -24,15 +24,19 @@ import { requireStore } from '../http/store-access';
 import { sanitiseContentHtml } from './content-html';
 import { CONTENT_SLUG_MAX } from './content.schemas';
 
-export interface ContentEntryView {
-  id: string;
-  storeId: string;
+/** What every entry, page or post, is written with. */
+interface EntryContent {
   title: string;
   slug: string;
   bodyHtml: string;
   seoTitle: string | null;
   seoDescription: string | null;
   status: ContentStatus;
+}
+
+export interface ContentEntryView extends EntryContent {
+  id: string;
+  storeId: string;
   publishedAt: string | null;
   live: boolean;
   scheduled: boolean;
@@ -65,13 +69,7 @@ export function contentView(entry: ContentEntry, now = new Date()): ContentEntry
 }
 
 /** The fields a merchant sets. */
-export interface ContentFields {
-  title: string;
-  slug: string;
-  bodyHtml: string;
-  seoTitle: string | null;
-  seoDescription: string | null;
-  status: ContentStatus;
+export interface ContentFields extends EntryContent {
   publishedAt: Date | null;
   excerpt: string | null;
   author: string | null;

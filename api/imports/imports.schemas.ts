@@ -32,35 +32,30 @@ const rowError = Joi.object({
   message: Joi.string().required(),
 }).label('ImportRowError');
 
-export const ProductImportResult = dto(
-  'ProductImportResult',
-  Joi.object({
-    rows: Joi.object({ read: Joi.number().integer().required(), failed: Joi.number().integer().required() }).required(),
-    products: Joi.object({
-      created: Joi.number().integer().required(),
-      updated: Joi.number().integer().required(),
-      unchanged: Joi.number().integer().required(),
-      failed: Joi.number().integer().required(),
-    }).required(),
-    errors: Joi.array().items(rowError).max(1000).required().description('Row errors in row order (at most 1000).'),
-    errorsTruncated: Joi.boolean().required(),
-  }),
-);
+const rowCounts = Joi.object({ read: Joi.number().integer().required(), failed: Joi.number().integer().required() }).required();
 
-export const CustomerImportResult = dto(
-  'CustomerImportResult',
-  Joi.object({
-    rows: Joi.object({ read: Joi.number().integer().required(), failed: Joi.number().integer().required() }).required(),
-    customers: Joi.object({
-      created: Joi.number().integer().required(),
-      updated: Joi.number().integer().required(),
-      unchanged: Joi.number().integer().required(),
-      failed: Joi.number().integer().required(),
-    }).required(),
-    errors: Joi.array().items(rowError).max(1000).required().description('Row errors in row order (at most 1000).'),
-    errorsTruncated: Joi.boolean().required(),
-  }),
-);
+const recordCounts = Joi.object({
+  created: Joi.number().integer().required(),
+  updated: Joi.number().integer().required(),
+  unchanged: Joi.number().integer().required(),
+  failed: Joi.number().integer().required(),
+}).required();
+
+/** What a synchronous import answers: rows read and failed, what became of each record (`products`, `customers`), the row errors. */
+const importResult = (name: string, records: 'products' | 'customers') =>
+  dto(
+    name,
+    Joi.object({
+      rows: rowCounts,
+      [records]: recordCounts,
+      errors: Joi.array().items(rowError).max(1000).required().description('Row errors in row order (at most 1000).'),
+      errorsTruncated: Joi.boolean().required(),
+    }),
+  );
+
+export const ProductImportResult = importResult('ProductImportResult', 'products');
+
+export const CustomerImportResult = importResult('CustomerImportResult', 'customers');
 
 export const TransferJobProgress = dto(
   'TransferJobProgress',
@@ -70,14 +65,8 @@ export const TransferJobProgress = dto(
     kind: Joi.string().valid('PRODUCT_IMPORT', 'PRODUCT_EXPORT').required(),
     state: Joi.string().valid('QUEUED', 'RUNNING', 'COMPLETED', 'FAILED').required(),
     fileBytes: Joi.number().integer().required().description('Size of the uploaded (import) or written (export) CSV.'),
-    rows: Joi.object({ read: Joi.number().integer().required(), failed: Joi.number().integer().required() }).required().description('Import: data rows committed so far and rows of products that failed. Export: rows written.'),
-    products: Joi.object({
-      created: Joi.number().integer().required(),
-      updated: Joi.number().integer().required(),
-      unchanged: Joi.number().integer().required(),
-      failed: Joi.number().integer().required(),
-      exported: Joi.number().integer().required(),
-    }).required(),
+    rows: rowCounts.description('Import: data rows committed so far and rows of products that failed. Export: rows written.'),
+    products: recordCounts.keys({ exported: Joi.number().integer().required() }),
     errors: Joi.array().items(rowError).max(1000).required().description('The first 1000 row errors, in row order.'),
     errorsTotal: Joi.number().integer().required(),
     failure: Joi.string().allow(null).required().description('Why a FAILED job stopped (e.g. the CSV is malformed from some row on; the rows before it stay imported).'),

@@ -11,10 +11,9 @@ import { AuditEntry, Product, ProductCategory, ProductImage, ProductTagAssignmen
 import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox, type OutboxEvent } from '../../storage/outbox';
 import type { RequestContext } from '../../storage/request-context';
-import { tenantRepository } from '../../storage/tenancy';
 import { AppError, type FieldError } from '../http/errors';
-import type { ProductInput } from '../products/products.service';
-import { assertAttributes, checkAttributes, checkCurrency, compareMoney, moneyString, sanitizeDescription, sanitizeTranslations } from '../products/products.rules';
+import { productRows, type ProductInput } from '../products/products.service';
+import { assertAttributes, checkAttributes, checkCurrency, compareMoney, moneyString } from '../products/products.rules';
 import { productState, type ProductParts } from '../products/products.view';
 
 export interface NewProduct {
@@ -65,45 +64,7 @@ export async function buildNewProducts(tx: RequestContext, store: Store, items: 
       }
       for (const sku of seen) claimed.add(sku);
       const id = uuidv7();
-      const product = tenantRepository(tx, Product).create({
-        id,
-        storeId: store.id,
-        title: input.title,
-        slug: input.slug!,
-        descriptionHtml: sanitizeDescription(input.descriptionHtml),
-        type: input.type,
-        status,
-        price,
-        compareAtPrice,
-        currency,
-        brandId: input.brandId ?? null,
-        vendorId: input.vendorId ?? null,
-        vendorName: input.vendorName ?? null,
-        attributes: attributes.values,
-        translations: sanitizeTranslations(input.translations),
-        rating: '0',
-        reviewCount: 0,
-        salesCount: 0,
-        viewCount: '0',
-        publishedAt: status === 'PUBLISHED' ? now : null,
-        createdAt: now,
-        updatedAt: now,
-      });
-      const variants = (input.variants ?? []).map((variant, position) =>
-        tenantRepository(tx, ProductVariant).create({
-          id: uuidv7(),
-          storeId: store.id,
-          productId: id,
-          sku: variant.sku ?? null,
-          barcode: variant.barcode ?? null,
-          options: variant.options ?? {},
-          price: variant.price === undefined || variant.price === null ? null : moneyString(variant.price),
-          compareAtPrice: variant.compareAtPrice === undefined || variant.compareAtPrice === null ? null : moneyString(variant.compareAtPrice),
-          stock: variant.stock,
-          position,
-        }),
-      );
-      const images = (input.images ?? []).map((image, position) => Object.assign(new ProductImage(), { id: uuidv7(), productId: id, url: image.url, alt: image.alt || null, position }));
+      const { product, variants, images } = productRows(tx, store.id, input, { id, slug: input.slug!, status, price, compareAtPrice, currency, attributes: attributes.values }, now);
       built.push({ key, parts: { product, variants, images, categoryIds, tagIds: (input.tagIds ?? []).map((t) => t.toLowerCase()) } });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;

@@ -27,6 +27,7 @@ import { priceLines } from '../pricing/engine';
 import { recordFlashSaleSales } from '../flash-sales/flash-sales.stock';
 import { formatUnits, rescale, RESULT_DECIMALS, SCALE, toUnits, unitsToNumber } from '../http/money';
 import { UUID_PATTERN } from '../http/schema-types';
+import { decodeCursor, encodeCursor, isDate } from '../http/cursor';
 import { requireStore } from '../http/store-access';
 import { emitEvent } from '../webhooks/events';
 
@@ -300,27 +301,8 @@ export async function cancelOrder(ctx: RequestContext, id: string): Promise<Orde
   });
 }
 
-interface OrderCursor {
-  createdAt: string;
-  id: string;
-}
-
-function encodeCursor(order: Order): string {
-  return Buffer.from(JSON.stringify([order.createdAt.toISOString(), order.id]), 'utf8').toString('base64url');
-}
-
-function decodeCursor(cursor: string): OrderCursor {
-  const invalid = (): ValidationError => new ValidationError('The cursor is not one this list returned.', [{ path: 'query.cursor', message: 'cursor is invalid' }]);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 2 || typeof parsed[0] !== 'string' || typeof parsed[1] !== 'string') throw invalid();
-  if (!UUID_PATTERN.test(parsed[1]) || Number.isNaN(Date.parse(parsed[0]))) throw invalid();
-  return { createdAt: parsed[0], id: parsed[1] };
-}
+/** Orders page newest first by (createdAt, id); the cursor is the last row's pair. */
+const orderCursor = (order: Order): string => encodeCursor([order.createdAt.toISOString(), order.id]);
 
 export async function listOrders(ctx: RequestContext, input: ListOrdersInput): Promise<{ items: OrderViewBody[]; nextCursor: string | null }> {
   const store = await requireStore(ctx, input.storeId);
@@ -333,14 +315,14 @@ export async function listOrders(ctx: RequestContext, input: ListOrdersInput): P
   if (input.customerId) query.andWhere('o.customerId = :customerId', { customerId: input.customerId.toLowerCase() });
   if (input.status) query.andWhere('o.status = :status', { status: input.status });
   if (input.cursor !== undefined) {
-    const after = decodeCursor(input.cursor);
-    query.andWhere('(o.createdAt, o.id) < (:afterAt, :afterId)', { afterAt: after.createdAt, afterId: after.id });
+    const [afterAt, afterId] = decodeCursor(input.cursor, { accepts: ([at, id]) => UUID_PATTERN.test(id) && isDate(at) });
+    query.andWhere('(o.createdAt, o.id) < (:afterAt, :afterId)', { afterAt, afterId });
   }
   const rows = await query.getMany();
   const page = rows.slice(0, input.limit);
   const items = await itemsOf(ctx, page.map((o) => o.id));
   return {
     items: page.map((o) => orderView(o, items.get(o.id) ?? [])),
-    nextCursor: rows.length > input.limit ? encodeCursor(page[page.length - 1]!) : null,
+    nextCursor: rows.length > input.limit ? orderCursor(page[page.length - 1]!) : null,
   };
 }

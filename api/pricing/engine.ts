@@ -258,6 +258,13 @@ interface OfferRow {
   sold_count: number;
 }
 
+/** Each row made into a `T`, in lists by the row's store, in row order. */
+function byStore<Row extends { store_id: string }, T>(rows: Row[], make: (row: Row) => T): Map<string, T[]> {
+  const grouped = new Map<string, T[]>();
+  for (const row of rows) grouped.set(row.store_id, [...(grouped.get(row.store_id) ?? []), make(row)]);
+  return grouped;
+}
+
 /** Rules and offers of `storeIds` in force at `at`, by store. */
 export async function loadInForce(db: Queryable, storeIds: string[], at: Date): Promise<{ rules: Map<string, EngineRule[]>; offers: Map<string, FlashOffer[]> }> {
   const [ruleRows, offerRows] = (await Promise.all([
@@ -273,38 +280,30 @@ export async function loadInForce(db: Queryable, storeIds: string[], at: Date): 
       [storeIds, at],
     ),
   ])) as [RuleRow[], OfferRow[]];
-  const rules = new Map<string, EngineRule[]>();
-  for (const r of ruleRows) {
-    const rule: EngineRule = {
-      id: r.id,
-      name: r.name,
-      type: r.type,
-      value: r.value,
-      scope: r.scope,
-      targetIds: new Set(r.target_ids),
-      customerGroups: r.customer_groups,
-      tiers: r.tiers.map((t) => ({ minQuantity: t.minQuantity, value: String(t.value) })),
-      priority: r.priority,
-      stackable: r.stackable,
-    };
-    rules.set(r.store_id, [...(rules.get(r.store_id) ?? []), rule]);
-  }
-  const offers = new Map<string, FlashOffer[]>();
-  for (const o of offerRows) {
-    const offer: FlashOffer = {
-      campaignId: o.campaign_id,
-      name: o.name,
-      slug: o.slug,
-      endsAt: o.ends_at,
-      kind: o.kind,
-      targetId: o.target_id,
-      salePrice: o.sale_price,
-      discountPercent: o.discount_percent,
-      stockCap: o.stock_cap,
-      soldCount: o.sold_count,
-    };
-    offers.set(o.store_id, [...(offers.get(o.store_id) ?? []), offer]);
-  }
+  const rules = byStore(ruleRows, (r): EngineRule => ({
+    id: r.id,
+    name: r.name,
+    type: r.type,
+    value: r.value,
+    scope: r.scope,
+    targetIds: new Set(r.target_ids),
+    customerGroups: r.customer_groups,
+    tiers: r.tiers.map((t) => ({ minQuantity: t.minQuantity, value: String(t.value) })),
+    priority: r.priority,
+    stackable: r.stackable,
+  }));
+  const offers = byStore(offerRows, (o): FlashOffer => ({
+    campaignId: o.campaign_id,
+    name: o.name,
+    slug: o.slug,
+    endsAt: o.ends_at,
+    kind: o.kind,
+    targetId: o.target_id,
+    salePrice: o.sale_price,
+    discountPercent: o.discount_percent,
+    stockCap: o.stock_cap,
+    soldCount: o.sold_count,
+  }));
   return { rules, offers };
 }
 

@@ -21,9 +21,8 @@ import { requireStore } from '../http/store-access';
 import { priceLines, type PricedLine } from './engine';
 import { affectedProducts, enqueueRepricing } from './reprice';
 
-export interface PricingRuleView {
-  id: string;
-  storeId: string;
+/** A rule's own settings as the API reads and writes them (its window aside: text out, dates in). */
+interface RuleSettings {
   name: string;
   type: PricingRuleType;
   value: number;
@@ -31,11 +30,16 @@ export interface PricingRuleView {
   targetIds: string[];
   customerGroups: string[];
   tiers: Array<{ minQuantity: number; value: number }>;
-  startsAt: string | null;
-  endsAt: string | null;
   priority: number;
   stackable: boolean;
   isActive: boolean;
+}
+
+export interface PricingRuleView extends RuleSettings {
+  id: string;
+  storeId: string;
+  startsAt: string | null;
+  endsAt: string | null;
   state: 'ACTIVE' | 'SCHEDULED' | 'EXPIRED' | 'INACTIVE';
   createdAt: string;
   updatedAt: string;
@@ -166,20 +170,10 @@ export async function listRules(ctx: RequestContext, query: ListRulesQuery): Pro
 
 // ---- create --------------------------------------------------------------------------------------
 
-export interface CreateRuleInput {
+export interface CreateRuleInput extends RuleSettings {
   storeId: string;
-  name: string;
-  type: PricingRuleType;
-  value: number;
-  scope: PricingRuleScope;
-  targetIds: string[];
-  customerGroups: string[];
-  tiers: Array<{ minQuantity: number; value: number }>;
   startsAt?: Date | null;
   endsAt?: Date | null;
-  priority: number;
-  stackable: boolean;
-  isActive: boolean;
 }
 
 export async function createRule(ctx: RequestContext, body: CreateRuleInput): Promise<PricingRuleView> {

@@ -19,8 +19,9 @@ import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox, type OutboxEvent } from '../../storage/outbox';
 import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../http/errors';
+import { BadRequestError, ConflictError, NotFoundError } from '../http/errors';
 import { UUID_PATTERN } from '../http/schema-types';
+import { decodeCursor, encodeCursor } from '../http/cursor';
 import { requireStore } from '../http/store-access';
 import { TAG_SLUG_MAX } from './product-tags.schemas';
 import { freeStoreSlug, inSlugTransaction, slugify, storeSlugInUse } from '../http/slugs';
@@ -80,27 +81,8 @@ export interface ListProductTagsInput {
   productId?: string;
 }
 
-interface TagCursor {
-  name: string;
-  id: string;
-}
-
-function encodeCursor(tag: ProductTag): string {
-  return Buffer.from(JSON.stringify([tag.name.toLowerCase(), tag.id]), 'utf8').toString('base64url');
-}
-
-function decodeCursor(cursor: string): TagCursor {
-  const invalid = (): ValidationError => new ValidationError('The cursor is not one this list returned.', [{ path: 'query.cursor', message: 'cursor is invalid' }]);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 2 || typeof parsed[0] !== 'string' || typeof parsed[1] !== 'string') throw invalid();
-  if (!UUID_PATTERN.test(parsed[1])) throw invalid();
-  return { name: parsed[0], id: parsed[1] };
-}
+/** Tags page by (lower(name), id); the cursor is the last row's pair. */
+const tagCursor = (tag: ProductTag): string => encodeCursor([tag.name.toLowerCase(), tag.id]);
 
 export async function listProductTags(ctx: RequestContext, input: ListProductTagsInput): Promise<{ items: ProductTagView[]; nextCursor: string | null }> {
   const store = await requireStore(ctx, input.storeId);
@@ -116,8 +98,8 @@ export async function listProductTags(ctx: RequestContext, input: ListProductTag
     query.andWhere('EXISTS (SELECT 1 FROM product_tag_assignments a WHERE a.tag_id = t.id AND a.product_id = :productId)', { productId: product.id });
   }
   if (input.cursor !== undefined) {
-    const after = decodeCursor(input.cursor);
-    query.andWhere('(lower(t.name), t.id) > (:afterName, :afterId)', { afterName: after.name, afterId: after.id });
+    const [afterName, afterId] = decodeCursor(input.cursor, { accepts: ([, id]) => UUID_PATTERN.test(id) });
+    query.andWhere('(lower(t.name), t.id) > (:afterName, :afterId)', { afterName, afterId });
   }
   const rows = await query.getMany();
   const page = rows.slice(0, input.limit);
@@ -128,7 +110,7 @@ export async function listProductTags(ctx: RequestContext, input: ListProductTag
   }
   return {
     items: page.map((tag) => tagView(tag, counts.get(tag.id) ?? 0)),
-    nextCursor: rows.length > input.limit ? encodeCursor(page[page.length - 1]!) : null,
+    nextCursor: rows.length > input.limit ? tagCursor(page[page.length - 1]!) : null,
   };
 }
 

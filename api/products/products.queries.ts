@@ -4,6 +4,7 @@
  * the caller's tenant and a store the caller may read.
  */
 import type { RequestContext } from '../../storage/request-context';
+import { decodeCursor, encodeCursor } from '../http/cursor';
 import { BadRequestError } from '../http/errors';
 import { requireStore } from '../http/store-access';
 import type { PRODUCT_SORT_FIELDS, PRODUCT_STATUSES, PRODUCT_TYPES, SORT_DIRECTIONS } from './products.schemas';
@@ -126,28 +127,17 @@ function filterSql(ctx: RequestContext, filters: ProductFilters, params: Params)
   return where.join(' AND ');
 }
 
-interface CursorValue {
-  s: string;
-  d: string;
-  v: string;
-  id: string;
-}
+/** A page cursor: the sort it was made for, then the last row's sort value and id. */
+type ProductCursor = readonly [sortBy: string, sortDir: string, sortValue: string, id: string];
 
 const invalidCursor = (): BadRequestError => new BadRequestError('The cursor is not one this list gave, or was made for another sort.', 'invalid_cursor', [{ path: 'query.cursor', message: 'invalid cursor' }]);
 
-function decodeCursor(cursor: string, filters: ProductFilters): CursorValue {
-  let value: CursorValue;
-  try {
-    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as CursorValue;
-  } catch {
-    throw invalidCursor();
-  }
-  if (!value || typeof value.v !== 'string' || typeof value.id !== 'string' || !/^[0-9a-f-]{36}$/i.test(value.id)) throw invalidCursor();
-  if (value.s !== filters.sortBy || value.d !== filters.sortDir) throw invalidCursor();
-  return value;
-}
-
-const encodeCursor = (value: CursorValue): string => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
+const readCursor = (cursor: string, filters: ProductFilters): ProductCursor =>
+  decodeCursor<ProductCursor>(cursor, {
+    length: 4,
+    accepts: ([sortBy, sortDir, , id]) => /^[0-9a-f-]{36}$/i.test(id) && sortBy === filters.sortBy && sortDir === filters.sortDir,
+    invalid: invalidCursor,
+  });
 
 function checkRanges(filters: ProductFilters): void {
   if (filters.priceMin !== undefined && filters.priceMax !== undefined && filters.priceMin > filters.priceMax) {
@@ -169,8 +159,8 @@ async function runPage(ctx: RequestContext, filters: ProductFilters, useCursor: 
   let keyset = '';
   let offset = (filters.page - 1) * filters.limit;
   if (useCursor && filters.cursor) {
-    const cursor = decodeCursor(filters.cursor, filters);
-    keyset = ` AND (${sort.expr}, p.id) ${dir === 'ASC' ? '>' : '<'} (${params.add(cursor.v)}::${sort.type}, ${params.add(cursor.id)}::uuid)`;
+    const [, , afterValue, afterId] = readCursor(filters.cursor, filters);
+    keyset = ` AND (${sort.expr}, p.id) ${dir === 'ASC' ? '>' : '<'} (${params.add(afterValue)}::${sort.type}, ${params.add(afterId)}::uuid)`;
     offset = 0;
   }
   const rows: SummaryRow[] = await ctx.manager.query(
@@ -181,7 +171,7 @@ async function runPage(ctx: RequestContext, filters: ProductFilters, useCursor: 
   const more = rows.length > filters.limit;
   const page = rows.slice(0, filters.limit);
   const last = page[page.length - 1];
-  const nextCursor = useCursor && more && last ? encodeCursor({ s: filters.sortBy, d: filters.sortDir, v: last.sort_key, id: last.id }) : null;
+  const nextCursor = useCursor && more && last ? encodeCursor([filters.sortBy, filters.sortDir, last.sort_key, last.id]) : null;
   return { items: page.map(summary), nextCursor, total: Number(countRows[0]?.total ?? 0) };
 }
 

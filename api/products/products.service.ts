@@ -177,22 +177,45 @@ async function desiredProduct(tx: RequestContext, store: Store, input: ProductIn
   await checkSkus(tx, store.id, existing?.id, variantInputs);
 
   const now = new Date();
+  const { product, variants, images } = productRows(tx, store.id, input, { id, slug, status, price, compareAtPrice, currency, attributes: attributes.values }, now, existing);
+  return { product, parts: { product, variants, images, categoryIds: categoryIds.map((c) => c.toLowerCase()), tagIds: tagIds.map((t) => t.toLowerCase()) } };
+}
+
+/** What a product's rows are made of besides its input, once the input is checked against the store. */
+export interface CheckedProduct {
+  id: string;
+  slug: string;
+  status: ProductStatus;
+  price: string;
+  compareAtPrice: string | null;
+  currency: string;
+  attributes: AttributeValues;
+}
+
+/**
+ * The product, variant and image rows as they will be written: a new product (no `existing`) starts
+ * with no rating, reviews, sales or views; a replaced one keeps those and its creation time. Variants
+ * and images come in input order; a variant keeps the id it names (an existing variant of the product),
+ * else gets a new one. Shared with the import's batch create so both write the same rows.
+ */
+export function productRows(tx: RequestContext, storeId: string, input: ProductInput, checked: CheckedProduct, now: Date, existing?: Product): Pick<ProductParts, 'product' | 'variants' | 'images'> {
+  const { id, status } = checked;
   const product = tenantRepository(tx, Product).create({
     ...(existing ?? {}),
     id,
-    storeId: store.id,
+    storeId,
     title: input.title,
-    slug,
+    slug: checked.slug,
     descriptionHtml: sanitizeDescription(input.descriptionHtml),
     type: input.type,
     status,
-    price,
-    compareAtPrice,
-    currency,
+    price: checked.price,
+    compareAtPrice: checked.compareAtPrice,
+    currency: checked.currency,
     brandId: input.brandId ?? null,
     vendorId: input.vendorId ?? null,
     vendorName: input.vendorName ?? null,
-    attributes: attributes.values,
+    attributes: checked.attributes,
     translations: sanitizeTranslations(input.translations),
     rating: existing?.rating ?? '0',
     reviewCount: existing?.reviewCount ?? 0,
@@ -202,10 +225,10 @@ async function desiredProduct(tx: RequestContext, store: Store, input: ProductIn
     createdAt: existing?.createdAt ?? now,
     updatedAt: now,
   });
-  const variants = variantInputs.map((variant, position) =>
+  const variants = (input.variants ?? []).map((variant, position) =>
     tenantRepository(tx, ProductVariant).create({
       id: variant.id?.toLowerCase() ?? uuidv7(),
-      storeId: store.id,
+      storeId,
       productId: id,
       sku: variant.sku ?? null,
       barcode: variant.barcode ?? null,
@@ -217,7 +240,7 @@ async function desiredProduct(tx: RequestContext, store: Store, input: ProductIn
     }),
   );
   const images = (input.images ?? []).map((image, position) => Object.assign(new ProductImage(), { id: uuidv7(), productId: id, url: image.url, alt: image.alt || null, position }));
-  return { product, parts: { product, variants, images, categoryIds: categoryIds.map((c) => c.toLowerCase()), tagIds: tagIds.map((t) => t.toLowerCase()) } };
+  return { product, variants, images };
 }
 
 /** Writes the product row (insert or update) and replaces its variants, images, categories and tags. */

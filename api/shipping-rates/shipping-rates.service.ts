@@ -21,23 +21,28 @@ import { UUID_PATTERN } from '../http/schema-types';
 import { requireStore } from '../http/store-access';
 import { destinationLevel, placeKey, type DestinationLevel } from './shipping-quote';
 
-export interface ShippingRateView {
-  id: string;
-  storeId: string;
+/** The fields a merchant sets, as the request gives them (amounts as JSON numbers). */
+export interface ShippingRateInput {
   name: string;
   city: string | null;
   district: string | null;
-  destination: DestinationLevel;
   minWeightGrams: number | null;
   maxWeightGrams: number | null;
   minOrderValue: number | null;
   maxOrderValue: number | null;
   price: number;
   freeShippingThreshold: number | null;
-  currency: string;
   minDeliveryDays: number | null;
   maxDeliveryDays: number | null;
   isActive: boolean;
+}
+
+/** A rate as the API answers: what the merchant set, amounts as JSON numbers, and what follows from it. */
+export interface ShippingRateView extends ShippingRateInput {
+  id: string;
+  storeId: string;
+  destination: DestinationLevel;
+  currency: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -65,22 +70,6 @@ export function shippingRateView(rate: ShippingRate): ShippingRateView {
     createdAt: rate.createdAt.toISOString(),
     updatedAt: rate.updatedAt.toISOString(),
   };
-}
-
-/** The fields a merchant sets, as the request gives them (amounts as JSON numbers). */
-export interface ShippingRateInput {
-  name: string;
-  city: string | null;
-  district: string | null;
-  minWeightGrams: number | null;
-  maxWeightGrams: number | null;
-  minOrderValue: number | null;
-  maxOrderValue: number | null;
-  price: number;
-  freeShippingThreshold: number | null;
-  minDeliveryDays: number | null;
-  maxDeliveryDays: number | null;
-  isActive: boolean;
 }
 
 type StoredFields = Pick<

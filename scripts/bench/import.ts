@@ -15,26 +15,22 @@
  * within 3x Meilisearch alone; API process under 500 MB). --quick: 2500 products (about 5000 rows).
  * --import-only: stop when the import job completes (import rate and peak RSS only).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createServer } from 'node:net';
 import { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import Redis from 'ioredis';
-import type { Meilisearch } from 'meilisearch';
 import { loadConfig, PROJECT_ROOT, type Config } from '../../api/config';
 import { createDataSource } from '../../storage/data-source';
 import { runMigrations } from '../../storage/migrate';
 import { createAdminClient } from '../../search/meili';
 import { storeIndexUid } from '../../search/index-names';
-import { INDEX_BATCH } from '../../indexer/index-consumer';
-import { applyIndexSettings, indexSettings, loadStoreSearchData } from '../../indexer/index-settings';
-import { ProductDocumentBuilder } from '../../indexer/product-document';
 import { settle } from '../../indexer/tasks';
 import { toCsv } from '../../api/http/csv';
+import { emit, freePort, log, meiliAloneIngest, parseFlags, round, sleep, startServices, stopProcess } from './common';
 import { COLOURS, MATERIALS, ORIGINS, SIZES, createBenchStore, deleteBenchStore, Rng, ADJECTIVES, type BenchStore } from './search-data';
 
 interface Options {
@@ -47,40 +43,11 @@ interface Options {
 }
 
 function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
-  const flags = new Map<string, string>();
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i]!;
-    if (!arg.startsWith('--')) throw new Error(`unexpected argument ${arg}`);
-    const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
-    if (['quick', 'keep', 'import-only'].includes(name)) flags.set(name, inline ?? '1');
-    else if (inline !== undefined) flags.set(name, inline);
-    else if (argv[i + 1] !== undefined) flags.set(name, argv[(i += 1)]!);
-    else throw new Error(`--${name} needs a value`);
-  }
+  const flags = parseFlags(argv, ['quick', 'keep', 'import-only']);
   const quick = flags.has('quick') || env.QUICK === '1';
   const products = Number(flags.get('products') ?? env.PRODUCTS ?? (quick ? 2_500 : 100_000));
   if (!Number.isInteger(products) || products < 1) throw new Error('--products must be a positive integer');
   return { products, quick, importOnly: flags.has('import-only') || env.IMPORT_ONLY === '1', keep: flags.has('keep') || env.KEEP === '1', seed: Number(flags.get('seed') ?? env.SEED ?? 7) };
-}
-
-const emit = (record: Record<string, unknown>): void => {
-  process.stdout.write(`${JSON.stringify(record)}\n`);
-};
-const log = (message: string): void => {
-  process.stderr.write(`bench: ${message}\n`);
-};
-const round = (n: number, digits = 2): number => Number(n.toFixed(digits));
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /** Writes the CSV of `count` products to `file`; returns the row count and the byte size. */
@@ -161,15 +128,6 @@ async function startRole(role: string, port: number, env: NodeJS.ProcessEnv): Pr
   return { role, child };
 }
 
-async function stopRole(proc: Proc): Promise<void> {
-  const { child } = proc;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  await Promise.race([exited, sleep(15_000)]);
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-}
-
 /** Peak resident set size (VmHWM) of a process, in MB. */
 function peakRssMb(pid: number | undefined): number | null {
   if (!pid) return null;
@@ -181,37 +139,9 @@ function peakRssMb(pid: number | undefined): number | null {
   }
 }
 
-async function meiliAloneIngest(db: DataSource, meili: Meilisearch, storeId: string, scratchUid: string): Promise<{ ms: number; documents: number }> {
-  const builder = new ProductDocumentBuilder(db);
-  const batches: string[] = [];
-  let documents = 0;
-  let after = '00000000-0000-0000-0000-000000000000';
-  for (;;) {
-    const rows: Array<{ id: string }> = await db.query(`SELECT id FROM products WHERE store_id = $1 AND status = 'PUBLISHED' AND id > $2 ORDER BY id LIMIT $3`, [storeId, after, INDEX_BATCH]);
-    if (rows.length === 0) break;
-    after = rows[rows.length - 1]!.id;
-    const { documents: docs } = await builder.build(rows.map((r) => r.id));
-    batches.push(JSON.stringify(docs));
-    documents += docs.length;
-  }
-  const settings = indexSettings(await loadStoreSearchData(db, storeId));
-  await settle(meili.deleteIndex(scratchUid), 600_000, ['index_not_found']);
-  const started = Date.now();
-  await applyIndexSettings(meili, scratchUid, settings, { timeoutMs: 600_000 });
-  const tasks = [];
-  for (const batch of batches) tasks.push(await meili.index(scratchUid).addDocumentsFromString(batch, 'application/json', { primaryKey: 'id' }));
-  for (const task of tasks) {
-    const done = await meili.tasks.waitForTask(task, { timeout: 3_600_000, interval: 50 });
-    if (done.status !== 'succeeded') throw new Error(`Meilisearch task ${done.uid} ${done.status}: ${done.error?.message ?? ''}`);
-  }
-  return { ms: Date.now() - started, documents };
-}
-
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2), process.env);
-  log('starting services');
-  const services = spawnSync('bash', [path.join(PROJECT_ROOT, 'scripts/services'), 'start'], { stdio: ['ignore', 'inherit', 'inherit'] });
-  if (services.status !== 0) throw new Error('scripts/services start failed');
+  startServices();
   const config: Config = loadConfig({ ...process.env, NODE_ENV: 'development' });
   const db = await createDataSource(config, 'commerce-bench-import').initialize();
   const meili = createAdminClient(config, 600_000);
@@ -231,7 +161,7 @@ async function main(): Promise<void> {
     machine_note: `${os.cpus().length} CPU cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join('/')} at start; the bench, the three app processes, PostgreSQL, Redis and Meilisearch share this machine, so absolute figures are indicative and the ratio is what counts`,
   });
   const cleanup = async (): Promise<void> => {
-    for (const proc of procs.splice(0)) await stopRole(proc);
+    for (const proc of procs.splice(0)) await stopProcess(proc.child);
     fs.rmSync(file, { force: true });
     const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
     try {
@@ -336,10 +266,10 @@ async function main(): Promise<void> {
       rowErrors: progress.errorsTotal,
       peakRssMb: rss,
     });
-    for (const proc of procs.splice(0)) await stopRole(proc);
+    for (const proc of procs.splice(0)) await stopProcess(proc.child);
 
     log('Meilisearch alone');
-    const alone = await meiliAloneIngest(db, meili, store.storeId, scratchUid);
+    const alone = await meiliAloneIngest(db, meili, store.storeId, scratchUid, 3_600_000);
     emit({ step: 'meilisearch_alone', ms: alone.ms, documents: alone.documents, docsPerSecond: round((alone.documents / alone.ms) * 1000, 1) });
     const ratio = searchableMs / alone.ms;
     emit({

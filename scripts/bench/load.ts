@@ -4,6 +4,7 @@
  * `response` events so p50/p95/p99 come from every response, not from its fixed percentile set.
  */
 import autocannon from 'autocannon';
+import { round } from './common';
 
 export interface LoadRequest {
   method: 'GET' | 'POST';
@@ -29,8 +30,6 @@ export function percentile(sorted: number[], p: number): number {
   const at = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[at]!;
 }
-
-const round = (n: number, digits = 2): number => (Number.isFinite(n) ? Number(n.toFixed(digits)) : n);
 
 export async function runLoad(options: { url: string; connections: number; durationS: number; headers?: Record<string, string>; next: () => LoadRequest }): Promise<LoadResult> {
   const latencies: number[] = [];

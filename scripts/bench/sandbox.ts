@@ -19,10 +19,7 @@ import { runMigrations } from '../../storage/migrate';
 import { storeIndexUid } from '../../search/index-names';
 import { seedImageVersion } from '../../api/sandbox/sandbox.seed-writer';
 import { percentile } from './load';
-
-const print = (value: unknown): void => {
-  process.stdout.write(`${JSON.stringify(value)}\n`);
-};
+import { emit, roundScaled } from './common';
 
 function option(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -32,10 +29,9 @@ function option(name: string, fallback: number): number {
   return value;
 }
 
-const round = (ms: number): number => Math.round(ms * 10) / 10;
 const stats = (values: number[]) => {
   const sorted = [...values].sort((x, y) => x - y);
-  return { n: sorted.length, p50: round(percentile(sorted, 50)), max: round(sorted[sorted.length - 1]!), min: round(sorted[0]!) };
+  return { n: sorted.length, p50: roundScaled(percentile(sorted, 50)), max: roundScaled(sorted[sorted.length - 1]!), min: roundScaled(sorted[0]!) };
 };
 
 async function main(): Promise<void> {
@@ -49,7 +45,7 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const [cached] = await runtime.dataSource.query("SELECT count(*)::int AS n FROM sandbox_seed_vectors WHERE model = 'mobilenet-v2' AND seed_version = $1", [seedImageVersion()]);
-  print({ bench: 'sandbox', sandboxes, resets, seedVectorsStored: cached.n === 100 });
+  emit({ bench: 'sandbox', sandboxes, resets, seedVectorsStored: cached.n === 100 });
 
   const created: Array<{ token: string; tenantId: string; storeId: string }> = [];
   const createMs: number[] = [];
@@ -66,7 +62,7 @@ async function main(): Promise<void> {
       if (res.status !== 201) throw new Error(`create answered ${res.status}: ${JSON.stringify(body)}`);
       created.push(body);
       createMs.push(ms);
-      print({ step: 'create', i, ms: round(ms), counts: body.counts, searchReady: body.searchReady, visualSearch: body.visualSearch });
+      emit({ step: 'create', i, ms: roundScaled(ms), counts: body.counts, searchReady: body.searchReady, visualSearch: body.visualSearch });
     }
     for (const sandbox of created) {
       for (let r = 0; r < resets; r += 1) {
@@ -81,13 +77,13 @@ async function main(): Promise<void> {
     }
     const summary = {
       summary: 'sandbox',
-      create: { first: round(createMs[0]!), rest: createMs.length > 1 ? stats(createMs.slice(1)) : null },
+      create: { first: roundScaled(createMs[0]!), rest: createMs.length > 1 ? stats(createMs.slice(1)) : null },
       resetClientMs: stats(resetClientMs),
       resetServerMs: stats(resetServerMs),
       targetResetMs: 5000,
       resetWithinTarget: Math.max(...resetClientMs) < 5000,
     };
-    print(summary);
+    emit(summary);
   } finally {
     for (const s of created) {
       await runtime.meiliAdmin.deleteIndex(storeIndexUid(s.storeId)).waitTask({ timeout: 10_000 }).catch(() => undefined);

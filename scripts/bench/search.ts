@@ -14,13 +14,11 @@
  * and index), --seed / SEED, --freshness / FRESHNESS (50 updates). BENCH_APP_NODE_ARGS adds node arguments to
  * the app's process only (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`); BENCH_LOG_LEVEL sets its LOG_LEVEL (warn).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import type { Meilisearch } from 'meilisearch';
 import { loadConfig, PROJECT_ROOT, type Config } from '../../api/config';
 import { createDataSource } from '../../storage/data-source';
 import { runMigrations } from '../../storage/migrate';
@@ -28,10 +26,8 @@ import { createAdminClient, ensureSearchKey } from '../../search/meili';
 import { storeIndexUid } from '../../search/index-names';
 import { meiliRequestFor, type PublicSearchParams } from '../../search/public-search-request';
 import { reindexStore } from '../../indexer/reindex';
-import { INDEX_BATCH } from '../../indexer/index-consumer';
-import { applyIndexSettings, indexSettings, loadStoreSearchData } from '../../indexer/index-settings';
-import { ProductDocumentBuilder } from '../../indexer/product-document';
 import { settle } from '../../indexer/tasks';
+import { emit, freePort, log, meiliAloneIngest, parseFlags, round, sleep, startServices, stopProcess } from './common';
 import { createBenchStore, deleteBenchStore, insertProducts, Rng, type BenchStore } from './search-data';
 import { distinctParams, searchPath, suggestPrefixes, zipfSequence } from './search-queries';
 import { percentile, runLoad, type LoadRequest, type LoadResult } from './load';
@@ -48,16 +44,7 @@ interface Options {
 }
 
 function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
-  const flags = new Map<string, string>();
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i]!;
-    if (!arg.startsWith('--')) throw new Error(`unexpected argument ${arg}`);
-    const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
-    if (['quick', 'keep'].includes(name)) flags.set(name, inline ?? '1');
-    else if (inline !== undefined) flags.set(name, inline);
-    else if (argv[i + 1] !== undefined) flags.set(name, argv[(i += 1)]!);
-    else throw new Error(`--${name} needs a value`);
-  }
+  const flags = parseFlags(argv, ['quick', 'keep']);
   const known = ['n', 'duration', 'connections', 'quick', 'keep', 'seed', 'freshness', 'distinct-pool'];
   for (const name of flags.keys()) if (!known.includes(name)) throw new Error(`unknown option --${name} (known: ${known.map((k) => `--${k}`).join(' ')})`);
   const get = (flag: string, variable: string): string | undefined => flags.get(flag) ?? env[variable];
@@ -79,60 +66,6 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     freshness: Math.floor(int(get('freshness', 'FRESHNESS'), quick ? 10 : 50, 'FRESHNESS')),
     distinctPool: Math.floor(int(get('distinct-pool', 'DISTINCT_POOL'), quick ? 20_000 : 40_000, 'DISTINCT_POOL')),
   };
-}
-
-const emit = (record: Record<string, unknown>): void => {
-  process.stdout.write(`${JSON.stringify(record)}\n`);
-};
-const log = (message: string): void => {
-  process.stderr.write(`bench: ${message}\n`);
-};
-const round = (n: number, digits = 2): number => Number(n.toFixed(digits));
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-// ---- reindex versus Meilisearch alone -------------------------------------------------------------
-
-async function meiliAloneIngest(db: DataSource, meili: Meilisearch, storeId: string, scratchUid: string): Promise<{ ms: number; buildMs: number; documents: number }> {
-  // Documents are built once, up front and untimed, exactly as reindex builds them; kept as JSON text.
-  const buildStarted = Date.now();
-  const builder = new ProductDocumentBuilder(db);
-  const batches: string[] = [];
-  let documents = 0;
-  let after = '00000000-0000-0000-0000-000000000000';
-  for (;;) {
-    const rows: Array<{ id: string }> = await db.query(`SELECT id FROM products WHERE store_id = $1 AND status = 'PUBLISHED' AND id > $2 ORDER BY id LIMIT $3`, [storeId, after, INDEX_BATCH]);
-    if (rows.length === 0) break;
-    after = rows[rows.length - 1]!.id;
-    const { documents: docs } = await builder.build(rows.map((r) => r.id));
-    batches.push(JSON.stringify(docs));
-    documents += docs.length;
-    if (rows.length < INDEX_BATCH) break;
-  }
-  const buildMs = Date.now() - buildStarted;
-  const settings = indexSettings(await loadStoreSearchData(db, storeId));
-  await settle(meili.deleteIndex(scratchUid), 600_000, ['index_not_found']);
-
-  // Timed: create the index with the same settings, send every batch, wait for every task.
-  const started = Date.now();
-  await applyIndexSettings(meili, scratchUid, settings, { timeoutMs: 600_000 });
-  const tasks = [];
-  for (const batch of batches) tasks.push(await meili.index(scratchUid).addDocumentsFromString(batch, 'application/json', { primaryKey: 'id' }));
-  for (const task of tasks) {
-    const done = await meili.tasks.waitForTask(task, { timeout: 600_000, interval: 50 });
-    if (done.status !== 'succeeded') throw new Error(`Meilisearch task ${done.uid} ${done.status}: ${done.error?.message ?? ''}`);
-  }
-  return { ms: Date.now() - started, buildMs, documents };
 }
 
 // ---- the app ------------------------------------------------------------------------------------
@@ -169,14 +102,6 @@ async function startApp(port: number): Promise<ChildProcess> {
   }
   child.kill('SIGTERM');
   throw new Error('the app did not become ready within 60 s');
-}
-
-async function stopApp(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  await Promise.race([exited, sleep(15_000)]);
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
 // ---- freshness ------------------------------------------------------------------------------------
@@ -246,9 +171,7 @@ async function freshness(base: string, store: BenchStore, db: DataSource, rng: R
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2), process.env);
   const startedAt = new Date();
-  log(`starting services`);
-  const services = spawnSync('bash', [path.join(PROJECT_ROOT, 'scripts/services'), 'start'], { stdio: ['ignore', 'inherit', 'inherit'] });
-  if (services.status !== 0) throw new Error('scripts/services start failed');
+  startServices();
 
   const config: Config = loadConfig({ ...process.env, NODE_ENV: 'development' });
   const db = await createDataSource(config, 'commerce-bench').initialize();
@@ -278,7 +201,7 @@ async function main(): Promise<void> {
   /** Stops the app and removes the bench store (rows and indexes) unless --keep; runs once. */
   const cleanup = (): Promise<void> =>
     (cleaning ??= (async () => {
-      if (app) await stopApp(app);
+      if (app) await stopProcess(app);
       await settle(meili.deleteIndex(scratchUid), 600_000, ['index_not_found']).catch(() => undefined);
       if (store && !options.keep) {
         log('cleaning up');
@@ -314,7 +237,7 @@ async function main(): Promise<void> {
     log('reindex');
     const reindex = await reindexStore(db, meili, store.storeId);
     log('Meilisearch alone');
-    const alone = await meiliAloneIngest(db, meili, store.storeId, scratchUid);
+    const alone = await meiliAloneIngest(db, meili, store.storeId, scratchUid, 600_000);
     await settle(meili.deleteIndex(scratchUid), 600_000, ['index_not_found']);
     const reindexRatio = reindex.ms / alone.ms;
     emit({ step: 'reindex', documents: reindex.documents, reindex_ms: reindex.ms, meili_alone_ms: alone.ms, meili_alone_documents: alone.documents, document_build_ms: alone.buildMs, ratio: round(reindexRatio) });

@@ -30,6 +30,7 @@ import { encodeVector } from '../../vision/vectors';
 import { searchAllStatuses, searchPublished, visionSearchClient } from '../../vision/query';
 import { createBenchStore, deleteBenchStore, insertProducts, Rng } from './search-data';
 import { percentile } from './load';
+import { emit, roundScaled } from './common';
 
 interface Options {
   n: number;
@@ -52,16 +53,11 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
   };
 }
 
-const print = (line: Record<string, unknown>): void => {
-  process.stdout.write(`${JSON.stringify(line)}\n`);
-};
-
-const round = (x: number, digits = 1): number => Math.round(x * 10 ** digits) / 10 ** digits;
-const mb = (bytes: number): number => round(bytes / 1024 / 1024);
+const mb = (bytes: number): number => roundScaled(bytes / 1024 / 1024);
 
 function stats(values: number[]): { p50: number; p95: number; mean: number } {
   const sorted = [...values].sort((a, b) => a - b);
-  return { p50: round(percentile(sorted, 50), 2), p95: round(percentile(sorted, 95), 2), mean: round(values.reduce((s, v) => s + v, 0) / Math.max(1, values.length), 2) };
+  return { p50: roundScaled(percentile(sorted, 50), 2), p95: roundScaled(percentile(sorted, 95), 2), mean: roundScaled(values.reduce((s, v) => s + v, 0) / Math.max(1, values.length), 2) };
 }
 
 /** A 320×240 JPEG: a coloured background with a shape, like a simple product photo. */
@@ -88,9 +84,9 @@ async function throughput(embedder: Embedder, images: PreparedImage[]): Promise<
     const count = Math.min(images.length - (images.length % size), 64);
     started = performance.now();
     for (let i = 0; i < count; i += size) await embedder.embedImages(images.slice(i, i + size));
-    batched[`batch${size}PerS`] = round(count / ((performance.now() - started) / 1000), 2);
+    batched[`batch${size}PerS`] = roundScaled(count / ((performance.now() - started) / 1000), 2);
   }
-  return { imagesPerSecondSingle: round(singlePerS, 2), ...batched };
+  return { imagesPerSecondSingle: roundScaled(singlePerS, 2), ...batched };
 }
 
 function jitter(base: Float32Array, rng: Rng, amount: number): Float32Array {
@@ -126,7 +122,7 @@ async function main(): Promise<void> {
   }
   const rates = await throughput(embedder, prepared);
   const rssModel = process.memoryUsage().rss;
-  print({ phase: 'embedder', model: 'mobilenet-v2', dimensions: embedder.dimensions, modelLoadMs: round(loadMs), decodeMs: stats(decodeTimes), ...rates, rssBeforeMb: mb(rssStart), rssWithModelMb: mb(rssModel) });
+  emit({ phase: 'embedder', model: 'mobilenet-v2', dimensions: embedder.dimensions, modelLoadMs: roundScaled(loadMs), decodeMs: stats(decodeTimes), ...rates, rssBeforeMb: mb(rssStart), rssWithModelMb: mb(rssModel) });
 
   // The 256 real vectors the catalogue is built from (batched, as the worker does).
   const base: Float32Array[] = [];
@@ -166,7 +162,7 @@ async function main(): Promise<void> {
     const buildMs = performance.now() - started;
     started = performance.now();
     const reindex = await reindexStore(db, admin, store.storeId, { taskTimeoutMs: 1_800_000 });
-    print({ phase: 'catalogue', products: productRows.length, buildMs: round(buildMs), reindexMs: round(performance.now() - started), indexed: reindex.documents });
+    emit({ phase: 'catalogue', products: productRows.length, buildMs: roundScaled(buildMs), reindexMs: roundScaled(performance.now() - started), indexed: reindex.documents });
 
     // 3. Query latency.
     const client = visionSearchClient(config);
@@ -202,11 +198,11 @@ async function main(): Promise<void> {
       embedder: rates,
       queryMs: { decode: stats(parts.decode), embed: stats(parts.embed), search: stats(parts.search), total: stats(parts.total) },
       merchantQuerySearchMs: stats(parts.merchantSearch),
-      topHitFromQueryImage: round(firstHits / Math.max(1, options.queries), 3),
+      topHitFromQueryImage: roundScaled(firstHits / Math.max(1, options.queries), 3),
       rssMb: { start: mb(rssStart), withModel: mb(rssModel), afterBatches: mb(rssAfterBatches), end: mb(rssEnd) },
       cpus: (await import('node:os')).cpus().length,
     };
-    print(summary);
+    emit(summary);
   } finally {
     if (!options.keep) {
       await deleteBenchStore(db, store);

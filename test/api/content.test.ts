@@ -4,7 +4,8 @@
  * published from publishedAt on (scheduled ones appear when their date comes), the slug filter, 404s.
  */
 import { expect } from 'chai';
-import { call, startTestServer, type TestServer } from '../helpers/harness';
+import { call, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
 import { auditRows, expectProblem } from '../helpers/accounts';
 import { storeApiKey, storeMerchant, type StoreMerchant } from '../helpers/catalog';
 import { uuidv7 } from '../../storage/ids';
@@ -14,22 +15,10 @@ import { eventually } from '../helpers/wait';
 describe('content pages and posts', function () {
   this.timeout(60_000);
   let server: TestServer;
-  const tenants: string[] = [];
 
-  before(async () => {
-    server = await startTestServer();
-  });
+  const suite = apiSuite((started) => (server = started));
 
-  after(async () => {
-    await server.runtime.dataSource.query("UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = ANY($1::uuid[]) AND status <> 'done'", [tenants]);
-    await server.close();
-  });
-
-  async function newMerchant(): Promise<StoreMerchant> {
-    const m = await storeMerchant(server);
-    tenants.push(m.owner.tenantId);
-    return m;
-  }
+  const newMerchant = async (): Promise<StoreMerchant> => suite.addMerchant(await storeMerchant(server));
 
   type Kind = 'pages' | 'posts';
   const create = (m: StoreMerchant, kind: Kind, body: Record<string, unknown>) => call(server, 'POST', `/api/v1/content/${kind}`, { headers: m.h, body: { storeId: m.storeId, ...body } });

@@ -5,18 +5,19 @@
  * scheduler (effective price, compareAtPrice, discounted, the discount sort and the FLASH_SALE badge).
  */
 import { expect } from 'chai';
-import { call, startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
+import { call, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
 import { auditRows, expectProblem } from '../helpers/accounts';
 import { storeMerchant, type StoreMerchant } from '../helpers/catalog';
 import { deliverIndexRows, indexHandler } from '../helpers/indexing';
 import { uuidv7 } from '../../storage/ids';
-import { storeIndexUid, tmpIndexUid } from '../../search/index-names';
+import { storeIndexUid } from '../../search/index-names';
 import { runPricingSchedulerPass } from '../../api/pricing/reprice';
 import { priceLines } from '../../api/pricing/engine';
 import { recordFlashSaleSales } from '../../api/flash-sales/flash-sales.stock';
 import { flashSalePublicCache } from '../../api/flash-sales/flash-sales.service';
 import { inTransaction, systemContext } from '../../storage/request-context';
-import { fixtures, sleep, waitUntil } from './pricing.helpers';
+import { fixtures, sleep, waitUntil, writeCalls } from './pricing.helpers';
 
 const BASE = '/api/v1/flash-sale-campaigns';
 const PUBLIC = '/api/v1/flash-sale-campaigns/public/stores';
@@ -24,39 +25,14 @@ const PUBLIC = '/api/v1/flash-sale-campaigns/public/stores';
 describe('flash sale campaigns', function () {
   this.timeout(60_000);
   let server: TestServer;
-  let f: ReturnType<typeof fixtures>;
-  const tenants: string[] = [];
-  const indexedStores: string[] = [];
+  const suite = apiSuite((started) => (server = started));
+  const f = fixtures(() => server);
 
-  before(async () => {
-    server = await startTestServer();
-    f = fixtures(server);
-  });
-
-  after(async () => {
-    await server.runtime.dataSource.query("UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = ANY($1::uuid[]) AND status <> 'done'", [tenants]);
-    for (const storeId of indexedStores) {
-      for (const uid of [storeIndexUid(storeId), tmpIndexUid(storeId)]) await server.runtime.meiliAdmin.deleteIndex(uid).waitTask({ timeout: 10_000 }).catch(() => undefined);
-    }
-    await server.close();
-  });
-
-  async function newMerchant(): Promise<StoreMerchant> {
-    const m = await storeMerchant(server);
-    tenants.push(m.owner.tenantId);
-    return m;
-  }
+  const newMerchant = async (): Promise<StoreMerchant> => suite.addMerchant(await storeMerchant(server));
 
   const hour = 3_600_000;
   const iso = (offsetMs: number): string => new Date(Date.now() + offsetMs).toISOString();
-  const create = (m: StoreMerchant, body: Record<string, unknown>, headers = m.h): Promise<TestResponse> =>
-    call(server, 'POST', BASE, { headers, body: { storeId: m.storeId, name: 'Flash Friday', startsAt: iso(-hour), endsAt: iso(hour), ...body } });
-  async function campaign(m: StoreMerchant, body: Record<string, unknown>): Promise<Record<string, any>> {
-    const res = await create(m, body);
-    expect(res.status, res.text).to.equal(201);
-    return res.json;
-  }
-  const patch = (m: StoreMerchant, id: string, body: Record<string, unknown>, headers = m.h): Promise<TestResponse> => call(server, 'PATCH', `${BASE}/${id}`, { headers, body });
+  const { create, created: campaign, patch } = writeCalls(() => server, BASE, () => ({ name: 'Flash Friday', startsAt: iso(-hour), endsAt: iso(hour) }));
   const unitPrice = async (m: StoreMerchant, productId: string, quantity = 1): Promise<Record<string, any>> => {
     const res = await call(server, 'POST', '/api/v1/pricing/compute', { headers: m.h, body: { storeId: m.storeId, items: [{ productId, quantity }] } });
     expect(res.status, res.text).to.equal(200);
@@ -302,7 +278,7 @@ describe('flash sale campaigns', function () {
   describe('search index', () => {
     it('follows a flash sale’s start and end on time: price, compareAtPrice, discounted, the discount sort and the badge', async () => {
       const m = await newMerchant();
-      indexedStores.push(m.storeId);
+      suite.addIndexedStore(m.storeId);
       const onSale = await f.product(m, { price: '80', title: 'Brass lamp' });
       const other = await f.product(m, { price: '60', compare_at_price: '66', title: 'Iron lamp' });
       await indexHandler(server).indexer.syncProducts([onSale, other]);

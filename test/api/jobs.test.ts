@@ -51,9 +51,13 @@ describe('jobs console', function () {
     await server.close();
   });
 
-  /** What the outbox relay does for one aggregate: an in-flight row and a bee-queue job keyed by the aggregate. */
-  async function enqueue(): Promise<string> {
+  /**
+   * What the outbox relay does for one aggregate: an in-flight row and a bee-queue job keyed by the
+   * aggregate. `failOnce`: the consumer throws on the job's first run.
+   */
+  async function enqueue(options: { failOnce?: boolean } = {}): Promise<string> {
     const id = uuidv7();
+    if (options.failOnce) failOnce.add(id);
     ids.push(id);
     await server.runtime.dataSource.query(
       "INSERT INTO outbox (queue, topic, aggregate_type, aggregate_id, status, claimed_at, claimed_by, attempts) VALUES ($1, 'test.run', $2, $3, 'in_flight', now(), 'test', 1)",
@@ -125,15 +129,8 @@ describe('jobs console', function () {
   });
 
   it('keeps a failed job, and retry runs it again', async () => {
-    const id = uuidv7();
-    failOnce.add(id);
-    ids.push(id);
-    await server.runtime.dataSource.query(
-      "INSERT INTO outbox (queue, topic, aggregate_type, aggregate_id, status, claimed_at, claimed_by, attempts) VALUES ($1, 'test.run', $2, $3, 'in_flight', now(), 'test', 1)",
-      [QUEUE, AGGREGATE, id],
-    );
+    const id = await enqueue({ failOnce: true });
     const jobId = `${AGGREGATE}:${id}`;
-    await server.runtime.queues.get(QUEUE).createJob({ aggregateType: AGGREGATE, aggregateId: id, tenantId: null }).setId(jobId).save();
     await until('the failure', async () => (await queue()).counts.failed >= 1);
     expect(await rowStatus(id)).to.equal('pending');
     const listed = await call(server, 'GET', `/api/v1/jobs/queues/${QUEUE}/jobs?limit=100`, { headers: admin });
@@ -151,15 +148,8 @@ describe('jobs console', function () {
   });
 
   it('lets the outbox relay replace a failed job when it delivers the rows again', async () => {
-    const id = uuidv7();
-    failOnce.add(id);
-    ids.push(id);
-    await server.runtime.dataSource.query(
-      "INSERT INTO outbox (queue, topic, aggregate_type, aggregate_id, status, claimed_at, claimed_by, attempts) VALUES ($1, 'test.run', $2, $3, 'in_flight', now(), 'test', 1)",
-      [QUEUE, AGGREGATE, id],
-    );
+    const id = await enqueue({ failOnce: true });
     const jobId = `${AGGREGATE}:${id}`;
-    await server.runtime.queues.get(QUEUE).createJob({ aggregateType: AGGREGATE, aggregateId: id, tenantId: null }).setId(jobId).save();
     await until('the failure', async () => (await rowStatus(id)) === 'pending');
     expect((await server.runtime.queues.get(QUEUE).getJob(jobId))?.status).to.equal('failed');
     // The back-off is over: the relay claims the row again and must not collapse it into the failed job.

@@ -6,7 +6,8 @@
  * with cursor paging, tenant isolation.
  */
 import { expect } from 'chai';
-import { call, startTestServer, type TestServer } from '../helpers/harness';
+import { call, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
 import { auditRows, expectProblem } from '../helpers/accounts';
 import { storeApiKey } from '../helpers/catalog';
 import { merchant, type Merchant } from './products.helpers';
@@ -15,24 +16,12 @@ import { uuidv7 } from '../../storage/ids';
 describe('orders', function () {
   this.timeout(60_000);
   let server: TestServer;
-  const tenants: string[] = [];
 
-  before(async () => {
-    server = await startTestServer();
-  });
-
-  after(async () => {
-    await server.runtime.dataSource.query("UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = ANY($1::uuid[]) AND status <> 'done'", [tenants]);
-    await server.close();
-  });
+  const suite = apiSuite((started) => (server = started));
 
   const db = () => server.runtime.dataSource;
 
-  async function newMerchant(currency = 'EUR'): Promise<Merchant> {
-    const m = await merchant(server, currency);
-    tenants.push(m.owner.tenantId);
-    return m;
-  }
+  const newMerchant = async (currency = 'EUR'): Promise<Merchant> => suite.addMerchant(await merchant(server, currency));
 
   async function insertCustomer(m: Merchant, email = `c-${uuidv7().slice(-12)}@example.com`): Promise<string> {
     const id = uuidv7();

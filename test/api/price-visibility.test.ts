@@ -6,8 +6,10 @@
  */
 import { expect } from 'chai';
 import { uuidv7 } from '../../storage/ids';
-import { call, startTestServer, type TestServer } from '../helpers/harness';
+import { call, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
 import { auditRows, bearer, expectProblem, signUp, type SignedUp } from '../helpers/accounts';
+import { insertProduct, insertVariant } from '../helpers/catalog';
 import { signAccessToken } from '../../api/auth/access-tokens';
 
 type Headers = Record<string, string>;
@@ -15,14 +17,7 @@ type Headers = Record<string, string>;
 describe('price visibility', function () {
   this.timeout(60_000);
   let server: TestServer;
-  const tenants: string[] = [];
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(async () => {
-    await server.runtime.dataSource.query("UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = ANY($1::uuid[]) AND status <> 'done'", [tenants]);
-    await server.close();
-  });
+  const suite = apiSuite((started) => (server = started));
 
   interface Merchant {
     owner: SignedUp;
@@ -34,7 +29,7 @@ describe('price visibility', function () {
 
   async function merchant(body: Record<string, unknown> = {}): Promise<Merchant> {
     const owner = await signUp(server);
-    tenants.push(owner.tenantId);
+    suite.addTenant(owner.tenantId);
     const h = bearer(owner.accessToken);
     const res = await call(server, 'POST', '/api/v1/organization/stores', { headers: h, body: { name: 'Price Shop', currency: 'EUR', ...body } });
     expect(res.status, res.text).to.equal(201);
@@ -48,29 +43,8 @@ describe('price visibility', function () {
   async function product(m: Merchant, price: string, compareAt: string | null = null): Promise<{ id: string; slug: string }> {
     const id = uuidv7();
     const slug = `p-${id.slice(-12)}`;
-    await db('INSERT INTO products (id, tenant_id, store_id, title, slug, type, status, price, compare_at_price, currency) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)', [
-      id,
-      m.owner.tenantId,
-      m.storeId,
-      `Product ${slug}`,
-      slug,
-      'PHYSICAL',
-      'PUBLISHED',
-      price,
-      compareAt,
-      'EUR',
-    ]);
-    await db('INSERT INTO product_variants (id, tenant_id, store_id, product_id, sku, options, price, compare_at_price, stock) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
-      uuidv7(),
-      m.owner.tenantId,
-      m.storeId,
-      id,
-      `SKU-${id.slice(-8)}`,
-      JSON.stringify({ size: 'M' }),
-      price,
-      compareAt,
-      4,
-    ]);
+    await insertProduct(server, m.owner.tenantId, m.storeId, { id, title: `Product ${slug}`, slug, status: 'PUBLISHED', price, compare_at_price: compareAt });
+    await insertVariant(server, m.owner.tenantId, m.storeId, id, { price, compare_at_price: compareAt, stock: 4 });
     return { id, slug };
   }
 
@@ -194,7 +168,7 @@ describe('price visibility', function () {
     it('answers the setting and whether this request sees prices, for anonymous, valid and invalid tokens', async () => {
       const m = await merchant();
       const shopper = await signUp(server);
-      tenants.push(shopper.tenantId);
+      suite.addTenant(shopper.tenantId);
       const expired = await signAccessToken(server.runtime.config.appSecret, { sub: shopper.userId, sid: shopper.sessionId, tid: shopper.tenantId }, 60, Date.now() - 3_600_000);
       const forged = await signAccessToken('not-the-app-secret-at-all-0123456789', { sub: shopper.userId, sid: shopper.sessionId, tid: shopper.tenantId }, 600);
       const cases: Array<[label: string, headers: Headers, signedIn: boolean]> = [
@@ -221,7 +195,7 @@ describe('price visibility', function () {
     it('treats a token of a revoked session as not signed in', async () => {
       const m = await merchant({ priceVisibility: 'SIGNED_IN' });
       const shopper = await signUp(server);
-      tenants.push(shopper.tenantId);
+      suite.addTenant(shopper.tenantId);
       expect((await visibility(m.storeId, bearer(shopper.accessToken))).json.pricesShown).to.equal(true);
       await db('UPDATE sessions SET revoked_at = now() WHERE id = $1', [shopper.sessionId]);
       const res = await visibility(m.storeId, bearer(shopper.accessToken));
@@ -256,7 +230,7 @@ describe('price visibility', function () {
       const m = await merchant({ priceVisibility: 'SIGNED_IN' });
       const c = await catalog(m);
       const shopper = await signUp(server);
-      tenants.push(shopper.tenantId);
+      suite.addTenant(shopper.tenantId);
       await expectPrices(m, c, {}, false);
       await expectPrices(m, c, { Authorization: 'Bearer not-a-jwt' }, false);
       await expectPrices(m, c, bearer(shopper.accessToken), true);

@@ -1,13 +1,15 @@
-/** Fixtures of the pricing and flash-sale tests: catalog rows written straight into the tables. */
+/** Fixtures of the pricing and flash-sale tests: catalog rows written straight into the tables, and the calls that write rules and campaigns. */
+import { expect } from 'chai';
 import { uuidv7 } from '../../storage/ids';
-import type { TestServer } from '../helpers/harness';
+import { call, type TestResponse, type TestServer } from '../helpers/harness';
 import { insertProduct, uniqueSlug, type StoreMerchant } from '../helpers/catalog';
 
-export function fixtures(server: TestServer) {
-  const db = (sql: string, params: unknown[] = []): Promise<any[]> => server.runtime.dataSource.query(sql, params);
+/** `server` is read at each call (the suite starts it in `before`). */
+export function fixtures(server: () => TestServer) {
+  const db = (sql: string, params: unknown[] = []): Promise<any[]> => server().runtime.dataSource.query(sql, params);
   return {
     db,
-    product: (m: StoreMerchant, overrides: Record<string, unknown> = {}): Promise<string> => insertProduct(server, m.owner.tenantId, m.storeId, { status: 'PUBLISHED', ...overrides }),
+    product: (m: StoreMerchant, overrides: Record<string, unknown> = {}): Promise<string> => insertProduct(server(), m.owner.tenantId, m.storeId, { status: 'PUBLISHED', ...overrides }),
     async category(m: StoreMerchant, name: string, parentId: string | null = null): Promise<string> {
       const id = uuidv7();
       await db('INSERT INTO categories (id, tenant_id, store_id, parent_id, name, slug) VALUES ($1, $2, $3, $4, $5, $6)', [id, m.owner.tenantId, m.storeId, parentId, name, uniqueSlug('cat')]);
@@ -53,4 +55,22 @@ export const sleep = (ms: number): Promise<void> => new Promise((resolve) => set
 export async function waitUntil(date: Date, marginMs = 150): Promise<void> {
   const wait = date.getTime() - Date.now() + marginMs;
   if (wait > 0) await sleep(wait);
+}
+
+/**
+ * The writes of a merchant resource at `path`: `create` POSTs `{ storeId, ...defaults(), ...body }`,
+ * `created` does so expecting 201 and returns the body, `patch` PATCHes `${path}/${id}`. `server` is
+ * read at each call (the suite starts it in `before`).
+ */
+export function writeCalls(server: () => TestServer, path: string, defaults: () => Record<string, unknown>) {
+  const create = (m: StoreMerchant, body: Record<string, unknown>, headers = m.h): Promise<TestResponse> => call(server(), 'POST', path, { headers, body: { storeId: m.storeId, ...defaults(), ...body } });
+  return {
+    create,
+    async created(m: StoreMerchant, body: Record<string, unknown>): Promise<Record<string, any>> {
+      const res = await create(m, body);
+      expect(res.status, res.text).to.equal(201);
+      return res.json;
+    },
+    patch: (m: StoreMerchant, id: string, body: Record<string, unknown>, headers = m.h): Promise<TestResponse> => call(server(), 'PATCH', `${path}/${id}`, { headers, body }),
+  };
 }

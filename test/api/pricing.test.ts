@@ -5,15 +5,16 @@
  * customer groups, rounding to the minor unit and never going below 0.
  */
 import { expect } from 'chai';
-import { call, startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
+import { call, type TestResponse, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
 import { auditRows, expectProblem } from '../helpers/accounts';
 import { storeApiKey, storeMerchant, type StoreMerchant } from '../helpers/catalog';
 import { uuidv7 } from '../../storage/ids';
 import { runPricingSchedulerPass, SCHEDULER_LAG_MS, startPricingScheduler } from '../../api/pricing/reprice';
 import { deliverIndexRows, indexHandler, silentLogger } from '../helpers/indexing';
-import { storeIndexUid, tmpIndexUid } from '../../search/index-names';
+import { storeIndexUid } from '../../search/index-names';
 import { priceUnit, type EngineRule } from '../../api/pricing/engine';
-import { fixtures, sleep, waitUntil } from './pricing.helpers';
+import { fixtures, sleep, waitUntil, writeCalls } from './pricing.helpers';
 
 const RULES = '/api/v1/pricing/rules';
 const COMPUTE = '/api/v1/pricing/compute';
@@ -21,37 +22,12 @@ const COMPUTE = '/api/v1/pricing/compute';
 describe('pricing rules', function () {
   this.timeout(60_000);
   let server: TestServer;
-  let f: ReturnType<typeof fixtures>;
-  const tenants: string[] = [];
-  const indexedStores: string[] = [];
+  const suite = apiSuite((started) => (server = started));
+  const f = fixtures(() => server);
 
-  before(async () => {
-    server = await startTestServer();
-    f = fixtures(server);
-  });
+  const newMerchant = async (): Promise<StoreMerchant> => suite.addMerchant(await storeMerchant(server));
 
-  after(async () => {
-    await server.runtime.dataSource.query("UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = ANY($1::uuid[]) AND status <> 'done'", [tenants]);
-    for (const storeId of indexedStores) {
-      for (const uid of [storeIndexUid(storeId), tmpIndexUid(storeId)]) await server.runtime.meiliAdmin.deleteIndex(uid).waitTask({ timeout: 10_000 }).catch(() => undefined);
-    }
-    await server.close();
-  });
-
-  async function newMerchant(): Promise<StoreMerchant> {
-    const m = await storeMerchant(server);
-    tenants.push(m.owner.tenantId);
-    return m;
-  }
-
-  const create = (m: StoreMerchant, body: Record<string, unknown>, headers = m.h): Promise<TestResponse> =>
-    call(server, 'POST', RULES, { headers, body: { storeId: m.storeId, name: 'Rule', type: 'PERCENT', value: 10, ...body } });
-  async function rule(m: StoreMerchant, body: Record<string, unknown>): Promise<Record<string, any>> {
-    const res = await create(m, body);
-    expect(res.status, res.text).to.equal(201);
-    return res.json;
-  }
-  const patch = (m: StoreMerchant, id: string, body: Record<string, unknown>, headers = m.h): Promise<TestResponse> => call(server, 'PATCH', `${RULES}/${id}`, { headers, body });
+  const { create, created: rule, patch } = writeCalls(() => server, RULES, () => ({ name: 'Rule', type: 'PERCENT', value: 10 }));
   const compute = (m: StoreMerchant, body: Record<string, unknown>, headers = m.h): Promise<TestResponse> => call(server, 'POST', COMPUTE, { headers, body: { storeId: m.storeId, ...body } });
   async function priced(m: StoreMerchant, items: Array<Record<string, unknown>>, extra: Record<string, unknown> = {}): Promise<Record<string, any>> {
     const res = await compute(m, { items, ...extra });
@@ -399,7 +375,7 @@ describe('pricing rules', function () {
   describe('search index', () => {
     it('documents carry the public rule price (no customer group, quantity 1) and go back when the rule is deleted', async () => {
       const m = await newMerchant();
-      indexedStores.push(m.storeId);
+      suite.addIndexedStore(m.storeId);
       const listed = await f.product(m, { price: '50', compare_at_price: '70' });
       const plain = await f.product(m, { price: '40' });
       await indexHandler(server).indexer.syncProducts([listed, plain]);

@@ -3,38 +3,22 @@
  * write, storeSynonyms() output, and end to end: a rule makes the store's index find a product by a synonym.
  */
 import { expect } from 'chai';
-import { call, startTestServer, type TestServer } from '../helpers/harness';
+import { call, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
 import { auditRows, expectProblem } from '../helpers/accounts';
 import { merchant, type Merchant } from './products.helpers';
 import { deliverIndexRows, pendingIndexRows } from '../helpers/indexing';
 import { uuidv7 } from '../../storage/ids';
 import { storeSynonyms } from '../../indexer/index-settings';
-import { storeIndexUid, tmpIndexUid } from '../../search/index-names';
+import { storeIndexUid } from '../../search/index-names';
 
 describe('search synonyms', function () {
   this.timeout(60_000);
   let server: TestServer;
-  const stores: string[] = [];
-  const tenants: string[] = [];
 
-  before(async () => {
-    server = await startTestServer();
-  });
+  const suite = apiSuite((started) => (server = started));
 
-  after(async () => {
-    await server.runtime.dataSource.query("UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = ANY($1::uuid[]) AND status <> 'done'", [tenants]);
-    for (const storeId of stores) {
-      for (const uid of [storeIndexUid(storeId), tmpIndexUid(storeId)]) await server.runtime.meiliAdmin.deleteIndex(uid).waitTask({ timeout: 10_000 }).catch(() => undefined);
-    }
-    await server.close();
-  });
-
-  async function newMerchant(): Promise<Merchant> {
-    const m = await merchant(server);
-    stores.push(m.storeId);
-    tenants.push(m.owner.tenantId);
-    return m;
-  }
+  const newMerchant = async (): Promise<Merchant> => suite.addMerchant(await merchant(server), { indexed: true });
 
   const create = (m: Merchant, body: Record<string, unknown>) => call(server, 'POST', '/api/v1/search-synonyms', { headers: m.headers, body: { storeId: m.storeId, ...body } });
 

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { uuidv7 } from '../../storage/ids';
 import { call, startTestServer, type TestServer } from '../helpers/harness';
 import { bearer, expectProblem, signUp, type SignedUp } from '../helpers/accounts';
+import { insertProduct, insertVariant } from '../helpers/catalog';
 
 type Headers = Record<string, string>;
 
@@ -38,30 +39,9 @@ describe('storefront public reads', () => {
   async function product(m: Merchant, o: { status?: string; price?: string; compareAt?: string | null; slug?: string; stock?: number | null; type?: string } = {}): Promise<{ id: string; slug: string }> {
     const id = uuidv7();
     const slug = o.slug ?? `p-${id.slice(-12)}`;
-    await db('INSERT INTO products (id, tenant_id, store_id, title, slug, type, status, price, compare_at_price, currency) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)', [
-      id,
-      m.owner.tenantId,
-      m.storeId,
-      `Product ${slug}`,
-      slug,
-      o.type ?? 'PHYSICAL',
-      o.status ?? 'PUBLISHED',
-      o.price ?? '80',
-      o.compareAt ?? null,
-      'EUR',
-    ]);
-    if (o.stock !== null) {
-      await db('INSERT INTO product_variants (id, tenant_id, store_id, product_id, sku, options, price, stock) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
-        uuidv7(),
-        m.owner.tenantId,
-        m.storeId,
-        id,
-        `SKU-${id.slice(-8)}`,
-        JSON.stringify({ size: 'M' }),
-        null,
-        o.stock ?? 3,
-      ]);
-    }
+    const row = { id, title: `Product ${slug}`, slug, type: o.type ?? 'PHYSICAL', status: o.status ?? 'PUBLISHED', price: o.price ?? '80', compare_at_price: o.compareAt ?? null };
+    await insertProduct(server, m.owner.tenantId, m.storeId, row);
+    if (o.stock !== null) await insertVariant(server, m.owner.tenantId, m.storeId, id, { price: null, stock: o.stock ?? 3 });
     return { id, slug };
   }
 

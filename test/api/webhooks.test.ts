@@ -297,6 +297,16 @@ describe('webhooks', function () {
   });
 
   describe('delivery', () => {
+    /** A new merchant with one endpoint at the receiver's `path` for `topics`, and one product.created delivery fanned out to it, not yet attempted. */
+    async function oneDelivery(path: string, topics = ['product.created']): Promise<{ m: Merchant; e: Json; row: Json }> {
+      const m = await newMerchant();
+      const e = await endpoint(m, { url: `${receiver.base}${path}`, topics });
+      await product(server, m);
+      await fanOut(m.owner.tenantId);
+      const [row] = await q('SELECT id FROM webhook_deliveries WHERE tenant_id = $1', [m.owner.tenantId]);
+      return { m, e, row: row! };
+    }
+
     it('product operations emit product.created/updated/published/archived; each arrives signed, with the headers and envelope of document 1, once per endpoint', async () => {
       const m = await newMerchant();
       const pathAll = receiver.path();
@@ -375,13 +385,9 @@ describe('webhooks', function () {
     });
 
     it('fails four times then succeeds: attempts at the time-scaled delays of the retry table, always the same deliveryId', async () => {
-      const m = await newMerchant();
       const path = receiver.path([500, 502, 404, 302]);
-      const e = await endpoint(m, { url: `${receiver.base}${path}`, topics: ['product.created'] });
-      await product(server, m);
-      await fanOut(m.owner.tenantId);
+      const { m, e, row } = await oneDelivery(path);
       dispatcher().start();
-      const [row] = await q('SELECT id FROM webhook_deliveries WHERE tenant_id = $1', [m.owner.tenantId]);
       await waitStatus(row!.id, 'DELIVERED');
       const arrivals = receiver.at(path);
       expect(arrivals).to.have.length(5);
@@ -411,13 +417,9 @@ describe('webhooks', function () {
     });
 
     it('five failures land in the dead-letter queue; a replay delivers the same deliveryId and bytes (a duplicate the receiver recognises)', async () => {
-      const m = await newMerchant();
       const path = receiver.path([500, 500, 500, 500, 503]);
-      const e = await endpoint(m, { url: `${receiver.base}${path}`, topics: ['*'] });
-      await product(server, m);
-      await fanOut(m.owner.tenantId);
+      const { m, e, row } = await oneDelivery(path, ['*']);
       dispatcher().start();
-      const [row] = await q('SELECT id FROM webhook_deliveries WHERE tenant_id = $1', [m.owner.tenantId]);
       await waitStatus(row!.id, 'DEAD');
       expect(receiver.at(path)).to.have.length(MAX_ATTEMPTS);
       const dead = await api(m, 'GET', '/webhooks/dead-letters');
@@ -480,12 +482,8 @@ describe('webhooks', function () {
     });
 
     it('a restart in the middle of the schedule loses nothing: a new dispatcher continues from PostgreSQL, and takes over an expired claim of a dead one', async () => {
-      const m = await newMerchant();
       const path = receiver.path([500]);
-      const e = await endpoint(m, { url: `${receiver.base}${path}`, topics: ['product.created'] });
-      await product(server, m);
-      await fanOut(m.owner.tenantId);
-      const [row] = await q('SELECT id FROM webhook_deliveries WHERE tenant_id = $1', [m.owner.tenantId]);
+      const { m, e, row } = await oneDelivery(path);
       const first = dispatcher();
       first.start();
       await waitFor('attempt 1', async () => ((await deliveryRow(row!.id)).attempts === 1 ? true : undefined));
@@ -517,12 +515,8 @@ describe('webhooks', function () {
     });
 
     it('times out a receiver that does not answer, refuses private addresses unless allowed, and pauses deliveries of a disabled endpoint', async () => {
-      const m = await newMerchant();
       const hang = receiver.path([], { hang: true });
-      const e = await endpoint(m, { url: `${receiver.base}${hang}`, topics: ['product.created'] });
-      await product(server, m);
-      await fanOut(m.owner.tenantId);
-      const [row] = await q('SELECT id FROM webhook_deliveries WHERE tenant_id = $1', [m.owner.tenantId]);
+      const { m, e, row } = await oneDelivery(hang);
       await dispatcher({ timeoutMs: 300 }).runOnce();
       expect(await deliveryRow(row!.id)).to.include({ status: 'PENDING', attempts: 1, last_status_code: null, last_error: 'No answer within 300 ms.' });
 
@@ -575,12 +569,8 @@ describe('webhooks', function () {
     });
 
     it('rotating the secret shows a new one once; later attempts are signed with it, not the old one', async () => {
-      const m = await newMerchant();
       const path = receiver.path([500]);
-      const e = await endpoint(m, { url: `${receiver.base}${path}`, topics: ['product.created'] });
-      await product(server, m);
-      await fanOut(m.owner.tenantId);
-      const [row] = await q('SELECT id FROM webhook_deliveries WHERE tenant_id = $1', [m.owner.tenantId]);
+      const { m, e, row } = await oneDelivery(path);
       await dispatcher().runOnce();
       verifyRequest(receiver.at(path)[0]!, e.secret, 'product.created');
       const rotated = await api(m, 'POST', `/webhooks/endpoints/${e.id}/rotate-secret`);

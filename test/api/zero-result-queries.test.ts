@@ -5,49 +5,25 @@
  * added after the query was last seen makes it match (SYNONYM); null when Meilisearch is unreachable.
  */
 import { expect } from 'chai';
-import { call, startTestServer, type TestServer } from '../helpers/harness';
+import { call, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
 import { expectProblem } from '../helpers/accounts';
 import { merchant, type Merchant } from './products.helpers';
 import { deliverIndexRows, pendingIndexRows } from '../helpers/indexing';
 import { uuidv7 } from '../../storage/ids';
-import { storeIndexUid, tmpIndexUid } from '../../search/index-names';
-import { listZeroResultQueries, normaliseQuery, recordZeroResult } from '../../api/search-synonyms/zero-result-queries.service';
+import { listZeroResultQueries, normaliseQuery, recordZeroResult, type ZeroResultQueryView } from '../../api/search-synonyms/zero-result-queries.service';
 import type { RequestContext } from '../../storage/request-context';
 
-interface Item {
-  query: string;
-  sample: string;
-  count: number;
-  firstSeenAt: string;
-  lastSeenAt: string;
-  answeredNow: boolean | null;
-  answeredBy: 'SYNONYM' | 'PRODUCT' | null;
-}
+/** One item of the merchant list, as the API answers it. */
+type Item = ZeroResultQueryView;
 
 describe('zero-result queries', function () {
   this.timeout(60_000);
   let server: TestServer;
-  const stores: string[] = [];
-  const tenants: string[] = [];
 
-  before(async () => {
-    server = await startTestServer();
-  });
+  const suite = apiSuite((started) => (server = started));
 
-  after(async () => {
-    await server.runtime.dataSource.query("UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = ANY($1::uuid[]) AND status <> 'done'", [tenants]);
-    for (const storeId of stores) {
-      for (const uid of [storeIndexUid(storeId), tmpIndexUid(storeId)]) await server.runtime.meiliAdmin.deleteIndex(uid).waitTask({ timeout: 10_000 }).catch(() => undefined);
-    }
-    await server.close();
-  });
-
-  async function newMerchant(): Promise<Merchant> {
-    const m = await merchant(server);
-    stores.push(m.storeId);
-    tenants.push(m.owner.tenantId);
-    return m;
-  }
+  const newMerchant = async (): Promise<Merchant> => suite.addMerchant(await merchant(server), { indexed: true });
 
   const list = (m: Merchant, storeId = m.storeId) => call(server, 'GET', `/api/v1/search-synonyms/zero-result-queries?storeId=${storeId}`, { headers: m.headers });
   const items = async (m: Merchant): Promise<Item[]> => {

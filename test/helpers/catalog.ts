@@ -46,3 +46,11 @@ export async function insertProduct(server: TestServer, tenantId: string, storeI
   await server.runtime.dataSource.query(`INSERT INTO products (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`, Object.values(row));
   return row.id as string;
 }
+
+/** A variant row written directly (size M, SKU from the product id); `overrides` replaces any column. Returns its id. */
+export async function insertVariant(server: TestServer, tenantId: string, storeId: string, productId: string, overrides: Record<string, unknown> = {}): Promise<string> {
+  const row = { id: uuidv7(), tenant_id: tenantId, store_id: storeId, product_id: productId, sku: `SKU-${productId.slice(-8)}`, options: JSON.stringify({ size: 'M' }), ...overrides };
+  const columns = Object.keys(row);
+  await server.runtime.dataSource.query(`INSERT INTO product_variants (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`, Object.values(row));
+  return row.id as string;
+}

@@ -15,6 +15,7 @@ import { AppError, type FieldError } from '../http/errors';
 import { productRows, type ProductInput } from '../products/products.service';
 import { assertAttributes, checkAttributes, checkCurrency, compareMoney, moneyString } from '../products/products.rules';
 import { productState, type ProductParts } from '../products/products.view';
+import { emitProductEvents } from '../webhooks/product-events';
 
 export interface NewProduct {
   key: number;
@@ -109,4 +110,6 @@ export async function insertNewProducts(tx: RequestContext, store: Store, built:
   const [vision] = (await tx.manager.query('SELECT 1 FROM visual_search_settings WHERE store_id = $1 AND enabled', [store.id])) as unknown[];
   if (vision) for (const p of built) if (p.images.length) events.push({ queue: 'vision', topic: 'product.image_changed', aggregateType: 'product', aggregateId: p.product.id });
   await enqueueOutbox(tx, events);
+  // Webhook subscribers hear of imported products as of any other new product (one check, one read per batch).
+  await emitProductEvents(tx, 'created', built.map((p) => p.product.id));
 }

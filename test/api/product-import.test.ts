@@ -123,6 +123,21 @@ describe('product import and export', function () {
     expect(outbox2).to.have.length(3);
   });
 
+  it('tells webhook subscribers of imported products: product.created for new ones, product.updated for changed ones', async () => {
+    const m = await merchant(server);
+    const hook = await call(server, 'POST', '/api/v1/webhooks/endpoints', { headers: m.headers, body: { url: 'https://hooks.example.com/import', topics: ['product.created', 'product.updated'] } });
+    expect(hook.status, hook.text).to.equal(201);
+    const csv = [HEADER, 'lamp,Lamp,,,,12,,,,,,,,,,,', 'vase,Vase,,,,8,,,,,,,,,,,'].join('\n');
+    expect((await importSync(m, csv)).json.products.created).to.equal(2);
+    expect((await importSync(m, csv.replace('lamp,Lamp,,,,12', 'lamp,Lamp,,,,13'))).json.products).to.deep.include({ updated: 1, unchanged: 1 });
+    const events = await server.runtime.dataSource.query("SELECT topic, payload FROM outbox WHERE tenant_id = $1 AND queue = 'webhooks' ORDER BY id", [m.owner.tenantId]);
+    expect(events.map((e: { topic: string; payload: any }) => [e.topic, e.payload.data.slug, e.payload.data.price])).to.deep.equal([
+      ['product.created', 'lamp', 12],
+      ['product.created', 'vase', 8],
+      ['product.updated', 'lamp', 13],
+    ]);
+  });
+
   it('reports bad rows with row number and column and still imports the good products', async () => {
     const m = await merchant(server);
     await product(server, m, { slug: 'taken-sku', variants: [{ sku: 'DUP-1', stock: 1 }] });

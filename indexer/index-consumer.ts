@@ -2,7 +2,7 @@
  * The `index` queue consumer: keeps each store's Meilisearch index in step with PostgreSQL.
  *
  * - product → re-read it; upsert its document when PUBLISHED, delete it otherwise (draft, archived,
- *   deleted).
+ *   deleted); deliveries that arrive together share one read and one write (product-batcher.ts).
  * - brand / category / product_tag → re-index every product of the store that references it, found
  *   both in PostgreSQL (current references: a rename reaches every product) and in the index
  *   (documents that still reference a deleted or detached one).
@@ -20,10 +20,17 @@ import type { DeliveryHandler } from '../storage/consumers';
 import { storeIndexUid } from '../search/index-names';
 import { applyIndexSettings, indexSettings, loadStoreSearchData } from './index-settings';
 import { localeField, ProductDocumentBuilder, type ProductDocument } from './product-document';
-import { settle } from './tasks';
+import { ProductBatcher } from './product-batcher';
+import { MeiliTaskError, settle } from './tasks';
 
 export const INDEX_BATCH = 1_000;
-export const INDEX_CONCURRENCY = 4;
+/**
+ * Deliveries the indexer works on at once. Product deliveries mostly wait in the product batcher
+ * (one Meilisearch write for many), so this is how large a burst can grow into one write.
+ */
+export const INDEX_CONCURRENCY = 256;
+/** How long a product delivery waits for others to share its Meilisearch write (well inside the 1 s freshness target). */
+const PRODUCT_LINGER_MS = 25;
 /** How long a process trusts that a store's index exists with the right settings before checking again. */
 const SETTINGS_TTL_MS = 60_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -154,15 +161,21 @@ const OWN_TABLE: Record<string, string> = {
 export function createIndexHandler(deps: IndexerDeps): DeliveryHandler & { indexer: StoreIndexer } {
   const indexer = new StoreIndexer(deps);
   const { dataSource, logger } = deps;
+  const announce = async (stores: Iterable<string>): Promise<void> => {
+    if (deps.onStoresChanged) await deps.onStoresChanged(stores);
+  };
+  // One write and one announcement per batch of products, however many deliveries share it.
+  const syncAndAnnounce = async (ids: string[], fallbackStores: string[]): Promise<{ stores: Set<string> }> => {
+    const result = await indexer.syncProducts(ids, fallbackStores);
+    await announce(result.stores);
+    return result;
+  };
+  const products = new ProductBatcher(syncAndAnnounce, { maxBatch: indexer.batchSize, lingerMs: PRODUCT_LINGER_MS, maxInFlight: 2 }, (error) => error instanceof MeiliTaskError);
 
   const tenantStores = async (tenantId: string | null): Promise<string[]> => {
     if (!tenantId) return [];
     const rows: Array<{ id: string }> = await dataSource.query('SELECT id FROM stores WHERE tenant_id = $1 ORDER BY id', [tenantId]);
     return rows.map((r) => r.id);
-  };
-
-  const announce = async (stores: Iterable<string>): Promise<void> => {
-    if (deps.onStoresChanged) await deps.onStoresChanged(stores);
   };
 
   const handle = async (delivery: OutboxDelivery): Promise<void> => {
@@ -174,8 +187,7 @@ export function createIndexHandler(deps: IndexerDeps): DeliveryHandler & { index
     const id = aggregateId.toLowerCase();
     switch (aggregateType) {
       case 'product': {
-        const { stores } = await indexer.syncProducts([id], await tenantStores(tenantId));
-        await announce(stores);
+        await products.sync(id, await tenantStores(tenantId));
         return;
       }
       case 'brand':

@@ -1,0 +1,106 @@
+/**
+ * Coalesces product deliveries of the `index` queue into few Meilisearch writes. The outbox hands
+ * the indexer one job per product; an import or a bulk edit makes thousands at once. Each delivery
+ * joins the open batch and waits for it; a batch is written when it has lingered `lingerMs` (or is
+ * full) and a write slot is free, so while one batch is in Meilisearch the next one fills up. A
+ * product written twice in one burst is read and written once. Every delivery settles only after its
+ * batch's Meilisearch tasks succeeded, so the outbox still acknowledges rows only after success.
+ *
+ * A batch whose Meilisearch task failed is retried one product at a time before anything is
+ * reported, so one product Meilisearch refuses fails only its own delivery (retried with backoff by
+ * the outbox) and never holds the others back; any other failure (Meilisearch unreachable, a
+ * timeout) fails the whole batch at once, and the outbox retries every delivery of it.
+ */
+
+export type SyncProducts = (ids: string[], fallbackStores: string[]) => Promise<{ stores: Set<string> }>;
+
+export interface ProductBatcherOptions {
+  /** Products that start a write at once without lingering. */
+  maxBatch: number;
+  /** How long a batch waits for more products before it is written. */
+  lingerMs: number;
+  /** Batches written at the same time. */
+  maxInFlight: number;
+}
+
+interface Waiter {
+  resolve: (stores: Set<string>) => void;
+  reject: (error: unknown) => void;
+}
+
+interface Batch {
+  /** Product id → the deliveries waiting for it. */
+  products: Map<string, Waiter[]>;
+  fallbackStores: Set<string>;
+  due: boolean;
+}
+
+export class ProductBatcher {
+  private open: Batch | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private inFlight = 0;
+
+  constructor(
+    private readonly syncProducts: SyncProducts,
+    private readonly options: ProductBatcherOptions,
+    private readonly isRefusal: (error: unknown) => boolean,
+  ) {}
+
+  /** Resolves with the stores whose index changed once the product's document is written (or deleted). */
+  sync(id: string, fallbackStores: string[]): Promise<Set<string>> {
+    const batch = (this.open ??= { products: new Map(), fallbackStores: new Set(), due: false });
+    for (const storeId of fallbackStores) batch.fallbackStores.add(storeId);
+    const settled = new Promise<Set<string>>((resolve, reject) => {
+      const waiters = batch.products.get(id);
+      if (waiters) waiters.push({ resolve, reject });
+      else batch.products.set(id, [{ resolve, reject }]);
+    });
+    if (batch.products.size >= this.options.maxBatch) batch.due = true;
+    else this.timer ??= setTimeout(() => this.markDue(), this.options.lingerMs);
+    this.pump();
+    return settled;
+  }
+
+  private markDue(): void {
+    this.timer = undefined;
+    if (this.open) this.open.due = true;
+    this.pump();
+  }
+
+  private pump(): void {
+    const batch = this.open;
+    if (!batch?.due || this.inFlight >= this.options.maxInFlight) return;
+    this.open = undefined;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.inFlight += 1;
+    void this.write(batch).finally(() => {
+      this.inFlight -= 1;
+      this.pump();
+    });
+  }
+
+  private async write(batch: Batch): Promise<void> {
+    const ids = [...batch.products.keys()];
+    const fallback = [...batch.fallbackStores];
+    try {
+      const { stores } = await this.syncProducts(ids, fallback);
+      for (const waiters of batch.products.values()) for (const w of waiters) w.resolve(stores);
+      return;
+    } catch (error) {
+      // Only a refused write (a failed task) can be one product's fault; Meilisearch down or slow fails them all alike.
+      if (ids.length === 1 || !this.isRefusal(error)) {
+        for (const waiters of batch.products.values()) for (const w of waiters) w.reject(error);
+        return;
+      }
+    }
+    for (const [id, waiters] of batch.products) {
+      try {
+        const { stores } = await this.syncProducts([id], fallback);
+        for (const w of waiters) w.resolve(stores);
+      } catch (error) {
+        for (const w of waiters) w.reject(error);
+      }
+    }
+  }
+}

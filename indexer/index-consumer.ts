@@ -28,7 +28,7 @@ export const INDEX_BATCH = 1_000;
  * Deliveries the indexer works on at once. Product deliveries mostly wait in the product batcher
  * (one Meilisearch write for many), so this is how large a burst can grow into one write.
  */
-export const INDEX_CONCURRENCY = 256;
+export const INDEX_CONCURRENCY = 2_000;
 /** How long a product delivery waits for others to share its Meilisearch write (well inside the 1 s freshness target). */
 const PRODUCT_LINGER_MS = 25;
 /** How long a process trusts that a store's index exists with the right settings before checking again. */

@@ -100,6 +100,19 @@ async function writeCsv(file: string, db: DataSource, store: BenchStore, rng: Rn
   return { rows, bytes: fs.statSync(file).size };
 }
 
+/** The job's progress; a failed poll is logged with its cause and tried again (five times in a row at most). */
+async function readProgress<T>(url: string, headers: Record<string, string>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return (await (await fetch(url, { headers })).json()) as T;
+    } catch (error) {
+      if (attempt >= 5) throw error;
+      log(`progress poll failed (${String((error as Error).cause ?? error)}); trying again`);
+      await sleep(500);
+    }
+  }
+}
+
 interface Proc {
   role: string;
   child: ChildProcess;
@@ -113,7 +126,10 @@ async function startRole(role: string, port: number, env: NodeJS.ProcessEnv): Pr
   });
   let started = false;
   let exited = false;
-  child.once('exit', () => (exited = true));
+  child.once('exit', (code, signal) => {
+    exited = true;
+    log(`the ${role} process exited (code ${code}, signal ${signal})`);
+  });
   child.stdout!.on('data', (data: Buffer) => {
     const text = data.toString('utf8');
     if (text.includes('"msg":"started"')) started = true;
@@ -226,7 +242,7 @@ async function main(): Promise<void> {
     let progress: Progress = { rows: { read: 0 } };
     let lastLog = 0;
     for (;;) {
-      progress = (await (await fetch(`${base}/bulk-import/jobs/${job.id}`, { headers })).json()) as Progress;
+      progress = await readProgress<Progress>(`${base}/bulk-import/jobs/${job.id}`, headers);
       if (progress.state === 'COMPLETED' || progress.state === 'FAILED') break;
       if (Date.now() - lastLog > 10_000) {
         lastLog = Date.now();

@@ -164,19 +164,20 @@ export function createIndexHandler(deps: IndexerDeps): DeliveryHandler & { index
   const announce = async (stores: Iterable<string>): Promise<void> => {
     if (deps.onStoresChanged) await deps.onStoresChanged(stores);
   };
-  // One write and one announcement per batch of products, however many deliveries share it.
-  const syncAndAnnounce = async (ids: string[], fallbackStores: string[]): Promise<{ stores: Set<string> }> => {
-    const result = await indexer.syncProducts(ids, fallbackStores);
+  const storesOfTenants = async (tenantIds: string[]): Promise<string[]> => {
+    if (tenantIds.length === 0) return [];
+    const rows: Array<{ id: string }> = await dataSource.query('SELECT id FROM stores WHERE tenant_id = ANY($1::uuid[]) ORDER BY id', [tenantIds]);
+    return rows.map((r) => r.id);
+  };
+  const tenantStores = (tenantId: string | null): Promise<string[]> => storesOfTenants(tenantId ? [tenantId] : []);
+  // One store lookup, one write and one announcement per batch of products, however many deliveries share it.
+  // The batch's fallbacks are the deliveries' tenants: their stores are where a product gone from PostgreSQL is deleted.
+  const syncAndAnnounce = async (ids: string[], tenantIds: string[]): Promise<{ stores: Set<string> }> => {
+    const result = await indexer.syncProducts(ids, await storesOfTenants(tenantIds));
     await announce(result.stores);
     return result;
   };
   const products = new ProductBatcher(syncAndAnnounce, { maxBatch: indexer.batchSize, lingerMs: PRODUCT_LINGER_MS, maxInFlight: 2 }, (error) => error instanceof MeiliTaskError);
-
-  const tenantStores = async (tenantId: string | null): Promise<string[]> => {
-    if (!tenantId) return [];
-    const rows: Array<{ id: string }> = await dataSource.query('SELECT id FROM stores WHERE tenant_id = $1 ORDER BY id', [tenantId]);
-    return rows.map((r) => r.id);
-  };
 
   const handle = async (delivery: OutboxDelivery): Promise<void> => {
     const { aggregateType, aggregateId, tenantId } = delivery;
@@ -187,7 +188,7 @@ export function createIndexHandler(deps: IndexerDeps): DeliveryHandler & { index
     const id = aggregateId.toLowerCase();
     switch (aggregateType) {
       case 'product': {
-        await products.sync(id, await tenantStores(tenantId));
+        await products.sync(id, tenantId ? [tenantId] : []);
         return;
       }
       case 'brand':

@@ -12,7 +12,11 @@
  * timeout) fails the whole batch at once, and the outbox retries every delivery of it.
  */
 
-export type SyncProducts = (ids: string[], fallbackStores: string[]) => Promise<{ stores: Set<string> }>;
+/**
+ * Writes the products' documents. `fallbacks`: what every delivery of the batch named as where to
+ * look for products that are gone (the indexer passes tenant ids), merged over the batch.
+ */
+export type SyncProducts = (ids: string[], fallbacks: string[]) => Promise<{ stores: Set<string> }>;
 
 export interface ProductBatcherOptions {
   /** Products that start a write at once without lingering. */
@@ -31,7 +35,7 @@ interface Waiter {
 interface Batch {
   /** Product id → the deliveries waiting for it. */
   products: Map<string, Waiter[]>;
-  fallbackStores: Set<string>;
+  fallbacks: Set<string>;
   due: boolean;
 }
 
@@ -47,9 +51,9 @@ export class ProductBatcher {
   ) {}
 
   /** Resolves with the stores whose index changed once the product's document is written (or deleted). */
-  sync(id: string, fallbackStores: string[]): Promise<Set<string>> {
-    const batch = (this.open ??= { products: new Map(), fallbackStores: new Set(), due: false });
-    for (const storeId of fallbackStores) batch.fallbackStores.add(storeId);
+  sync(id: string, fallbacks: string[]): Promise<Set<string>> {
+    const batch = (this.open ??= { products: new Map(), fallbacks: new Set(), due: false });
+    for (const fallback of fallbacks) batch.fallbacks.add(fallback);
     const settled = new Promise<Set<string>>((resolve, reject) => {
       const waiters = batch.products.get(id);
       if (waiters) waiters.push({ resolve, reject });
@@ -82,7 +86,7 @@ export class ProductBatcher {
 
   private async write(batch: Batch): Promise<void> {
     const ids = [...batch.products.keys()];
-    const fallback = [...batch.fallbackStores];
+    const fallback = [...batch.fallbacks];
     try {
       const { stores } = await this.syncProducts(ids, fallback);
       for (const waiters of batch.products.values()) for (const w of waiters) w.resolve(stores);

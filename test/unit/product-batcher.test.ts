@@ -67,7 +67,7 @@ describe('indexer: product batcher', () => {
     expect([...(await after.sync('p1', []))]).to.deep.equal(['store-a']);
   });
 
-  it('passes the fallback stores of every delivery of the batch', async () => {
+  it('passes the fallbacks of every delivery of the batch, merged', async () => {
     const seen: string[][] = [];
     const batcher = new ProductBatcher(async (_ids, fallback) => {
       seen.push([...fallback].sort());

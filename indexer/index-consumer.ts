@@ -3,6 +3,7 @@
  *
  * - product → re-read it; upsert its document when PUBLISHED, delete it otherwise (draft, archived,
  *   deleted); deliveries that arrive together share one read and one write (product-batcher.ts).
+ * - product_batch → the same for every product its rows list (an import batch, one job).
  * - brand / category / product_tag → re-index every product of the store that references it, found
  *   both in PostgreSQL (current references: a rename reaches every product) and in the index
  *   (documents that still reference a deleted or detached one).
@@ -15,7 +16,7 @@
 import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
 import { MeilisearchApiError, type Meilisearch } from 'meilisearch';
-import type { OutboxDelivery } from '../storage/outbox';
+import { PRODUCT_BATCH_AGGREGATE, type OutboxDelivery } from '../storage/outbox';
 import type { DeliveryHandler } from '../storage/consumers';
 import { storeIndexUid } from '../search/index-names';
 import { applyIndexSettings, indexSettings, loadStoreSearchData } from './index-settings';
@@ -189,6 +190,16 @@ export function createIndexHandler(deps: IndexerDeps): DeliveryHandler & { index
     switch (aggregateType) {
       case 'product': {
         await products.sync(id, tenantId ? [tenantId] : []);
+        return;
+      }
+      case PRODUCT_BATCH_AGGREGATE: {
+        // An import batch: its products join the product batcher together (one read, one write per maxBatch).
+        const ids = new Set<string>();
+        for (const message of delivery.messages) {
+          const listed = (message.payload as { productIds?: unknown }).productIds;
+          if (Array.isArray(listed)) for (const productId of listed) if (typeof productId === 'string' && UUID.test(productId)) ids.add(productId.toLowerCase());
+        }
+        await Promise.all([...ids].map((productId) => products.sync(productId, tenantId ? [tenantId] : [])));
         return;
       }
       case 'brand':

@@ -14,6 +14,7 @@ import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
 import type { RequestContext } from './request-context';
 import { OutboxMessage } from './entities/outbox-message.entity';
+import { uuidv7 } from './ids';
 import { withTimeout, type QueueName, type QueueRegistry } from './queues';
 
 export interface OutboxEvent {
@@ -44,6 +45,17 @@ export interface OutboxJobData {
 export interface OutboxDelivery extends OutboxJobData {
   queue: QueueName;
   messages: Array<{ id: string; topic: string; payload: Record<string, unknown> }>;
+}
+
+/**
+ * Many products changed by one write (an import batch): one `index` row whose payload lists them,
+ * delivered as one job, so the indexer reads and writes them together. Its aggregate id is new for
+ * every batch; products changed again later get their own `product` rows as usual.
+ */
+export const PRODUCT_BATCH_AGGREGATE = 'product_batch';
+
+export function productBatchEvent(topic: string, productIds: string[]): OutboxEvent {
+  return { queue: 'index', topic, aggregateType: PRODUCT_BATCH_AGGREGATE, aggregateId: uuidv7(), payload: { productIds } };
 }
 
 export const jobIdFor = (aggregateType: string, aggregateId: string): string => `${aggregateType}:${aggregateId}`;

@@ -9,11 +9,12 @@
  */
 import { AuditEntry, Product, ProductCategory, ProductImage, ProductTagAssignment, ProductVariant, type Store } from '../../storage/entities';
 import { uuidv7 } from '../../storage/ids';
-import { enqueueOutbox, type OutboxEvent } from '../../storage/outbox';
+import { bulkInsert } from '../../storage/bulk-insert';
+import { enqueueOutbox, productBatchEvent, type OutboxEvent } from '../../storage/outbox';
 import type { RequestContext } from '../../storage/request-context';
 import { AppError, type FieldError } from '../http/errors';
 import { productRows, type ProductInput } from '../products/products.service';
-import { assertAttributes, checkAttributes, checkCurrency, compareMoney, moneyString } from '../products/products.rules';
+import { assertAttributes, checkAttributeValues, checkCurrency, compareMoney, loadAttributeDefinitions, moneyString } from '../products/products.rules';
 import { productState, type ProductParts } from '../products/products.view';
 import { emitProductEvents } from '../webhooks/product-events';
 
@@ -35,6 +36,9 @@ export async function buildNewProducts(tx: RequestContext, store: Store, items: 
   );
   const claimed = new Set<string>();
   const now = new Date();
+  // The attribute definitions of every category the batch names, read once; each product checks against those of its own categories.
+  const batchCategories = [...new Set(items.flatMap((item) => (item.input.categoryIds ?? []).map((c) => c.toLowerCase())))];
+  const definitions = await loadAttributeDefinitions(tx, store.id, batchCategories);
   for (const { key, input } of items) {
     try {
       const errors: FieldError[] = [];
@@ -45,7 +49,8 @@ export async function buildNewProducts(tx: RequestContext, store: Store, items: 
       checkCurrency(currency);
       const status = input.status ?? 'DRAFT';
       const categoryIds = (input.categoryIds ?? []).map((c) => c.toLowerCase());
-      const attributes = await checkAttributes(tx, store.id, categoryIds, input.attributes ?? {});
+      const own = new Set(categoryIds);
+      const attributes = checkAttributeValues(definitions.filter((d) => own.has(d.categoryId)), input.attributes ?? {});
       assertAttributes(attributes, status === 'PUBLISHED');
       const seen = new Set<string>();
       (input.variants ?? []).forEach((variant, index) => {
@@ -75,21 +80,22 @@ export async function buildNewProducts(tx: RequestContext, store: Store, items: 
   return { built, failed };
 }
 
-/** Writes built products with multi-row inserts, their audit entries and outbox rows. */
+/**
+ * Writes built products with multi-row inserts (storage/bulk-insert.ts), their audit entries and
+ * one outbox row for the whole batch (aggregate `product_batch`, the product ids in its payload):
+ * the indexer reads and writes the batch's documents together instead of one delivery per product.
+ */
 export async function insertNewProducts(tx: RequestContext, store: Store, built: ProductParts[]): Promise<void> {
   if (!built.length) return;
   const now = new Date();
-  await tx.manager.insert(Product, built.map((p) => p.product));
-  const variants = built.flatMap((p) => p.variants);
-  for (let i = 0; i < variants.length; i += 1_000) await tx.manager.insert(ProductVariant, variants.slice(i, i + 1_000));
-  const images = built.flatMap((p) => p.images);
-  for (let i = 0; i < images.length; i += 1_000) await tx.manager.insert(ProductImage, images.slice(i, i + 1_000));
-  const categories = built.flatMap((p) => p.categoryIds.map((categoryId, position) => ({ productId: p.product.id, categoryId, position })));
-  if (categories.length) await tx.manager.insert(ProductCategory, categories);
-  const tags = built.flatMap((p) => p.tagIds.map((tagId) => ({ tagId, productId: p.product.id, createdAt: now })));
-  if (tags.length) await tx.manager.insert(ProductTagAssignment, tags);
+  await bulkInsert(tx.manager, Product, built.map((p) => p.product));
+  await bulkInsert(tx.manager, ProductVariant, built.flatMap((p) => p.variants));
+  await bulkInsert(tx.manager, ProductImage, built.flatMap((p) => p.images));
+  await bulkInsert(tx.manager, ProductCategory, built.flatMap((p) => p.categoryIds.map((categoryId, position) => ({ productId: p.product.id, categoryId, position }))));
+  await bulkInsert(tx.manager, ProductTagAssignment, built.flatMap((p) => p.tagIds.map((tagId) => ({ tagId, productId: p.product.id, createdAt: now }))));
   // The audit entries recordAudit would write, one per product (product states hold no secret fields and no dates).
-  await tx.manager.insert(
+  await bulkInsert(
+    tx.manager,
     AuditEntry,
     built.map((p) => ({
       id: uuidv7(),
@@ -106,7 +112,7 @@ export async function insertNewProducts(tx: RequestContext, store: Store, built:
       requestId: tx.requestId,
     })),
   );
-  const events: OutboxEvent[] = built.map((p) => ({ queue: 'index', topic: 'product.created', aggregateType: 'product', aggregateId: p.product.id }));
+  const events: OutboxEvent[] = [productBatchEvent('product.created', built.map((p) => p.product.id))];
   const [vision] = (await tx.manager.query('SELECT 1 FROM visual_search_settings WHERE store_id = $1 AND enabled', [store.id])) as unknown[];
   if (vision) for (const p of built) if (p.images.length) events.push({ queue: 'vision', topic: 'product.image_changed', aggregateType: 'product', aggregateId: p.product.id });
   await enqueueOutbox(tx, events);

@@ -239,6 +239,26 @@ describe('indexer: products into one Meilisearch index per store', function () {
     expect((await meili.index(storeIndexUid(b.storeId)).search('teapot')).hits.map((h) => h.id)).to.deep.equal([other]);
   });
 
+  it('indexes the products of an import batch from its one outbox row, published ones only', async () => {
+    const m = await newMerchant();
+    const csv = [
+      'handle,title,status,price',
+      'oak-desk,Oak Desk,PUBLISHED,120',
+      'pine-shelf,Pine Shelf,PUBLISHED,45',
+      'draft-stool,Draft Stool,DRAFT,20',
+    ].join('\n');
+    const res = await call(server, 'POST', `/api/v1/bulk-import/products?storeId=${m.storeId}`, { headers: m.headers, rawBody: csv, contentType: 'text/csv' });
+    expect(res.status, res.text).to.equal(200);
+    const rows: Array<{ id: string; slug: string }> = await server.runtime.dataSource.query('SELECT id, slug FROM products WHERE store_id = $1', [m.storeId]);
+    const idOf = Object.fromEntries(rows.map((r) => [r.slug, r.id]));
+    expect(await statuses(m)).to.deep.equal({ pending: 1 });
+    expect(await drain(m)).to.deep.equal([]);
+    expect(await statuses(m)).to.deep.equal({ done: 1 });
+    expect((await doc(m.storeId, idOf['oak-desk']!))?.title).to.equal('Oak Desk');
+    expect((await doc(m.storeId, idOf['pine-shelf']!))?.title).to.equal('Pine Shelf');
+    expect(await doc(m.storeId, idOf['draft-stool']!)).to.equal(undefined);
+  });
+
   it('keeps rows pending while Meilisearch is unreachable, and catches up once it is back', async () => {
     const m = await newMerchant();
     const id = await publishedProduct(m, { title: 'Waffle Iron' });

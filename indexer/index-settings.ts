@@ -114,6 +114,10 @@ export function indexSettings(data: StoreSearchData): Settings {
     },
     pagination: { maxTotalHits: MAX_TOTAL_HITS },
     faceting: { maxValuesPerFacet: MAX_VALUES_PER_FACET },
+    // Facet counts come with the search itself; nothing asks Meilisearch to search within facet
+    // values, and its facet-search structures are rebuilt on every document batch (a large part of
+    // what an import costs Meilisearch), so they are not built.
+    facetSearch: false,
     synonyms: data.synonyms,
     localizedAttributes: localized.length > 0 ? localized : null,
     // Visual search: product image vectors come with the documents (`_vectors.image`).

@@ -13,6 +13,7 @@ import sanitizeHtml from 'sanitize-html';
 import type { ProductStatus, ProductType } from '../storage/entities/product.entity';
 import { currentVectors } from '../vision/vectors';
 import { publicPrices } from '../api/pricing/engine';
+import { isPlainParagraphs } from '../api/products/products.rules';
 
 export interface ProductDocument {
   id: string;
@@ -120,6 +121,8 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 /** Plain text of sanitised HTML: tags dropped (block tags become spaces), entities decoded, whitespace collapsed. */
 export function plainText(html: string): string {
   if (!html) return '';
+  // Plain text and plain paragraphs (most descriptions) need no HTML parser: the tags become spaces.
+  if (isPlainParagraphs(html)) return html.replace(/<\/?p>/g, ' ').replace(/\s+/g, ' ').trim();
   const text = sanitizeHtml(html.replace(BLOCK, ' <$1$2'), { allowedTags: [], allowedAttributes: {} });
   return text
     .replace(/&(#\d+|#x[0-9a-f]+|[a-z]+\d*);/gi, (whole, name: string) => {

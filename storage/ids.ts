@@ -3,13 +3,27 @@
  * stable cursors and index well (DESIGN ruling 4). Monotonic within one process: ids made in the
  * same millisecond keep increasing.
  */
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 let lastMillis = 0;
 let sequence = 0;
 
+/** Random bytes drawn 4 KiB at a time: one call into the system's generator per 256 ids, not per id (imports make millions). */
+const POOL = Buffer.alloc(4096);
+let poolOffset = POOL.length;
+
+function random16(): Buffer {
+  if (poolOffset + 16 > POOL.length) {
+    randomFillSync(POOL);
+    poolOffset = 0;
+  }
+  const bytes = Buffer.from(POOL.subarray(poolOffset, poolOffset + 16));
+  poolOffset += 16;
+  return bytes;
+}
+
 export function uuidv7(now: number = Date.now()): string {
-  const bytes = randomBytes(16);
+  const bytes = random16();
   if (now <= lastMillis) {
     // Same (or earlier, after a clock step back) millisecond: keep order with a 12-bit counter in rand_a.
     sequence += 1;

@@ -81,6 +81,10 @@ describe('indexer: products into one Meilisearch index per store', function () {
 
   it('builds plain text and discounts without floating point on amounts', () => {
     expect(plainText('<p>Soft&nbsp;cotton</p><p>Tom &amp; Jerry&#39;s <strong>tee</strong></p><ul><li>a</li><li>b</li></ul>')).to.equal("Soft cotton Tom & Jerry's tee a b");
+    // Plain paragraphs and plain text take the short way, with the same result.
+    expect(plainText('<p>Soft cotton</p>\n<p>Tom "Jerry\'s" tee</p>')).to.equal('Soft cotton Tom "Jerry\'s" tee');
+    expect(plainText('  one\n two  ')).to.equal('one two');
+    expect(plainText('<p>a</p><p>b</p>')).to.equal(plainText('<p>a</p><div>b</div>'));
     expect(discountPercent('75.0000', '100.0000')).to.equal(25);
     expect(discountPercent('66.6700', '100')).to.equal(33);
     expect(discountPercent('10', '10')).to.equal(0);

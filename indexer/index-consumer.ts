@@ -32,6 +32,10 @@ export const INDEX_BATCH = 1_000;
 export const INDEX_CONCURRENCY = 2_000;
 /** How long a product delivery waits for others to share its Meilisearch write (well inside the 1 s freshness target). */
 const PRODUCT_LINGER_MS = 25;
+/** How long the products of an import batch wait for more to share a write (see ProductBatcher's patientLingerMs). */
+const BULK_LINGER_MS = 1_000;
+/** Most products one Meilisearch write of the product batcher carries. */
+const PRODUCT_WRITE_MAX = 5_000;
 /** How long a process trusts that a store's index exists with the right settings before checking again. */
 const SETTINGS_TTL_MS = 60_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -79,23 +83,27 @@ export class StoreIndexer {
     let deleted = 0;
     const stores = new Set<string>();
     const builder = new ProductDocumentBuilder(this.deps.dataSource);
+    // Read in slices of batchSize, written per store in writes of up to PRODUCT_WRITE_MAX documents
+    // (Meilisearch's cost per write is mostly fixed, so a large change goes in few writes).
+    const byStore = new Map<string, ProductDocument[]>();
+    const write = async (storeId: string, docs: ProductDocument[]): Promise<void> => {
+      byStore.delete(storeId);
+      const locales = new Set<string>();
+      for (const doc of docs) for (const key of Object.keys(doc)) if (key.startsWith('title_') || key.startsWith('description_')) locales.add(key.slice(key.indexOf('_') + 1));
+      await this.ensureStore(storeId, { locales });
+      await settle(this.deps.meili.index(storeIndexUid(storeId)).addDocuments(docs, { primaryKey: 'id' }), this.taskTimeoutMs);
+      upserted += docs.length;
+      stores.add(storeId);
+    };
     for (let i = 0; i < ids.length; i += this.batchSize) {
       const slice = ids.slice(i, i + this.batchSize);
       const { documents, removed } = await builder.build(slice);
-      const byStore = new Map<string, ProductDocument[]>();
       for (const doc of documents) {
         const bucket = byStore.get(doc.storeId);
         if (bucket) bucket.push(doc);
         else byStore.set(doc.storeId, [doc]);
       }
-      for (const [storeId, docs] of byStore) {
-        const locales = new Set<string>();
-        for (const doc of docs) for (const key of Object.keys(doc)) if (key.startsWith('title_') || key.startsWith('description_')) locales.add(key.slice(key.indexOf('_') + 1));
-        await this.ensureStore(storeId, { locales });
-        await settle(this.deps.meili.index(storeIndexUid(storeId)).addDocuments(docs, { primaryKey: 'id' }), this.taskTimeoutMs);
-        upserted += docs.length;
-        stores.add(storeId);
-      }
+      for (const [storeId, docs] of [...byStore]) if (docs.length >= PRODUCT_WRITE_MAX) await write(storeId, docs);
       if (removed.length > 0) {
         const rows: Array<{ id: string; store_id: string }> = await this.deps.dataSource.query('SELECT id, store_id FROM products WHERE id = ANY($1::uuid[])', [removed]);
         const storeOf = new Map(rows.map((r) => [r.id, r.store_id]));
@@ -115,6 +123,7 @@ export class StoreIndexer {
         deleted += removed.length;
       }
     }
+    for (const [storeId, docs] of [...byStore]) await write(storeId, docs);
     return { upserted, deleted, stores };
   }
 
@@ -178,7 +187,7 @@ export function createIndexHandler(deps: IndexerDeps): DeliveryHandler & { index
     await announce(result.stores);
     return result;
   };
-  const products = new ProductBatcher(syncAndAnnounce, { maxBatch: indexer.batchSize, lingerMs: PRODUCT_LINGER_MS, maxInFlight: 2 }, (error) => error instanceof MeiliTaskError);
+  const products = new ProductBatcher(syncAndAnnounce, { maxBatch: PRODUCT_WRITE_MAX, lingerMs: PRODUCT_LINGER_MS, patientLingerMs: BULK_LINGER_MS, maxInFlight: 2 }, (error) => error instanceof MeiliTaskError);
 
   const handle = async (delivery: OutboxDelivery): Promise<void> => {
     const { aggregateType, aggregateId, tenantId } = delivery;
@@ -199,7 +208,7 @@ export function createIndexHandler(deps: IndexerDeps): DeliveryHandler & { index
           const listed = (message.payload as { productIds?: unknown }).productIds;
           if (Array.isArray(listed)) for (const productId of listed) if (typeof productId === 'string' && UUID.test(productId)) ids.add(productId.toLowerCase());
         }
-        await Promise.all([...ids].map((productId) => products.sync(productId, tenantId ? [tenantId] : [])));
+        await Promise.all([...ids].map((productId) => products.sync(productId, tenantId ? [tenantId] : [], true)));
         return;
       }
       case 'brand':

@@ -48,6 +48,26 @@ describe('indexer: product batcher', () => {
     expect(calls.length).to.be.at.most(5);
   });
 
+  it('lets patient deliveries (an import) gather for patientLingerMs, and a waiting shopper-facing delivery cuts that short', async () => {
+    const { calls, sync } = recorder();
+    const batcher = new ProductBatcher(sync, { maxBatch: 100, lingerMs: 10, patientLingerMs: 150, maxInFlight: 2 }, isRefusal);
+    let started = Date.now();
+    const first = [batcher.sync('a1', [], true), batcher.sync('a2', [], true)];
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    // Still gathering: a second import batch joins the same write.
+    first.push(batcher.sync('a3', [], true));
+    await Promise.all(first);
+    expect(Date.now() - started).to.be.at.least(140);
+    expect(calls).to.deep.equal([['a1', 'a2', 'a3']]);
+
+    started = Date.now();
+    const second = [batcher.sync('b1', [], true), batcher.sync('b2', [], true)];
+    const urgent = batcher.sync('u1', []);
+    await Promise.all([...second, urgent]);
+    expect(Date.now() - started).to.be.below(120);
+    expect(calls[1]).to.deep.equal(['b1', 'b2', 'u1']);
+  });
+
   it('retries a refused batch one product at a time, so only the refused product fails', async () => {
     const { calls, sync } = recorder({ refuse: ['bad'] });
     const batcher = new ProductBatcher(sync, options, isRefusal);

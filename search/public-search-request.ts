@@ -115,7 +115,8 @@ export type QueryRole =
   | { kind: 'main' }
   | { kind: 'facet'; group: string }
   | { kind: 'priceBucket'; bucket: number }
-  | { kind: 'sponsored' };
+  | { kind: 'sponsored' }
+  | { kind: 'filtersOnly' };
 
 export interface SearchPlan {
   queries: MeiliQuery[];
@@ -240,6 +241,12 @@ export interface RequestOptions {
   sponsoredIds?: string[];
   /** Price bucket counts are computed unless the price facet is shown as a range. */
   priceBuckets?: PriceBucketSpec[];
+  /**
+   * Adds a count of what the filters alone match (no text): when a query finds nothing and its
+   * filters alone find nothing either, no looser reading of the words can help, and the looser
+   * passes are skipped (a count by filters is one of Meilisearch's cheapest queries).
+   */
+  filtersOnlyCount?: boolean;
 }
 
 /** The multi-search body answering `params` for a store showing `facets`. */
@@ -272,6 +279,10 @@ export function buildSearchPlan(params: PublicSearchParams, facets: FacetSpec[],
     attributesToRetrieve: fields,
   });
   roles.push({ kind: 'main' });
+  if (options.filtersOnlyCount && q && (allSelections.length > 0 || context.length > 1)) {
+    queries.push({ ...base, q: '', filter: [...context, ...allSelections], page: 1, hitsPerPage: 0 });
+    roles.push({ kind: 'filtersOnly' });
+  }
 
   for (const group of groups.values()) {
     if (!hasSelection(group)) continue;

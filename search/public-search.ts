@@ -272,11 +272,14 @@ export class SearchEngine {
     const candidates = slots > 0 ? sponsoredFor(profile, params.q ?? '', slots + params.perPage) : [];
     const sponsoredIds = candidates.map((c) => c.productId);
 
-    let plan = buildSearchPlan(params, facets, { priceBuckets: profile.priceBuckets, sponsoredIds });
+    let plan = buildSearchPlan(params, facets, { priceBuckets: profile.priceBuckets, sponsoredIds, filtersOnlyCount: true });
     let results = await this.run(plan);
     let matching: SearchAnswer['matching'] = { strategy: 'strict', q: params.q?.trim() || null };
     const q = params.q?.trim() ?? '';
-    const attempts = q && results && (results[0]!.totalHits ?? 0) === 0 ? looseAttempts(q) : [];
+    const filtersOnly = plan.roles.findIndex((r) => r.kind === 'filtersOnly');
+    // Looser words cannot help where the filters alone match nothing.
+    const filtersMatch = filtersOnly < 0 || (results?.[filtersOnly]?.totalHits ?? 0) > 0;
+    const attempts = q && results && filtersMatch && (results[0]!.totalHits ?? 0) === 0 ? looseAttempts(q) : [];
     if (attempts.length > 0) {
       const loosePlan = (attempt: LooseAttempt): SearchPlan => buildSearchPlan(params, facets, { priceBuckets: profile.priceBuckets, sponsoredIds, q: attempt.q, matchingStrategy: attempt.matchingStrategy });
       let winner: LooseAttempt | undefined;

@@ -393,6 +393,29 @@ describe('public search and suggest', function () {
       const strict = await ok('q=linen%20shirt');
       expect(strict.json.looseMatch).to.equal(false);
     });
+    it('skips the looser passes when the filters alone match nothing, and still loosens where they match', async () => {
+      const client = server.runtime.meiliSearch;
+      const original = client.multiSearch.bind(client);
+      let requests = 0;
+      client.multiSearch = ((...args: Parameters<typeof original>) => {
+        requests += 1;
+        return original(...args);
+      }) as typeof client.multiSearch;
+      try {
+        // The filters alone match nothing (the draft is never shown): one request, no looser pass can help.
+        const none = await ok(`q=batteries&ids=${ids.draft}`);
+        expect(none.json).to.include({ total: 0, looseMatch: false });
+        expect(requests).to.equal(1);
+        // The battery is in the kitchen category: the plural still finds it loosely.
+        requests = 0;
+        const found = await ok(`q=batteries&categoryId=${cat.kitchen}`);
+        expect(titles(found)).to.deep.equal(['Battery Pack']);
+        expect(found.json.matching).to.deep.equal({ strategy: 'word_forms', q: 'battery' });
+        expect(requests).to.equal(2);
+      } finally {
+        client.multiSearch = original;
+      }
+    });
     it('answers zero results when nothing matches even loosely', async () => {
       const res = await ok('q=qwxzvbnm');
       expect(res.json).to.include({ total: 0, looseMatch: false });

@@ -119,8 +119,8 @@ interface Proc {
 }
 
 async function startRole(role: string, port: number, env: NodeJS.ProcessEnv): Promise<Proc> {
-  // BENCH_NODE_ARGS: extra node flags for the app processes (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile them).
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // BENCH_APP_NODE_ARGS: extra node flags for the app processes (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile them).
+  const nodeArgs = (process.env.BENCH_APP_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, ['--enable-source-maps', ...nodeArgs, path.join(PROJECT_ROOT, 'dist/api/main.js')], {
     cwd: PROJECT_ROOT,
     env: { ...env, ROLES: role, HOST: '127.0.0.1', PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'info' },

@@ -84,7 +84,7 @@ export class StoreIndexer {
     const stores = new Set<string>();
     const builder = new ProductDocumentBuilder(this.deps.dataSource);
     // Read in slices of batchSize, written per store in writes of up to PRODUCT_WRITE_MAX documents
-    // (Meilisearch's cost per write is mostly fixed, so a large change goes in few writes).
+    // (part of a Meilisearch write's cost does not grow with its size, so a large change goes in few writes).
     const byStore = new Map<string, ProductDocument[]>();
     const write = async (storeId: string, docs: ProductDocument[]): Promise<void> => {
       byStore.delete(storeId);

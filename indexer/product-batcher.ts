@@ -24,9 +24,10 @@ export interface ProductBatcherOptions {
   /** How long a batch waits for more products before it is written. */
   lingerMs: number;
   /**
-   * How long a batch of only patient deliveries (an import's batches) waits: Meilisearch spends a
-   * fixed cost on every write whatever its size, so fewer, larger writes of a bulk change leave
-   * more of the machine to the change itself. A delivery that is not patient cuts it to `lingerMs`.
+   * How long a batch of only patient deliveries (an import's batches) waits: part of what a
+   * Meilisearch write costs does not grow with its size (measured: about 0.33 s per 1 000 documents
+   * in writes of 1 000, 0.27 s in writes of 2 000 to 3 000), so fewer, larger writes of a bulk change
+   * leave more of the machine to the change itself. A delivery that is not patient cuts it to `lingerMs`.
    */
   patientLingerMs?: number;
   /** Batches written at the same time. */

@@ -4,7 +4,7 @@
  * - IMPORT_ASYNC_MIN_ROWS (10000): a product CSV with this many data rows or more is refused by the
  *   synchronous operation (413 use_async_import) and must go to /bulk-import/products/async.
  * - IMPORT_BATCH_PRODUCTS (1000): products committed per transaction by an import (also one outbox row and
- *   one indexer batch: fewer, larger Meilisearch writes cost Meilisearch far less per product).
+ *   one indexer batch: fewer, larger Meilisearch writes cost Meilisearch less per product).
  * - CUSTOMER_IMPORT_MAX_ROWS (10000): most data rows of one customer import (413 beyond).
  * - EXPORT_LINK_TTL_SECONDS (86400): how long an export's download link works after it is issued.
  */

@@ -86,7 +86,7 @@ export interface Config {
   /** Product bulk edits of at most `syncMax` products run within the request; larger ones on the jobs worker. */
   bulkEdits: { syncMax: number };
   /** Public search answers cached in each api process (README "Public search"). */
-  search: { cacheMaxBytes: number; cacheTtlMs: number };
+  search: { cacheMaxBytes: number; cacheTtlMs: number; splitMaxInFlight: number };
   /** Pause between passes of the pricing window scheduler (jobs role). */
   pricingSchedulerIntervalMs: number;
   /** The api role keeps a demo sandbox with the seed data on this machine (`npm start`). */
@@ -186,6 +186,7 @@ const VARIABLES: Record<string, VariableSpec> = {
   DEMO_SANDBOX: { schema: Joi.boolean().truthy('1').falsy('0'), fix: 'set true or false (default: true in development, false in test and production)' },
   PRICING_SCHEDULER_INTERVAL_MS: { schema: millis(100, 600_000).default(3_000), fix: 'set milliseconds between 100 and 600000 (default 3000)' },
   SEARCH_CACHE_TTL_MS: { schema: millis(0, 3_600_000).default(30_000), fix: 'set milliseconds between 0 and 3600000 (default 30000)' },
+  SEARCH_SPLIT_MAX_IN_FLIGHT: { schema: Joi.number().integer().min(0).max(1_000).default(1), fix: 'set a whole number between 0 and 1000 (default 1; 0 never splits)' },
   SHUTDOWN_TIMEOUT_MS: { schema: millis(100, 600_000).default(10_000), fix: 'set milliseconds between 100 and 600000' },
   APP_SECRET: { schema: Joi.string().min(32).max(512), fix: 'set a random string of at least 32 characters (e.g. openssl rand -hex 32); outside production it is generated into .data/app-secret' },
   PUBLIC_BASE_URL: { schema: Joi.string().uri({ scheme: ['http', 'https'] }), fix: 'set the address people reach this API at, e.g. https://api.example.org' },
@@ -325,7 +326,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     pricingSchedulerIntervalMs: values.PRICING_SCHEDULER_INTERVAL_MS as number,
     demoSandbox: (values.DEMO_SANDBOX as boolean | undefined) ?? nodeEnv === 'development',
-    search: { cacheMaxBytes: parseByteSize(values.SEARCH_CACHE_SIZE as string), cacheTtlMs: values.SEARCH_CACHE_TTL_MS as number },
+    search: { cacheMaxBytes: parseByteSize(values.SEARCH_CACHE_SIZE as string), cacheTtlMs: values.SEARCH_CACHE_TTL_MS as number, splitMaxInFlight: values.SEARCH_SPLIT_MAX_IN_FLIGHT as number },
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS as number,
     roles: [...new Set((values.ROLES as string).split(','))] as ProcessRole[],
     appSecret: appSecret as string,

@@ -14,9 +14,10 @@ import type { ContextServices } from '../storage/request-context';
 import Redis from 'ioredis';
 import { RateLimiter } from './http/rate-limit';
 import { OutboundMessages } from './messaging/outbound';
-import { createAdminClient, createSearchClient, ensureSearchKey, keyValueFor, searchKeyUid } from '../search/meili';
+import { createAdminClient, ensureSearchKey, keyValueFor, searchKeyUid } from '../search/meili';
+import { createSearchTransport, type SearchTransport } from '../search/search-transport';
 import { SearchEngine } from '../search/public-search';
-import { recordZeroResult } from './search-synonyms/zero-result-queries.service';
+import { ZeroResultRecorder } from './search-synonyms/zero-result-queries.service';
 import { invalidationChannel, listenForStoreChanges, storeChangePublisher } from '../search/invalidation';
 
 export interface Runtime {
@@ -27,7 +28,8 @@ export interface Runtime {
   queues: QueueRegistry;
   meiliAdmin: Meilisearch;
   /** Searches only: uses the search-only key derived from the master key, never the master key. */
-  meiliSearch: Meilisearch;
+  /** The public search's connection (search-only key). */
+  meiliSearch: SearchTransport;
   /** Plain Redis client for rate limits (the queues have their own connections). */
   redis: Redis;
   /** What request contexts carry: configuration, logger, rate limiter, outgoing messages, search. */
@@ -50,15 +52,17 @@ export async function createRuntime(config: Config, name = 'commerce'): Promise<
   }
   const queues = new QueueRegistry({ redisUrl: config.redisUrl, isWorker: false, logger, prefix: config.queuePrefix });
   const meiliAdmin = createAdminClient(config);
-  const meiliSearch = createSearchClient(config.meiliUrl, keyValueFor(searchKeyUid(config.meiliMasterKey), config.meiliMasterKey));
+  const meiliSearch = createSearchTransport(config.meiliUrl, keyValueFor(searchKeyUid(config.meiliMasterKey), config.meiliMasterKey));
   const keyRetry = provisionSearchKey(meiliAdmin, config.meiliMasterKey, logger);
   // Fail fast per command while Redis is down (the limiter then lets requests through) instead of queueing.
   const redis = new Redis(config.redisUrl, { lazyConnect: false, enableOfflineQueue: false, maxRetriesPerRequest: 1, retryStrategy: () => 1_000 });
   redis.on('error', (error) => logger.debug({ err: error }, 'redis (rate limits) connection error'));
+  const zeroResults = new ZeroResultRecorder(dataSource, (error) => logger.warn({ err: error }, 'search: could not write zero-result query counts; kept for the next write'));
   const search = new SearchEngine(dataSource, meiliSearch, logger, {
     cacheMaxBytes: config.search.cacheMaxBytes,
     cacheTtlMs: config.search.cacheTtlMs,
-    recordZeroResult: (storeId, q) => recordZeroResult(dataSource, storeId, q),
+    splitMaxInFlight: config.search.splitMaxInFlight,
+    recordZeroResult: async (storeId, q) => zeroResults.add(storeId, q),
   });
   const stopListening = listenForStoreChanges(config.redisUrl, invalidationChannel(config.queuePrefix), search, logger);
   const services: ContextServices = {
@@ -81,6 +85,8 @@ export async function createRuntime(config: Config, name = 'commerce'): Promise<
     async close() {
       keyRetry.cancel();
       await stopListening();
+      meiliSearch.close();
+      await zeroResults.close();
       redis.disconnect();
       await queues.close(config.shutdownTimeoutMs);
       if (dataSource.isInitialized) await dataSource.destroy();

@@ -20,7 +20,8 @@ export function indexerConsumers(runtime: Pick<Runtime, 'dataSource' | 'meiliAdm
 
 export async function startIndexerRole(runtime: Runtime): Promise<RunningRole> {
   const relay = new OutboxRelay(runtime.dataSource, runtime.queues, runtime.config.outbox, runtime.logger);
-  relay.start();
+  // Woken by the outbox trigger's notifications; the poll interval is only the fallback.
+  relay.start({ listenUrl: runtime.config.databaseUrl });
   const consumers = startConsumers(
     consumerDeps(runtime),
     indexerConsumers(runtime),

@@ -102,6 +102,7 @@ export interface MeiliQuery {
   /** page and hitsPerPage give exact totals; a probe that only asks "anything at all?" uses limit instead (estimated, cheaper). */
   page?: number;
   hitsPerPage?: number;
+  offset?: number;
   limit?: number;
   matchingStrategy: MatchingStrategy;
   facets?: string[];

@@ -6,7 +6,6 @@
  */
 import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
-import { MeilisearchApiError, type Meilisearch } from 'meilisearch';
 import { NotFoundError, ServiceUnavailableError } from '../api/http/errors';
 import { RawJson } from '../api/http/raw-json';
 import { servicesOf, type RequestContext } from '../storage/request-context';
@@ -14,9 +13,11 @@ import { localeField } from '../indexer/product-document';
 import { looseAttempts, type LooseAttempt, type LooseStrategy } from './loose-query';
 import { buildSearchPlan, splitPair, type FacetGroup, type PublicSearchParams, type SearchPlan } from './public-search-request';
 import { ResultCache } from './result-cache';
+import { assembleResults, hitsRequest, snapshotBytes, snapshotKey, takeSnapshot, type FacetSnapshot, type QueryResult } from './facet-snapshot';
 import { loadStoreProfile, sponsoredFor, type StoreProfile } from './store-profile';
 import { matchLexicon, type SuggestAnswer, type SuggestParams } from './suggest';
 import { storeIndexUid } from './index-names';
+import { MeiliResponseError, type SearchTransport } from './search-transport';
 import { meiliLocale } from '../indexer/index-settings';
 
 export interface SponsoredCandidate {
@@ -84,6 +85,14 @@ export interface SearchEngineOptions {
   cacheTtlMs: number;
   /** Counts a search of the store that found nothing (the zero-result queries of search-synonyms). */
   recordZeroResult?: (storeId: string, q: string) => Promise<void>;
+  /**
+   * While at most this many searches of this process are being computed (this one included), a
+   * search sends its main query and its count queries (facets of selected groups, price buckets,
+   * sponsored candidates) as two concurrent Meilisearch requests instead of one multi-search, which
+   * Meilisearch runs one query after the other: the answer comes sooner when there are cores to
+   * spare. Under load nothing is split (it would only add requests). 0: never split.
+   */
+  splitMaxInFlight?: number;
 }
 
 /** The process's search engine (request contexts of the api role always carry it). */
@@ -136,33 +145,32 @@ export function cacheKey(params: PublicSearchParams, pricesShown: boolean): stri
 
 type Hit = Record<string, unknown>;
 
-interface QueryResult {
-  hits: Hit[];
-  totalHits?: number;
-  facetDistribution?: Record<string, Record<string, number>>;
-  facetStats?: Record<string, { min: number; max: number }>;
-}
-
-const isIndexMissing = (error: unknown): boolean => error instanceof MeilisearchApiError && error.cause?.code === 'index_not_found';
+const isIndexMissing = (error: unknown): boolean => error instanceof MeiliResponseError && error.code === 'index_not_found';
 
 export class SearchEngine {
   readonly answers: ResultCache<RawJson>;
   readonly profiles: ResultCache<StoreProfile>;
+  /** Totals, facet counts and matching of searches, for their other pages and sorts (search/facet-snapshot.ts). */
+  readonly snapshots: ResultCache<FacetSnapshot>;
   /** False while invalidation messages cannot be received: nothing is served from or put in the cache then. */
   cacheLive = false;
+  /** Searches being computed (cache misses waiting for Meilisearch). */
+  private computing = 0;
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly client: Meilisearch,
+    private readonly client: SearchTransport,
     private readonly logger: Logger,
     private readonly options: SearchEngineOptions,
   ) {
     this.answers = new ResultCache({ maxBytes: options.cacheMaxBytes, ttlMs: options.cacheTtlMs });
     this.profiles = new ResultCache({ maxBytes: Math.max(1 << 20, options.cacheMaxBytes / 8), ttlMs: options.cacheTtlMs });
+    this.snapshots = new ResultCache({ maxBytes: options.cacheMaxBytes / 4, ttlMs: options.cacheTtlMs });
   }
 
-  setHooks(hooks: Pick<SearchEngineOptions, 'recordZeroResult'>): void {
-    Object.assign(this.options, hooks);
+  /** Replaces some options (tests turn splitting off to count requests). */
+  setOptions(options: Partial<Pick<SearchEngineOptions, 'recordZeroResult' | 'splitMaxInFlight'>>): void {
+    Object.assign(this.options, options);
   }
 
   /** Drops everything cached for the store (`*`: for every store). */
@@ -170,10 +178,12 @@ export class SearchEngine {
     if (storeId === '*') {
       this.answers.clear();
       this.profiles.clear();
+      this.snapshots.clear();
       return;
     }
     this.answers.invalidateStore(storeId);
     this.profiles.invalidateStore(storeId);
+    this.snapshots.invalidateStore(storeId);
   }
 
   /** The store's profile; 404 store_not_found when it does not exist or is archived. */
@@ -198,7 +208,13 @@ export class SearchEngine {
       if (q && cached.total === 0) this.zeroResult(profile.id, params.q!);
       return cached;
     }
-    const answer = await this.compute(params, profile, pricesShown);
+    this.computing += 1;
+    let answer: SearchAnswer;
+    try {
+      answer = await this.compute(params, profile, pricesShown);
+    } finally {
+      this.computing -= 1;
+    }
     if (q && answer.total === 0) this.zeroResult(profile.id, params.q!);
     const raw = new RawJson(JSON.stringify(answer), answer.total);
     if (this.cacheLive) this.answers.set(profile.id, key, raw, raw.json.length * 2 + 200);
@@ -230,13 +246,14 @@ export class SearchEngine {
     const localeLang = params.locale ? meiliLocale(params.locale) : undefined;
     let hits: Hit[] = [];
     try {
-      const result = await this.client.index(storeIndexUid(profile.id)).search<Hit>(q, {
+      const result = await this.client.search<{ hits: Hit[] }>(storeIndexUid(profile.id), {
+        q,
         limit: params.limit,
         filter: 'status = "PUBLISHED"',
         // Every word but the last is complete; while typing, fewer matched words still suggest something.
         matchingStrategy: 'last',
         attributesToRetrieve: ['id', 'slug', 'title', 'imageUrl', 'brand', 'price', 'currency', ...(titleField ? [titleField] : [])],
-        ...(localeLang ? { locales: [localeLang as never] } : {}),
+        ...(localeLang ? { locales: [localeLang] } : {}),
       });
       hits = result.hits;
     } catch (error) {
@@ -271,10 +288,26 @@ export class SearchEngine {
     const slots = params.page === 1 ? sponsoredSlots(params.perPage) : 0;
     const candidates = slots > 0 ? sponsoredFor(profile, params.q ?? '', slots + params.perPage) : [];
     const sponsoredIds = candidates.map((c) => c.productId);
+    const strictMatching: SearchAnswer['matching'] = { strategy: 'strict', q: params.q?.trim() || null };
+
+    // Another page or sort of a search answered before: its counts are known, only the hits are read.
+    const snapshotAt = snapshotKey(params, normaliseSearchText(params.q), pricesShown);
+    const snapshot = this.cacheLive ? this.snapshots.get(snapshotAt) : undefined;
+    if (snapshot) {
+      const { attempt } = snapshot;
+      const plan = buildSearchPlan(params, facets, { priceBuckets: profile.priceBuckets, sponsoredIds, ...(attempt ? { q: attempt.q, matchingStrategy: attempt.matchingStrategy } : { filtersOnlyCount: true }) });
+      const request = hitsRequest(plan, snapshot, params.page, params.perPage);
+      const fetched = request && (request.queries.length ? await this.run({ queries: request.queries, roles: [], groups: new Map() }) : []);
+      if (request && fetched) {
+        const results = assembleResults(plan, snapshot, { roles: request.roles, results: fetched });
+        return this.answer(params, profile, plan, results, candidates, slots, pricesShown, attempt ? { strategy: attempt.strategy, q: attempt.q } : strictMatching);
+      }
+    }
 
     let plan = buildSearchPlan(params, facets, { priceBuckets: profile.priceBuckets, sponsoredIds, filtersOnlyCount: true });
     let results = await this.run(plan);
-    let matching: SearchAnswer['matching'] = { strategy: 'strict', q: params.q?.trim() || null };
+    let matching = strictMatching;
+    let winner: LooseAttempt | undefined;
     const q = params.q?.trim() ?? '';
     const filtersOnly = plan.roles.findIndex((r) => r.kind === 'filtersOnly');
     // Looser words cannot help where the filters alone match nothing.
@@ -282,7 +315,6 @@ export class SearchEngine {
     const attempts = q && results && filtersMatch && (results[0]!.totalHits ?? 0) === 0 ? looseAttempts(q) : [];
     if (attempts.length > 0) {
       const loosePlan = (attempt: LooseAttempt): SearchPlan => buildSearchPlan(params, facets, { priceBuckets: profile.priceBuckets, sponsoredIds, q: attempt.q, matchingStrategy: attempt.matchingStrategy });
-      let winner: LooseAttempt | undefined;
       let winnerResults: QueryResult[] | undefined;
       if (attempts.length === 1) {
         // A single looser form is run in full at once: a probe first would only add a request.
@@ -308,20 +340,26 @@ export class SearchEngine {
         matching = { strategy: winner.strategy, q: winner.q };
       }
     }
+    if (this.cacheLive && results) {
+      const taken = takeSnapshot(plan, results, winner && { strategy: winner.strategy, q: winner.q, matchingStrategy: winner.matchingStrategy });
+      this.snapshots.set(profile.id, snapshotAt, taken, snapshotBytes(taken));
+    }
     return this.answer(params, profile, plan, results, candidates, slots, pricesShown, matching);
   }
 
   /** The multi-search results in plan order; undefined when the store has no index yet (nothing published). */
   private async run(plan: SearchPlan): Promise<QueryResult[] | undefined> {
-    let response: { results: QueryResult[] };
+    const queries = plan.queries;
+    const split = queries.length > 1 && this.computing <= (this.options.splitMaxInFlight ?? 0);
     try {
-      response = (await this.client.multiSearch({ queries: plan.queries as never })) as unknown as { results: QueryResult[] };
+      if (!split) return (await this.client.multiSearch<QueryResult>({ queries })).results;
+      const [main, counts] = await Promise.all([this.client.multiSearch<QueryResult>({ queries: queries.slice(0, 1) }), this.client.multiSearch<QueryResult>({ queries: queries.slice(1) })]);
+      return [...main.results, ...counts.results];
     } catch (error) {
       if (isIndexMissing(error)) return undefined;
       this.logger.error({ err: error }, 'search: Meilisearch request failed');
       throw new ServiceUnavailableError('Search is temporarily unavailable; try again shortly.', 2);
     }
-    return response.results;
   }
 
   private answer(

@@ -16,6 +16,7 @@ import type { RequestContext } from './request-context';
 import { OutboxMessage } from './entities/outbox-message.entity';
 import { uuidv7 } from './ids';
 import { withTimeout, type QueueName, type QueueRegistry } from './queues';
+import { OutboxWakeListener } from './outbox-wake';
 
 export interface OutboxEvent {
   queue: QueueName;
@@ -104,6 +105,8 @@ export class OutboxRelay {
   private running: Promise<void> | undefined;
   private stopped = true;
   private passes = 0;
+  private wakeRequested = false;
+  private listener: OutboxWakeListener | undefined;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -186,27 +189,54 @@ export class OutboxRelay {
     return rows.length;
   }
 
-  start(): void {
+  /**
+   * Starts polling. With `listenUrl` (the database URL) it also listens for the outbox trigger's
+   * notifications and runs a pass as soon as a transaction that wrote outbox rows commits.
+   */
+  start(options: { listenUrl?: string } = {}): void {
     if (!this.stopped) return;
     this.stopped = false;
-    const loop = async (): Promise<void> => {
-      if (this.stopped) return;
-      let busy = false;
-      this.running = this.runOnce()
-        .then((r) => {
-          busy = r.claimed >= this.settings.batchSize;
-        })
-        .catch((error) => this.logger.warn({ err: error }, 'outbox relay pass failed; retrying'));
-      await this.running;
-      this.running = undefined;
-      if (!this.stopped) this.timer = setTimeout(() => void loop(), busy ? 0 : this.settings.pollIntervalMs);
-    };
-    void loop();
+    if (options.listenUrl) {
+      this.listener = new OutboxWakeListener(options.listenUrl, () => this.wake(), this.logger);
+      void this.listener.start();
+    }
+    void this.loop();
+  }
+
+  /** Runs a pass now, or right after the one in progress, instead of at the next poll. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.wakeRequested = true;
+      return;
+    }
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      void this.loop();
+    }
+  }
+
+  private async loop(): Promise<void> {
+    if (this.stopped) return;
+    this.timer = undefined;
+    this.wakeRequested = false;
+    let busy = false;
+    this.running = this.runOnce()
+      .then((r) => {
+        busy = r.claimed >= this.settings.batchSize;
+      })
+      .catch((error) => this.logger.warn({ err: error }, 'outbox relay pass failed; retrying'));
+    await this.running;
+    this.running = undefined;
+    if (!this.stopped) this.timer = setTimeout(() => void this.loop(), busy || this.wakeRequested ? 0 : this.settings.pollIntervalMs);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    await this.listener?.stop();
+    this.listener = undefined;
     await this.running;
   }
 }

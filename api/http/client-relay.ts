@@ -14,8 +14,15 @@ import type Koa from 'koa';
 export const RELAYED_IP_HEADER = 'X-Relayed-Client-Ip';
 export const RELAY_KEY_HEADER = 'X-Relay-Key';
 
+/** The key for `appSecret`, derived once per secret (it is constant, and requests are many). */
+const relayKeys = new Map<string, string>();
 function relayKey(appSecret: string): string {
-  return createHmac('sha256', appSecret).update('storefront-client-relay:v1').digest('hex');
+  let key = relayKeys.get(appSecret);
+  if (key === undefined) {
+    key = createHmac('sha256', appSecret).update('storefront-client-relay:v1').digest('hex');
+    relayKeys.set(appSecret, key);
+  }
+  return key;
 }
 
 /** Headers with which the storefront's API calls carry the shopper's address. */
@@ -37,7 +44,9 @@ export function relayedClientIp(appSecret: string): Koa.Middleware {
       const given = Buffer.from(key);
       if (given.length === expected.length && timingSafeEqual(given, expected)) ctx.request.ip = ip;
     }
-    ctx.state.relayHeaders = relayHeaders(appSecret, ctx.ip);
+    // Only the storefront's own API calls read it; built on first use.
+    let headers: Record<string, string> | undefined;
+    Object.defineProperty(ctx.state, 'relayHeaders', { configurable: true, enumerable: false, get: () => (headers ??= relayHeaders(appSecret, ctx.ip)) });
     await next();
   };
 }

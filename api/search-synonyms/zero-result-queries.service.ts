@@ -5,7 +5,8 @@
  *
  * - Normalisation (normaliseQuery): Unicode NFKC, lowercase, runs of whitespace collapsed to one
  *   space, trimmed, at most 200 characters (code points). "  Blue   SHIRT " and "blue shirt" are one row.
- * - Counting (recordZeroResult): one upsert, no audit entry and no outbox row (a shopper's search is not
+ * - Counting (ZeroResultRecorder in the api process, recordZeroResults): counts gather in memory and
+ *   are written with one upsert at most every 200 ms; no audit entry and no outbox row (a shopper's search is not
  *   a merchant write). `sample` keeps the last raw query as typed (at most 200 characters).
  * - answeredNow: one Meilisearch multi-search over the store's index for all listed queries (limit 1
  *   each, filter `status = "PUBLISHED"`, matching strategy `frequency`, as the loosest pass of the
@@ -37,17 +38,109 @@ export function normaliseQuery(q: string): string {
   return truncate(q.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim(), ZERO_RESULT_QUERY_MAX).trim();
 }
 
-/** Counts one public search of `storeId` that found nothing (one upsert: INSERT … ON CONFLICT DO UPDATE count = count + 1, last_seen_at = now()). Empty normalised queries are ignored. */
+/** Zero-result searches of one store and normalised query, gathered since the last write. */
+export interface ZeroResultCount {
+  storeId: string;
+  query: string;
+  sample: string;
+  count: number;
+  firstSeenAt: Date;
+  lastSeenAt: Date;
+}
+
+/** Counts one public search of `storeId` that found nothing, now. Empty normalised queries are ignored. */
 export async function recordZeroResult(db: DataSource | EntityManager, storeId: string, rawQuery: string): Promise<void> {
   const query = normaliseQuery(rawQuery);
   if (!query) return;
+  const now = new Date();
+  await recordZeroResults(db, [{ storeId, query, sample: truncate(rawQuery, ZERO_RESULT_QUERY_MAX), count: 1, firstSeenAt: now, lastSeenAt: now }]);
+}
+
+/**
+ * Adds counted zero-result searches (one entry per store and normalised query) with one upsert:
+ * count grows by the entry's count, sample and last_seen_at follow the latest search. Entries of a
+ * store that no longer exists are dropped.
+ */
+export async function recordZeroResults(db: DataSource | EntityManager, entries: ZeroResultCount[]): Promise<void> {
+  if (!entries.length) return;
   await db.query(
     `INSERT INTO zero_result_queries (store_id, tenant_id, query, sample, count, first_seen_at, last_seen_at)
-     SELECT s.id, s.tenant_id, $2, $3, 1, now(), now() FROM stores s WHERE s.id = $1
+     SELECT s.id, s.tenant_id, r.query, r.sample, r.count, r.first_seen_at, r.last_seen_at
+       FROM jsonb_to_recordset($1::jsonb) AS r(store_id uuid, query text, sample text, count bigint, first_seen_at timestamptz, last_seen_at timestamptz)
+       JOIN stores s ON s.id = r.store_id
      ON CONFLICT (store_id, query) DO UPDATE
-       SET count = zero_result_queries.count + 1, sample = EXCLUDED.sample, last_seen_at = now()`,
-    [storeId, query, truncate(rawQuery, ZERO_RESULT_QUERY_MAX)],
+       SET count = zero_result_queries.count + EXCLUDED.count,
+           sample = CASE WHEN EXCLUDED.last_seen_at >= zero_result_queries.last_seen_at THEN EXCLUDED.sample ELSE zero_result_queries.sample END,
+           last_seen_at = GREATEST(zero_result_queries.last_seen_at, EXCLUDED.last_seen_at)`,
+    [JSON.stringify(entries.map((e) => ({ store_id: e.storeId, query: e.query, sample: e.sample, count: e.count, first_seen_at: e.firstSeenAt.toISOString(), last_seen_at: e.lastSeenAt.toISOString() })))],
   );
+}
+
+/**
+ * The api process's counter of zero-result searches: a search that finds nothing only adds to a map
+ * in memory, and the map is written with one upsert at most every `flushMs` (the search path holds
+ * no database work). A failed write keeps its counts for the next one; what is still unwritten when
+ * the process is killed without a shutdown is lost (at most `flushMs` of counts: shoppers' searches,
+ * not anybody's data).
+ */
+export class ZeroResultRecorder {
+  private pending = new Map<string, ZeroResultCount>();
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly onError: (error: unknown) => void,
+    private readonly flushMs = 200,
+    /** Distinct store and query pairs held at most; beyond, the write happens at once. */
+    private readonly maxPending = 5_000,
+  ) {}
+
+  add(storeId: string, rawQuery: string, at = new Date()): void {
+    const query = normaliseQuery(rawQuery);
+    if (!query) return;
+    const key = `${storeId.toLowerCase()}\u0000${query}`;
+    const entry = this.pending.get(key);
+    const sample = truncate(rawQuery, ZERO_RESULT_QUERY_MAX);
+    if (entry) {
+      entry.count += 1;
+      entry.sample = sample;
+      entry.lastSeenAt = at;
+    } else this.pending.set(key, { storeId, query, sample, count: 1, firstSeenAt: at, lastSeenAt: at });
+    if (this.pending.size >= this.maxPending) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), this.flushMs);
+  }
+
+  /** Writes what is pending (waiting for a write in progress first). */
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    while (this.writing) await this.writing;
+    if (this.pending.size === 0) return;
+    const batch = [...this.pending.values()];
+    this.pending = new Map();
+    this.writing = recordZeroResults(this.db, batch)
+      .catch((error: unknown) => {
+        this.onError(error);
+        // Kept for the next write, merged with what arrived meanwhile.
+        for (const old of batch) {
+          const key = `${old.storeId.toLowerCase()}\u0000${old.query}`;
+          const newer = this.pending.get(key);
+          if (newer) this.pending.set(key, { ...newer, count: newer.count + old.count, firstSeenAt: old.firstSeenAt });
+          else if (this.pending.size < this.maxPending) this.pending.set(key, old);
+        }
+        this.timer ??= setTimeout(() => void this.flush(), Math.max(this.flushMs, 1_000));
+      })
+      .finally(() => (this.writing = undefined));
+    await this.writing;
+  }
+
+  /** Stops the timer and writes what is pending. */
+  async close(): Promise<void> {
+    await this.flush();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
 }
 
 export type AnsweredBy = 'SYNONYM' | 'PRODUCT';

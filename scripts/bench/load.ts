@@ -3,6 +3,7 @@
  * made by `next()` (so every request can differ). Latencies are collected from autocannon's
  * `response` events so p50/p95/p99 come from every response, not from its fixed percentile set.
  */
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { round } from './common';
 
@@ -23,6 +24,20 @@ export interface LoadResult {
   timeouts: number;
   /** Responses by status code. */
   statuses: Record<string, number>;
+  /** CPU milliseconds per successful response of each process named in `cpuOf` (where it could be read). */
+  cpuMsPerRequest?: Record<string, number>;
+}
+
+/** User + system CPU time of a process in milliseconds, from /proc (undefined where it cannot be read). */
+export function processCpuMs(pid: number): number | undefined {
+  try {
+    // Fields after the command name (which may hold spaces, hence the last ')'): utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
 }
 
 export function percentile(sorted: number[], p: number): number {
@@ -31,9 +46,18 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[at]!;
 }
 
-export async function runLoad(options: { url: string; connections: number; durationS: number; headers?: Record<string, string>; next: () => LoadRequest }): Promise<LoadResult> {
+export async function runLoad(options: {
+  url: string;
+  connections: number;
+  durationS: number;
+  headers?: Record<string, string>;
+  next: () => LoadRequest;
+  /** Processes whose CPU time the run reports per request (name → pid; `loadgen` is this process itself). */
+  cpuOf?: Record<string, number>;
+}): Promise<LoadResult> {
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
+  const cpuBefore = Object.fromEntries(Object.entries(options.cpuOf ?? {}).map(([name, pid]) => [name, processCpuMs(pid)]));
   const started = process.hrtime.bigint();
   let instance!: autocannon.Instance;
   const finished = new Promise<autocannon.Result>((resolve, reject) => {
@@ -64,6 +88,11 @@ export async function runLoad(options: { url: string; connections: number; durat
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   latencies.sort((a, b) => a - b);
   const ok = Object.entries(statuses).reduce((n, [code, count]) => (code.startsWith('2') ? n + count : n), 0);
+  const cpuMsPerRequest: Record<string, number> = {};
+  for (const [name, pid] of Object.entries(options.cpuOf ?? {})) {
+    const after = processCpuMs(pid);
+    if (after !== undefined && cpuBefore[name] !== undefined) cpuMsPerRequest[name] = round((after - cpuBefore[name]!) / Math.max(1, ok), 3);
+  }
   return {
     requests: latencies.length,
     rps: round(ok / seconds, 1),
@@ -74,5 +103,6 @@ export async function runLoad(options: { url: string; connections: number; durat
     errors: result.errors,
     timeouts: result.timeouts,
     statuses,
+    ...(options.cpuOf ? { cpuMsPerRequest } : {}),
   };
 }

@@ -10,11 +10,12 @@
  * Prints one JSON object per line, then a summary with the ratios and pass/fail against the targets.
  *
  * Options (flag or environment): --n / N (100000), --duration / DURATION seconds per run (10),
- * --connections / CONNECTIONS (1,32), --quick (N=5000, 3 s), --keep / KEEP=1 (leave the store's rows
+ * --connections / CONNECTIONS (1,32), --workloads / WORKLOADS (distinct,repeat), --quick (N=5000, 3 s), --keep / KEEP=1 (leave the store's rows
  * and index), --seed / SEED, --freshness / FRESHNESS (50 updates). BENCH_APP_NODE_ARGS adds node arguments to
  * the app's process only (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`); BENCH_LOG_LEVEL sets its LOG_LEVEL (warn).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -32,6 +33,9 @@ import { createBenchStore, deleteBenchStore, insertProducts, Rng, type BenchStor
 import { distinctParams, searchPath, suggestPrefixes, zipfSequence } from './search-queries';
 import { percentile, runLoad, type LoadRequest, type LoadResult } from './load';
 
+/** Distinct queries sent one by one after the load runs to tell how the mix was answered. */
+const MIX_SAMPLE = 400;
+
 interface Options {
   n: number;
   durationS: number;
@@ -41,11 +45,12 @@ interface Options {
   seed: number;
   freshness: number;
   distinctPool: number;
+  workloads: Array<'distinct' | 'repeat'>;
 }
 
 function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
   const flags = parseFlags(argv, ['quick', 'keep']);
-  const known = ['n', 'duration', 'connections', 'quick', 'keep', 'seed', 'freshness', 'distinct-pool'];
+  const known = ['n', 'duration', 'connections', 'quick', 'keep', 'seed', 'freshness', 'distinct-pool', 'workloads'];
   for (const name of flags.keys()) if (!known.includes(name)) throw new Error(`unknown option --${name} (known: ${known.map((k) => `--${k}`).join(' ')})`);
   const get = (flag: string, variable: string): string | undefined => flags.get(flag) ?? env[variable];
   const quick = ['1', 'true'].includes(get('quick', 'QUICK') ?? '');
@@ -65,6 +70,11 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     seed: Math.floor(int(get('seed', 'SEED'), 20261122, 'SEED')),
     freshness: Math.floor(int(get('freshness', 'FRESHNESS'), quick ? 10 : 50, 'FRESHNESS')),
     distinctPool: Math.floor(int(get('distinct-pool', 'DISTINCT_POOL'), quick ? 20_000 : 40_000, 'DISTINCT_POOL')),
+    workloads: (get('workloads', 'WORKLOADS') ?? 'distinct,repeat').split(',').map((w) => {
+      const workload = w.trim();
+      if (workload !== 'distinct' && workload !== 'repeat') throw new Error(`WORKLOADS holds distinct and/or repeat, got ${w}`);
+      return workload;
+    }),
   };
 }
 
@@ -102,6 +112,30 @@ async function startApp(port: number): Promise<ChildProcess> {
   }
   child.kill('SIGTERM');
   throw new Error('the app did not become ready within 60 s');
+}
+
+/** The pid of the project-local Meilisearch (none when MEILI_URL points elsewhere). */
+function localMeiliPid(config: Config): number | undefined {
+  if (process.env.MEILI_URL) return undefined;
+  try {
+    const pid = Number(readFileSync(path.join(PROJECT_ROOT, '.data/run/meilisearch.pid'), 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 && config.meiliUrl ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How a sample of distinct queries (not run before, so not cached) were answered: strictly, by a looser form, or not at all. */
+async function matchingMix(base: string, sample: PublicSearchParams[]): Promise<Record<string, number>> {
+  const mix: Record<string, number> = { queries: sample.length, withText: 0, strict: 0, word_forms: 0, fewer_words: 0, nothing: 0 };
+  for (const params of sample) {
+    const res = await fetch(`${base}${searchPath(params)}`);
+    const body = (await res.json()) as { total: number; matching: { strategy: string } };
+    if (params.q) mix.withText! += 1;
+    if (body.total === 0) mix.nothing! += 1;
+    else mix[body.matching.strategy] = (mix[body.matching.strategy] ?? 0) + 1;
+  }
+  return mix;
 }
 
 // ---- freshness ------------------------------------------------------------------------------------
@@ -254,10 +288,15 @@ async function main(): Promise<void> {
     const facetKeys = store.facetKeys;
     const meiliBody = (p: PublicSearchParams): string => JSON.stringify(meiliRequestFor(p, facetKeys));
 
-    const pool = distinctParams(store, rng, options.distinctPool + 500 + 200);
+    const pool = distinctParams(store, rng, options.distinctPool + 500 + 200 + MIX_SAMPLE);
     const distinct = pool.slice(0, options.distinctPool);
     const repeatSet = pool.slice(options.distinctPool, options.distinctPool + 500);
-    const warmSet = pool.slice(options.distinctPool + 500);
+    const warmSet = pool.slice(options.distinctPool + 500, options.distinctPool + 700);
+    const mixSample = pool.slice(options.distinctPool + 700);
+    // CPU per request of the app and of Meilisearch (the local one: its pid file), and of the load generator itself.
+    const cpuOf: Record<string, number> = { loadgen: process.pid, ...(app.pid ? { app: app.pid } : {}) };
+    const meiliPid = localMeiliPid(config);
+    if (meiliPid) cpuOf.meilisearch = meiliPid;
     const zipf = zipfSequence(repeatSet.length, 1.1, 200_000, rng);
 
     const probe = await fetch(`${base}${searchPath(distinct[0]!)}`);
@@ -282,13 +321,13 @@ async function main(): Promise<void> {
       return repeatSet[zipf[cursor[key]++ % zipf.length]!]!;
     };
     const results: Record<string, { ours?: LoadResult; meili: LoadResult }> = {};
-    for (const workload of ['distinct', 'repeat'] as const) {
+    for (const workload of options.workloads) {
       for (const connections of options.connections) {
         const key = `${workload}@${connections}`;
         log(`${key}`);
         let ours: LoadResult | undefined;
         if (oursAvailable) {
-          ours = await runLoad({ url: base, connections, durationS: options.durationS, next: (): LoadRequest => ({ method: 'GET', path: searchPath(pick(workload, 'ours')) }) });
+          ours = await runLoad({ url: base, connections, durationS: options.durationS, cpuOf, next: (): LoadRequest => ({ method: 'GET', path: searchPath(pick(workload, 'ours')) }) });
           emit({ step: 'search', workload, connections, target: 'ours', ...ours });
         }
         const direct = await runLoad({
@@ -296,6 +335,7 @@ async function main(): Promise<void> {
           connections,
           durationS: options.durationS,
           headers: meiliHeaders,
+          cpuOf,
           next: (): LoadRequest => ({ method: 'POST', path: '/multi-search', body: meiliBody(pick(workload, 'meili')) }),
         });
         emit({ step: 'search', workload, connections, target: 'meilisearch', ...direct });
@@ -313,6 +353,7 @@ async function main(): Promise<void> {
         }
       }
     }
+    if (oursAvailable) emit({ step: 'distinct_mix', ...(await matchingMix(base, mixSample)) });
     const distinctUsed = { ours: cursor.ours, meili: cursor.meili, pool: distinct.length };
     emit({ step: 'distinct_pool', ...distinctUsed, wrapped: cursor.ours > distinct.length || cursor.meili > distinct.length });
 

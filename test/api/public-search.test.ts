@@ -41,6 +41,7 @@ describe('public search and suggest', function () {
   const storesToDrop: string[] = [];
 
   const db = (sql: string, params: unknown[] = []): Promise<any> => server.runtime.dataSource.query(sql, params);
+  const engine = () => server.runtime.services.search!;
 
   async function addCategory(m: Merchant, name: string, parentId: string | null = null): Promise<string> {
     const id = uuidv7();
@@ -330,6 +331,72 @@ describe('public search and suggest', function () {
       expect(stats).to.deep.equal({ min: 15, max: 120 });
     });
 
+    it('reads only the hits for another page or sort of a search it answered, and answers exactly as a full search', async () => {
+      const client = server.runtime.meiliSearch;
+      const original = client.multiSearch.bind(client);
+      const bodies: Array<{ queries: Array<Record<string, unknown>> }> = [];
+      client.multiSearch = ((body: { queries: Array<Record<string, unknown>> }) => {
+        bodies.push(body);
+        return original(body);
+      }) as typeof client.multiSearch;
+      engine().setOptions({ splitMaxInFlight: 0 });
+      const base = `brandIds=${brand.northwind}&brandIds=${brand.contoso}&perPage=1`;
+      try {
+        const fresh = async (query: string): Promise<TestResponse> => {
+          engine().invalidate(shop.storeId);
+          return ok(query);
+        };
+        const expected = { page2: await fresh(`${base}&page=2`), byPrice: await fresh(`${base}&sort=price_desc`), loose: await fresh('q=linen%20shirt%20xylophone&page=2&perPage=1') };
+        engine().invalidate(shop.storeId);
+        await ok(base);
+        await ok('q=linen%20shirt%20xylophone&perPage=1');
+        bodies.length = 0;
+        const page2 = await ok(`${base}&page=2`);
+        const byPrice = await ok(`${base}&sort=price_desc`);
+        const loose = await ok('q=linen%20shirt%20xylophone&page=2&perPage=1');
+        expect(page2.json).to.deep.equal(expected.page2.json);
+        expect(byPrice.json).to.deep.equal(expected.byPrice.json);
+        expect(loose.json).to.deep.equal(expected.loose.json);
+        expect(loose.json.matching.strategy).to.equal('fewer_words');
+        // One request each, asking for the page alone: no facets, no counts, no strict pass again for the loose one.
+        expect(bodies).to.have.length(3);
+        for (const body of bodies) {
+          expect(body.queries.every((query) => query.facets === undefined && query.hitsPerPage === undefined)).to.equal(true);
+        }
+        expect(bodies[2]!.queries[0]).to.include({ matchingStrategy: 'frequency', offset: 1, limit: 1 });
+      } finally {
+        client.multiSearch = original;
+        engine().setOptions({ splitMaxInFlight: server.runtime.config.search.splitMaxInFlight });
+      }
+    });
+
+    it('gives the same answer whether a lone search splits its Meilisearch requests or not', async () => {
+      const client = server.runtime.meiliSearch;
+      const original = client.multiSearch.bind(client);
+      let requests = 0;
+      client.multiSearch = ((...args: Parameters<typeof original>) => {
+        requests += 1;
+        return original(...args);
+      }) as typeof client.multiSearch;
+      const query = `q=shoe&brandIds=${brand.northwind}&categoryIds=${cat.shoes}&inStock=true`;
+      try {
+        engine().setOptions({ splitMaxInFlight: 0 });
+        engine().invalidate(shop.storeId);
+        const whole = await ok(query);
+        expect(requests).to.equal(1);
+        requests = 0;
+        engine().setOptions({ splitMaxInFlight: 1 });
+        engine().invalidate(shop.storeId);
+        const split = await ok(query);
+        expect(requests).to.equal(2);
+        expect(split.json).to.deep.equal(whole.json);
+        expect(titles(split)).to.deep.equal(['Trail Shoe Northwind Edition']);
+      } finally {
+        client.multiSearch = original;
+        engine().setOptions({ splitMaxInFlight: server.runtime.config.search.splitMaxInFlight });
+      }
+    });
+
     it('shows the option and attribute facets a store configures, with counts per value', async () => {
       const m = await merchant(server);
       storesToDrop.push(m.storeId);
@@ -401,6 +468,8 @@ describe('public search and suggest', function () {
         requests += 1;
         return original(...args);
       }) as typeof client.multiSearch;
+      // One multi-search per pass (a lone search would otherwise split its pass in two requests).
+      engine().setOptions({ splitMaxInFlight: 0 });
       try {
         // The filters alone match nothing (the draft is never shown): one request, no looser pass can help.
         const none = await ok(`q=batteries&ids=${ids.draft}`);
@@ -414,6 +483,7 @@ describe('public search and suggest', function () {
         expect(requests).to.equal(2);
       } finally {
         client.multiSearch = original;
+        engine().setOptions({ splitMaxInFlight: server.runtime.config.search.splitMaxInFlight });
       }
     });
     it('answers zero results when nothing matches even loosely', async () => {

@@ -11,8 +11,10 @@ import { expectProblem } from '../helpers/accounts';
 import { merchant, type Merchant } from './products.helpers';
 import { deliverIndexRows, pendingIndexRows } from '../helpers/indexing';
 import { uuidv7 } from '../../storage/ids';
-import { listZeroResultQueries, normaliseQuery, recordZeroResult, type ZeroResultQueryView } from '../../api/search-synonyms/zero-result-queries.service';
+import { listZeroResultQueries, normaliseQuery, recordZeroResult, ZeroResultRecorder, type ZeroResultQueryView } from '../../api/search-synonyms/zero-result-queries.service';
 import type { RequestContext } from '../../storage/request-context';
+import type { DataSource } from 'typeorm';
+import { eventually } from '../helpers/wait';
 
 /** One item of the merchant list, as the API answers it. */
 type Item = ZeroResultQueryView;
@@ -81,6 +83,57 @@ describe('zero-result queries', function () {
       expect(otherRow!.count).to.equal('1');
       const [orphans]: Array<{ n: number }> = await server.runtime.dataSource.query("SELECT count(*)::int AS n FROM zero_result_queries WHERE query = 'nobody home'", []);
       expect(orphans!.n).to.equal(0);
+    });
+  });
+
+  describe('ZeroResultRecorder (the api process)', () => {
+    const rowsOf = (storeId: string): Promise<Array<{ query: string; sample: string; count: string; first_seen_at: Date; last_seen_at: Date }>> =>
+      server.runtime.dataSource.query('SELECT query, sample, count::text, first_seen_at, last_seen_at FROM zero_result_queries WHERE store_id = $1 ORDER BY query', [storeId]);
+
+    it('gathers searches in memory and writes them together, adding to what is stored', async () => {
+      const m = await newMerchant();
+      await record(m.storeId, 'red dress');
+      const errors: unknown[] = [];
+      const recorder = new ZeroResultRecorder(server.runtime.dataSource, (e) => errors.push(e), 60_000);
+      const early = new Date(Date.now() - 60_000);
+      recorder.add(m.storeId, 'Red  Dress', early);
+      recorder.add(m.storeId, 'red dress');
+      recorder.add(m.storeId, 'GREEN hat');
+      recorder.add(m.storeId, '   ');
+      recorder.add(uuidv7(), 'nobody home');
+      // Nothing is written before the flush.
+      expect((await rowsOf(m.storeId)).map((r) => [r.query, r.count])).to.deep.equal([['red dress', '1']]);
+      await recorder.close();
+      const rows = await rowsOf(m.storeId);
+      expect(rows.map((r) => [r.query, r.sample, r.count])).to.deep.equal([
+        ['green hat', 'GREEN hat', '1'],
+        ['red dress', 'red dress', '3'],
+      ]);
+      expect(rows[0]!.first_seen_at.getTime()).to.equal(rows[0]!.last_seen_at.getTime());
+      expect(errors).to.deep.equal([]);
+    });
+
+    it('writes on its own after the flush interval, and keeps the counts of a failed write for the next one', async () => {
+      const m = await newMerchant();
+      let failNext = true;
+      const errors: unknown[] = [];
+      const db = {
+        query: (sql: string, params: unknown[]) => {
+          if (failNext) {
+            failNext = false;
+            return Promise.reject(new Error('database away'));
+          }
+          return server.runtime.dataSource.query(sql, params);
+        },
+      } as unknown as DataSource;
+      const recorder = new ZeroResultRecorder(db, (e) => errors.push(e), 20);
+      recorder.add(m.storeId, 'blue shirt');
+      recorder.add(m.storeId, 'blue shirt');
+      await eventually(() => errors.length === 1, 'the first write to fail');
+      recorder.add(m.storeId, 'Blue Shirt');
+      await eventually(async () => (await rowsOf(m.storeId)).length === 1, 'the counts to be written after the failure');
+      await recorder.close();
+      expect((await rowsOf(m.storeId)).map((r) => [r.query, r.sample, r.count])).to.deep.equal([['blue shirt', 'Blue Shirt', '3']]);
     });
   });
 

@@ -169,6 +169,43 @@ describe('transactional outbox', () => {
     }
   });
 
+  it('is woken by the commit of outbox rows instead of waiting for its poll, also after its listening connection was cut', async () => {
+    const slow = new OutboxRelay(runtime.dataSource, queues, { ...settings, pollIntervalMs: 120_000 }, silent, 'listening-relay');
+    const claimedWithin = async (id: string, ms: number): Promise<boolean> => {
+      const deadline = Date.now() + ms;
+      while (Date.now() < deadline) {
+        if ((await rowsOf(runtime.dataSource, id))[0]?.status === 'in_flight') return true;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return false;
+    };
+    slow.start({ listenUrl: runtime.config.databaseUrl });
+    try {
+      // The first pass (at start) finds nothing; from then on only a notification can wake it within the test.
+      await new Promise((r) => setTimeout(r, 300));
+      const first = uuidv7();
+      await inTransaction(ctx, (tx) => enqueueOutbox(tx, productEvent(first)));
+      expect(await claimedWithin(first, 3_000)).to.equal(true);
+
+      // A write that rolls back wakes nobody and leaves nothing.
+      const rolledBack = uuidv7();
+      await inTransaction(ctx, async (tx) => {
+        await enqueueOutbox(tx, productEvent(rolledBack));
+        throw new Error('roll back');
+      }).catch(() => undefined);
+      expect(await rowsOf(runtime.dataSource, rolledBack)).to.deep.equal([]);
+
+      // The listening connection is cut: the listener reconnects and the next commit still wakes the relay.
+      await runtime.dataSource.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'commerce-outbox-listener' AND datname = current_database()");
+      await new Promise((r) => setTimeout(r, 1_500));
+      const second = uuidv7();
+      await inTransaction(ctx, (tx) => enqueueOutbox(tx, productEvent(second)));
+      expect(await claimedWithin(second, 3_000)).to.equal(true);
+    } finally {
+      await slow.stop();
+    }
+  });
+
   it('keeps rows pending when Redis cannot be reached, and hands them over once it can', async () => {
     const id = uuidv7();
     await inTransaction(ctx, (tx) => enqueueOutbox(tx, productEvent(id)));

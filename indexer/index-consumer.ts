@@ -33,9 +33,17 @@ export const INDEX_CONCURRENCY = 2_000;
 /** How long a product delivery waits for others to share its Meilisearch write (well inside the 1 s freshness target). */
 const PRODUCT_LINGER_MS = 25;
 /** How long the products of an import batch wait for more to share a write (see ProductBatcher's patientLingerMs). */
-const BULK_LINGER_MS = 1_000;
+const BULK_LINGER_MS = 3_000;
 /** Most products one Meilisearch write of the product batcher carries. */
-const PRODUCT_WRITE_MAX = 5_000;
+const PRODUCT_WRITE_MAX = 15_000;
+/**
+ * Writes of the product batcher in Meilisearch at once. Meilisearch indexes the document additions
+ * waiting in its queue together as one batch, and part of a batch's cost does not grow with its size
+ * (measured: 21 CPU-s to index 100 000 documents sent at once, 32 CPU-s for the same documents in
+ * writes of about 2 000 with 2 in flight). With several writes queued, the slower Meilisearch is
+ * behind a bulk change, the larger the batches it makes of them.
+ */
+const PRODUCT_WRITES_IN_FLIGHT = 6;
 /** How long a process trusts that a store's index exists with the right settings before checking again. */
 const SETTINGS_TTL_MS = 60_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -187,7 +195,7 @@ export function createIndexHandler(deps: IndexerDeps): DeliveryHandler & { index
     await announce(result.stores);
     return result;
   };
-  const products = new ProductBatcher(syncAndAnnounce, { maxBatch: PRODUCT_WRITE_MAX, lingerMs: PRODUCT_LINGER_MS, patientLingerMs: BULK_LINGER_MS, maxInFlight: 2 }, (error) => error instanceof MeiliTaskError);
+  const products = new ProductBatcher(syncAndAnnounce, { maxBatch: PRODUCT_WRITE_MAX, lingerMs: PRODUCT_LINGER_MS, patientLingerMs: BULK_LINGER_MS, maxInFlight: PRODUCT_WRITES_IN_FLIGHT }, (error) => error instanceof MeiliTaskError);
 
   const handle = async (delivery: OutboxDelivery): Promise<void> => {
     const { aggregateType, aggregateId, tenantId } = delivery;
@@ -203,12 +211,15 @@ export function createIndexHandler(deps: IndexerDeps): DeliveryHandler & { index
       }
       case PRODUCT_BATCH_AGGREGATE: {
         // An import batch: its products join the product batcher together (one read, one write per maxBatch).
+        // The import's last batch is not patient: nothing more of the import will join its write.
         const ids = new Set<string>();
+        let final = false;
         for (const message of delivery.messages) {
-          const listed = (message.payload as { productIds?: unknown }).productIds;
-          if (Array.isArray(listed)) for (const productId of listed) if (typeof productId === 'string' && UUID.test(productId)) ids.add(productId.toLowerCase());
+          const payload = message.payload as { productIds?: unknown; final?: unknown };
+          if (payload.final === true) final = true;
+          if (Array.isArray(payload.productIds)) for (const productId of payload.productIds) if (typeof productId === 'string' && UUID.test(productId)) ids.add(productId.toLowerCase());
         }
-        await Promise.all([...ids].map((productId) => products.sync(productId, tenantId ? [tenantId] : [], true)));
+        await Promise.all([...ids].map((productId) => products.sync(productId, tenantId ? [tenantId] : [], !final)));
         return;
       }
       case 'brand':

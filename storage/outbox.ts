@@ -51,12 +51,13 @@ export interface OutboxDelivery extends OutboxJobData {
 /**
  * Many products changed by one write (an import batch): one `index` row whose payload lists them,
  * delivered as one job, so the indexer reads and writes them together. Its aggregate id is new for
- * every batch; products changed again later get their own `product` rows as usual.
+ * every batch; products changed again later get their own `product` rows as usual. `final` marks the
+ * last batch of an import: nothing more follows, so the indexer writes it without waiting for more.
  */
 export const PRODUCT_BATCH_AGGREGATE = 'product_batch';
 
-export function productBatchEvent(topic: string, productIds: string[]): OutboxEvent {
-  return { queue: 'index', topic, aggregateType: PRODUCT_BATCH_AGGREGATE, aggregateId: uuidv7(), payload: { productIds } };
+export function productBatchEvent(topic: string, productIds: string[], options: { final?: boolean } = {}): OutboxEvent {
+  return { queue: 'index', topic, aggregateType: PRODUCT_BATCH_AGGREGATE, aggregateId: uuidv7(), payload: { productIds, ...(options.final ? { final: true } : {}) } };
 }
 
 export const jobIdFor = (aggregateType: string, aggregateId: string): string => `${aggregateType}:${aggregateId}`;

@@ -85,7 +85,7 @@ export async function buildNewProducts(tx: RequestContext, store: Store, items: 
  * one outbox row for the whole batch (aggregate `product_batch`, the product ids in its payload):
  * the indexer reads and writes the batch's documents together instead of one delivery per product.
  */
-export async function insertNewProducts(tx: RequestContext, store: Store, built: ProductParts[]): Promise<void> {
+export async function insertNewProducts(tx: RequestContext, store: Store, built: ProductParts[], options: { final?: boolean } = {}): Promise<void> {
   if (!built.length) return;
   const now = new Date();
   await bulkInsert(tx.manager, Product, built.map((p) => p.product));
@@ -112,7 +112,7 @@ export async function insertNewProducts(tx: RequestContext, store: Store, built:
       requestId: tx.requestId,
     })),
   );
-  const events: OutboxEvent[] = [productBatchEvent('product.created', built.map((p) => p.product.id))];
+  const events: OutboxEvent[] = [productBatchEvent('product.created', built.map((p) => p.product.id), options)];
   const [vision] = (await tx.manager.query('SELECT 1 FROM visual_search_settings WHERE store_id = $1 AND enabled', [store.id])) as unknown[];
   if (vision) for (const p of built) if (p.images.length) events.push({ queue: 'vision', topic: 'product.image_changed', aggregateType: 'product', aggregateId: p.product.id });
   await enqueueOutbox(tx, events);

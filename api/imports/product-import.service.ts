@@ -78,9 +78,10 @@ function joiErrors(error: Joi.ValidationError, group: ProductGroup, variantRows:
 
 /**
  * Writes `groups` into the store within the caller's transaction `tx` and adds the outcome to `out`.
- * Only unexpected errors (database down) escape; they roll the whole batch back.
+ * Only unexpected errors (database down) escape; they roll the whole batch back. `final`: the import's
+ * last batch (its new products are indexed without waiting for more).
  */
-export async function applyProductGroups(tx: RequestContext, storeId: string, header: readonly string[], groups: ProductGroup[], out: BatchOutcome): Promise<void> {
+export async function applyProductGroups(tx: RequestContext, storeId: string, header: readonly string[], groups: ProductGroup[], out: BatchOutcome, options: { final?: boolean } = {}): Promise<void> {
   if (!groups.length) return;
   const store = await requireStore(tx, storeId, { forWrite: true });
   const lookups = await loadLookups(tx, storeId, groups);
@@ -140,7 +141,7 @@ export async function applyProductGroups(tx: RequestContext, storeId: string, he
   await tx.manager.query('SAVEPOINT import_new');
   try {
     const { built, failed } = await buildNewProducts(tx, store, fresh.map((f, key) => ({ key, input: { ...f.input, slug: f.group.handle } })));
-    await insertNewProducts(tx, store, built.map((b) => b.parts));
+    await insertNewProducts(tx, store, built.map((b) => b.parts), options);
     await tx.manager.query('RELEASE SAVEPOINT import_new');
     out.created += built.length;
     for (const f of failed) fail(fresh[f.key]!.group, serviceErrors(fresh[f.key]!.group, fresh[f.key]!.variantRows, f.errors, f.message));
@@ -201,7 +202,7 @@ export async function importProductsSync(ctx: RequestContext, storeId: string, s
   }
   const out = emptyOutcome();
   for (let i = 0; i < groups.length; i += batchProducts) {
-    await inTransaction(ctx, (tx) => applyProductGroups(tx, storeId, header, groups.slice(i, i + batchProducts), out));
+    await inTransaction(ctx, (tx) => applyProductGroups(tx, storeId, header, groups.slice(i, i + batchProducts), out, { final: i + batchProducts >= groups.length }));
   }
   out.errors.sort((a, b) => a.row - b.row);
   return importResult(out, out.errors.slice(0, MAX_REPORTED_ROW_ERRORS), out.errors.length);

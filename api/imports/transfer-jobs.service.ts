@@ -283,13 +283,13 @@ export async function runImportJob(dataSource: DataSource, jobId: string, servic
   const { batchProducts } = importSettings();
   let header: string[] = [];
   let batches = 0;
-  const commit = async (groups: ProductGroup[]): Promise<void> => {
+  const commit = async (groups: ProductGroup[], final: boolean): Promise<void> => {
     await inTransaction(ctx, async (tx) => {
       const [locked] = (await tx.manager.query('SELECT next_row, errors_count FROM transfer_jobs WHERE id = $1 FOR UPDATE', [jobId])) as Array<{ next_row: number; errors_count: number }>;
       const todo = groups.filter((g) => g.firstRow >= locked!.next_row);
       if (!todo.length) return;
       const out = emptyOutcome();
-      await applyProductGroups(tx, job.storeId, header, todo, out);
+      await applyProductGroups(tx, job.storeId, header, todo, out, { final });
       if (options.crashInBatch === batches + 1) throw new Error('simulated crash inside a batch');
       const keep = out.errors.slice(0, Math.max(0, MAX_REPORTED_ROW_ERRORS - locked!.errors_count));
       if (keep.length) await tx.manager.insert(TransferJobError, keep.map((e) => ({ jobId, rowNumber: e.row, columnName: e.column, message: e.message.slice(0, 2000) })));
@@ -302,19 +302,40 @@ export async function runImportJob(dataSource: DataSource, jobId: string, servic
     });
     batches += 1;
   };
+  // A full batch is committed once the next product has been read (so the last one is known to be last),
+  // and while it commits the next batch is read and parsed: the file's reading overlaps the database's work.
+  let committing: Promise<void> | undefined;
   try {
     let batch: ProductGroup[] = [];
+    let full: ProductGroup[] | undefined;
+    const stopped = (): boolean => options.stopAfterBatches !== undefined && batches >= options.stopAfterBatches;
+    const start = async (groups: ProductGroup[], final: boolean): Promise<boolean> => {
+      await committing;
+      if (stopped()) return false;
+      committing = commit(groups, final);
+      // Observed by the next await; until then the file goes on being read.
+      committing.catch(() => undefined);
+      return true;
+    };
     for await (const group of productGroups(csvRecords(readChunks(dataSource, jobId), productCsvRules, (names) => (header = names)))) {
       if (group.lastRow < job.nextRow) continue;
+      if (full) {
+        if (!(await start(full, false))) return false;
+        full = undefined;
+      }
       batch.push(group);
       if (batch.length >= batchProducts) {
-        await commit(batch);
+        full = batch;
         batch = [];
-        if (options.stopAfterBatches !== undefined && batches >= options.stopAfterBatches) return false;
       }
     }
-    if (batch.length) await commit(batch);
+    if (full && !(await start(full, batch.length === 0))) return false;
+    if (batch.length && !(await start(batch, true))) return false;
+    await committing;
+    if (stopped()) return false;
   } catch (error) {
+    // A batch still committing finishes (or fails) before the job's state is decided.
+    await committing?.catch(() => undefined);
     if (error instanceof AppError) {
       // The file itself is unreadable from some row on: what was committed stays, the job fails.
       await dataSource.query(`UPDATE transfer_jobs SET state = 'FAILED', failure = $2, finished_at = now(), updated_at = now() WHERE id = $1`, [jobId, error.message.slice(0, 2000)]);

@@ -31,6 +31,7 @@ import { storeIndexUid } from '../../search/index-names';
 import { settle } from '../../indexer/tasks';
 import { toCsv } from '../../api/http/csv';
 import { emit, freePort, log, meiliAloneIngest, parseFlags, round, sleep, startServices, stopProcess } from './common';
+import { commandCpuMs, processCpuMs } from './load';
 import { COLOURS, MATERIALS, ORIGINS, SIZES, createBenchStore, deleteBenchStore, Rng, ADJECTIVES, type BenchStore } from './search-data';
 
 interface Options {
@@ -223,7 +224,15 @@ async function main(): Promise<void> {
     const base = `http://127.0.0.1:${port}/api/v1`;
     const headers = { 'X-API-Key': store.apiKey };
 
+    // CPU seconds each process spends from the upload until everything is searchable (where /proc can be read).
+    const meiliPid = Number(fs.readFileSync(path.join(PROJECT_ROOT, '.data/run/meilisearch.pid'), 'utf8').trim() || 0);
+    const cpuNow = (): Record<string, number> => ({
+      ...Object.fromEntries(procs.map((p) => [p.role, p.child.pid ? (processCpuMs(p.child.pid) ?? 0) : 0])),
+      ...(process.env.MEILI_URL ? {} : { meilisearch: processCpuMs(meiliPid) ?? 0 }),
+      ...(process.env.DATABASE_URL ? {} : { postgres: commandCpuMs('postgres') }),
+    });
     log('uploading');
+    const cpuAtStart = cpuNow();
     const started = Date.now();
     const upload = await fetch(`${base}/bulk-import/products/async?storeId=${store.storeId}`, {
       method: 'POST',
@@ -270,6 +279,8 @@ async function main(): Promise<void> {
       await sleep(250);
     }
     const searchableMs = Date.now() - started;
+    const cpuAtEnd = cpuNow();
+    const cpuSeconds = Object.fromEntries(Object.entries(cpuAtEnd).map(([name, ms]) => [name, round((ms - (cpuAtStart[name] ?? 0)) / 1000, 1)]));
     const rss = Object.fromEntries(procs.map((p) => [p.role, peakRssMb(p.child.pid)]));
     emit({
       step: 'import',
@@ -283,12 +294,16 @@ async function main(): Promise<void> {
       rowsRead: progress.rows.read,
       rowErrors: progress.errorsTotal,
       peakRssMb: rss,
+      cpuSeconds,
     });
     for (const proc of procs.splice(0)) await stopProcess(proc.child);
 
     log('Meilisearch alone');
+    const meiliCpuBefore = processCpuMs(meiliPid);
     const alone = await meiliAloneIngest(db, meili, store.storeId, scratchUid, 3_600_000);
-    emit({ step: 'meilisearch_alone', ms: alone.ms, documents: alone.documents, docsPerSecond: round((alone.documents / alone.ms) * 1000, 1) });
+    const meiliCpuAfter = processCpuMs(meiliPid);
+    const aloneCpu = meiliCpuBefore !== undefined && meiliCpuAfter !== undefined && !process.env.MEILI_URL ? { meilisearchCpuSeconds: round((meiliCpuAfter - meiliCpuBefore) / 1000, 1) } : {};
+    emit({ step: 'meilisearch_alone', ms: alone.ms, documents: alone.documents, docsPerSecond: round((alone.documents / alone.ms) * 1000, 1), ...aloneCpu });
     const ratio = searchableMs / alone.ms;
     emit({
       step: 'summary',

@@ -3,7 +3,7 @@
  * made by `next()` (so every request can differ). Latencies are collected from autocannon's
  * `response` events so p50/p95/p99 come from every response, not from its fixed percentile set.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { round } from './common';
 
@@ -44,6 +44,21 @@ export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   const at = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[at]!;
+}
+
+/** CPU milliseconds of every process whose command name is `comm` (e.g. all `postgres` backends), summed. */
+export function commandCpuMs(comm: string): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === comm) total += processCpuMs(Number(entry)) ?? 0;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
 }
 
 export async function runLoad(options: {

@@ -109,7 +109,8 @@ describe('product import and export', function () {
     // New products of a batch reach the indexer as one outbox row listing them all.
     const [mug] = await server.runtime.dataSource.query("SELECT id FROM products WHERE store_id = $1 AND slug = 'mug'", [m.storeId]);
     const outbox = await server.runtime.dataSource.query("SELECT aggregate_type, topic, payload FROM outbox WHERE tenant_id = $1 AND queue = 'index' ORDER BY id", [m.owner.tenantId]);
-    expect(outbox).to.deep.equal([{ aggregate_type: 'product_batch', topic: 'product.created', payload: { productIds: [shirt.id, mug.id] } }]);
+    // The import's last batch says so: the indexer writes it without waiting for more.
+    expect(outbox).to.deep.equal([{ aggregate_type: 'product_batch', topic: 'product.created', payload: { productIds: [shirt.id, mug.id], final: true } }]);
     const audit = await server.runtime.dataSource.query("SELECT action FROM audit_log WHERE tenant_id = $1 AND resource_type = 'product' ORDER BY id", [m.owner.tenantId]);
     expect(audit.map((r: { action: string }) => r.action)).to.deep.equal(['product.create', 'product.create']);
 
@@ -284,6 +285,12 @@ describe('product import and export', function () {
     }
   });
 
+  /** The import's index rows in order: [products listed, final]. */
+  const batchRows = async (m: Merchant): Promise<Array<[number, boolean]>> => {
+    const rows: Array<{ payload: { productIds: string[]; final?: boolean } }> = await server.runtime.dataSource.query("SELECT payload FROM outbox WHERE tenant_id = $1 AND aggregate_type = 'product_batch' ORDER BY id", [m.owner.tenantId]);
+    return rows.map((r) => [r.payload.productIds.length, r.payload.final ?? false]);
+  };
+
   it('resumes an import whose worker died after the last committed batch, without duplicating products', async () => {
     const m = await merchant(server);
     process.env.IMPORT_BATCH_PRODUCTS = '3';
@@ -314,6 +321,29 @@ describe('product import and export', function () {
       expect(rows.every((r) => r.variants === 2)).to.equal(true);
       const [counts] = await server.runtime.dataSource.query("SELECT count(*)::int AS n FROM audit_log WHERE tenant_id = $1 AND action = 'product.create'", [m.owner.tenantId]);
       expect(counts.n).to.equal(10);
+      // One index row per committed batch; only the last says that nothing more follows.
+      expect(await batchRows(m)).to.deep.equal([
+        [3, false],
+        [3, false],
+        [3, false],
+        [1, true],
+      ]);
+    } finally {
+      delete process.env.IMPORT_BATCH_PRODUCTS;
+    }
+  });
+
+  it('marks the last batch of an import final also when the file ends with a full batch', async () => {
+    const m = await merchant(server);
+    process.env.IMPORT_BATCH_PRODUCTS = '3';
+    try {
+      const started = await importAsync(m, generated(6, 1));
+      await deliver('import', started.json.id);
+      expect((await progress(m, started.json.id)).json).to.deep.include({ state: 'COMPLETED' });
+      expect(await batchRows(m)).to.deep.equal([
+        [3, false],
+        [3, true],
+      ]);
     } finally {
       delete process.env.IMPORT_BATCH_PRODUCTS;
     }

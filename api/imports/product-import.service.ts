@@ -76,18 +76,68 @@ function joiErrors(error: Joi.ValidationError, group: ProductGroup, variantRows:
   });
 }
 
+/** A new product's cells read and checked against its bounds (CPU work only, done ahead of the batch's transaction). */
+interface CheckedGroup {
+  input?: ProductInput;
+  variantRows: number[];
+  errors: RowError[];
+}
+
+/**
+ * The checks of a batch that need no transaction: reference lookups (brands, categories, tags) and,
+ * for every handle not stored yet, its cells read and validated as a new product. The asynchronous
+ * import prepares the next batch this way while the previous one commits. The batch's transaction
+ * decides again which handles exist; a handle created meanwhile is checked there as an update.
+ */
+export interface PreparedGroups {
+  lookups: Lookups;
+  checked: Map<ProductGroup, CheckedGroup>;
+}
+
+function checkGroup(group: ProductGroup, header: readonly string[], lookups: Lookups, current?: ProductParts): CheckedGroup {
+  const built = groupInput(group, header, lookups, current);
+  const { value, error } = UpdateProductDto.schema.validate(built.input, { abortEarly: false, convert: true, errors: { wrap: { label: false } } });
+  if (built.errors.length || error) {
+    // Cells that could not be read are reported once; the product's own bounds add what they find.
+    const found = [...built.errors, ...(error ? joiErrors(error, group, built.variantRows) : [])];
+    const seen = new Set<string>();
+    return { variantRows: built.variantRows, errors: found.filter((e) => !seen.has(`${e.row}:${e.column}`) && seen.add(`${e.row}:${e.column}`)) };
+  }
+  return { input: value as ProductInput, variantRows: built.variantRows, errors: [] };
+}
+
+const storedHandles = async (ctx: RequestContext, storeId: string, groups: ProductGroup[]): Promise<Map<string, string>> => {
+  const handles = groups.map((g) => g.handle).filter(Boolean);
+  const rows: Array<{ id: string; slug: string }> = await ctx.manager.query('SELECT id, slug FROM products WHERE tenant_id = $1 AND store_id = $2 AND slug = ANY($3::text[])', [ctx.tenantId, storeId, handles]);
+  return new Map(rows.map((r) => [r.slug, r.id]));
+};
+
+export async function prepareProductGroups(ctx: RequestContext, storeId: string, header: readonly string[], groups: ProductGroup[]): Promise<PreparedGroups> {
+  const lookups = await loadLookups(ctx, storeId, groups);
+  const stored = await storedHandles(ctx, storeId, groups);
+  const checked = new Map<ProductGroup, CheckedGroup>();
+  for (const group of groups) if (!group.errors.length && !stored.has(group.handle)) checked.set(group, checkGroup(group, header, lookups));
+  return { lookups, checked };
+}
+
 /**
  * Writes `groups` into the store within the caller's transaction `tx` and adds the outcome to `out`.
  * Only unexpected errors (database down) escape; they roll the whole batch back. `final`: the import's
- * last batch (its new products are indexed without waiting for more).
+ * last batch (its new products are indexed without waiting for more). `prepared`: the batch's checks
+ * made ahead (prepareProductGroups); without it they are made here.
  */
-export async function applyProductGroups(tx: RequestContext, storeId: string, header: readonly string[], groups: ProductGroup[], out: BatchOutcome, options: { final?: boolean } = {}): Promise<void> {
+export async function applyProductGroups(
+  tx: RequestContext,
+  storeId: string,
+  header: readonly string[],
+  groups: ProductGroup[],
+  out: BatchOutcome,
+  options: { final?: boolean; prepared?: PreparedGroups } = {},
+): Promise<void> {
   if (!groups.length) return;
   const store = await requireStore(tx, storeId, { forWrite: true });
-  const lookups = await loadLookups(tx, storeId, groups);
-  const handles = groups.map((g) => g.handle).filter(Boolean);
-  const existing: Array<{ id: string; slug: string }> = await tx.manager.query('SELECT id, slug FROM products WHERE tenant_id = $1 AND store_id = $2 AND slug = ANY($3::text[])', [tx.tenantId, storeId, handles]);
-  const idBySlug = new Map(existing.map((r) => [r.slug, r.id]));
+  const prepared = options.prepared ?? { lookups: await loadLookups(tx, storeId, groups), checked: new Map<ProductGroup, CheckedGroup>() };
+  const idBySlug = await storedHandles(tx, storeId, groups);
   const fail = (group: ProductGroup, errors: RowError[]): void => {
     out.failed += 1;
     out.rowsFailed += group.records.length;
@@ -109,28 +159,24 @@ export async function applyProductGroups(tx: RequestContext, storeId: string, he
       const product = await tenantRepository(tx, Product).findOneBy({ id });
       if (product) current = await loadParts(tx, product);
     }
-    const built = groupInput(group, header, lookups, current);
-    const { value, error } = UpdateProductDto.schema.validate(built.input, { abortEarly: false, convert: true, errors: { wrap: { label: false } } });
-    if (built.errors.length || error) {
-      // Cells that could not be read are reported once; the product's own bounds add what they find.
-      const found = [...built.errors, ...(error ? joiErrors(error, group, built.variantRows) : [])];
-      const seen = new Set<string>();
-      fail(group, found.filter((e) => !seen.has(`${e.row}:${e.column}`) && seen.add(`${e.row}:${e.column}`)));
+    const checked = (!current && prepared.checked.get(group)) || checkGroup(group, header, prepared.lookups, current);
+    if (!checked.input) {
+      fail(group, checked.errors);
       continue;
     }
     if (!current) {
-      fresh.push({ group, input: value as ProductInput, variantRows: built.variantRows });
+      fresh.push({ group, input: checked.input, variantRows: checked.variantRows });
       continue;
     }
     await tx.manager.query('SAVEPOINT import_product');
     try {
-      const view = await replaceProduct(tx, current.product.id, value as ProductInput);
+      const view = await replaceProduct(tx, current.product.id, checked.input);
       if (view.updatedAt === current.product.updatedAt.toISOString()) out.unchanged += 1;
       else out.updated += 1;
       await tx.manager.query('RELEASE SAVEPOINT import_product');
     } catch (caught) {
       await tx.manager.query('ROLLBACK TO SAVEPOINT import_product');
-      if (caught instanceof AppError) fail(group, serviceErrors(group, built.variantRows, caught.errors, caught.message));
+      if (caught instanceof AppError) fail(group, serviceErrors(group, checked.variantRows, caught.errors, caught.message));
       else if (caught instanceof QueryFailedError) fail(group, [{ row: group.firstRow, column: null, message: 'the product could not be written (it conflicts with another product of the store)' }]);
       else throw caught;
     }
@@ -141,7 +187,7 @@ export async function applyProductGroups(tx: RequestContext, storeId: string, he
   await tx.manager.query('SAVEPOINT import_new');
   try {
     const { built, failed } = await buildNewProducts(tx, store, fresh.map((f, key) => ({ key, input: { ...f.input, slug: f.group.handle } })));
-    await insertNewProducts(tx, store, built.map((b) => b.parts), options);
+    await insertNewProducts(tx, store, built.map((b) => b.parts), { final: options.final });
     await tx.manager.query('RELEASE SAVEPOINT import_new');
     out.created += built.length;
     for (const f of failed) fail(fresh[f.key]!.group, serviceErrors(fresh[f.key]!.group, fresh[f.key]!.variantRows, f.errors, f.message));

@@ -29,7 +29,7 @@ import { requireStore } from '../http/store-access';
 import type { ProductParts } from '../products/products.view';
 import { csvRecords, type CsvSource, type RowError } from './csv-stream';
 import { importSettings } from './imports.settings';
-import { applyProductGroups, emptyOutcome, MAX_REPORTED_ROW_ERRORS, productCsvRules } from './product-import.service';
+import { applyProductGroups, emptyOutcome, MAX_REPORTED_ROW_ERRORS, prepareProductGroups, productCsvRules, type PreparedGroups } from './product-import.service';
 import { exportRows, LAYOUT_COLUMNS, productGroups, type ProductGroup } from './product-layout';
 
 const CHUNK_BYTES = 1024 * 1024;
@@ -283,13 +283,14 @@ export async function runImportJob(dataSource: DataSource, jobId: string, servic
   const { batchProducts } = importSettings();
   let header: string[] = [];
   let batches = 0;
-  const commit = async (groups: ProductGroup[], final: boolean): Promise<void> => {
+  const commit = async (groups: ProductGroup[], final: boolean, preparing: Promise<PreparedGroups>): Promise<void> => {
+    const prepared = await preparing;
     await inTransaction(ctx, async (tx) => {
       const [locked] = (await tx.manager.query('SELECT next_row, errors_count FROM transfer_jobs WHERE id = $1 FOR UPDATE', [jobId])) as Array<{ next_row: number; errors_count: number }>;
       const todo = groups.filter((g) => g.firstRow >= locked!.next_row);
       if (!todo.length) return;
       const out = emptyOutcome();
-      await applyProductGroups(tx, job.storeId, header, todo, out, { final });
+      await applyProductGroups(tx, job.storeId, header, todo, out, { final, prepared });
       if (options.crashInBatch === batches + 1) throw new Error('simulated crash inside a batch');
       const keep = out.errors.slice(0, Math.max(0, MAX_REPORTED_ROW_ERRORS - locked!.errors_count));
       if (keep.length) await tx.manager.insert(TransferJobError, keep.map((e) => ({ jobId, rowNumber: e.row, columnName: e.column, message: e.message.slice(0, 2000) })));
@@ -303,16 +304,19 @@ export async function runImportJob(dataSource: DataSource, jobId: string, servic
     batches += 1;
   };
   // A full batch is committed once the next product has been read (so the last one is known to be last),
-  // and while it commits the next batch is read and parsed: the file's reading overlaps the database's work.
+  // and while it commits the next batch is read, parsed and checked: that work overlaps the database's.
   let committing: Promise<void> | undefined;
   try {
     let batch: ProductGroup[] = [];
     let full: ProductGroup[] | undefined;
     const stopped = (): boolean => options.stopAfterBatches !== undefined && batches >= options.stopAfterBatches;
     const start = async (groups: ProductGroup[], final: boolean): Promise<boolean> => {
+      // This batch's checks run now, while the previous batch may still be committing.
+      const preparing = prepareProductGroups(ctx, job.storeId, header, groups);
+      preparing.catch(() => undefined);
       await committing;
       if (stopped()) return false;
-      committing = commit(groups, final);
+      committing = commit(groups, final, preparing);
       // Observed by the next await; until then the file goes on being read.
       committing.catch(() => undefined);
       return true;

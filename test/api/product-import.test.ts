@@ -11,7 +11,10 @@ import { expectProblem } from '../helpers/accounts';
 import { storeApiKey } from '../helpers/catalog';
 import { insertAttribute, insertBrand, insertCategory, insertTag, merchant, product, type Merchant } from './products.helpers';
 import { runImportJob, transferJobsHandler } from '../../api/imports/transfer-jobs.service';
-import { LAYOUT_COLUMNS } from '../../api/imports/product-layout';
+import { LAYOUT_COLUMNS, productGroups, type ProductGroup } from '../../api/imports/product-layout';
+import { applyProductGroups, emptyOutcome, prepareProductGroups, productCsvRules } from '../../api/imports/product-import.service';
+import { csvRecords } from '../../api/imports/csv-stream';
+import { inTransaction, systemContext } from '../../storage/request-context';
 
 const HEADER = 'handle,title,description,type,status,price,compareAtPrice,brand,categories,tags,attributes,images,sku,option1Name,option1Value,variantPrice,stock';
 
@@ -331,6 +334,26 @@ describe('product import and export', function () {
     } finally {
       delete process.env.IMPORT_BATCH_PRODUCTS;
     }
+  });
+
+  it('treats a handle created after its batch was checked ahead as an update, not a second product', async () => {
+    const m = await merchant(server);
+    const ctx = systemContext(server.runtime.dataSource, 'import-race', m.owner.tenantId);
+    let header: string[] = [];
+    const groups: ProductGroup[] = [];
+    for await (const group of productGroups(csvRecords(generated(2, 1), productCsvRules, (names) => (header = names)))) groups.push(group);
+    const prepared = await prepareProductGroups(ctx, m.storeId, header, groups);
+    expect(prepared.checked.size).to.equal(2);
+    // Meanwhile a merchant creates gen-1 by hand.
+    const created = await call(server, 'POST', '/api/v1/catalog/products', { headers: m.headers, body: { storeId: m.storeId, title: 'By hand', slug: 'gen-1', type: 'PHYSICAL', price: 5 } });
+    expect(created.status, created.text).to.equal(201);
+    const out = emptyOutcome();
+    await inTransaction(ctx, (tx) => applyProductGroups(tx, m.storeId, header, groups, out, { prepared }));
+    expect(out).to.include({ created: 1, updated: 1, failed: 0 });
+    expect((await products(m.storeId)).map((p) => [p.slug, p.title, p.variants])).to.deep.equal([
+      ['gen-0', 'Product 0', 1],
+      ['gen-1', 'Product 1', 1],
+    ]);
   });
 
   it('marks the last batch of an import final also when the file ends with a full batch', async () => {

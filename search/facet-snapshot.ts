@@ -32,10 +32,12 @@ export interface FacetSnapshot {
 
 const sortedSet = (values: string[] | undefined): string[] | null => (values?.length ? [...new Set(values.map((v) => v.toLowerCase()))].sort() : null);
 
-/** The snapshot key: the search's parameters except page, perPage and sort, normalised as the answer cache's key is. */
-export function snapshotKey(params: PublicSearchParams, normalisedQ: string, pricesShown: boolean): string {
-  return JSON.stringify([
-    'facets',
+/**
+ * Every parameter of a search except page, perPage and sort, normalised (ids lowercased, sets
+ * sorted): what its total, facet counts and matching depend on. The answer cache's key adds the rest.
+ */
+export function wordsAndFilters(params: PublicSearchParams, normalisedQ: string): unknown[] {
+  return [
     params.storeId.toLowerCase(),
     params.locale ?? null,
     normalisedQ,
@@ -53,8 +55,12 @@ export function snapshotKey(params: PublicSearchParams, normalisedQ: string, pri
     params.discounted ?? null,
     params.options?.length ? [...new Set(params.options)].sort() : null,
     params.attrs?.length ? [...new Set(params.attrs)].sort() : null,
-    pricesShown,
-  ]);
+  ];
+}
+
+/** The snapshot key: the search's words and filters (not page, perPage or sort) and whether prices are shown. */
+export function snapshotKey(params: PublicSearchParams, normalisedQ: string, pricesShown: boolean): string {
+  return JSON.stringify(['facets', ...wordsAndFilters(params, normalisedQ), pricesShown]);
 }
 
 const roleKey = (role: QueryRole): string => (role.kind === 'facet' ? `facet:${role.group}` : role.kind === 'priceBucket' ? `priceBucket:${role.bucket}` : role.kind);

@@ -13,7 +13,7 @@ import { localeField } from '../indexer/product-document';
 import { looseAttempts, type LooseAttempt, type LooseStrategy } from './loose-query';
 import { buildSearchPlan, splitPair, type FacetGroup, type PublicSearchParams, type SearchPlan } from './public-search-request';
 import { ResultCache } from './result-cache';
-import { assembleResults, hitsRequest, snapshotBytes, snapshotKey, takeSnapshot, type FacetSnapshot, type QueryResult } from './facet-snapshot';
+import { assembleResults, hitsRequest, snapshotBytes, snapshotKey, takeSnapshot, wordsAndFilters, type FacetSnapshot, type QueryResult } from './facet-snapshot';
 import { loadStoreProfile, sponsoredFor, type StoreProfile } from './store-profile';
 import { matchLexicon, type SuggestAnswer, type SuggestParams } from './suggest';
 import { storeIndexUid } from './index-names';
@@ -114,33 +114,9 @@ export function normaliseSearchText(q: string | undefined): string {
   return (q ?? '').normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase();
 }
 
-const sortedSet = (values: string[] | undefined): string[] | undefined => (values?.length ? [...new Set(values.map((v) => v.toLowerCase()))].sort() : undefined);
-
 /** The cache key: every parameter that changes the answer, normalised, in a fixed order. */
 export function cacheKey(params: PublicSearchParams, pricesShown: boolean): string {
-  return JSON.stringify([
-    params.storeId.toLowerCase(),
-    params.locale ?? null,
-    normaliseSearchText(params.q),
-    params.page,
-    params.perPage,
-    params.sort,
-    params.type ?? null,
-    params.categoryId?.toLowerCase() ?? null,
-    params.brandId?.toLowerCase() ?? null,
-    params.vendorId?.toLowerCase() ?? null,
-    sortedSet(params.categoryIds) ?? null,
-    sortedSet(params.brandIds) ?? null,
-    sortedSet(params.ids) ?? null,
-    params.priceMin ?? null,
-    params.priceMax ?? null,
-    params.minRating ?? null,
-    params.inStock ?? null,
-    params.discounted ?? null,
-    params.options?.length ? [...new Set(params.options)].sort() : null,
-    params.attrs?.length ? [...new Set(params.attrs)].sort() : null,
-    pricesShown,
-  ]);
+  return JSON.stringify([...wordsAndFilters(params, normaliseSearchText(params.q)), params.page, params.perPage, params.sort, pricesShown]);
 }
 
 type Hit = Record<string, unknown>;

@@ -42,6 +42,24 @@ describe('public search and suggest', function () {
 
   const db = (sql: string, params: unknown[] = []): Promise<any> => server.runtime.dataSource.query(sql, params);
   const engine = () => server.runtime.services.search!;
+  /** Records the multi-search bodies the engine sends until `restore()`; splitting is off meanwhile (one request per pass). */
+  function watchMultiSearch(): { bodies: Array<{ queries: Array<Record<string, unknown>> }>; restore(): void } {
+    const client = server.runtime.meiliSearch;
+    const original = client.multiSearch.bind(client);
+    const bodies: Array<{ queries: Array<Record<string, unknown>> }> = [];
+    client.multiSearch = ((body: { queries: Array<Record<string, unknown>> }) => {
+      bodies.push(body);
+      return original(body);
+    }) as typeof client.multiSearch;
+    engine().setOptions({ splitMaxInFlight: 0 });
+    return {
+      bodies,
+      restore() {
+        client.multiSearch = original;
+        engine().setOptions({ splitMaxInFlight: server.runtime.config.search.splitMaxInFlight });
+      },
+    };
+  }
 
   async function addCategory(m: Merchant, name: string, parentId: string | null = null): Promise<string> {
     const id = uuidv7();
@@ -332,14 +350,8 @@ describe('public search and suggest', function () {
     });
 
     it('reads only the hits for another page or sort of a search it answered, and answers exactly as a full search', async () => {
-      const client = server.runtime.meiliSearch;
-      const original = client.multiSearch.bind(client);
-      const bodies: Array<{ queries: Array<Record<string, unknown>> }> = [];
-      client.multiSearch = ((body: { queries: Array<Record<string, unknown>> }) => {
-        bodies.push(body);
-        return original(body);
-      }) as typeof client.multiSearch;
-      engine().setOptions({ splitMaxInFlight: 0 });
+      const watch = watchMultiSearch();
+      const { bodies } = watch;
       const base = `brandIds=${brand.northwind}&brandIds=${brand.contoso}&perPage=1`;
       try {
         const fresh = async (query: string): Promise<TestResponse> => {
@@ -365,35 +377,26 @@ describe('public search and suggest', function () {
         }
         expect(bodies[2]!.queries[0]).to.include({ matchingStrategy: 'frequency', offset: 1, limit: 1 });
       } finally {
-        client.multiSearch = original;
-        engine().setOptions({ splitMaxInFlight: server.runtime.config.search.splitMaxInFlight });
+        watch.restore();
       }
     });
 
     it('gives the same answer whether a lone search splits its Meilisearch requests or not', async () => {
-      const client = server.runtime.meiliSearch;
-      const original = client.multiSearch.bind(client);
-      let requests = 0;
-      client.multiSearch = ((...args: Parameters<typeof original>) => {
-        requests += 1;
-        return original(...args);
-      }) as typeof client.multiSearch;
+      const watch = watchMultiSearch();
       const query = `q=shoe&brandIds=${brand.northwind}&categoryIds=${cat.shoes}&inStock=true`;
       try {
-        engine().setOptions({ splitMaxInFlight: 0 });
         engine().invalidate(shop.storeId);
         const whole = await ok(query);
-        expect(requests).to.equal(1);
-        requests = 0;
+        expect(watch.bodies).to.have.length(1);
+        watch.bodies.length = 0;
         engine().setOptions({ splitMaxInFlight: 1 });
         engine().invalidate(shop.storeId);
         const split = await ok(query);
-        expect(requests).to.equal(2);
+        expect(watch.bodies).to.have.length(2);
         expect(split.json).to.deep.equal(whole.json);
         expect(titles(split)).to.deep.equal(['Trail Shoe Northwind Edition']);
       } finally {
-        client.multiSearch = original;
-        engine().setOptions({ splitMaxInFlight: server.runtime.config.search.splitMaxInFlight });
+        watch.restore();
       }
     });
 
@@ -461,29 +464,20 @@ describe('public search and suggest', function () {
       expect(strict.json.looseMatch).to.equal(false);
     });
     it('skips the looser passes when the filters alone match nothing, and still loosens where they match', async () => {
-      const client = server.runtime.meiliSearch;
-      const original = client.multiSearch.bind(client);
-      let requests = 0;
-      client.multiSearch = ((...args: Parameters<typeof original>) => {
-        requests += 1;
-        return original(...args);
-      }) as typeof client.multiSearch;
-      // One multi-search per pass (a lone search would otherwise split its pass in two requests).
-      engine().setOptions({ splitMaxInFlight: 0 });
+      const watch = watchMultiSearch();
       try {
         // The filters alone match nothing (the draft is never shown): one request, no looser pass can help.
         const none = await ok(`q=batteries&ids=${ids.draft}`);
         expect(none.json).to.include({ total: 0, looseMatch: false });
-        expect(requests).to.equal(1);
+        expect(watch.bodies).to.have.length(1);
         // The battery is in the kitchen category: the plural still finds it loosely.
-        requests = 0;
+        watch.bodies.length = 0;
         const found = await ok(`q=batteries&categoryId=${cat.kitchen}`);
         expect(titles(found)).to.deep.equal(['Battery Pack']);
         expect(found.json.matching).to.deep.equal({ strategy: 'word_forms', q: 'battery' });
-        expect(requests).to.equal(2);
+        expect(watch.bodies).to.have.length(2);
       } finally {
-        client.multiSearch = original;
-        engine().setOptions({ splitMaxInFlight: server.runtime.config.search.splitMaxInFlight });
+        watch.restore();
       }
     });
     it('answers zero results when nothing matches even loosely', async () => {

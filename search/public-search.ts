@@ -11,7 +11,7 @@ import { RawJson } from '../api/http/raw-json';
 import { servicesOf, type RequestContext } from '../storage/request-context';
 import { localeField } from '../indexer/product-document';
 import { looseAttempts, type LooseAttempt, type LooseStrategy } from './loose-query';
-import { buildSearchPlan, splitPair, type FacetGroup, type PublicSearchParams, type SearchPlan } from './public-search-request';
+import { buildSearchPlan, splitPair, type FacetGroup, type MeiliQuery, type PublicSearchParams, type SearchPlan } from './public-search-request';
 import { ResultCache } from './result-cache';
 import { assembleResults, hitsRequest, snapshotBytes, snapshotKey, takeSnapshot, wordsAndFilters, type FacetSnapshot, type QueryResult } from './facet-snapshot';
 import { loadStoreProfile, sponsoredFor, type StoreProfile } from './store-profile';
@@ -115,8 +115,8 @@ export function normaliseSearchText(q: string | undefined): string {
 }
 
 /** The cache key: every parameter that changes the answer, normalised, in a fixed order. */
-export function cacheKey(params: PublicSearchParams, pricesShown: boolean): string {
-  return JSON.stringify([...wordsAndFilters(params, normaliseSearchText(params.q)), params.page, params.perPage, params.sort, pricesShown]);
+export function cacheKey(params: PublicSearchParams, pricesShown: boolean, normalisedQ = normaliseSearchText(params.q)): string {
+  return JSON.stringify([...wordsAndFilters(params, normalisedQ), params.page, params.perPage, params.sort, pricesShown]);
 }
 
 type Hit = Record<string, unknown>;
@@ -178,7 +178,7 @@ export class SearchEngine {
     const profile = await this.profile(params.storeId);
     const pricesShown = pricesShownFor(profile);
     const q = normaliseSearchText(params.q);
-    const key = cacheKey(params, pricesShown);
+    const key = cacheKey(params, pricesShown, q);
     const cached = this.cacheLive ? this.answers.get(key) : undefined;
     if (cached) {
       if (q && cached.total === 0) this.zeroResult(profile.id, params.q!);
@@ -187,7 +187,7 @@ export class SearchEngine {
     this.computing += 1;
     let answer: SearchAnswer;
     try {
-      answer = await this.compute(params, profile, pricesShown);
+      answer = await this.compute(params, q, profile, pricesShown);
     } finally {
       this.computing -= 1;
     }
@@ -259,7 +259,7 @@ export class SearchEngine {
     this.options.recordZeroResult?.(storeId, q).catch((error: unknown) => this.logger.warn({ err: error, storeId }, 'search: could not count a zero-result query'));
   }
 
-  private async compute(params: PublicSearchParams, profile: StoreProfile, pricesShown: boolean): Promise<SearchAnswer> {
+  private async compute(params: PublicSearchParams, normalisedQ: string, profile: StoreProfile, pricesShown: boolean): Promise<SearchAnswer> {
     const facets = profile.facets.filter((f) => pricesShown || f.key !== 'price');
     const slots = params.page === 1 ? sponsoredSlots(params.perPage) : 0;
     const candidates = slots > 0 ? sponsoredFor(profile, params.q ?? '', slots + params.perPage) : [];
@@ -267,13 +267,13 @@ export class SearchEngine {
     const strictMatching: SearchAnswer['matching'] = { strategy: 'strict', q: params.q?.trim() || null };
 
     // Another page or sort of a search answered before: its counts are known, only the hits are read.
-    const snapshotAt = snapshotKey(params, normaliseSearchText(params.q), pricesShown);
+    const snapshotAt = snapshotKey(params, normalisedQ, pricesShown);
     const snapshot = this.cacheLive ? this.snapshots.get(snapshotAt) : undefined;
     if (snapshot) {
       const { attempt } = snapshot;
       const plan = buildSearchPlan(params, facets, { priceBuckets: profile.priceBuckets, sponsoredIds, ...(attempt ? { q: attempt.q, matchingStrategy: attempt.matchingStrategy } : { filtersOnlyCount: true }) });
       const request = hitsRequest(plan, snapshot, params.page, params.perPage);
-      const fetched = request && (request.queries.length ? await this.run({ queries: request.queries, roles: [], groups: new Map() }) : []);
+      const fetched = request && (request.queries.length ? await this.run(request.queries) : []);
       if (request && fetched) {
         const results = assembleResults(plan, snapshot, { roles: request.roles, results: fetched });
         return this.answer(params, profile, plan, results, candidates, slots, pricesShown, attempt ? { strategy: attempt.strategy, q: attempt.q } : strictMatching);
@@ -281,7 +281,7 @@ export class SearchEngine {
     }
 
     let plan = buildSearchPlan(params, facets, { priceBuckets: profile.priceBuckets, sponsoredIds, filtersOnlyCount: true });
-    let results = await this.run(plan);
+    let results = await this.run(plan.queries);
     let matching = strictMatching;
     let winner: LooseAttempt | undefined;
     const q = params.q?.trim() ?? '';
@@ -295,7 +295,7 @@ export class SearchEngine {
       if (attempts.length === 1) {
         // A single looser form is run in full at once: a probe first would only add a request.
         const only = loosePlan(attempts[0]!);
-        winnerResults = await this.run(only);
+        winnerResults = await this.run(only.queries);
         if ((winnerResults?.[0]?.totalHits ?? 0) > 0) [winner, plan] = [attempts[0], only];
       } else {
         // One request counts every looser form (count only, no facets); the first that finds something
@@ -304,11 +304,11 @@ export class SearchEngine {
           const { page: _page, hitsPerPage: _hitsPerPage, sort: _sort, attributesToRetrieve: _fields, ...query } = buildSearchPlan(params, [], { q: attempt.q, matchingStrategy: attempt.matchingStrategy }).queries[0]!;
           return { ...query, limit: 1, attributesToRetrieve: ['id'] };
         });
-        const counted = await this.run({ queries: probes, roles: [], groups: new Map() });
+        const counted = await this.run(probes);
         winner = attempts.find((_, i) => (counted?.[i]?.hits.length ?? 0) > 0);
         if (winner) {
           plan = loosePlan(winner);
-          winnerResults = await this.run(plan);
+          winnerResults = await this.run(plan.queries);
         }
       }
       if (winner) {
@@ -323,9 +323,8 @@ export class SearchEngine {
     return this.answer(params, profile, plan, results, candidates, slots, pricesShown, matching);
   }
 
-  /** The multi-search results in plan order; undefined when the store has no index yet (nothing published). */
-  private async run(plan: SearchPlan): Promise<QueryResult[] | undefined> {
-    const queries = plan.queries;
+  /** The multi-search results in query order; undefined when the store has no index yet (nothing published). */
+  private async run(queries: MeiliQuery[]): Promise<QueryResult[] | undefined> {
     const split = queries.length > 1 && this.computing <= (this.options.splitMaxInFlight ?? 0);
     try {
       if (!split) return (await this.client.multiSearch<QueryResult>({ queries })).results;

@@ -18,6 +18,7 @@ import { setAuthenticator } from './http/auth';
 import { buildWeb } from '../web/web.router';
 import { PlatformAuthenticator } from './auth/authenticator';
 import type { ContextServices } from '../storage/request-context';
+import type { DependencyMonitor } from './dependency-monitor';
 
 export interface AppDeps {
   config: Pick<Config, 'redisUrl' | 'bodyLimitJsonBytes' | 'bodyLimitCsvBytes'>;
@@ -25,6 +26,8 @@ export interface AppDeps {
   dataSource: DataSource;
   meiliAdmin: Meilisearch;
   services: ContextServices;
+  /** Readiness probes (the runtime's). */
+  monitor: DependencyMonitor;
   /** Defaults to every operation of the specification; tests may pass their own. */
   routes?: RouteDef[];
 }
@@ -47,7 +50,7 @@ export function createApp(deps: AppDeps): Koa {
   app.silent = true;
   app.proxy = deps.services.config.trustProxy;
   const openApiJson = JSON.stringify(buildOpenApiDocument(routes, { version: API_VERSION }));
-  const system = buildSystemRouter({ dataSource: deps.dataSource, redisUrl: deps.config.redisUrl, meiliAdmin: deps.meiliAdmin, openApiJson });
+  const system = buildSystemRouter({ monitor: deps.monitor, openApiJson });
   setAuthenticator(new PlatformAuthenticator(deps.dataSource, deps.services.config.appSecret));
   const api = buildRouter(routes, {
     dataSource: deps.dataSource,

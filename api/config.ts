@@ -53,6 +53,15 @@ export interface Config {
   redisUrl: string;
   /** Key prefix of the bee-queue queues in Redis. */
   queuePrefix: string;
+  /**
+   * A job whose worker stopped refreshing it for this long is handed to another worker (every worker
+   * checks at this interval, so a dead worker's job runs again within about twice this time).
+   */
+  queueStallIntervalMs: number;
+  /** Worker-only processes serve /livez and /readyz on this port (unset: no HTTP at all). */
+  healthPort?: number;
+  /** How often each process probes PostgreSQL, Redis and Meilisearch (state changes, catch-up, readiness). */
+  healthProbeIntervalMs: number;
   meiliUrl: string;
   meiliMasterKey: string;
   bodyLimitJsonBytes: number;
@@ -173,6 +182,9 @@ const VARIABLES: Record<string, VariableSpec> = {
   MIGRATIONS_RUN: { schema: Joi.boolean().truthy('1').falsy('0').default(true), fix: 'set true or false' },
   REDIS_URL: { schema: Joi.string().uri({ scheme: ['redis', 'rediss'] }), fix: 'set a Redis URL such as redis://host:6379, or unset it to use the local services' },
   QUEUE_PREFIX: { schema: Joi.string().pattern(/^[A-Za-z0-9:_-]{1,40}$/).default('bq'), fix: 'set letters, digits, colon, underscore or hyphen (at most 40)' },
+  QUEUE_STALL_INTERVAL_MS: { schema: millis(1_000, 300_000).default(10_000), fix: 'set milliseconds between 1000 and 300000 (default 10000)' },
+  HEALTH_PORT: { schema: Joi.number().integer().min(1).max(65535), fix: 'set a free TCP port for /livez and /readyz of a worker-only process, or unset it' },
+  HEALTH_PROBE_INTERVAL_MS: { schema: millis(100, 60_000).default(1_000), fix: 'set milliseconds between 100 and 60000 (default 1000)' },
   MEILI_URL: { schema: Joi.string().uri({ scheme: ['http', 'https'] }), fix: 'set the Meilisearch address such as http://host:7700, or unset it to use the local services' },
   MEILI_MASTER_KEY: { schema: Joi.string().min(16).max(512), fix: 'set the master key of the Meilisearch server (at least 16 bytes); with the local services it is read from .data/meili-master-key' },
   BODY_LIMIT_JSON: { schema: byteSize.default('1mb'), fix: 'set a size such as 1mb or 512kb' },
@@ -313,6 +325,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runMigrationsAtStart: values.MIGRATIONS_RUN as boolean,
     redisUrl: (values.REDIS_URL as string | undefined) ?? local.redisUrl,
     queuePrefix: values.QUEUE_PREFIX as string,
+    queueStallIntervalMs: values.QUEUE_STALL_INTERVAL_MS as number,
+    healthPort: values.HEALTH_PORT as number | undefined,
+    healthProbeIntervalMs: values.HEALTH_PROBE_INTERVAL_MS as number,
     meiliUrl: (values.MEILI_URL as string | undefined) ?? local.meiliUrl,
     meiliMasterKey: meiliMasterKey as string,
     bodyLimitJsonBytes: parseByteSize(values.BODY_LIMIT_JSON as string),

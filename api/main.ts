@@ -11,6 +11,7 @@ import { startJobsRole } from './jobs-worker';
 import { startIndexerRole } from '../indexer/main';
 import { startVisionRole } from '../vision/main';
 import { ensureDemoSandbox } from './sandbox/demo-sandbox';
+import { startHealthServer } from './health-server';
 
 const STARTERS: Record<ProcessRole, (runtime: Runtime) => Promise<RunningRole>> = {
   indexer: startIndexerRole,
@@ -22,12 +23,15 @@ const STARTERS: Record<ProcessRole, (runtime: Runtime) => Promise<RunningRole>> 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const runtime = await createRuntime(config, `commerce-${config.roles.join('+')}`);
+  runtime.monitor.start();
   const roles: RunningRole[] = [];
   // Workers first, api last: the api only takes traffic once everything behind it runs.
   for (const name of (['indexer', 'vision', 'jobs', 'api'] as const).filter((r) => config.roles.includes(r))) {
     roles.push(await STARTERS[name](runtime));
   }
-  installShutdown(runtime, roles);
+  // A process without the api serves its health endpoints on HEALTH_PORT, when set.
+  const health = !config.roles.includes('api') && config.healthPort ? await startHealthServer(runtime, config.roles, config.healthPort) : undefined;
+  installShutdown(runtime, roles, health);
   runtime.logger.info({ roles: config.roles }, 'started');
   if (config.demoSandbox && config.roles.includes('api')) void ensureDemoSandbox(runtime);
 }

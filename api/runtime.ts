@@ -19,6 +19,8 @@ import { createSearchTransport, type SearchTransport } from '../search/search-tr
 import { SearchEngine } from '../search/public-search';
 import { ZeroResultRecorder } from './search-synonyms/zero-result-queries.service';
 import { invalidationChannel, listenForStoreChanges, storeChangePublisher } from '../search/invalidation';
+import { DependencyProbes } from '../storage/dependency-probes';
+import { DependencyMonitor } from './dependency-monitor';
 
 export interface Runtime {
   config: Config;
@@ -32,6 +34,8 @@ export interface Runtime {
   meiliSearch: SearchTransport;
   /** Plain Redis client for rate limits (the queues have their own connections). */
   redis: Redis;
+  /** Probes PostgreSQL, Redis and Meilisearch: readiness, outage logs, catch-up when one is back. */
+  monitor: DependencyMonitor;
   /** What request contexts carry: configuration, logger, rate limiter, outgoing messages, search. */
   services: ContextServices;
   /** Tells every api process that these stores' indexes changed (their cached search answers are dropped). */
@@ -50,7 +54,8 @@ export async function createRuntime(config: Config, name = 'commerce'): Promise<
     const applied = await runMigrations(dataSource);
     if (applied.length) logger.info({ applied }, 'migrations applied');
   }
-  const queues = new QueueRegistry({ redisUrl: config.redisUrl, isWorker: false, logger, prefix: config.queuePrefix });
+  const queues = new QueueRegistry({ redisUrl: config.redisUrl, isWorker: false, logger, prefix: config.queuePrefix, stallIntervalMs: config.queueStallIntervalMs });
+  const monitor = createMonitor(config, logger);
   const meiliAdmin = createAdminClient(config);
   const meiliSearch = createSearchTransport(config.meiliUrl, keyValueFor(searchKeyUid(config.meiliMasterKey), config.meiliMasterKey));
   const keyRetry = provisionSearchKey(meiliAdmin, config.meiliMasterKey, logger);
@@ -80,10 +85,12 @@ export async function createRuntime(config: Config, name = 'commerce'): Promise<
     meiliAdmin,
     meiliSearch,
     redis,
+    monitor,
     services,
     publishStoreChanges: storeChangePublisher(redis, invalidationChannel(config.queuePrefix), logger),
     async close() {
       keyRetry.cancel();
+      await monitor.stop();
       await stopListening();
       meiliSearch.close();
       await zeroResults.close();
@@ -120,7 +127,19 @@ function provisionSearchKey(admin: Meilisearch, masterKey: string, logger: Logge
   };
 }
 
+/** The dependency monitor of a configuration (not started: the process entry point starts it). */
+export function createMonitor(config: Pick<Config, 'databaseUrl' | 'redisUrl' | 'meiliUrl' | 'healthProbeIntervalMs'>, logger: Logger): DependencyMonitor {
+  return new DependencyMonitor(new DependencyProbes(config), logger, { intervalMs: config.healthProbeIntervalMs });
+}
+
 /** What a role needs to run outbox consumers on this runtime's Redis and database. */
 export function consumerDeps(runtime: Runtime): ConsumerDeps {
-  return { dataSource: runtime.dataSource, redisUrl: runtime.config.redisUrl, logger: runtime.logger, outbox: runtime.config.outbox, prefix: runtime.config.queuePrefix };
+  return {
+    dataSource: runtime.dataSource,
+    redisUrl: runtime.config.redisUrl,
+    logger: runtime.logger,
+    outbox: runtime.config.outbox,
+    prefix: runtime.config.queuePrefix,
+    stallIntervalMs: runtime.config.queueStallIntervalMs,
+  };
 }

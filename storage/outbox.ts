@@ -16,7 +16,8 @@ import type { RequestContext } from './request-context';
 import { OutboxMessage } from './entities/outbox-message.entity';
 import { uuidv7 } from './ids';
 import { withTimeout, type QueueName, type QueueRegistry } from './queues';
-import { OutboxWakeListener } from './outbox-wake';
+import { OUTBOX_CHANNEL, OutboxWakeListener } from './outbox-wake';
+import { CalmLog } from './calm-log';
 
 export interface OutboxEvent {
   queue: QueueName;
@@ -46,6 +47,43 @@ export interface OutboxJobData {
 export interface OutboxDelivery extends OutboxJobData {
   queue: QueueName;
   messages: Array<{ id: string; topic: string; payload: Record<string, unknown> }>;
+  /**
+   * Aborted when the worker is shutting down. A long handler (an import, an export, a bulk edit)
+   * checks it between its committed steps and throws DeliveryReleased to hand the rest of its work
+   * back; short handlers may ignore it (they finish within the shutdown timeout).
+   */
+  signal?: AbortSignal;
+}
+
+/**
+ * Thrown by a handler that stopped early, after committing what it did, because its worker is
+ * shutting down. Its rows go back to 'pending', due at once and without counting as a failed
+ * attempt, so another worker (or this one after its restart) resumes the work right away.
+ */
+export class DeliveryReleased extends Error {
+  constructor(what = 'the worker is shutting down') {
+    super(`released: ${what}`);
+    this.name = 'DeliveryReleased';
+  }
+}
+
+/** Throws DeliveryReleased when the delivery's worker is shutting down; call it between committed steps. */
+export function releaseIfStopping(delivery: Pick<OutboxDelivery, 'signal'>): void {
+  if (delivery.signal?.aborted) throw new DeliveryReleased();
+}
+
+/**
+ * Hands rows of a released delivery back: pending, due now, the attempt not counted, and the relays
+ * woken. Called once the delivery's job is gone from its queue, so the relay can enqueue it anew.
+ */
+export async function releaseRows(dataSource: DataSource, ids: string[]): Promise<void> {
+  if (!ids.length) return;
+  await dataSource.query(
+    `UPDATE outbox SET status = 'pending', claimed_at = NULL, claimed_by = NULL, available_at = now(), attempts = GREATEST(attempts - 1, 0), last_error = 'released by a worker that shut down'
+      WHERE id = ANY($1::bigint[]) AND status = 'in_flight'`,
+    [ids],
+  );
+  await dataSource.query(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
 }
 
 /**
@@ -89,6 +127,8 @@ interface ClaimedRow {
   aggregate_type: string;
   aggregate_id: string;
   tenant_id: string | null;
+  /** The row was in flight already (its claim expired): its job may be stuck behind a dead worker. */
+  reclaimed: boolean;
 }
 
 export interface RelayResult {
@@ -96,6 +136,8 @@ export interface RelayResult {
   jobsAdded: number;
   collapsed: number;
   released: number;
+  /** Reclaimed rows whose job was still held: a stall check was run on their queue. */
+  stallChecks: number;
 }
 
 /** SQL for "now() + the backoff of this row's attempts": base · 2^(attempts−1), capped. */
@@ -108,6 +150,7 @@ export class OutboxRelay {
   private passes = 0;
   private wakeRequested = false;
   private listener: OutboxWakeListener | undefined;
+  private readonly calm: CalmLog;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -115,14 +158,41 @@ export class OutboxRelay {
     private readonly settings: OutboxSettings,
     private readonly logger: Logger,
     private readonly relayId = `relay-${process.pid}`,
-  ) {}
+  ) {
+    this.calm = new CalmLog(logger);
+  }
+
+  /**
+   * Makes waiting rows due now, for when a dependency that was down is back: the backoff of rows
+   * that failed meanwhile is dropped, and rows claimed before `downSince` that are still in flight
+   * (their job failed or vanished with the outage) are claimed again instead of after
+   * `reclaimAfterMs`. So catching up takes as long as the work, not as long as the outage was.
+   * Rows still in flight for a live job are re-delivered into that job, which covers them anyway.
+   */
+  async retryNow(downSince?: Date): Promise<{ pending: number; inFlight: number }> {
+    const pending: unknown[] = await this.dataSource.query(
+      `WITH due AS (UPDATE outbox SET available_at = now() WHERE status = 'pending' AND available_at > now() RETURNING id) SELECT id FROM due`,
+    );
+    let inFlight: unknown[] = [];
+    if (downSince) {
+      inFlight = await this.dataSource.query(
+        `WITH due AS (
+           UPDATE outbox SET status = 'pending', claimed_at = NULL, claimed_by = NULL, available_at = now()
+            WHERE status = 'in_flight' AND claimed_at < $1 RETURNING id)
+         SELECT id FROM due`,
+        [downSince],
+      );
+    }
+    this.wake();
+    return { pending: pending.length, inFlight: inFlight.length };
+  }
 
   /** One pass: claim due rows, hand them to their queues, release the ones that could not be handed over. */
   async runOnce(): Promise<RelayResult> {
     const claimed: ClaimedRow[] = await this.dataSource.query(
       // Wrapped in a SELECT so the driver returns the rows (an UPDATE answers [rows, count]).
       `WITH due AS (
-         SELECT id FROM outbox
+         SELECT id, status = 'in_flight' AS reclaimed FROM outbox
           WHERE (status = 'pending' AND available_at <= now())
              OR (status = 'in_flight' AND claimed_at < now() - make_interval(secs => $2 / 1000.0))
           ORDER BY id
@@ -132,11 +202,12 @@ export class OutboxRelay {
          UPDATE outbox o
             SET status = 'in_flight', claimed_at = now(), claimed_by = $3, attempts = o.attempts + 1
            FROM due WHERE o.id = due.id
-         RETURNING o.id, o.queue, o.aggregate_type, o.aggregate_id, o.tenant_id)
+         RETURNING o.id, o.queue, o.aggregate_type, o.aggregate_id, o.tenant_id, due.reclaimed)
        SELECT * FROM claimed ORDER BY id`,
       [this.settings.batchSize, this.settings.reclaimAfterMs, this.relayId],
     );
-    const result: RelayResult = { claimed: claimed.length, jobsAdded: 0, collapsed: 0, released: 0 };
+    const result: RelayResult = { claimed: claimed.length, jobsAdded: 0, collapsed: 0, released: 0, stallChecks: 0 };
+    const stallChecked = new Set<QueueName>();
     const groups = new Map<string, ClaimedRow[]>();
     for (const row of claimed) {
       const key = `${row.queue}\u0000${jobIdFor(row.aggregate_type, row.aggregate_id)}`;
@@ -158,8 +229,17 @@ export class OutboxRelay {
           }
         }
         // A null id means a job for this aggregate is already queued: it will cover these rows too.
-        if (job.id === null) result.collapsed += 1;
-        else result.jobsAdded += 1;
+        if (job.id === null) {
+          result.collapsed += 1;
+          // Rows re-delivered after their claim expired, while their job is still held: that job may
+          // belong to a worker that died. A stall check hands such a job back to the waiting list
+          // now (a job whose worker is alive keeps being refreshed and stays where it is).
+          if (rows.some((r) => r.reclaimed) && !stallChecked.has(first.queue)) {
+            stallChecked.add(first.queue);
+            result.stallChecks += 1;
+            await withTimeout(queue.checkStalledJobs(), 5_000, `stall check on ${first.queue}`).catch(() => undefined);
+          }
+        } else result.jobsAdded += 1;
       } catch (error) {
         result.released += rows.length;
         await this.release(rows.map((r) => r.id), error);
@@ -171,7 +251,7 @@ export class OutboxRelay {
   }
 
   private async release(ids: string[], error: unknown): Promise<void> {
-    this.logger.warn({ err: error, rows: ids.length }, 'outbox rows could not be enqueued; they stay pending');
+    this.calm.warn('relay:enqueue', error, {}, 'outbox rows could not be enqueued; they stay pending');
     await this.dataSource.query(
       `UPDATE outbox SET status = 'pending', claimed_at = NULL, claimed_by = NULL, last_error = $3, available_at = ${BACKOFF_SQL}
         WHERE id = ANY($4::bigint[]) AND status = 'in_flight'`,
@@ -227,7 +307,7 @@ export class OutboxRelay {
       .then((r) => {
         busy = r.claimed >= this.settings.batchSize;
       })
-      .catch((error) => this.logger.warn({ err: error }, 'outbox relay pass failed; retrying'));
+      .catch((error) => this.calm.warn('relay:pass', error, {}, 'outbox relay pass failed; retrying'));
     await this.running;
     this.running = undefined;
     if (!this.stopped) this.timer = setTimeout(() => void this.loop(), busy || this.wakeRequested ? 0 : this.settings.pollIntervalMs);
@@ -235,6 +315,7 @@ export class OutboxRelay {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.calm.close();
     if (this.timer) clearTimeout(this.timer);
     await this.listener?.stop();
     this.listener = undefined;
@@ -247,14 +328,21 @@ export class OutboxRelay {
  * and marks exactly those rows done on success or pending-with-backoff on failure. Rows that arrive
  * while it runs (their job collapsed into this one) are covered by another round.
  */
+export interface ConsumerResult {
+  rounds: number;
+  messages: number;
+  /** Rows of a delivery released at shutdown (see DeliveryReleased). */
+  released?: string[];
+}
+
 export function outboxConsumer(
   dataSource: DataSource,
   queue: QueueName,
   settings: Pick<OutboxSettings, 'retryBaseMs' | 'retryMaxMs'>,
   handle: (delivery: OutboxDelivery) => Promise<void>,
   maxRounds = 5,
-): (job: BeeQueue.Job<OutboxJobData>) => Promise<{ rounds: number; messages: number }> {
-  return async (job) => {
+): (job: BeeQueue.Job<OutboxJobData>, signal?: AbortSignal) => Promise<ConsumerResult> {
+  return async (job, signal) => {
     const { aggregateType, aggregateId, tenantId } = job.data;
     let messages = 0;
     let rounds = 0;
@@ -268,8 +356,11 @@ export function outboxConsumer(
       if (rows.length === 0) break;
       const ids = rows.map((r) => r.id);
       try {
-        await handle({ queue, aggregateType, aggregateId, tenantId, messages: rows });
+        await handle({ queue, aggregateType, aggregateId, tenantId, messages: rows, signal });
       } catch (error) {
+        // Stopped early by a shutdown: the rows stay in flight until the job has left the queue,
+        // then the caller hands them back (releaseRows), so the relay can enqueue the job anew.
+        if (error instanceof DeliveryReleased) return { rounds, messages, released: ids };
         await dataSource.query(
           `UPDATE outbox SET status = 'pending', claimed_at = NULL, claimed_by = NULL, last_error = $3, available_at = ${BACKOFF_SQL}
             WHERE id = ANY($4::bigint[]) AND status = 'in_flight'`,

@@ -4,6 +4,8 @@
  */
 import BeeQueue from 'bee-queue';
 import type { Logger } from 'pino';
+import './queue-scripts';
+import { CalmLog } from './calm-log';
 
 export const QUEUE_NAMES = ['index', 'vision', 'jobs', 'webhooks', 'import', 'export'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
@@ -19,13 +21,27 @@ export interface QueueRegistryOptions {
   logger: Logger;
   /** Key prefix, so tests can use their own namespace on a shared Redis. */
   prefix?: string;
+  /**
+   * How long an active job may go without its worker refreshing it before a stall check hands it to
+   * another worker (the worker refreshes every half of it). Default DEFAULT_STALL_INTERVAL_MS.
+   */
+  stallIntervalMs?: number;
 }
+
+export const DEFAULT_STALL_INTERVAL_MS = 10_000;
 
 export class QueueRegistry {
   private readonly queues = new Map<QueueName, BeeQueue>();
   private closed = false;
+  private readonly calm: CalmLog;
 
-  constructor(private readonly options: QueueRegistryOptions) {}
+  constructor(private readonly options: QueueRegistryOptions) {
+    this.calm = new CalmLog(options.logger);
+  }
+
+  get stallIntervalMs(): number {
+    return this.options.stallIntervalMs ?? DEFAULT_STALL_INTERVAL_MS;
+  }
 
   get(name: QueueName): BeeQueue {
     let queue = this.queues.get(name);
@@ -47,9 +63,11 @@ export class QueueRegistry {
         // relay replaces such a job when it delivers the aggregate's rows again (storage/outbox.ts).
         removeOnFailure: false,
         activateDelayedJobs: false,
-        stallInterval: 5_000,
+        stallInterval: this.stallIntervalMs,
       });
-      queue.on('error', (error) => this.options.logger.warn({ err: error, queue: name }, 'queue connection error'));
+      // While Redis is down every connection and command reports here: the first of a kind is logged,
+      // the rest are counted (the dependency monitor logs the outage itself).
+      queue.on('error', (error) => this.calm.warn(`queue:${name}`, error, { queue: name }, 'queue connection error'));
       this.queues.set(name, queue);
     }
     return queue;
@@ -58,6 +76,7 @@ export class QueueRegistry {
   /** Closes every queue, letting active jobs finish within `timeoutMs`. */
   async close(timeoutMs: number): Promise<void> {
     this.closed = true;
+    this.calm.close();
     await Promise.all([...this.queues.values()].map((queue) => queue.close(timeoutMs).catch(() => undefined)));
     this.queues.clear();
   }

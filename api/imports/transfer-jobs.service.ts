@@ -20,7 +20,7 @@ import { Brand, Category, Product, ProductCategory, ProductImage, ProductTag, Pr
 import type { TransferJobKind } from '../../storage/entities/transfer-job.entity';
 import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
-import { enqueueOutbox, type OutboxDelivery } from '../../storage/outbox';
+import { DeliveryReleased, enqueueOutbox, releaseIfStopping, type OutboxDelivery } from '../../storage/outbox';
 import { inTransaction, servicesOf, type ActorType, type ContextServices, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { toCsv, attachment } from '../http/csv';
@@ -272,9 +272,11 @@ export interface ImportRunOptions {
   stopAfterBatches?: number;
   /** Test hook: die inside batch number N (1-based), after its products were written but before it commits. */
   crashInBatch?: number;
+  /** Aborted when the worker shuts down: the import stops after the batch being committed. */
+  signal?: AbortSignal;
 }
 
-/** Runs (or resumes) an import job until done. Returns false when stopped early by the test hook. */
+/** Runs (or resumes) an import job until done. Returns false when stopped early (test hook or shutdown). */
 export async function runImportJob(dataSource: DataSource, jobId: string, services?: ContextServices, options: ImportRunOptions = {}): Promise<boolean> {
   const job = await dataSource.manager.findOneBy(TransferJob, { id: jobId });
   if (!job || job.kind !== 'PRODUCT_IMPORT' || job.state === 'COMPLETED' || job.state === 'FAILED') return true;
@@ -309,7 +311,7 @@ export async function runImportJob(dataSource: DataSource, jobId: string, servic
   try {
     let batch: ProductGroup[] = [];
     let full: ProductGroup[] | undefined;
-    const stopped = (): boolean => options.stopAfterBatches !== undefined && batches >= options.stopAfterBatches;
+    const stopped = (): boolean => (options.stopAfterBatches !== undefined && batches >= options.stopAfterBatches) || options.signal?.aborted === true;
     const start = async (groups: ProductGroup[], final: boolean): Promise<boolean> => {
       // This batch's checks run now, while the previous batch may still be committing.
       const preparing = prepareProductGroups(ctx, job.storeId, header, groups);
@@ -351,8 +353,11 @@ export async function runImportJob(dataSource: DataSource, jobId: string, servic
   return true;
 }
 
-/** Writes the store's catalog into the job's chunks (from scratch when resumed), then completes the job. */
-export async function runExportJob(dataSource: DataSource, jobId: string): Promise<void> {
+/**
+ * Writes the store's catalog into the job's chunks (from scratch when resumed), then completes the
+ * job. A shutdown stops it between pages (DeliveryReleased); the next run starts over.
+ */
+export async function runExportJob(dataSource: DataSource, jobId: string, signal?: AbortSignal): Promise<void> {
   const job = await dataSource.manager.findOneBy(TransferJob, { id: jobId });
   if (!job || job.kind !== 'PRODUCT_EXPORT' || job.state === 'COMPLETED' || job.state === 'FAILED') return;
   const m = dataSource.manager;
@@ -382,6 +387,7 @@ export async function runExportJob(dataSource: DataSource, jobId: string): Promi
   };
   let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {
+    releaseIfStopping({ signal });
     const page = await m.createQueryBuilder(Product, 'p').where('p.tenant_id = :tenantId AND p.store_id = :storeId AND p.id > :after', { ...scope, after }).orderBy('p.id', 'ASC').take(500).getMany();
     if (!page.length) break;
     after = page[page.length - 1]!.id;
@@ -419,7 +425,8 @@ export async function runExportJob(dataSource: DataSource, jobId: string): Promi
 export function transferJobsHandler(dataSource: DataSource, services?: ContextServices): (delivery: OutboxDelivery) => Promise<void> {
   return async (delivery) => {
     if (delivery.aggregateType !== TRANSFER_AGGREGATE) return;
-    if (delivery.queue === 'export') await runExportJob(dataSource, delivery.aggregateId);
-    else await runImportJob(dataSource, delivery.aggregateId, services);
+    if (delivery.queue === 'export') await runExportJob(dataSource, delivery.aggregateId, delivery.signal);
+    // Stopped by a shutdown after a committed batch: the next run resumes at the job's next row.
+    else if (!(await runImportJob(dataSource, delivery.aggregateId, services, { signal: delivery.signal }))) throw new DeliveryReleased('import stopped between batches');
   };
 }

@@ -24,7 +24,7 @@ function registry(ctx: RequestContext): QueueRegistry {
   const key = `${config.redisUrl}|${config.queuePrefix}`;
   let found = registries.get(key);
   if (!found) {
-    found = new QueueRegistry({ redisUrl: config.redisUrl, isWorker: false, logger, prefix: config.queuePrefix });
+    found = new QueueRegistry({ redisUrl: config.redisUrl, isWorker: false, logger, prefix: config.queuePrefix, stallIntervalMs: config.queueStallIntervalMs });
     registries.set(key, found);
   }
   return found;

@@ -13,7 +13,7 @@ import { Product, ProductBulkEdit, ProductBulkEditItem, Store } from '../../stor
 import type { BulkEditAction, BulkEditItemStatus, BulkEditOperation } from '../../storage/entities/product-bulk-edit.entity';
 import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
-import { enqueueOutbox } from '../../storage/outbox';
+import { enqueueOutbox, releaseIfStopping } from '../../storage/outbox';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { AppError, NotFoundError } from '../http/errors';
@@ -217,9 +217,13 @@ async function finish(tx: RequestContext, edit: ProductBulkEdit): Promise<void> 
   await tenantRepository(tx, ProductBulkEdit).update({ id: edit.id }, { status: failed ? 'FAILED' : 'COMPLETED', finishedAt: now, updatedAt: now });
 }
 
-/** The jobs worker's step: one batch per transaction until the edit is finished. */
-export async function runQueuedBulkEdit(ctx: RequestContext, editId: string): Promise<void> {
+/**
+ * The jobs worker's step: one batch per transaction until the edit is finished. A shutdown stops it
+ * between batches (DeliveryReleased); the next run goes on with the PENDING items.
+ */
+export async function runQueuedBulkEdit(ctx: RequestContext, editId: string, signal?: AbortSignal): Promise<void> {
   for (;;) {
+    releaseIfStopping({ signal });
     const done = await inTransaction(ctx, (tx) => processBatch(tx, editId, BATCH_SIZE));
     if (done) return;
   }

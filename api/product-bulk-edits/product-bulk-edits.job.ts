@@ -26,6 +26,6 @@ export async function runBulkEditJob(delivery: OutboxDelivery, deps: { dataSourc
     inTransaction: false,
     services: deps.services,
   };
-  await runQueuedBulkEdit(ctx, delivery.aggregateId);
+  await runQueuedBulkEdit(ctx, delivery.aggregateId, delivery.signal);
   deps.logger.info({ bulkEditId: delivery.aggregateId }, 'bulk edit finished');
 }

@@ -6,10 +6,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Router from '@koa/router';
+import type Koa from 'koa';
 import { NotFoundError, NotReadyError } from '../http/errors';
 import { problemResponse } from '../http/middleware';
 import { API_PREFIX } from '../http/router';
-import { checkReadiness, type ReadinessDeps } from './health';
+import type { ProcessRole } from '../config';
+import { checkReadiness, notReadyDetail, type ReadinessDeps } from './health';
 
 const SWAGGER_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 const DOC_ASSETS: Record<string, { file: string; type: string }> = {
@@ -37,26 +39,38 @@ const DOCS_PAGE = `<!doctype html>
 </html>
 `;
 
-export function buildSystemRouter(deps: ReadinessDeps & { openApiJson: string }): Router {
-  const router = new Router();
+/**
+ * Adds /livez (alias /healthz) and /readyz for `roles` to a router: the api's own router, or the
+ * small health server of a worker-only process (api/health-server.ts).
+ */
+export function addHealthRoutes(router: Router, deps: ReadinessDeps, roles: readonly ProcessRole[]): void {
   const startedAt = Date.now();
-
-  router.get('/healthz', (ctx) => {
+  const live = (ctx: Koa.Context): void => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { status: 'ok', uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) };
-  });
+  };
+  router.get('/livez', live);
+  router.get('/healthz', live);
 
   router.get('/readyz', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    const { ready, checks } = await checkReadiness(deps);
-    if (ready) {
-      ctx.body = { status: 'ready', checks };
+    const readiness = await checkReadiness(deps, roles);
+    const { checks } = readiness;
+    // Down but not needed by these roles: they work, with less (e.g. the api without Redis).
+    const degraded = Object.entries(checks).filter(([, c]) => c.status === 'down').map(([name]) => name);
+    if (readiness.ready) {
+      ctx.body = { status: 'ready', checks, roles: readiness.roles, ...(degraded.length ? { degraded } : {}) };
       return;
     }
-    const down = Object.entries(checks).filter(([, c]) => c.status === 'down').map(([name]) => name);
-    problemResponse(ctx, new NotReadyError(`Not ready: ${down.join(', ')} unavailable.`));
-    ctx.body = { ...(ctx.body as object), checks };
+    problemResponse(ctx, new NotReadyError(notReadyDetail(readiness)));
+    ctx.body = { ...(ctx.body as object), checks, roles: readiness.roles, shuttingDown: readiness.shuttingDown };
   });
+}
+
+export function buildSystemRouter(deps: ReadinessDeps & { openApiJson: string }): Router {
+  const router = new Router();
+  // The api port answers for the api role: whether this process can serve requests.
+  addHealthRoutes(router, deps, ['api']);
 
   router.get(`${API_PREFIX}/openapi.json`, (ctx) => {
     ctx.type = 'application/json';

@@ -51,16 +51,18 @@ describe('system endpoints', () => {
   });
   after(() => server.close());
 
-  it('GET /healthz answers 200 {status: ok} and is not cached', async () => {
-    const res = await call(server, 'GET', '/healthz');
-    expect(res.status).to.equal(200);
-    expect(res.headers.get('content-type')).to.match(/^application\/json/);
-    expect(res.json.status).to.equal('ok');
-    expect(res.json.uptimeSeconds).to.be.a('number').and.at.least(0);
-    expect(res.headers.get('cache-control')).to.equal('no-store');
-  });
+  for (const path of ['/livez', '/healthz']) {
+    it(`GET ${path} (liveness) answers 200 {status: ok} and is not cached`, async () => {
+      const res = await call(server, 'GET', path);
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('content-type')).to.match(/^application\/json/);
+      expect(res.json.status).to.equal('ok');
+      expect(res.json.uptimeSeconds).to.be.a('number').and.at.least(0);
+      expect(res.headers.get('cache-control')).to.equal('no-store');
+    });
+  }
 
-  it('GET /readyz answers 200 with postgres, migrations, redis and meilisearch all up, within a second', async () => {
+  it('GET /readyz answers 200 with postgres, migrations, redis and meilisearch all up and the api role ready, within a second', async () => {
     const { res, ms } = await timedCall(server, 'GET', '/readyz');
     expect(res.status, res.text).to.equal(200);
     expect(ms).to.be.below(1000);
@@ -71,24 +73,58 @@ describe('system endpoints', () => {
       expect(check.durationMs, name).to.be.a('number').and.at.least(0);
       expect(check, name).not.to.have.property('error');
     }
+    expect(res.json.roles).to.deep.equal({ api: { ready: true, missing: [] } });
+    expect(res.json).not.to.have.property('degraded');
     expect(res.headers.get('cache-control')).to.equal('no-store');
+  });
+
+  it('GET /readyz stays quick while every pooled database connection is busy (its probe has a connection of its own)', async () => {
+    const pool = server.runtime.config.dbPoolSize;
+    const sleepers = Array.from({ length: pool + 2 }, () => server.runtime.dataSource.query('SELECT pg_sleep(1.5)'));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const { res, ms } = await timedCall(server, 'GET', '/readyz');
+      expect(res.status, res.text).to.equal(200);
+      expect(ms).to.be.below(1000);
+      expect(res.json.checks.postgres.status).to.equal('up');
+    } finally {
+      await Promise.all(sleepers);
+    }
   });
 
   describe('GET /readyz with a backing service down', () => {
     let refused: TestServer;
+    let noSearch: TestServer;
     before(async () => {
       refused = await startTestServer({ config: { redisUrl: 'redis://127.0.0.1:1' } });
+      noSearch = await startTestServer({ config: { meiliUrl: 'http://127.0.0.1:1' } });
     });
-    after(() => refused.close());
+    after(async () => {
+      await refused.close();
+      await noSearch.close();
+    });
 
-    it('answers 503 problem+json not_ready naming redis as down, within a second', async () => {
+    it('stays ready without Redis (writes go to the outbox), naming redis as down and degraded, within a second', async () => {
       const { res, ms } = await timedCall(refused, 'GET', '/readyz');
-      expectProblem(res, 503, 'not_ready');
+      expect(res.status, res.text).to.equal(200);
       expect(ms).to.be.below(1000);
-      expect(res.json.detail).to.equal('Not ready: redis unavailable.');
+      expect(res.json.status).to.equal('ready');
+      expect(res.json.degraded).to.deep.equal(['redis']);
       expect(res.json.checks.redis.status).to.equal('down');
       expect(res.json.checks.redis.error).to.be.a('string').and.not.empty;
       for (const name of ['postgres', 'migrations', 'meilisearch']) expect(res.json.checks[name].status, name).to.equal('up');
+      expect(res.json.roles.api).to.deep.equal({ ready: true, missing: [] });
+    });
+
+    it('answers 503 problem+json not_ready naming meilisearch when search cannot be served, within a second', async () => {
+      const { res, ms } = await timedCall(noSearch, 'GET', '/readyz');
+      expectProblem(res, 503, 'not_ready');
+      expect(ms).to.be.below(1000);
+      expect(res.json.detail).to.equal('Not ready: meilisearch unavailable.');
+      expect(res.json.checks.meilisearch.status).to.equal('down');
+      expect(res.json.checks.meilisearch.error).to.be.a('string').and.not.empty;
+      expect(res.json.roles.api).to.deep.equal({ ready: false, missing: ['meilisearch'] });
+      expect(res.json.shuttingDown).to.equal(false);
       expect(res.headers.get('retry-after')).to.equal('1');
       expect(res.headers.get('cache-control')).to.equal('no-store');
     });
@@ -96,7 +132,7 @@ describe('system endpoints', () => {
     // Regression: the code was once overwritten with not_ready while the type stayed
     // urn:problem-type:service_unavailable; every problem's type is urn:problem-type:<code>.
     it('gives the not_ready problem the type that matches its code', async () => {
-      const res = await call(refused, 'GET', '/readyz');
+      const res = await call(noSearch, 'GET', '/readyz');
       expect(res.json.code).to.equal('not_ready');
       expect(res.json.type).to.equal('urn:problem-type:not_ready');
     });
@@ -112,7 +148,7 @@ describe('system endpoints', () => {
       const hanging = await startTestServer({ config: { redisUrl: `redis://127.0.0.1:${port}` } });
       try {
         const { res, ms } = await timedCall(hanging, 'GET', '/readyz');
-        expectProblem(res, 503, 'not_ready');
+        expect(res.status, res.text).to.equal(200);
         expect(ms).to.be.below(1000);
         expect(res.json.checks.redis.status).to.equal('down');
         expect(res.json.checks.postgres.status).to.equal('up');

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { createApp } from '../../api/app';
 import { loadConfig, type Config } from '../../api/config';
 import type { RouteDef } from '../../api/http/route';
-import { createRuntime, type Runtime } from '../../api/runtime';
+import { createMonitor, createRuntime, type Runtime } from '../../api/runtime';
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({
@@ -43,14 +43,21 @@ export interface TestServer {
 
 export async function startTestServer(options: { routes?: RouteDef[]; config?: Partial<Config> } = {}): Promise<TestServer> {
   const runtime = await testRuntime();
-  const app = createApp({ ...runtime, config: { ...runtime.config, ...options.config }, routes: options.routes });
+  const config = { ...runtime.config, ...options.config };
+  // A server pointed at other services (e.g. an unreachable Redis) probes those for its readiness.
+  const overridesServices = ['databaseUrl', 'redisUrl', 'meiliUrl'].some((key) => options.config && key in options.config);
+  const monitor = overridesServices ? createMonitor(config, runtime.logger) : runtime.monitor;
+  const app = createApp({ ...runtime, config, monitor, routes: options.routes });
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     runtime,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (monitor !== runtime.monitor) await monitor.stop();
+    },
   };
 }
 

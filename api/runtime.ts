@@ -21,6 +21,7 @@ import { ZeroResultRecorder } from './search-synonyms/zero-result-queries.servic
 import { invalidationChannel, listenForStoreChanges, storeChangePublisher } from '../search/invalidation';
 import { DependencyProbes } from '../storage/dependency-probes';
 import { DependencyMonitor } from './dependency-monitor';
+import { calmLog } from '../storage/calm-log';
 
 export interface Runtime {
   config: Config;
@@ -62,7 +63,7 @@ export async function createRuntime(config: Config, name = 'commerce'): Promise<
   // Fail fast per command while Redis is down (the limiter then lets requests through) instead of queueing.
   const redis = new Redis(config.redisUrl, { lazyConnect: false, enableOfflineQueue: false, maxRetriesPerRequest: 1, retryStrategy: () => 1_000 });
   redis.on('error', (error) => logger.debug({ err: error }, 'redis (rate limits) connection error'));
-  const zeroResults = new ZeroResultRecorder(dataSource, (error) => logger.warn({ err: error }, 'search: could not write zero-result query counts; kept for the next write'));
+  const zeroResults = new ZeroResultRecorder(dataSource, (error) => calmLog(logger).warn('zero-results:write', error, {}, 'search: could not write zero-result query counts; kept for the next write'));
   const search = new SearchEngine(dataSource, meiliSearch, logger, {
     cacheMaxBytes: config.search.cacheMaxBytes,
     cacheTtlMs: config.search.cacheTtlMs,
@@ -113,7 +114,7 @@ function provisionSearchKey(admin: Meilisearch, masterKey: string, logger: Logge
       .then(() => logger.debug('search-only key ready'))
       .catch((error: unknown) => {
         if (cancelled) return;
-        logger.warn({ err: error }, 'could not provision the Meilisearch search key; retrying in 5 s');
+        calmLog(logger).warn('search-key', error, {}, 'could not provision the Meilisearch search key; retrying in 5 s');
         timer = setTimeout(attempt, 5_000);
         timer.unref();
       });

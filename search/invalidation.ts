@@ -7,6 +7,7 @@
  */
 import Redis from 'ioredis';
 import type { Logger } from 'pino';
+import { calmLog } from '../storage/calm-log';
 
 export const invalidationChannel = (queuePrefix: string): string => `${queuePrefix}:search:invalidate`;
 
@@ -17,7 +18,7 @@ export function storeChangePublisher(redis: Redis, channel: string, logger: Logg
       try {
         await redis.publish(channel, storeId.toLowerCase());
       } catch (error) {
-        logger.warn({ err: error, storeId }, 'search: could not announce a store change (cached answers expire by TTL)');
+        calmLog(logger).warn('search:announce', error, { storeId }, 'search: could not announce a store change (cached answers expire by TTL)');
       }
     }
   };
@@ -39,7 +40,7 @@ export function listenForStoreChanges(redisUrl: string, channel: string, target:
         target.invalidate('*');
         target.cacheLive = true;
       })
-      .catch((error: unknown) => logger.warn({ err: error }, 'search: could not subscribe to store changes'));
+      .catch((error: unknown) => calmLog(logger).warn('search:subscribe', error, {}, 'search: could not subscribe to store changes'));
   });
   subscriber.on('close', () => {
     target.cacheLive = false;

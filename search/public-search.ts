@@ -19,6 +19,7 @@ import { matchLexicon, type SuggestAnswer, type SuggestParams } from './suggest'
 import { storeIndexUid } from './index-names';
 import { MeiliResponseError, type SearchTransport } from './search-transport';
 import { meiliLocale } from '../indexer/index-settings';
+import { calmLog } from '../storage/calm-log';
 
 export interface SponsoredCandidate {
   listingId: string;
@@ -234,7 +235,7 @@ export class SearchEngine {
       hits = result.hits;
     } catch (error) {
       if (!isIndexMissing(error)) {
-        this.logger.error({ err: error }, 'suggest: Meilisearch request failed');
+        calmLog(this.logger).warn('suggest', error, {}, 'suggest: Meilisearch request failed');
         throw new ServiceUnavailableError('Search is temporarily unavailable; try again shortly.', 2);
       }
     }
@@ -256,7 +257,7 @@ export class SearchEngine {
   }
 
   private zeroResult(storeId: string, q: string): void {
-    this.options.recordZeroResult?.(storeId, q).catch((error: unknown) => this.logger.warn({ err: error, storeId }, 'search: could not count a zero-result query'));
+    this.options.recordZeroResult?.(storeId, q).catch((error: unknown) => calmLog(this.logger).warn('zero-results', error, {}, 'search: could not count a zero-result query'));
   }
 
   private async compute(params: PublicSearchParams, normalisedQ: string, profile: StoreProfile, pricesShown: boolean): Promise<SearchAnswer> {
@@ -332,7 +333,7 @@ export class SearchEngine {
       return [...main.results, ...counts.results];
     } catch (error) {
       if (isIndexMissing(error)) return undefined;
-      this.logger.error({ err: error }, 'search: Meilisearch request failed');
+      calmLog(this.logger).warn('search', error, {}, 'search: Meilisearch request failed');
       throw new ServiceUnavailableError('Search is temporarily unavailable; try again shortly.', 2);
     }
   }

@@ -94,3 +94,15 @@ export class CalmLog {
     this.flush();
   }
 }
+
+const shared = new WeakMap<Logger, CalmLog>();
+
+/** The CalmLog of a logger, shared by every component that logs through it. */
+export function calmLog(logger: Logger): CalmLog {
+  let calm = shared.get(logger);
+  if (!calm) {
+    calm = new CalmLog(logger);
+    shared.set(logger, calm);
+  }
+  return calm;
+}

@@ -10,6 +10,7 @@
  */
 import { Client } from 'pg';
 import type { Logger } from 'pino';
+import { calmLog } from './calm-log';
 
 /** The channel the outbox trigger notifies. */
 export const OUTBOX_CHANNEL = 'outbox_pending';
@@ -40,7 +41,7 @@ export class OutboxWakeListener {
       client.removeAllListeners('notification');
       void client.end().catch(() => undefined);
       if (this.stopped) return;
-      this.logger.warn({ err: error }, 'outbox listener lost its connection; polling only until it reconnects');
+      calmLog(this.logger).warn('outbox-listener', error, {}, 'outbox listener lost its connection; polling only until it reconnects');
       this.retry = setTimeout(() => void this.connect(), this.reconnectMs);
     };
     client.on('notification', () => this.onWake());

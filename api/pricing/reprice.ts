@@ -17,6 +17,7 @@
 import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
 import type { Queryable } from './engine';
+import { calmLog } from '../../storage/calm-log';
 
 export type TargetScope = 'ALL' | 'PRODUCTS' | 'CATEGORIES' | 'BRANDS' | 'COLLECTIONS';
 
@@ -141,7 +142,7 @@ export function startPricingScheduler(dataSource: DataSource, logger: Logger, in
       .then((pass) => {
         if (pass.products > 0) logger.info({ rules: pass.rules, campaigns: pass.campaigns, products: pass.products }, 'pricing windows opened or closed; products queued for re-indexing');
       })
-      .catch((error: unknown) => logger.warn({ err: error }, 'pricing scheduler pass failed; retrying'))
+      .catch((error: unknown) => calmLog(logger).warn('pricing:pass', error, {}, 'pricing scheduler pass failed; retrying'))
       .finally(() => {
         running = undefined;
         if (!stopped) timer = setTimeout(loop, intervalMs);

@@ -27,6 +27,7 @@ import { uuidv7 } from '../../storage/ids';
 import { openSecret, tenantTestSecret } from './secrets';
 import { sendWebhook, type SendResult } from './sender';
 import { DELIVERY_ID_HEADER, signatureHeader, SIGNATURE_HEADER, TOPIC_HEADER } from './signature';
+import { calmLog } from '../../storage/calm-log';
 
 /** Document 1, "Limits": delivery attempts before dead-letter. */
 export const MAX_ATTEMPTS = 5;
@@ -197,7 +198,7 @@ export class WebhookDispatcher {
       await this.record(row, token, result);
     } catch (error) {
       // The claim expires and the delivery is attempted again (same deliveryId).
-      this.logger.warn({ err: error, deliveryId: row.id }, 'webhook attempt could not be recorded; it will be retried');
+      calmLog(this.logger).warn('webhooks:record', error, { deliveryId: row.id }, 'webhook attempt could not be recorded; it will be retried');
     }
   }
 
@@ -236,7 +237,7 @@ export class WebhookDispatcher {
         if (free > 0) claimedAll = (await this.claimAndStart(free)).length === free;
         this.passes += 1;
         if (this.passes % 10_000 === 0) await this.pruneDelivered();
-      })().catch((error) => this.logger.warn({ err: error }, 'webhook dispatcher pass failed; retrying'));
+      })().catch((error) => calmLog(this.logger).warn('webhooks:pass', error, {}, 'webhook dispatcher pass failed; retrying'));
       await this.running;
       this.running = undefined;
       if (this.stopped) return;

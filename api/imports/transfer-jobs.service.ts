@@ -354,15 +354,22 @@ export async function runImportJob(dataSource: DataSource, jobId: string, servic
 }
 
 /**
- * Writes the store's catalog into the job's chunks (from scratch when resumed), then completes the
- * job. A shutdown stops it between pages (DeliveryReleased); the next run starts over.
+ * Writes the store's catalog into the job's chunks, then completes the job. Each chunk (about 1 MiB
+ * of whole products, in id order) commits together with the job's cursor and counters, so a run
+ * stopped by a shutdown (DeliveryReleased, between pages) or a crash resumes after the last chunk
+ * written, and no product is written twice.
  */
-export async function runExportJob(dataSource: DataSource, jobId: string, signal?: AbortSignal): Promise<void> {
+export async function runExportJob(dataSource: DataSource, jobId: string, signal?: AbortSignal, sizes: { chunkBytes?: number; pageProducts?: number } = {}): Promise<void> {
+  const chunkBytes = sizes.chunkBytes ?? CHUNK_BYTES;
   const job = await dataSource.manager.findOneBy(TransferJob, { id: jobId });
   if (!job || job.kind !== 'PRODUCT_EXPORT' || job.state === 'COMPLETED' || job.state === 'FAILED') return;
   const m = dataSource.manager;
-  await dataSource.query('DELETE FROM transfer_job_chunks WHERE job_id = $1', [jobId]);
-  await dataSource.query(`UPDATE transfer_jobs SET state = 'RUNNING', started_at = COALESCE(started_at, now()), rows_read = 0, products_exported = 0, updated_at = now() WHERE id = $1`, [jobId]);
+  const resuming = job.exportAfter !== null;
+  if (!resuming) {
+    await dataSource.query('DELETE FROM transfer_job_chunks WHERE job_id = $1', [jobId]);
+    await dataSource.query(`UPDATE transfer_jobs SET rows_read = 0, products_exported = 0, file_bytes = 0 WHERE id = $1`, [jobId]);
+  }
+  await dataSource.query(`UPDATE transfer_jobs SET state = 'RUNNING', started_at = COALESCE(started_at, now()), updated_at = now() WHERE id = $1`, [jobId]);
   const scope = { tenantId: job.tenantId, storeId: job.storeId };
   const names = {
     brands: new Map((await m.find(Brand, { where: scope, select: { id: true, slug: true } })).map((b) => [b.id, b.slug])),
@@ -370,25 +377,33 @@ export async function runExportJob(dataSource: DataSource, jobId: string, signal
     tags: new Map((await m.find(ProductTag, { where: scope, select: { id: true, slug: true } })).map((t) => [t.id, t.slug])),
   };
   const columns = LAYOUT_COLUMNS.map((header) => ({ header, value: (row: Record<string, unknown>) => row[header] }));
-  let seq = 0;
-  let bytes = 0;
+  const [{ next }]: Array<{ next: number }> = await dataSource.query('SELECT COALESCE(max(seq) + 1, 0)::int AS next FROM transfer_job_chunks WHERE job_id = $1', [jobId]);
+  let seq = next;
   let rows = 0;
   let products = 0;
-  let pending: string[] = [toCsv([], columns)];
-  let pendingBytes = pending[0]!.length;
+  let after = job.exportAfter ?? '00000000-0000-0000-0000-000000000000';
+  let pending: string[] = resuming ? [] : [toCsv([], columns)];
+  let pendingBytes = pending[0]?.length ?? 0;
   const flush = async (): Promise<void> => {
     if (!pending.length) return;
     const data = Buffer.from(pending.join(''), 'utf8');
-    await dataSource.query('INSERT INTO transfer_job_chunks (job_id, tenant_id, seq, data) VALUES ($1, $2, $3, $4)', [jobId, job.tenantId, seq, data]);
+    await dataSource.transaction(async (tx) => {
+      await tx.query('INSERT INTO transfer_job_chunks (job_id, tenant_id, seq, data) VALUES ($1, $2, $3, $4)', [jobId, job.tenantId, seq, data]);
+      await tx.query(
+        `UPDATE transfer_jobs SET export_after = $2, rows_read = rows_read + $3, products_exported = products_exported + $4, file_bytes = file_bytes + $5, updated_at = now() WHERE id = $1`,
+        [jobId, after, rows, products, data.length],
+      );
+    });
     seq += 1;
-    bytes += data.length;
+    rows = 0;
+    products = 0;
     pending = [];
     pendingBytes = 0;
   };
-  let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {
+    // Between pages: what is pending is not committed yet, and the next run rewrites it.
     releaseIfStopping({ signal });
-    const page = await m.createQueryBuilder(Product, 'p').where('p.tenant_id = :tenantId AND p.store_id = :storeId AND p.id > :after', { ...scope, after }).orderBy('p.id', 'ASC').take(500).getMany();
+    const page = await m.createQueryBuilder(Product, 'p').where('p.tenant_id = :tenantId AND p.store_id = :storeId AND p.id > :after', { ...scope, after }).orderBy('p.id', 'ASC').take(sizes.pageProducts ?? 500).getMany();
     if (!page.length) break;
     after = page[page.length - 1]!.id;
     const ids = page.map((p) => p.id);
@@ -412,13 +427,10 @@ export async function runExportJob(dataSource: DataSource, jobId: string, signal
     const text = toCsv(records, columns, { header: false });
     pending.push(text);
     pendingBytes += text.length;
-    if (pendingBytes >= CHUNK_BYTES) await flush();
+    if (pendingBytes >= chunkBytes) await flush();
   }
   await flush();
-  await dataSource.query(
-    `UPDATE transfer_jobs SET state = 'COMPLETED', rows_read = $2, products_exported = $3, file_bytes = $4, finished_at = now(), updated_at = now() WHERE id = $1`,
-    [jobId, rows, products, bytes],
-  );
+  await dataSource.query(`UPDATE transfer_jobs SET state = 'COMPLETED', finished_at = now(), updated_at = now() WHERE id = $1`, [jobId]);
 }
 
 /** The consumer of the `import` and `export` queues (jobs worker). */

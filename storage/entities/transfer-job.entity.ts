@@ -23,6 +23,8 @@ export class TransferJob {
   @Column('integer', { name: 'products_failed', default: 0 }) productsFailed!: number;
   @Column('integer', { name: 'products_exported', default: 0 }) productsExported!: number;
   @Column('integer', { name: 'errors_count', default: 0 }) errorsCount!: number;
+  /** Exports: the last product id in the chunks written so far (a resumed export goes on after it). */
+  @Column('uuid', { name: 'export_after', nullable: true }) exportAfter!: string | null;
   @Column('text', { nullable: true }) failure!: string | null;
   @Column('timestamptz', { name: 'created_at', default: () => 'now()' }) createdAt!: Date;
   @Column('timestamptz', { name: 'started_at', nullable: true }) startedAt!: Date | null;

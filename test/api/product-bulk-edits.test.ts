@@ -12,10 +12,10 @@ import type BeeQueue from 'bee-queue';
 import { expect } from 'chai';
 import { createApp } from '../../api/app';
 import { createJobsHandler, jobsConsumers } from '../../api/jobs-worker';
-import { processBatch } from '../../api/product-bulk-edits/product-bulk-edits.engine';
+import { processBatch, runQueuedBulkEdit } from '../../api/product-bulk-edits/product-bulk-edits.engine';
 import { changedPrice, minorUnit } from '../../api/product-bulk-edits/product-bulk-edits.operations';
 import { uuidv7 } from '../../storage/ids';
-import { jobIdFor, outboxConsumer, type OutboxJobData } from '../../storage/outbox';
+import { DeliveryReleased, jobIdFor, outboxConsumer, type OutboxJobData } from '../../storage/outbox';
 import { startConsumers } from '../../storage/consumers';
 import { QueueRegistry } from '../../storage/queues';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
@@ -751,6 +751,22 @@ describe('product bulk edits', () => {
       await runJobs(m.owner.tenantId);
       expect(await edit(m, e.id)).to.include({ processedCount: 5, okCount: 5 });
       expect(await outboxFor(ids[0]!)).to.have.length(2);
+    });
+
+    it('stops between batches when its worker shuts down (DeliveryReleased) and the next run finishes the PENDING items', async () => {
+      const m = await storeMerchant(server);
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i += 1) ids.push((await product(m)).id);
+      const e = await ok(await bulk(m, 'archive', { productIds: ids }, m.h, small));
+      const ctx: RequestContext = { requestId: 'test', tenantId: m.owner.tenantId, actor: { type: 'user', id: m.owner.userId }, dataSource: server.runtime.dataSource, manager: server.runtime.dataSource.manager, inTransaction: false, services: server.runtime.services };
+      const stopping = new AbortController();
+      stopping.abort();
+      let released: unknown;
+      await runQueuedBulkEdit(ctx, e.id, stopping.signal).catch((error: unknown) => (released = error));
+      expect(released).to.be.instanceOf(DeliveryReleased);
+      expect(await edit(m, e.id)).to.include({ status: 'RUNNING', processedCount: 0 });
+      await runJobs(m.owner.tenantId);
+      expect(await edit(m, e.id)).to.include({ status: 'COMPLETED', processedCount: 3, okCount: 3 });
     });
 
     it('a hard delete above the threshold is reverted by the worker with relations between deleted products', async () => {

@@ -10,7 +10,8 @@ import { call, startTestServer, type TestServer } from '../helpers/harness';
 import { expectProblem } from '../helpers/accounts';
 import { storeApiKey } from '../helpers/catalog';
 import { insertAttribute, insertBrand, insertCategory, insertTag, merchant, product, type Merchant } from './products.helpers';
-import { runImportJob, transferJobsHandler } from '../../api/imports/transfer-jobs.service';
+import { runExportJob, runImportJob, transferJobsHandler } from '../../api/imports/transfer-jobs.service';
+import { DeliveryReleased } from '../../storage/outbox';
 import { LAYOUT_COLUMNS, productGroups, type ProductGroup } from '../../api/imports/product-layout';
 import { applyProductGroups, emptyOutcome, prepareProductGroups, productCsvRules } from '../../api/imports/product-import.service';
 import { csvRecords } from '../../api/imports/csv-stream';
@@ -334,6 +335,69 @@ describe('product import and export', function () {
     } finally {
       delete process.env.IMPORT_BATCH_PRODUCTS;
     }
+  });
+
+  /** A shutdown signal that turns aborted at its `after`+1-th look (a worker stopping part-way). */
+  const stopsAfterLooks = (after: number): AbortSignal => {
+    let looks = 0;
+    return { get aborted() { looks += 1; return looks > after; } } as AbortSignal;
+  };
+
+  it('hands an import back at shutdown after its committed batch (DeliveryReleased) and resumes it without duplicates', async () => {
+    const m = await merchant(server);
+    process.env.IMPORT_BATCH_PRODUCTS = '3';
+    try {
+      const started = await importAsync(m, generated(10, 1));
+      const id = started.json.id;
+      const handler = transferJobsHandler(server.runtime.dataSource, server.runtime.services);
+      let released: unknown;
+      await handler({ queue: 'import', aggregateType: 'transfer_job', aggregateId: id, tenantId: null, messages: [], signal: stopsAfterLooks(1) }).catch((error: unknown) => (released = error));
+      expect(released).to.be.instanceOf(DeliveryReleased);
+      const midway = (await progress(m, id)).json;
+      expect(midway.state).to.equal('RUNNING');
+      expect(midway.products.created).to.be.within(3, 9);
+      expect(await products(m.storeId)).to.have.length(midway.products.created);
+
+      await deliver('import', id);
+      const done = (await progress(m, id)).json;
+      expect(done).to.deep.include({ state: 'COMPLETED', rows: { read: 10, failed: 0 } });
+      expect(done.products).to.deep.include({ created: 10, updated: 0 });
+      expect((await products(m.storeId)).map((p) => p.slug)).to.deep.equal([...Array(10).keys()].map((i) => `gen-${i}`).sort());
+    } finally {
+      delete process.env.IMPORT_BATCH_PRODUCTS;
+    }
+  });
+
+  it('resumes an export stopped at shutdown after its last written chunk: the file equals an export run in one go', async () => {
+    const m = await merchant(server);
+    expect((await importSync(m, generated(7, 2))).status).to.equal(200);
+    const start = async (): Promise<string> => {
+      const res = await call(server, 'POST', `/api/v1/bulk-import/products/export?storeId=${m.storeId}`, { headers: m.headers });
+      expect(res.status, res.text).to.equal(202);
+      return res.json.id;
+    };
+    const file = async (id: string): Promise<string> => {
+      const rows: Array<{ data: Buffer }> = await server.runtime.dataSource.query('SELECT data FROM transfer_job_chunks WHERE job_id = $1 ORDER BY seq', [id]);
+      return Buffer.concat(rows.map((r) => r.data)).toString('utf8');
+    };
+    const whole = await start();
+    await runExportJob(server.runtime.dataSource, whole);
+
+    const stopped = await start();
+    const sizes = { chunkBytes: 1, pageProducts: 2 };
+    let released: unknown;
+    // Two pages (a chunk each) are written, then the worker is told to stop before the third.
+    await runExportJob(server.runtime.dataSource, stopped, stopsAfterLooks(2), sizes).catch((error: unknown) => (released = error));
+    expect(released).to.be.instanceOf(DeliveryReleased);
+    const midway = (await progress(m, stopped)).json;
+    expect(midway).to.deep.include({ state: 'RUNNING' });
+    expect(midway.products.exported).to.equal(4);
+    await runExportJob(server.runtime.dataSource, stopped, undefined, sizes);
+    const done = (await progress(m, stopped)).json;
+    expect(done).to.deep.include({ state: 'COMPLETED', rows: { read: 14, failed: 0 } });
+    expect(done.products.exported).to.equal(7);
+    expect(await file(stopped)).to.equal(await file(whole));
+    expect(done.fileBytes).to.equal(Buffer.byteLength(await file(whole)));
   });
 
   it('treats a handle created after its batch was checked ahead as an update, not a second product', async () => {

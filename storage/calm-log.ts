@@ -76,7 +76,9 @@ export class CalmLog {
       return;
     }
     this.counters.set(kind, { repeats: 0, first: Date.now(), msg, context });
-    this.logger.warn({ ...context, err: loggableError(error) }, msg);
+    const logged = loggableError(error);
+    // pino's `err` serializer is for Error objects (it adds a stack field); a summary goes under `error`.
+    this.logger.warn({ ...context, [logged instanceof Error ? 'err' : 'error']: logged }, msg);
   }
 
   /** Writes one summary line per kind that repeated, and starts a new window. */

@@ -2,7 +2,7 @@
  * The one place that translates database and driver errors into application errors, so no
  * service has to remember SQLSTATE codes and nothing leaks a driver message or stack trace.
  */
-import { EntityNotFoundError, QueryFailedError } from 'typeorm';
+import { EntityNotFoundError, QueryFailedError, QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 import { AppError, BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from './errors';
 
 interface PgDriverError {
@@ -12,16 +12,78 @@ interface PgDriverError {
   detail?: string;
 }
 
-const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300']);
+interface ErrorLike {
+  code?: unknown;
+  message?: unknown;
+  cause?: unknown;
+  driverError?: unknown;
+  errors?: unknown;
+}
+
+/**
+ * Codes that mean the connection is gone or cannot be had: socket errno codes, and the SQLSTATEs
+ * with which PostgreSQL ends a session (administrator or crash shutdown, starting up, too many
+ * connections, idle timeouts). Class 08 (connection exception) is matched as a whole.
+ */
+const CONNECTION_LOSS_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  '57P01',
+  '57P02',
+  '57P03',
+  '57P05',
+  '25P03',
+  '53300',
+]);
+
+/**
+ * node-postgres and pg-pool report a lost or unobtainable connection with these messages and no
+ * code at all; they are matched exactly, so an unrelated error that merely mentions a connection
+ * stays a 500.
+ */
+const CONNECTION_LOSS_MESSAGES = new Set([
+  'Connection terminated',
+  'Connection terminated unexpectedly',
+  'Connection terminated due to connection timeout',
+  'Client has encountered a connection error and is not queryable',
+  'Client was closed and is not queryable',
+  'timeout exceeded when trying to connect',
+]);
+
+/**
+ * True when `error` says the database connection was lost or could not be had, in any of the shapes
+ * it reaches a caller in: the driver's error itself, wrapped in TypeORM's QueryFailedError, in a
+ * `cause` chain or an AggregateError (a connect that tried several addresses). TypeORM gives a
+ * transaction whose connection dropped between two statements only "query runner already released"
+ * (it released the broken connection itself), so those count too: outside a lost connection they mean
+ * a query after the transaction ended, which the tests of the code that does it would show.
+ */
+export function isConnectionLoss(error: unknown, depth = 0): boolean {
+  if (error === null || typeof error !== 'object' || depth > 5) return false;
+  if (error instanceof QueryRunnerAlreadyReleasedError || error instanceof QueryRunnerProviderAlreadyReleasedError) return true;
+  const e = error as ErrorLike;
+  if (typeof e.code === 'string' && (CONNECTION_LOSS_CODES.has(e.code) || /^08[0-9A-Z]{3}$/.test(e.code))) return true;
+  if (typeof e.message === 'string' && CONNECTION_LOSS_MESSAGES.has(e.message)) return true;
+  if (isConnectionLoss(e.driverError, depth + 1) || isConnectionLoss(e.cause, depth + 1)) return true;
+  return Array.isArray(e.errors) && e.errors.some((inner) => isConnectionLoss(inner, depth + 1));
+}
 
 /** Returns the AppError for a known database failure, or undefined when it is not one. */
 export function translateDatabaseError(error: unknown): AppError | undefined {
   if (error instanceof EntityNotFoundError) return new NotFoundError();
-  const driver = (error instanceof QueryFailedError ? (error.driverError as PgDriverError) : (error as PgDriverError | undefined)) ?? {};
-  const code = driver.code;
-  if (!code) return undefined;
-  if (CONNECTION_ERROR_CODES.has(code)) return new ServiceUnavailableError('The database is unavailable; try again shortly.');
+  if (isConnectionLoss(error)) return new ServiceUnavailableError('The database is unavailable; try again shortly.');
   if (!(error instanceof QueryFailedError)) return undefined;
+  const driver = (error.driverError as PgDriverError | undefined) ?? {};
+  const code = driver.code;
   switch (code) {
     case '23505':
       return new ConflictError(`A resource with the same unique value already exists${driver.constraint ? ` (${driver.constraint})` : ''}.`, 'duplicate');

@@ -8,6 +8,7 @@ import { QueryFailedError } from 'typeorm';
 import { AppError, InternalError, type ProblemBody } from './errors';
 import { translateDatabaseError } from './db-errors';
 import { uuidv7 } from '../../storage/ids';
+import { calmLog } from '../../storage/calm-log';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -70,14 +71,26 @@ function loggable(error: unknown): unknown {
   return error;
 }
 
+/** The name, code and message of an error, without its stack or a query's parameters. */
+function briefly(error: unknown): Record<string, unknown> {
+  const e = (error ?? {}) as { name?: unknown; message?: unknown; code?: unknown; driverError?: { code?: unknown } };
+  return { name: e.name, code: e.code ?? e.driverError?.code, message: e.message };
+}
+
 export function errorHandler(logger: Logger): Koa.Middleware {
   return async (ctx, next) => {
     try {
       await next();
     } catch (error) {
       const appError = toAppError(error);
-      if (appError.status >= 500 && appError.status !== 501) {
-        logger.error({ err: loggable(error), requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'request failed');
+      const where = { requestId: ctx.state.requestId, method: ctx.method, path: ctx.path };
+      if (appError.status === 503) {
+        // Expected while a backing service is down or restarting, and then for many requests at once:
+        // the first of a kind is logged naming its cause, without a stack, the rest are counted
+        // (storage/calm-log.ts). A stack is kept for the failures that are bugs.
+        calmLog(logger).warn(`http:${appError.code}`, briefly(error), { ...where, code: appError.code }, 'request failed: service unavailable');
+      } else if (appError.status >= 500 && appError.status !== 501) {
+        logger.error({ err: loggable(error), ...where }, 'request failed');
       }
       problemResponse(ctx, appError);
     }

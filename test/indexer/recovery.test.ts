@@ -178,10 +178,9 @@ describe('recovery of queues and outbox', function () {
       await eventually(() => taken, 'the first worker to take the job');
       await dying.stop(100).catch(() => undefined);
       const handled: string[] = [];
-      const died = Date.now();
       survivor = startConsumers(deps, { index: { handle: async (d) => void handled.push(d.aggregateId), concurrency: 1 } });
-      await eventually(() => handled.includes(aggregateId), 'another worker to run the job', 4 * stallIntervalMs);
-      expect(Date.now() - died).to.be.at.most(2 * stallIntervalMs + 1_000);
+      // Marked stalled at one check, handed on at the next: about two intervals (plus timer slack on a busy machine).
+      await eventually(() => handled.includes(aggregateId), 'another worker to run the job', 3 * stallIntervalMs + 1_000);
       await eventually(async () => (await statusOf(aggregateId)).every((s) => s === 'done'), 'the row marked done');
     } finally {
       await survivor?.stop(1_000);

@@ -1,0 +1,90 @@
+/**
+ * The drain of the api role's HTTP server, in process and to the byte: an answer still being flushed
+ * to a slow reader is not truncated, a keep-alive answer that began before the drain is finished and
+ * then its connection closed at once, and what never finishes is cut at the timeout.
+ */
+import http from 'node:http';
+import net from 'node:net';
+import { expect } from 'chai';
+import pino from 'pino';
+import { createDrainableServer, type DrainableServer } from '../../api/server';
+
+const logger = pino({ level: 'silent' });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function listen(listener: http.RequestListener, timeoutMs = 10_000): Promise<DrainableServer & { port: number }> {
+  const drainable = createDrainableServer(listener, { timeoutMs, logger });
+  drainable.server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve) => drainable.server.listen(0, '127.0.0.1', () => resolve()));
+  return { ...drainable, port: (drainable.server.address() as net.AddressInfo).port };
+}
+
+describe('api server drain', () => {
+  it('does not truncate an answer that was ended but is still being flushed to a slow reader', async () => {
+    const big = Buffer.alloc(40 * 1024 * 1024, 'a');
+    const s = await listen((_req, res) => {
+      res.setHeader('Content-Length', big.length);
+      res.end(big);
+    });
+    const socket = net.connect(s.port, '127.0.0.1');
+    let received = 0;
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.on('error', () => undefined);
+    socket.once('connect', () => socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n'));
+    socket.pause();
+    // Let the server end() the answer and fill the socket buffers while the client reads nothing.
+    while (s.inFlight() === 0) await sleep(5);
+    await sleep(200);
+    expect(s.inFlight(), 'the answer is still being flushed').to.equal(1);
+    const drained = s.drain();
+    socket.on('data', (chunk: Buffer) => (received += chunk.length));
+    socket.resume();
+    await closed;
+    await drained;
+    const head = 'HTTP/1.1 200 OK\r\n'.length;
+    expect(received, 'whole answer received').to.be.above(big.length + head);
+  });
+
+  it('finishes a keep-alive answer whose headers went out before the drain, then closes its connection at once', async () => {
+    const s = await listen((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.write('first ');
+      setTimeout(() => res.end('last'), 300);
+    });
+    const agent = new http.Agent({ keepAlive: true });
+    let socketClosedAt = 0;
+    const answer = await new Promise<{ text: string; connection?: string; endedAt: number }>((resolve, reject) => {
+      const req = http.get({ host: '127.0.0.1', port: s.port, path: '/', agent }, (res) => {
+        res.socket.once('close', () => (socketClosedAt = Date.now()));
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('error', reject);
+        res.on('end', () => resolve({ text, connection: res.headers.connection, endedAt: Date.now() }));
+        void s.drain();
+      });
+      req.on('error', reject);
+    });
+    expect(answer.text).to.equal('first last');
+    expect(answer.connection, 'headers were sent before the drain').to.equal('keep-alive');
+    const started = Date.now();
+    await s.drain();
+    expect(Date.now() - started, 'drain ends without waiting for the keep-alive timeout').to.be.below(1_000);
+    while (!socketClosedAt && Date.now() - started < 2_000) await sleep(5);
+    expect(socketClosedAt - answer.endedAt).to.be.within(0, 1_000);
+    agent.destroy();
+  });
+
+  it('cuts what is still open at the timeout', async () => {
+    const s = await listen(() => undefined, 300);
+    const failed = new Promise<string>((resolve) => {
+      const req = http.get({ host: '127.0.0.1', port: s.port, path: '/' }, () => resolve('answered'));
+      req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+    });
+    while (s.inFlight() === 0) await sleep(5);
+    const started = Date.now();
+    await s.drain();
+    expect(Date.now() - started).to.be.within(250, 1_500);
+    expect(await failed).to.equal('ECONNRESET');
+  });
+});

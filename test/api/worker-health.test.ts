@@ -2,23 +2,12 @@
  * The health endpoints of a worker-only process (HEALTH_PORT): live always; ready while its queues'
  * Redis (and PostgreSQL) answer, and 503 naming what is missing otherwise.
  */
-import { createServer } from 'node:net';
 import { expect } from 'chai';
 import { startHealthServer } from '../../api/health-server';
 import { createMonitor } from '../../api/runtime';
 import type { RunningRole } from '../../api/lifecycle';
 import { testRuntime } from '../helpers/harness';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../helpers/ports';
 
 describe('worker health endpoints (HEALTH_PORT)', () => {
   const started: RunningRole[] = [];

@@ -11,19 +11,9 @@ import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
 import { PROJECT_ROOT } from '../../api/config';
+import { freePort } from '../helpers/ports';
 
 const SHUTDOWN_TIMEOUT_MS = 20_000;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

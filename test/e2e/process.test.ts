@@ -3,21 +3,10 @@
  * stops it cleanly (stops accepting, finishes, closes pools, exits 0).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
 import { PROJECT_ROOT } from '../../api/config';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
+import { freePort } from '../helpers/ports';
 
 async function waitForReady(base: string, child: ChildProcess, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -7,7 +7,6 @@ import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Meilisearch } from 'meilisearch';
@@ -15,20 +14,10 @@ import { call, startTestServer, type TestServer } from '../helpers/harness';
 import { merchant, type Merchant } from '../api/products.helpers';
 import { deliverIndexRows, indexHandler, pendingIndexRows } from '../helpers/indexing';
 import { storeIndexUid } from '../../search/index-names';
+import { freePort } from '../helpers/ports';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const BINARIES = [path.join(ROOT, '.data', 'bin', 'meilisearch'), path.join(ROOT, 'node_modules', '@gaubee', 'meilisearch-linux-amd64', 'meilisearch')];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 class PrivateMeili {
   private child?: ChildProcess;

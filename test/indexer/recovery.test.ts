@@ -8,7 +8,6 @@
  * - a dependency comes back: rows that waited on it (backed off, or left in flight) are due at once.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { expect } from 'chai';
 import Redis from 'ioredis';
 import pino from 'pino';
@@ -23,21 +22,11 @@ import { uuidv7 } from '../../storage/ids';
 import { catchUpWhenBack } from '../../indexer/main';
 import type { DependencyChange } from '../../api/dependency-monitor';
 import { eventually } from '../helpers/wait';
+import { freePort } from '../helpers/ports';
 
 const silent = pino({ level: 'silent' });
 const TENANT = '0190a5f0-8b7c-7def-8123-456789abcdf0';
 const settings = { pollIntervalMs: 20, batchSize: 100, reclaimAfterMs: 60_000, retryBaseMs: 1_000, retryMaxMs: 300_000 };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** A Redis of this test's own (no persistence), so killing it disturbs nobody else. */
 class PrivateRedis {

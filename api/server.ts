@@ -25,7 +25,17 @@ interface ConnectionState {
   open: number;
   /** socket.bytesRead when the last response closed: more bytes since means a request is arriving. */
   readWhenIdle: number;
+  /** When the connection last became idle (opened, or its last response closed). */
+  idleSince: number;
 }
+
+/**
+ * While draining, an idle keep-alive connection is closed once it has been idle this long, not at
+ * once: a client in the middle of a series of requests sends its next one within moments, and would
+ * see it reset if the connection closed under it (for a POST it could not know whether it was done).
+ * That next request is answered with `Connection: close` instead, and the client moves on cleanly.
+ */
+export const DRAIN_IDLE_GRACE_MS = 500;
 
 /**
  * An HTTP server that knows, per connection, whether a request is in progress. Node's own idle
@@ -34,7 +44,8 @@ interface ConnectionState {
  * would destroy it and truncate the body), and it counts a connection that never sent a byte (a
  * browser's preconnect) as busy, so it stays open until the shutdown timeout.
  */
-export function createDrainableServer(listener: http.RequestListener, options: { timeoutMs: number; logger: Logger }): DrainableServer {
+export function createDrainableServer(listener: http.RequestListener, options: { timeoutMs: number; logger: Logger; idleGraceMs?: number }): DrainableServer {
+  const graceMs = options.idleGraceMs ?? DRAIN_IDLE_GRACE_MS;
   const connections = new Map<net.Socket, ConnectionState>();
   const responses = new Set<http.ServerResponse>();
   let draining: Promise<void> | undefined;
@@ -42,7 +53,7 @@ export function createDrainableServer(listener: http.RequestListener, options: {
   const track = (socket: net.Socket): ConnectionState => {
     let state = connections.get(socket);
     if (!state) {
-      state = { open: 0, readWhenIdle: 0 };
+      state = { open: 0, readWhenIdle: 0, idleSince: Date.now() };
       connections.set(socket, state);
       socket.once('close', () => connections.delete(socket));
     }
@@ -51,7 +62,7 @@ export function createDrainableServer(listener: http.RequestListener, options: {
 
   // Closed gracefully (FIN after what was written), as Node does after a `Connection: close` answer.
   const closeIfIdle = (socket: net.Socket, state: ConnectionState): void => {
-    if (state.open === 0 && socket.bytesRead === state.readWhenIdle && !socket.destroyed) socket.destroySoon();
+    if (state.open === 0 && socket.bytesRead === state.readWhenIdle && Date.now() - state.idleSince >= graceMs && !socket.destroyed) socket.destroySoon();
   };
 
   const server = http.createServer((req, res) => {
@@ -68,8 +79,7 @@ export function createDrainableServer(listener: http.RequestListener, options: {
       responses.delete(res);
       const settle = (): void => {
         state.readWhenIdle = socket.bytesRead;
-        // An answer whose headers went out (keep-alive) before the drain began leaves an idle connection.
-        if (draining) closeIfIdle(socket, state);
+        state.idleSince = Date.now();
       };
       // A body the app did not read is still arriving (Node discards it); bytes up to its end are not
       // a new request.
@@ -95,13 +105,18 @@ export function createDrainableServer(listener: http.RequestListener, options: {
         options.logger.info({ requests: responses.size, connections: connections.size }, 'api draining');
         const forced = setTimeout(() => {
           options.logger.warn({ requests: responses.size, connections: connections.size }, 'api drain timed out; cutting what is left');
+          clearInterval(sweep);
           server.closeAllConnections();
           for (const socket of connections.keys()) socket.destroy();
         }, options.timeoutMs);
+        // Idle connections are closed once idle for the grace period (an answer whose headers went out
+        // with keep-alive before the drain began leaves one too).
+        const sweep = setInterval(() => server.closeIdleConnections(), Math.max(10, Math.min(100, graceMs / 2)));
         // Stops listening, closes the idle connections (our closeIdleConnections), and calls back once
         // the last connection has closed.
         server.close(() => {
           clearTimeout(forced);
+          clearInterval(sweep);
           options.logger.info('api drained');
           resolve();
         });

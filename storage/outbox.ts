@@ -140,6 +140,18 @@ export interface RelayResult {
   stallChecks: number;
 }
 
+/** Groups of claimed rows handed to the queues at the same time by one relay pass. */
+const ENQUEUE_CONCURRENCY = 32;
+
+/** Runs `work` on every item, at most `limit` at a time. */
+async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+}
+
 /** SQL for "now() + the backoff of this row's attempts": base · 2^(attempts−1), capped. */
 const BACKOFF_SQL = `now() + make_interval(secs => LEAST($2::float8, $1::float8 * power(2, LEAST(GREATEST(attempts - 1, 0), 30))) / 1000.0)`;
 
@@ -213,7 +225,11 @@ export class OutboxRelay {
       const key = `${row.queue}\u0000${jobIdFor(row.aggregate_type, row.aggregate_id)}`;
       groups.set(key, [...(groups.get(key) ?? []), row]);
     }
-    for (const rows of groups.values()) {
+    const unqueued: string[] = [];
+    let firstError: unknown;
+    // Groups are handed over ENQUEUE_CONCURRENCY at a time: the queue's connection pipelines their
+    // commands, so a backlog (thousands of rows due at once after an outage) moves in a few round trips.
+    await eachLimited([...groups.values()], ENQUEUE_CONCURRENCY, async (rows) => {
       const first = rows[0]!;
       const data: OutboxJobData = { aggregateType: first.aggregate_type, aggregateId: first.aggregate_id, tenantId: first.tenant_id };
       try {
@@ -241,9 +257,13 @@ export class OutboxRelay {
           }
         } else result.jobsAdded += 1;
       } catch (error) {
-        result.released += rows.length;
-        await this.release(rows.map((r) => r.id), error);
+        firstError ??= error;
+        unqueued.push(...rows.map((r) => r.id));
       }
+    });
+    if (unqueued.length) {
+      result.released += unqueued.length;
+      await this.release(unqueued, firstError);
     }
     this.passes += 1;
     if (this.passes % 1_000 === 0) await this.pruneDone();

@@ -2,7 +2,7 @@
  * A deploy as the api role sees it: SIGTERM arrives while clients hold keep-alive connections and
  * requests are in flight, among them an upload still sending its body. Every request in flight is
  * answered in full with `Connection: close`, including one whose headers arrive on an existing
- * connection during the drain; new connections are refused; idle connections are closed at once;
+ * connection during the drain; new connections are refused; idle connections are closed after a short grace;
  * the process exits 0 as soon as the last answer is out, long before SHUTDOWN_TIMEOUT_MS.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -269,7 +269,7 @@ describe('graceful shutdown of the api role', function () {
     }
   });
 
-  it('closes idle keep-alive connections at once and exits promptly when nothing is in flight', async () => {
+  it('closes idle keep-alive connections after the short idle grace and exits promptly when nothing is in flight', async () => {
     api = await startApi();
     const { port } = api;
     const idle = rawRequest(port, `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);

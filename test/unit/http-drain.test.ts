@@ -1,13 +1,15 @@
 /**
  * The drain of the api role's HTTP server, in process and to the byte: an answer still being flushed
  * to a slow reader is not truncated, a keep-alive answer that began before the drain is finished and
- * then its connection closed at once, and what never finishes is cut at the timeout.
+ * then its connection closed after the idle grace, a client that sends its next request on an idle
+ * connection just after the drain began is answered (with `Connection: close`) instead of reset, and
+ * what never finishes is cut at the timeout.
  */
 import http from 'node:http';
 import net from 'node:net';
 import { expect } from 'chai';
 import pino from 'pino';
-import { createDrainableServer, type DrainableServer } from '../../api/server';
+import { createDrainableServer, DRAIN_IDLE_GRACE_MS, type DrainableServer } from '../../api/server';
 
 const logger = pino({ level: 'silent' });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -45,7 +47,7 @@ describe('api server drain', () => {
     expect(received, 'whole answer received').to.be.above(big.length + head);
   });
 
-  it('finishes a keep-alive answer whose headers went out before the drain, then closes its connection at once', async () => {
+  it('finishes a keep-alive answer whose headers went out before the drain, then closes its connection after the idle grace', async () => {
     const s = await listen((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/plain' });
       res.write('first ');
@@ -72,6 +74,33 @@ describe('api server drain', () => {
     expect(Date.now() - started, 'drain ends without waiting for the keep-alive timeout').to.be.below(1_000);
     while (!socketClosedAt && Date.now() - started < 2_000) await sleep(5);
     expect(socketClosedAt - answer.endedAt).to.be.within(0, 1_000);
+    agent.destroy();
+  });
+
+  it('answers a request sent on an idle keep-alive connection just after the drain began, with Connection: close, instead of resetting it', async () => {
+    const s = await listen((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c));
+      req.on('end', () => res.end(`got ${body}`));
+    });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const post = (body: string) =>
+      new Promise<{ text: string; connection?: string }>((resolve, reject) => {
+        const req = http.request({ host: '127.0.0.1', port: s.port, path: '/', method: 'POST', agent }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (text += c));
+          res.on('end', () => resolve({ text, connection: res.headers.connection }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    expect((await post('one')).connection).to.equal('keep-alive');
+    const drained = s.drain();
+    // A client between two requests of a series: the next one goes out on the same connection.
+    await sleep(Math.round(DRAIN_IDLE_GRACE_MS / 5));
+    expect(await post('two')).to.deep.equal({ text: 'got two', connection: 'close' });
+    await drained;
     agent.destroy();
   });
 

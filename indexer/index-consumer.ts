@@ -191,8 +191,10 @@ export function createIndexHandler(deps: IndexerDeps): DeliveryHandler & { index
   // One store lookup, one write and one announcement per batch of products, however many deliveries share it.
   // The batch's fallbacks are the deliveries' tenants: their stores are where a product gone from PostgreSQL is deleted.
   const syncAndAnnounce = async (ids: string[], tenantIds: string[]): Promise<{ stores: Set<string> }> => {
+    const started = Date.now();
     const result = await indexer.syncProducts(ids, await storesOfTenants(tenantIds));
     await announce(result.stores);
+    logger.debug({ products: ids.length, upserted: result.upserted, deleted: result.deleted, stores: result.stores.size, ms: Date.now() - started }, 'index: products written');
     return result;
   };
   const products = new ProductBatcher(syncAndAnnounce, { maxBatch: PRODUCT_WRITE_MAX, lingerMs: PRODUCT_LINGER_MS, patientLingerMs: BULK_LINGER_MS, maxInFlight: PRODUCT_WRITES_IN_FLIGHT }, (error) => error instanceof MeiliTaskError);

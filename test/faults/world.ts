@@ -57,7 +57,8 @@ function platformEnv(services: PrivateServices): NodeJS.ProcessEnv {
     MEILI_MASTER_KEY: services.masterKey,
     HOST: '127.0.0.1',
     QUEUE_PREFIX: 'faults',
-    LOG_LEVEL: 'info',
+    // FAULTS_LOG_LEVEL=debug shows, e.g., each index write with its size and duration.
+    LOG_LEVEL: process.env.FAULTS_LOG_LEVEL ?? 'info',
     APP_SECRET: randomBytes(32).toString('hex'),
     DEMO_SANDBOX: 'false',
     ACCESS_TOKEN_TTL_SECONDS: '3600',

@@ -140,6 +140,11 @@ export interface RelayResult {
   stallChecks: number;
 }
 
+/** How often a relay looks for rows in flight whose job is gone (see sweepOrphans). */
+const ORPHAN_SWEEP_INTERVAL_MS = 2_000;
+/** How long a row may be in flight before its job is looked for (enqueueing takes a moment). */
+const ORPHAN_GRACE_MS = 3_000;
+
 /** Groups of claimed rows handed to the queues at the same time by one relay pass. */
 const ENQUEUE_CONCURRENCY = 32;
 
@@ -163,6 +168,7 @@ export class OutboxRelay {
   private wakeRequested = false;
   private listener: OutboxWakeListener | undefined;
   private readonly calm: CalmLog;
+  private lastSweep = Date.now();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -279,6 +285,47 @@ export class OutboxRelay {
     );
   }
 
+  /**
+   * Finds rows in flight for longer than ORPHAN_GRACE_MS whose job is gone from its queue (or kept
+   * there as failed), and makes them due again at once. Such rows have nobody to deliver them: their
+   * job was lost with a Redis that restarted without it, or they were merged into a job for the same
+   * aggregate in the moment that job finished, or their consumer failed while PostgreSQL was away and
+   * could not say so. Without this they would wait for the reclaim after `reclaimAfterMs`. A job
+   * that exists and is not failed (waiting, or running however long) keeps its rows.
+   */
+  async sweepOrphans(): Promise<number> {
+    const rows: Array<{ id: string; queue: QueueName; aggregate_type: string; aggregate_id: string }> = await this.dataSource.query(
+      `SELECT id, queue, aggregate_type, aggregate_id FROM outbox
+        WHERE status = 'in_flight' AND claimed_at < now() - make_interval(secs => $1 / 1000.0)
+        ORDER BY claimed_at LIMIT 1000`,
+      [ORPHAN_GRACE_MS],
+    );
+    if (!rows.length) return 0;
+    const jobs = new Map<string, { queue: QueueName; id: string; rows: string[] }>();
+    for (const row of rows) {
+      const id = jobIdFor(row.aggregate_type, row.aggregate_id);
+      const key = `${row.queue}\u0000${id}`;
+      const entry = jobs.get(key) ?? { queue: row.queue, id, rows: [] };
+      entry.rows.push(row.id);
+      jobs.set(key, entry);
+    }
+    const orphans: string[] = [];
+    await eachLimited([...jobs.values()], ENQUEUE_CONCURRENCY, async (job) => {
+      const held = await withTimeout(this.queues.get(job.queue).getJob(job.id), 5_000, `look up ${job.id} on ${job.queue}`);
+      if (!held || held.status === 'failed') orphans.push(...job.rows);
+    });
+    if (!orphans.length) return 0;
+    const moved: unknown[] = await this.dataSource.query(
+      `WITH due AS (
+         UPDATE outbox SET status = 'pending', claimed_at = NULL, claimed_by = NULL, available_at = now()
+          WHERE id = ANY($1::bigint[]) AND status = 'in_flight' RETURNING id)
+       SELECT id FROM due`,
+      [orphans],
+    );
+    if (moved.length) this.logger.info({ rows: moved.length }, 'outbox rows in flight without a job are due again');
+    return moved.length;
+  }
+
   /** Keeps a week of delivered rows for inspection; older ones are deleted in small batches. */
   async pruneDone(retentionDays = 7): Promise<number> {
     const rows: unknown[] = await this.dataSource.query(
@@ -324,8 +371,12 @@ export class OutboxRelay {
     this.wakeRequested = false;
     let busy = false;
     this.running = this.runOnce()
-      .then((r) => {
+      .then(async (r) => {
         busy = r.claimed >= this.settings.batchSize;
+        if (Date.now() - this.lastSweep >= ORPHAN_SWEEP_INTERVAL_MS) {
+          this.lastSweep = Date.now();
+          await this.sweepOrphans();
+        }
       })
       .catch((error) => this.calm.warn('relay:pass', error, {}, 'outbox relay pass failed; retrying'));
     await this.running;

@@ -218,6 +218,36 @@ describe('recovery of queues and outbox', function () {
     }
   });
 
+  it('makes rows in flight whose job is gone (or failed) due again within seconds, and leaves rows whose job waits or runs', async () => {
+    const prefix = testConfig().queuePrefix;
+    const queues = new QueueRegistry({ redisUrl: runtime.config.redisUrl, isWorker: false, logger: silent, prefix });
+    const relay = new OutboxRelay(runtime.dataSource, queues, settings, silent, 'relay-orphans');
+    const lost = uuidv7();
+    const failed = uuidv7();
+    const waiting = uuidv7();
+    const recent = uuidv7();
+    try {
+      for (const id of [lost, failed, waiting, recent]) await write(id);
+      await runtime.dataSource.query("UPDATE outbox SET status = 'in_flight', claimed_at = now() - interval '10 seconds', claimed_by = 'gone' WHERE aggregate_id = ANY($1)", [[lost, failed, waiting]]);
+      await runtime.dataSource.query("UPDATE outbox SET status = 'in_flight', claimed_at = now(), claimed_by = 'just now' WHERE aggregate_id = $1", [recent]);
+      const index = queues.get('index');
+      await index.createJob({ aggregateType: 'recovery_probe', aggregateId: waiting, tenantId: TENANT }).setId(`recovery_probe:${waiting}`).save();
+      const failedJob = await index.createJob({ aggregateType: 'recovery_probe', aggregateId: failed, tenantId: TENANT }).setId(`recovery_probe:${failed}`).save();
+      // A job kept as failed (its consumer failed while PostgreSQL was away, so its rows stayed in flight).
+      const client = (index as unknown as { client: { hset(...args: unknown[]): void; sadd(...args: unknown[]): void } }).client;
+      await new Promise<void>((resolve, reject) => client.hset(`${prefix}:index:jobs`, failedJob.id, JSON.stringify({ data: failedJob.data, options: failedJob.options, status: 'failed' }), (e: Error | null) => (e ? reject(e) : resolve())));
+      expect(await relay.sweepOrphans()).to.equal(2);
+      expect(await statusOf(lost)).to.deep.equal(['pending']);
+      expect(await statusOf(failed)).to.deep.equal(['pending']);
+      expect(await statusOf(waiting)).to.deep.equal(['in_flight']);
+      expect(await statusOf(recent)).to.deep.equal(['in_flight']);
+    } finally {
+      await relay.stop();
+      await queues.get('index').destroy();
+      await queues.close(1_000);
+    }
+  });
+
   it('makes rows that waited on a dependency due the moment it is back, however long it was gone', async () => {
     const prefix = testConfig().queuePrefix;
     const queues = new QueueRegistry({ redisUrl: runtime.config.redisUrl, isWorker: false, logger: silent, prefix });

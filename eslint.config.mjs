@@ -1,6 +1,43 @@
-// Linting runs in the test command (scripts/test). Type errors are tsc's job; this catches the rest.
+// Linting runs in the test command (scripts/test). Type errors are tsc's job; this catches the rest,
+// including an import that goes up a layer (docs/architecture.md, "Layers").
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+/**
+ * The layers, top to bottom, and what each folder may not import (everything above it, and the
+ * folders beside it that it must not know). Tests and scripts may import anything.
+ */
+const LAYERS = {
+  app: [],
+  web: ['app'],
+  api: ['app', 'web'],
+  indexer: ['app', 'web', 'api', 'vision', 'relay'],
+  vision: ['app', 'web', 'api', 'indexer', 'relay'],
+  relay: ['app', 'web', 'api', 'indexer', 'vision', 'search', 'domain'],
+  search: ['app', 'web', 'api', 'indexer', 'vision', 'relay'],
+  domain: ['app', 'web', 'api', 'indexer', 'vision', 'relay', 'search'],
+  storage: ['app', 'web', 'api', 'indexer', 'vision', 'relay', 'search', 'domain'],
+  lib: ['app', 'web', 'api', 'indexer', 'vision', 'relay', 'search', 'domain', 'storage'],
+};
+
+const layerRules = Object.entries(LAYERS)
+  .filter(([, forbidden]) => forbidden.length > 0)
+  .map(([folder, forbidden]) => ({
+    files: [`${folder}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: forbidden.flatMap((name) => [`../${name}`, `../${name}/**`, `**/../${name}`, `**/../${name}/**`]),
+              message: `${folder}/ may not import ${forbidden.join(', ')} (layers: docs/architecture.md).`,
+            },
+          ],
+        },
+      ],
+    },
+  }));
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', '.data/', 'coverage/'] },
@@ -14,6 +51,7 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
     },
   },
+  ...layerRules,
   {
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-unused-expressions': 'off' },

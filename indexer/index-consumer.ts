@@ -19,10 +19,10 @@ import { MeilisearchApiError, type Meilisearch } from 'meilisearch';
 import { PRODUCT_BATCH_AGGREGATE, type OutboxDelivery } from '../storage/outbox';
 import type { DeliveryHandler } from '../storage/consumers';
 import { storeIndexUid } from '../search/index-names';
-import { applyIndexSettings, indexSettings, loadStoreSearchData } from './index-settings';
-import { localeField, ProductDocumentBuilder, type ProductDocument } from './product-document';
+import { applyIndexSettings, indexSettings, loadStoreSearchData } from '../search/index-settings';
+import { localeField, ProductDocumentBuilder, type ProductDocument } from '../search/product-document';
 import { ProductBatcher } from './product-batcher';
-import { MeiliTaskError, settle } from './tasks';
+import { MeiliTaskError, settle } from '../search/meili-tasks';
 
 export const INDEX_BATCH = 1_000;
 /**

@@ -8,14 +8,14 @@
 import pino from 'pino';
 import type { DataSource } from 'typeorm';
 import type { EnqueuedTask, Meilisearch } from 'meilisearch';
-import { loadConfigOrExit } from '../api/config';
+import { loadConfigOrExit } from '../lib/config';
 import { createDataSource } from '../storage/data-source';
 import { createAdminClient } from '../search/meili';
 import { storeIndexUid, tmpIndexUid } from '../search/index-names';
-import { applyIndexSettings, indexSettings, loadStoreSearchData } from './index-settings';
-import { ProductDocumentBuilder } from './product-document';
+import { applyIndexSettings, indexSettings, loadStoreSearchData } from '../search/index-settings';
+import { ProductDocumentBuilder } from '../search/product-document';
 import { StoreIndexer, INDEX_BATCH } from './index-consumer';
-import { MeiliTaskError, settle } from './tasks';
+import { MeiliTaskError, settle } from '../search/meili-tasks';
 
 export interface ReindexResult {
   storeId: string;

@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
-import { loadConfigOrExit } from '../api/config';
+import { loadConfigOrExit } from '../lib/config';
 import { hashPassword, passwordProblems } from '../api/auth/passwords';
 import { createDataSource } from '../storage/data-source';
 import { runMigrations } from '../storage/migrate';

@@ -4,8 +4,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { API_VERSION } from '../api/app';
-import { PROJECT_ROOT } from '../api/config';
+import { API_VERSION } from '../app/http-app';
+import { PROJECT_ROOT } from '../lib/config';
 import { buildOpenApiDocument } from '../api/http/openapi';
 import { allRoutes } from '../api/routes';
 

@@ -3,7 +3,7 @@
  * `store_<id>_tmp` beside it and swaps the two.
  */
 import type { Index, Meilisearch } from 'meilisearch';
-import type { ProductDocument } from '../indexer/product-document';
+import type { ProductDocument } from './product-document';
 
 export function storeIndexUid(storeId: string): string {
   return `store_${storeId.toLowerCase().replace(/-/g, '')}`;

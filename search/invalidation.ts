@@ -7,7 +7,7 @@
  */
 import Redis from 'ioredis';
 import type { Logger } from 'pino';
-import { calmLog } from '../storage/calm-log';
+import { calmLog } from '../lib/calm-log';
 
 export const invalidationChannel = (queuePrefix: string): string => `${queuePrefix}:search:invalidate`;
 

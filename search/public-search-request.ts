@@ -13,11 +13,12 @@
  * and one `limit 0` query per facet that has a selection, filtered by everything except that
  * facet. Price buckets of a non-range price facet add one count query per bucket.
  */
-import type { PUBLIC_SEARCH_SORTS } from '../api/products/products.schemas';
-import { localeField } from '../indexer/product-document';
-import { meiliLocale } from '../indexer/index-settings';
+import { localeField } from './product-document';
+import { meiliLocale } from './index-settings';
 import { storeIndexUid } from './index-names';
 
+/** The orders a shopper can sort search results by. */
+export const PUBLIC_SEARCH_SORTS = ['newest', 'price_asc', 'price_desc', 'discount', 'most_reviewed', 'rating', 'best_selling', 'most_viewed', 'relevance'] as const;
 export type PublicSearchSort = (typeof PUBLIC_SEARCH_SORTS)[number];
 
 export interface PublicSearchParams {

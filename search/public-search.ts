@@ -6,10 +6,10 @@
  */
 import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
-import { NotFoundError, ServiceUnavailableError } from '../api/http/errors';
-import { RawJson } from '../api/http/raw-json';
+import { NotFoundError, ServiceUnavailableError } from '../lib/errors';
+import { RawJson } from '../lib/raw-json';
 import { servicesOf, type RequestContext } from '../storage/request-context';
-import { localeField } from '../indexer/product-document';
+import { localeField } from './product-document';
 import { looseAttempts, type LooseAttempt, type LooseStrategy } from './loose-query';
 import { buildSearchPlan, splitPair, type FacetGroup, type MeiliQuery, type PublicSearchParams, type SearchPlan } from './public-search-request';
 import { ResultCache } from './result-cache';
@@ -18,8 +18,8 @@ import { loadStoreProfile, sponsoredFor, type StoreProfile } from './store-profi
 import { matchLexicon, type SuggestAnswer, type SuggestParams } from './suggest';
 import { storeIndexUid } from './index-names';
 import { MeiliResponseError, type SearchTransport } from './search-transport';
-import { meiliLocale } from '../indexer/index-settings';
-import { calmLog } from '../storage/calm-log';
+import { meiliLocale } from './index-settings';
+import { calmLog } from '../lib/calm-log';
 
 export interface SponsoredCandidate {
   listingId: string;
@@ -123,6 +123,13 @@ export function cacheKey(params: PublicSearchParams, pricesShown: boolean, norma
 type Hit = Record<string, unknown>;
 
 const isIndexMissing = (error: unknown): boolean => error instanceof MeiliResponseError && error.code === 'index_not_found';
+
+declare module '../storage/request-context' {
+  interface ContextServices {
+    /** Public search and suggest with their cache (absent in contexts built for storage-level tests). */
+    search?: SearchEngine;
+  }
+}
 
 export class SearchEngine {
   readonly answers: ResultCache<RawJson>;

@@ -5,10 +5,10 @@
  * the search answers (invalidated by the same store events).
  */
 import type { DataSource } from 'typeorm';
-import { DEFAULT_FILTER_CONFIG } from '../api/filter-config/filter-config.service';
+import { DEFAULT_FILTER_CONFIG } from '../domain/filter-config';
 import type { FacetSpec, PriceBucketSpec } from './public-search-request';
-import { keywordMatches, normaliseSearchText } from '../api/sponsored-listings/keywords';
-import { asPriceVisibility, type PriceVisibility } from '../api/storefront/price-visibility';
+import { keywordMatches, normaliseSearchText } from '../domain/sponsored-keywords';
+import { asPriceVisibility, type PriceVisibility } from '../domain/price-visibility';
 
 
 export interface StoreProfile {

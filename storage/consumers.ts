@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import { outboxConsumer, releaseRows, type ConsumerResult, type OutboxDelivery, type OutboxSettings } from './outbox';
 import { QueueRegistry, type QueueName } from './queues';
 import { countSucceeded, pauseGate } from './queue-control';
-import { CalmLog } from './calm-log';
+import { CalmLog } from '../lib/calm-log';
 
 export type DeliveryHandler = (delivery: OutboxDelivery) => Promise<void>;
 export type ConsumerTable = Partial<Record<QueueName, { handle: DeliveryHandler; concurrency: number }>>;

@@ -4,7 +4,7 @@
  */
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
-import type { Config } from '../api/config';
+import type { Config } from '../lib/config';
 import { entities } from './entities';
 import { migrations } from './migrations';
 

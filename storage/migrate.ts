@@ -3,7 +3,7 @@
  * them once. `npm run migrate` runs this file: `run` (default), `revert` (the last one) or `show`.
  */
 import type { DataSource } from 'typeorm';
-import { loadConfigOrExit } from '../api/config';
+import { loadConfigOrExit } from '../lib/config';
 import { createDataSource } from './data-source';
 
 const MIGRATION_LOCK = 7_305_118_201; // arbitrary, stable

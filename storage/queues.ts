@@ -5,7 +5,7 @@
 import BeeQueue from 'bee-queue';
 import type { Logger } from 'pino';
 import './queue-scripts';
-import { CalmLog } from './calm-log';
+import { CalmLog } from '../lib/calm-log';
 
 export const QUEUE_NAMES = ['index', 'vision', 'jobs', 'webhooks', 'import', 'export'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];

@@ -5,10 +5,9 @@
  */
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Logger } from 'pino';
-import type { Config } from '../api/config';
-import type { RateLimiter } from '../api/http/rate-limit';
-import type { OutboundMessages } from '../api/messaging/outbound';
-import type { SearchEngine } from '../search/public-search';
+import type { Config } from '../lib/config';
+import type { RateLimiter } from './rate-limit';
+import type { OutboundMessages } from './outbound-messages';
 
 export type ActorType = 'anonymous' | 'user' | 'api_key' | 'system';
 
@@ -27,14 +26,16 @@ export interface Actor {
   scopes?: readonly string[];
 }
 
-/** Process-wide services a request may need (configuration, rate limits, outgoing messages). */
+/**
+ * Process-wide services a request may need (configuration, rate limits, outgoing messages). A layer
+ * above storage adds its own service by augmenting this interface where that service is defined
+ * (search/public-search.ts adds `search`), so storage never imports upwards.
+ */
 export interface ContextServices {
   config: Config;
   logger: Logger;
   rateLimiter: RateLimiter;
   outbound: OutboundMessages;
-  /** Public search and suggest with their cache (absent in contexts built for storage-level tests). */
-  search?: SearchEngine;
 }
 
 export interface RequestContext {

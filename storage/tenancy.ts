@@ -5,7 +5,7 @@
  * tenant is indistinguishable from a missing one (404).
  */
 import type { DeepPartial, EntityTarget, FindManyOptions, FindOneOptions, FindOptionsWhere, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
-import { NotFoundError } from '../api/http/errors';
+import { NotFoundError } from '../lib/errors';
 import type { RequestContext } from './request-context';
 
 export interface TenantOwned extends ObjectLiteral {

@@ -9,7 +9,7 @@
  * Every vector is L2-normalised, so a dot product is the cosine similarity.
  */
 import type { VisualModel } from '../storage/entities/product-image-vector.entity';
-import type { VisionConfig } from '../api/config';
+import type { VisionConfig } from '../lib/config';
 import type { PreparedImage } from './image';
 
 export interface Embedder {

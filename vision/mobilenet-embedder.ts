@@ -7,7 +7,7 @@ import path from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { load } from 'nsfwjs';
-import { PROJECT_ROOT } from '../api/config';
+import { PROJECT_ROOT } from '../lib/config';
 import { l2normalise, MOBILENET_DIMENSIONS, MOBILENET_INPUT, type Embedder } from './embedder';
 import type { PreparedImage } from './image';
 

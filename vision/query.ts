@@ -11,10 +11,10 @@
  */
 import type { DataSource } from 'typeorm';
 import { MeilisearchApiError, type Meilisearch } from 'meilisearch';
-import type { Config } from '../api/config';
+import type { Config } from '../lib/config';
 import { createSearchClient, keyValueFor, searchKeyUid } from '../search/meili';
 import { storeIndexUid } from '../search/index-names';
-import { scoreOfCosine } from './vectors';
+import { scoreOfCosine } from '../storage/vectors';
 import type { VisualModel } from '../storage/entities/product-image-vector.entity';
 
 export interface VisualFilters {

@@ -16,8 +16,8 @@
  */
 import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
-import type { VisionConfig } from '../api/config';
-import { safeFetch, SafeFetchError } from '../api/http/safe-fetch';
+import type { VisionConfig } from '../lib/config';
+import { safeFetch, SafeFetchError } from '../lib/safe-fetch';
 import type { DeliveryHandler } from '../storage/consumers';
 import type { OutboxDelivery } from '../storage/outbox';
 import { enqueueOutbox } from '../storage/outbox';
@@ -25,7 +25,7 @@ import { inTransaction, systemContext } from '../storage/request-context';
 import type { VisualModel } from '../storage/entities/product-image-vector.entity';
 import { batcherFor, getEmbedder, type Embedder } from './embedder';
 import { ImageError, prepareImage } from './image';
-import { encodeVector } from './vectors';
+import { encodeVector } from '../storage/vectors';
 
 export interface VisionDeps {
   dataSource: DataSource;

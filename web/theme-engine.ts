@@ -15,8 +15,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Liquid, Tag, type Context, type Emitter, type Liquid as LiquidEngine, type TagToken, type Template, type TopLevelToken } from 'liquidjs';
 import type { Logger } from 'pino';
-import type { RenderBudget, RenderBudgetConfig } from '../api/config';
-import { PROJECT_ROOT } from '../api/config';
+import type { RenderBudget, RenderBudgetConfig } from '../lib/config';
+import { PROJECT_ROOT } from '../lib/config';
 import type { ApiClient, CallMeter } from './api-client';
 
 export const THEME_DIR = path.join(PROJECT_ROOT, 'web', 'theme');

@@ -10,7 +10,7 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import rawBody from 'raw-body';
 import type { Logger } from 'pino';
-import type { Config } from '../api/config';
+import type { Config } from '../lib/config';
 import { apiClientFor } from './api-client';
 import { buildConsoleRouter } from './console';
 import { buildStorefrontRouter, sectionLoaders } from './storefront';

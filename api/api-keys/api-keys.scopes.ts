@@ -3,11 +3,12 @@
  * operation (computed from the route tables with the authenticator's scopeFor, so the two cannot
  * disagree), and `*` for all of them.
  *
- * The route tables import this area's schemas, which use this module; so the tables are required on
- * first use (at request time, when every module has loaded), never at import time, where the cycle
- * would hand one of the modules a half-built export.
+ * The route tables use this area's schemas, which use this module; so the tables are handed in by
+ * the application when it is built (registerScopesOf, app/http-app.ts), instead of this module
+ * importing them and closing a cycle.
  */
 import { scopeFor } from '../auth/authenticator';
+import type { RouteDef } from '../http/route';
 
 export const ALL_SCOPES = '*';
 
@@ -16,12 +17,13 @@ export const SCOPE_PATTERN = /^(?:\*|[a-z0-9-]+:(?:read|write))$/;
 
 let known: ReadonlySet<string> | undefined;
 
+/** Computes the known scopes from every operation of the application (called once, at start). */
+export function registerScopesOf(routes: readonly RouteDef[]): void {
+  known = new Set([ALL_SCOPES, ...routes.filter((route) => route.auth === 'merchant').map((route) => scopeFor(route))]);
+}
+
 /** Every scope a merchant operation can need, plus `*`. */
 export function knownScopes(): ReadonlySet<string> {
-  if (!known) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { allRoutes } = require('../routes') as typeof import('../routes');
-    known = new Set([ALL_SCOPES, ...allRoutes.filter((route) => route.auth === 'merchant').map((route) => scopeFor(route))]);
-  }
+  if (!known) throw new Error('the API key scopes are not registered yet (registerScopesOf runs when the application is built)');
   return known;
 }

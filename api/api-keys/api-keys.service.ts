@@ -17,8 +17,8 @@ import { tenantRepository } from '../../storage/tenancy';
 import { API_KEY_PREFIX } from '../auth/authenticator';
 import { randomToken, sha256 } from '../auth/secrets';
 import { attachment, toCsv, type CsvColumn, type CsvDownload } from '../http/csv';
-import { NotFoundError } from '../http/errors';
-import { requireStore, requireTenantUser, TENANT_ADMINS } from '../http/store-access';
+import { NotFoundError } from '../../lib/errors';
+import { requireStore, requireTenantUser, TENANT_ADMINS } from '../../domain/store-access';
 
 const PREFIX_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const PREFIX_LENGTH = 10;

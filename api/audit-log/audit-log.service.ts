@@ -11,9 +11,9 @@ import { AuditEntry } from '../../storage/entities';
 import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository, type TenantOwned } from '../../storage/tenancy';
 import { attachment, toCsv, type CsvColumn, type CsvDownload } from '../http/csv';
-import { BadRequestError, NotFoundError, ValidationError } from '../http/errors';
+import { BadRequestError, NotFoundError, ValidationError } from '../../lib/errors';
 import { UUID_PATTERN } from '../http/schema-types';
-import { requireTenantUser, TENANT_ADMINS } from '../http/store-access';
+import { requireTenantUser, TENANT_ADMINS } from '../../domain/store-access';
 
 export interface AuditFilters {
   action?: string;

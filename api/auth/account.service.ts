@@ -4,13 +4,13 @@
  * answers 404 like an unknown one.
  */
 import { IsNull, MoreThan, Not } from 'typeorm';
-import { BadRequestError, NotFoundError, UnauthorizedError, ValidationError } from '../http/errors';
+import { BadRequestError, NotFoundError, UnauthorizedError, ValidationError } from '../../lib/errors';
 import { Session, Tenant, User } from '../../storage/entities';
 import { recordAudit } from '../../storage/audit';
 import { inTransaction, servicesOf, type RequestContext } from '../../storage/request-context';
 import { hashPassword, verifyPassword } from './passwords';
 import { revokeSession } from './sessions';
-import { assertPasswordRules, hitLimit, limitKey } from './auth.service';
+import { assertPasswordRules, hitLimit, limitKey } from './accounts';
 
 function callerOf(ctx: RequestContext): { userId: string; sessionId: string } {
   const { id, sessionId, type } = ctx.actor;

@@ -5,96 +5,22 @@
  */
 import Joi from 'joi';
 import { QueryFailedError } from 'typeorm';
-import { ConflictError, ForbiddenError, UnauthorizedError, ValidationError } from '../http/errors';
-import type { RateLimitRule } from '../http/rate-limit';
+import { ConflictError, ForbiddenError, UnauthorizedError } from '../../lib/errors';
 import { RefreshToken, Session, Tenant, User } from '../../storage/entities';
 import type { TenantKind } from '../../storage/entities/tenant.entity';
 import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
 import { inTransaction, servicesOf, type RequestContext } from '../../storage/request-context';
-import { commonPasswordCount, hashPassword, PASSWORD_RULES, passwordProblems, verifyPassword } from './passwords';
+import { commonPasswordCount, hashPassword, PASSWORD_RULES, verifyPassword } from './passwords';
 import { openSession, revokeSession, rotateRefreshToken, type TokenPair } from './sessions';
 import { sha256 } from './secrets';
 import { sendVerificationEmail } from './email-tokens.service';
+import { actingAs, assertPasswordRules, clientIp, findUserByEmail, hitLimit, limitKey, userSummary, type UserSummary } from './accounts';
 import { createTwoFactorChallenge } from './two-factor.service';
 import { RegisterDto, RegisterPartnerDto } from './auth.schemas';
 
-/**
- * Rate limits of the account operations (fixed windows in Redis, shared by every api process).
- * Login counts per client address and e-mail (guessing one account's password) and per address
- * (spraying many accounts); a successful sign-in clears the address+e-mail count.
- */
-export const AUTH_LIMITS = {
-  registerPerIp: { limit: 10, windowSeconds: 3600 },
-  loginPerIpAndEmail: { limit: 10, windowSeconds: 900 },
-  loginPerIp: { limit: 100, windowSeconds: 900 },
-  forgotPasswordPerIp: { limit: 20, windowSeconds: 3600 },
-  /** Over this, forgot-password still answers 202 but sends nothing (no mailbox flooding, nothing revealed). */
-  forgotPasswordPerEmail: { limit: 3, windowSeconds: 3600 },
-  resendVerificationPerUser: { limit: 1, windowSeconds: 60 },
-  changePasswordPerUser: { limit: 5, windowSeconds: 900 },
-} as const satisfies Record<string, RateLimitRule>;
-
-export type AuthLimitName = keyof typeof AUTH_LIMITS;
-
-/** The limiter key of a rule for a subject (an address, an address and e-mail, a user id). */
-export function limitKey(rule: AuthLimitName, subject: string): string {
-  return `auth:${rule}:${subject}`;
-}
-
-export async function hitLimit(ctx: RequestContext, rule: AuthLimitName, subject: string): Promise<void> {
-  await servicesOf(ctx).rateLimiter.hit(limitKey(rule, subject), AUTH_LIMITS[rule]);
-}
-
-export function clientIp(ctx: RequestContext): string {
-  return ctx.client?.ip ?? 'unknown';
-}
-
-/** The same context acting as `user` (for the audit entries of sign-up and sign-in, whose callers are anonymous). */
-export function actingAs(ctx: RequestContext, user: Pick<User, 'id' | 'tenantId' | 'tenantRole' | 'platformRole'>, sessionId?: string): RequestContext {
-  return {
-    ...ctx,
-    tenantId: user.tenantId ?? undefined,
-    actor: { type: 'user', id: user.id, sessionId, tenantRole: user.tenantRole ?? undefined, platformRole: user.platformRole ?? undefined },
-  };
-}
-
-export interface UserSummary {
-  id: string;
-  email: string;
-  name: string;
-  locale: string | null;
-  emailVerified: boolean;
-  twoFactorEnabled: boolean;
-  tenantId: string | null;
-  tenantRole: User['tenantRole'];
-  platformRole: User['platformRole'];
-  createdAt: string;
-}
-
-export function userSummary(user: User): UserSummary {
-  return {
-    id: user.id,
-    email: user.email,
-    name: user.name,
-    locale: user.locale,
-    emailVerified: user.emailVerifiedAt !== null,
-    twoFactorEnabled: user.totpEnabledAt !== null,
-    tenantId: user.tenantId,
-    tenantRole: user.tenantRole,
-    platformRole: user.platformRole,
-    createdAt: user.createdAt.toISOString(),
-  };
-}
-
 function tenantSummary(tenant: Tenant): { id: string; name: string; kind: TenantKind; website: string | null; createdAt: string } {
   return { id: tenant.id, name: tenant.name, kind: tenant.kind, website: tenant.website, createdAt: tenant.createdAt.toISOString() };
-}
-
-/** Throws 400 validation_failed listing every password rule the password breaks. */
-export function assertPasswordRules(password: string, email: string, fieldPath: string): void {
-  const problems = passwordProblems(password, email, fieldPath);
-  if (problems.length) throw new ValidationError(`The password does not meet the password rules: ${problems.map((p) => p.message).join('; ')}.`, problems);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -147,11 +73,6 @@ export interface RegisterInput {
   companyName: string;
   locale?: string;
   website?: string;
-}
-
-/** The user with this (lower-cased) address; the lookup uses the unique index on lower(email). */
-export function findUserByEmail(ctx: RequestContext, email: string): Promise<User | null> {
-  return ctx.manager.getRepository(User).createQueryBuilder('u').where('lower(u.email) = lower(:email)', { email }).getOne();
 }
 
 function emailTaken(): ConflictError {

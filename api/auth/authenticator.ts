@@ -7,7 +7,7 @@
  */
 import type Koa from 'koa';
 import type { DataSource } from 'typeorm';
-import { ForbiddenError, UnauthorizedError } from '../http/errors';
+import { ForbiddenError, UnauthorizedError } from '../../lib/errors';
 import type { Authenticated, Authenticator } from '../http/auth';
 import type { AuthRequirement, RouteDef } from '../http/route';
 import { ApiKey, Session, Tenant, User } from '../../storage/entities';

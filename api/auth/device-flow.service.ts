@@ -17,15 +17,15 @@
  */
 import { randomInt } from 'node:crypto';
 import { QueryFailedError } from 'typeorm';
-import { BadRequestError, NotFoundError } from '../http/errors';
-import type { RateLimitRule } from '../http/rate-limit';
+import { BadRequestError, NotFoundError } from '../../lib/errors';
+import type { RateLimitRule } from '../../storage/rate-limit';
 import { DeviceCode, User } from '../../storage/entities';
 import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
 import { inTransaction, servicesOf, type RequestContext } from '../../storage/request-context';
 import { openSession, type TokenPair } from './sessions';
 import { randomToken, sha256 } from './secrets';
-import { actingAs, clientIp, userSummary, type UserSummary } from './auth.service';
+import { actingAs, clientIp, userSummary, type UserSummary } from './accounts';
 import { commitThenThrow } from './two-factor.service';
 
 export const DEVICE_CODE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';

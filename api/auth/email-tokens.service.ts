@@ -4,7 +4,7 @@
  * purpose, so only the latest link works.
  */
 import { IsNull, MoreThan } from 'typeorm';
-import { BadRequestError, RateLimitedError } from '../http/errors';
+import { BadRequestError, RateLimitedError } from '../../lib/errors';
 import { OneTimeToken, Session, User } from '../../storage/entities';
 import type { OneTimeTokenPurpose } from '../../storage/entities/one-time-token.entity';
 import { recordAudit } from '../../storage/audit';
@@ -12,7 +12,7 @@ import { uuidv7 } from '../../storage/ids';
 import { inTransaction, servicesOf, type RequestContext } from '../../storage/request-context';
 import { hashPassword } from './passwords';
 import { randomToken, sha256 } from './secrets';
-import { actingAs, assertPasswordRules, clientIp, findUserByEmail, hitLimit } from './auth.service';
+import { actingAs, assertPasswordRules, clientIp, findUserByEmail, hitLimit } from './accounts';
 
 /** A password reset link is valid for one hour. */
 export const RESET_TOKEN_TTL_SECONDS = 3600;

@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import argon2 from 'argon2';
-import { PROJECT_ROOT } from '../config';
-import type { FieldError } from '../http/errors';
+import { PROJECT_ROOT } from '../../lib/config';
+import type { FieldError } from '../../lib/errors';
 
 export const PASSWORD_RULES = {
   minLength: 10,

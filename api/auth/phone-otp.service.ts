@@ -11,7 +11,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { MoreThan } from 'typeorm';
-import { BadRequestError, RateLimitedError } from '../http/errors';
+import { BadRequestError, RateLimitedError } from '../../lib/errors';
 import { PhoneOtp, User } from '../../storage/entities';
 import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';

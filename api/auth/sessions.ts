@@ -4,7 +4,7 @@
  * means it was stolen or replayed, so the whole session is revoked (reuse detection).
  */
 import { IsNull } from 'typeorm';
-import { UnauthorizedError } from '../http/errors';
+import { UnauthorizedError } from '../../lib/errors';
 import { RefreshToken, Session, type User } from '../../storage/entities';
 import { uuidv7 } from '../../storage/ids';
 import { servicesOf, type RequestContext } from '../../storage/request-context';

@@ -17,15 +17,15 @@
 import { createHmac, randomInt } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { IsNull } from 'typeorm';
-import { BadRequestError, ConflictError, UnauthorizedError } from '../http/errors';
-import type { RateLimitRule } from '../http/rate-limit';
+import { BadRequestError, ConflictError, UnauthorizedError } from '../../lib/errors';
+import type { RateLimitRule } from '../../storage/rate-limit';
 import { OneTimeToken, User } from '../../storage/entities';
 import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
 import { inTransaction, servicesOf, type RequestContext } from '../../storage/request-context';
 import { openSession, type TokenPair } from './sessions';
 import { decrypt, deriveKey, encrypt, randomToken, sha256 } from './secrets';
-import { actingAs, clientIp, userSummary, type UserSummary } from './auth.service';
+import { actingAs, clientIp, userSummary, type UserSummary } from './accounts';
 
 export const TOTP_ISSUER = 'Commerce platform';
 const TOTP_PERIOD = 30;

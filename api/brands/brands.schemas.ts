@@ -2,7 +2,7 @@
 import Joi from 'joi';
 import { csvDocument, dto } from '../http/route';
 import { bool, dateTime, httpUrl, storeId, uuid } from '../http/schema-types';
-import { catalogSlug } from '../http/slugs';
+import { catalogSlug } from '../../domain/slugs';
 
 export const BRAND_NAME_MAX = 120;
 export const BRAND_DESCRIPTION_MAX = 5000;

@@ -18,10 +18,10 @@ import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { attachment, toCsv, type CsvColumn, type CsvDownload } from '../http/csv';
 import { parseCsvImport, rejectDuplicateRows } from '../http/csv-import';
-import { ConflictError, NotFoundError } from '../http/errors';
+import { ConflictError, NotFoundError } from '../../lib/errors';
 import { httpUrl } from '../http/schema-types';
-import { requireStore } from '../http/store-access';
-import { CATALOG_SLUG_MAX, catalogSlug, freeStoreSlug, inSlugTransaction, slugify, storeSlugInUse } from '../http/slugs';
+import { requireStore } from '../../domain/store-access';
+import { CATALOG_SLUG_MAX, catalogSlug, freeStoreSlug, inSlugTransaction, slugify, storeSlugInUse } from '../../domain/slugs';
 import { BRAND_DESCRIPTION_MAX, BRAND_NAME_MAX } from './brands.schemas';
 
 export interface BrandView {

@@ -2,7 +2,7 @@
 import Joi from 'joi';
 import { dto } from '../http/route';
 import { bool, dateTime, money, oneOf, storeId, uuid } from '../http/schema-types';
-import { catalogSlug } from '../http/slugs';
+import { catalogSlug } from '../../domain/slugs';
 
 export const BUNDLE_NAME_MAX = 200;
 export const BUNDLE_ITEMS_MAX = 50;

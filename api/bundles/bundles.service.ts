@@ -20,10 +20,10 @@ import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox, type OutboxEvent } from '../../storage/outbox';
 import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { BadRequestError, ConflictError, NotFoundError } from '../http/errors';
-import { requireStore } from '../http/store-access';
-import { CATALOG_SLUG_MAX, freeStoreSlug, inSlugTransaction, slugify, storeSlugInUse } from '../http/slugs';
-import { RESULT_DECIMALS, SCALE, divideHalfUp, formatUnits, rescale, toUnits, unitsToNumber } from '../http/money';
+import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors';
+import { requireStore } from '../../domain/store-access';
+import { CATALOG_SLUG_MAX, freeStoreSlug, inSlugTransaction, slugify, storeSlugInUse } from '../../domain/slugs';
+import { RESULT_DECIMALS, SCALE, divideHalfUp, formatUnits, rescale, toUnits, unitsToNumber } from '../../domain/money';
 
 export interface PricingInput {
   type: BundlePricingType;

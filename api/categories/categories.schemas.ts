@@ -5,9 +5,9 @@ import { bool, dateTime, httpUrl, int, oneOf, storeId, text, uuid } from '../htt
 
 // Value types ---------------------------------------------------------------------------------
 
-import { catalogSlug } from '../http/slugs';
+import { catalogSlug } from '../../domain/slugs';
 
-export { CATALOG_SLUG_MAX, catalogSlug } from '../http/slugs';
+export { CATALOG_SLUG_MAX, catalogSlug } from '../../domain/slugs';
 
 export const CATEGORY_NAME_MAX = 120;
 export const CATEGORY_DESCRIPTION_MAX = 5000;

@@ -16,9 +16,9 @@ import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox } from '../../storage/outbox';
 import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { BadRequestError, ConflictError } from '../http/errors';
-import { requireStore } from '../http/store-access';
-import { CATALOG_SLUG_MAX, firstFreeSlug, inSlugTransaction, slugify } from '../http/slugs';
+import { BadRequestError, ConflictError } from '../../lib/errors';
+import { requireStore } from '../../domain/store-access';
+import { CATALOG_SLUG_MAX, firstFreeSlug, inSlugTransaction, slugify } from '../../domain/slugs';
 import { categoryNotFound, CategoryTree, loadTree, type CategoryView } from './categories.tree';
 
 export const slugTakenError = (path = 'body.slug'): ConflictError =>

@@ -8,7 +8,7 @@
 import { Category } from '../../storage/entities';
 import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { NotFoundError } from '../http/errors';
+import { NotFoundError } from '../../lib/errors';
 
 export interface CategoryView {
   id: string;

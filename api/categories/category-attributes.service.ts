@@ -7,7 +7,7 @@
  * and after) and one outbox row for the category; sending the same set again records neither.
  */
 import { Category, CategoryAttribute, ProductCategory } from '../../storage/entities';
-import { checkAttributes } from '../products/products.rules';
+import { checkAttributes } from '../../domain/product-rules';
 import { loadProduct } from '../products/products.view';
 import type { CategoryAttributeType } from '../../storage/entities/category-attribute.entity';
 import { recordAudit } from '../../storage/audit';
@@ -15,7 +15,7 @@ import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox } from '../../storage/outbox';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { requireStore } from '../http/store-access';
+import { requireStore } from '../../domain/store-access';
 import { categoryNotFound } from './categories.tree';
 
 export interface AttributeView {

@@ -22,10 +22,10 @@ import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { attachment, toCsv, type CsvColumn, type CsvDownload } from '../http/csv';
 import { parseCsvImport, rejectDuplicateRows } from '../http/csv-import';
-import { BadRequestError, ConflictError, NotFoundError, ValidationError, type FieldError } from '../http/errors';
+import { BadRequestError, ConflictError, NotFoundError, ValidationError, type FieldError } from '../../lib/errors';
 import { httpUrl } from '../http/schema-types';
-import { requireStore } from '../http/store-access';
-import { CATALOG_SLUG_MAX, CATALOG_SLUG_PATTERN, catalogSlug, freeStoreSlug, inSlugTransaction, slugify, storeSlugInUse } from '../http/slugs';
+import { requireStore } from '../../domain/store-access';
+import { CATALOG_SLUG_MAX, CATALOG_SLUG_PATTERN, catalogSlug, freeStoreSlug, inSlugTransaction, slugify, storeSlugInUse } from '../../domain/slugs';
 import { COLLECTION_DESCRIPTION_MAX, COLLECTION_NAME_MAX } from './collections.schemas';
 
 export interface CollectionView {

@@ -9,10 +9,10 @@ import { ContentEntry } from '../../storage/entities';
 import type { ContentKind } from '../../storage/entities/content-entry.entity';
 import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { BadRequestError } from '../http/errors';
+import { BadRequestError } from '../../lib/errors';
 import { UUID_PATTERN } from '../http/schema-types';
 import { decodeCursor, encodeCursor, isDate } from '../http/cursor';
-import { storeNotFound } from '../http/store-access';
+import { storeNotFound } from '../../domain/store-access';
 import { contentNotFound } from './content.service';
 
 export interface PublicContent {

@@ -17,10 +17,10 @@ import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox, type OutboxEvent } from '../../storage/outbox';
 import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { BadRequestError, ConflictError, NotFoundError } from '../http/errors';
+import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors';
 import { UUID_PATTERN } from '../http/schema-types';
-import { firstFreeSlug, inSlugTransaction, slugify } from '../http/slugs';
-import { requireStore } from '../http/store-access';
+import { firstFreeSlug, inSlugTransaction, slugify } from '../../domain/slugs';
+import { requireStore } from '../../domain/store-access';
 import { sanitiseContentHtml } from './content-html';
 import { CONTENT_SLUG_MAX } from './content.schemas';
 

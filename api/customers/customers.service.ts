@@ -15,8 +15,8 @@ import type { CustomerAddress } from '../../storage/entities/customer.entity';
 import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
-import { PayloadTooLargeError } from '../http/errors';
-import { requireStore } from '../http/store-access';
+import { PayloadTooLargeError } from '../../lib/errors';
+import { requireStore } from '../../domain/store-access';
 import { booleanCell, csvRecords, listCell, type CsvSource, type RowError } from '../imports/csv-stream';
 import { importSettings } from '../imports/imports.settings';
 

@@ -2,9 +2,10 @@
 import Joi from 'joi';
 import { dto } from '../http/route';
 import { dateTime, money, uuid } from '../http/schema-types';
+import { FACET_DISPLAYS } from '../../domain/filter-config';
 
 export const FACET_KINDS = ['category', 'brand', 'vendor', 'type', 'price', 'rating', 'inStock', 'discounted'] as const;
-export const FACET_DISPLAYS = ['checkbox', 'radio', 'swatch', 'range', 'toggle', 'rating'] as const;
+
 export const MAX_FACETS = 40;
 export const MAX_PRICE_BUCKETS = 20;
 

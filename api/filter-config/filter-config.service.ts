@@ -12,22 +12,8 @@ import { recordAudit } from '../../storage/audit';
 import { enqueueOutbox } from '../../storage/outbox';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { requireStore } from '../http/store-access';
-import type { FACET_DISPLAYS } from './filter-config.schemas';
-
-export interface Facet {
-  key: string;
-  label: string;
-  display: (typeof FACET_DISPLAYS)[number];
-  position: number;
-  enabled: boolean;
-}
-
-export interface PriceBucket {
-  min: number;
-  max: number | null;
-  label?: string;
-}
+import { requireStore } from '../../domain/store-access';
+import { DEFAULT_FILTER_CONFIG, withPositions, type Facet, type PriceBucket } from '../../domain/filter-config';
 
 export interface FilterConfigView {
   storeId: string;
@@ -40,28 +26,6 @@ export interface UpdateFilterConfigInput {
   facets: Array<Omit<Facet, 'position'>>;
   priceBuckets: PriceBucket[];
 }
-
-const withPositions = (facets: Array<Omit<Facet, 'position'>>): Facet[] =>
-  facets.map((facet, position) => ({ key: facet.key, label: facet.label, display: facet.display, position, enabled: facet.enabled }));
-
-/** The configuration of a store that saved none. */
-export const DEFAULT_FILTER_CONFIG: { facets: Facet[]; priceBuckets: PriceBucket[] } = {
-  facets: withPositions([
-    { key: 'category', label: 'Category', display: 'checkbox', enabled: true },
-    { key: 'brand', label: 'Brand', display: 'checkbox', enabled: true },
-    { key: 'price', label: 'Price', display: 'range', enabled: true },
-    { key: 'rating', label: 'Rating', display: 'rating', enabled: true },
-    { key: 'inStock', label: 'In stock', display: 'toggle', enabled: true },
-    { key: 'discounted', label: 'On sale', display: 'toggle', enabled: true },
-  ]),
-  priceBuckets: [
-    { min: 0, max: 50 },
-    { min: 50, max: 100 },
-    { min: 100, max: 250 },
-    { min: 250, max: 500 },
-    { min: 500, max: null },
-  ],
-};
 
 function view(storeId: string, saved: FilterConfig | null): FilterConfigView {
   if (!saved) return { storeId, facets: DEFAULT_FILTER_CONFIG.facets.map((f) => ({ ...f })), priceBuckets: DEFAULT_FILTER_CONFIG.priceBuckets.map((b) => ({ ...b })), updatedAt: null };

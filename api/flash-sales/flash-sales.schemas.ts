@@ -5,7 +5,7 @@
  */
 import Joi from 'joi';
 import { dto } from '../http/route';
-import { catalogSlug } from '../http/slugs';
+import { catalogSlug } from '../../domain/slugs';
 import { dateTime, int, oneOf, storeId, text, uuid } from '../http/schema-types';
 
 export const FLASH_SALE_STATUSES = ['DRAFT', 'PUBLISHED', 'ARCHIVED'] as const;

@@ -8,8 +8,8 @@
  * reaches the cap queues the product for re-indexing (its effective price goes back to normal).
  * Lines priced through a campaign's category (no caps) are not counted.
  */
-import { ConflictError } from '../http/errors';
-import type { FlashSaleMatch } from '../pricing/engine';
+import { ConflictError } from '../../lib/errors';
+import type { FlashSaleMatch } from '../../domain/pricing-engine';
 import { enqueueRepricing } from '../pricing/reprice';
 import type { RequestContext } from '../../storage/request-context';
 

@@ -12,7 +12,7 @@
  * this only to know whether the visitor is signed in (a store's price visibility SIGNED_IN).
  */
 import type Koa from 'koa';
-import { UnauthorizedError } from './errors';
+import { UnauthorizedError } from '../../lib/errors';
 import type { AuthRequirement, RouteDef } from './route';
 import type { Actor } from '../../storage/request-context';
 

@@ -6,7 +6,7 @@
  */
 import type Koa from 'koa';
 import getRawBody from 'raw-body';
-import { AppError, BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors';
+import { AppError, BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../../lib/errors';
 import type { BodyContentType } from './route';
 
 export interface BodyLimits {

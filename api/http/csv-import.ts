@@ -7,7 +7,7 @@
  */
 import Joi from 'joi';
 import { parse } from 'csv-parse/sync';
-import { BadRequestError, PayloadTooLargeError, ValidationError, type FieldError } from './errors';
+import { BadRequestError, PayloadTooLargeError, ValidationError, type FieldError } from '../../lib/errors';
 
 export interface CsvImportLayout {
   /** Column name → joi schema of the cell (strings; convert numbers and booleans in the schema). */

@@ -5,7 +5,7 @@
  * that in `accepts`. Anything else, from garbage to a well-formed cursor of another list, is one
  * 400 naming `query.cursor`.
  */
-import { AppError, ValidationError } from './errors';
+import { AppError, ValidationError } from '../../lib/errors';
 
 /** A cursor holds at least the sort value and the row id that breaks ties. */
 export type CursorParts = readonly [string, string, ...string[]];

@@ -3,7 +3,7 @@
  * service has to remember SQLSTATE codes and nothing leaks a driver message or stack trace.
  */
 import { EntityNotFoundError, QueryFailedError, QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
-import { AppError, BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from './errors';
+import { AppError, BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../../lib/errors';
 
 interface PgDriverError {
   code?: string;

@@ -5,10 +5,10 @@
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { QueryFailedError } from 'typeorm';
-import { AppError, InternalError, type ProblemBody } from './errors';
+import { AppError, InternalError, type ProblemBody } from '../../lib/errors';
 import { translateDatabaseError } from './db-errors';
 import { uuidv7 } from '../../storage/ids';
-import { calmLog } from '../../storage/calm-log';
+import { calmLog } from '../../lib/calm-log';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 

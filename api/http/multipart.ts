@@ -5,7 +5,7 @@
  */
 import type Koa from 'koa';
 import busboy from 'busboy';
-import { BadRequestError, PayloadTooLargeError } from './errors';
+import { BadRequestError, PayloadTooLargeError } from '../../lib/errors';
 
 export interface MultipartLimits {
   fileField: string;

@@ -96,7 +96,7 @@ export interface RouteDef {
 export interface RouteUpload {
   field: string;
   description: string;
-  maxBytes: (config: import('../config').Config | undefined) => number;
+  maxBytes: (config: import('../../lib/config').Config | undefined) => number;
 }
 
 /** Area-wide defaults so each row only says what is particular to it. */

@@ -6,10 +6,10 @@
 import Router, { type RouterMiddleware } from '@koa/router';
 import type Koa from 'koa';
 import { authenticateRequest } from './auth';
-import { RawJson } from './raw-json';
+import { RawJson } from '../../lib/raw-json';
 import { readDeclaredBody, refuseUndeclaredBody, settleStreamedBody, streamDeclaredBody, type BodyLimits } from './body';
 import { isMultipart, readMultipart } from './multipart';
-import { MethodNotAllowedError, NotFoundError, NotImplementedError, UnsupportedMediaTypeError } from './errors';
+import { MethodNotAllowedError, NotFoundError, NotImplementedError, UnsupportedMediaTypeError } from '../../lib/errors';
 import type { RouteDef } from './route';
 import { compileInput, normaliseQuery, validatePart } from './validation';
 import type { ContextServices, RequestContext } from '../../storage/request-context';

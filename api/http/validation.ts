@@ -4,7 +4,7 @@
  * fields are rejected (ruling 2); every problem is reported, not only the first.
  */
 import Joi from 'joi';
-import { ValidationError, type FieldError } from './errors';
+import { ValidationError, type FieldError } from '../../lib/errors';
 import { pathParamNames, type RouteDef } from './route';
 import { text, uuid } from './schema-types';
 

@@ -6,7 +6,7 @@
  */
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
-import { BadRequestError, ValidationError, type FieldError } from '../http/errors';
+import { BadRequestError, ValidationError, type FieldError } from '../../lib/errors';
 
 export type CsvSource = string | Buffer | AsyncIterable<Buffer | string>;
 

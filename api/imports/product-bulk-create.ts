@@ -12,9 +12,9 @@ import { uuidv7 } from '../../storage/ids';
 import { bulkInsert } from '../../storage/bulk-insert';
 import { enqueueOutbox, productBatchEvent, type OutboxEvent } from '../../storage/outbox';
 import type { RequestContext } from '../../storage/request-context';
-import { AppError, type FieldError } from '../http/errors';
+import { AppError, type FieldError } from '../../lib/errors';
 import { productRows, type ProductInput } from '../products/products.service';
-import { assertAttributes, checkAttributeValues, checkCurrency, compareMoney, loadAttributeDefinitions, moneyString } from '../products/products.rules';
+import { assertAttributes, checkAttributeValues, checkCurrency, compareMoney, loadAttributeDefinitions, moneyString } from '../../domain/product-rules';
 import { productState, type ProductParts } from '../products/products.view';
 import { emitProductEvents } from '../webhooks/product-events';
 

@@ -5,7 +5,7 @@
  * same value. A product without variants is one row whose variant columns are all empty.
  */
 import type { ProductParts } from '../products/products.view';
-import { canonicalMoney } from '../products/products.rules';
+import { canonicalMoney } from '../../domain/product-rules';
 import { listCell, type CsvRecord, type RowError } from './csv-stream';
 import type { ProductInput, VariantInput } from '../products/products.service';
 

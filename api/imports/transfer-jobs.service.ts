@@ -24,8 +24,8 @@ import { DeliveryReleased, enqueueOutbox, releaseIfStopping, type OutboxDelivery
 import { inTransaction, servicesOf, type ActorType, type ContextServices, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { toCsv, attachment } from '../http/csv';
-import { AppError, BadRequestError, ConflictError, NotFoundError } from '../http/errors';
-import { requireStore } from '../http/store-access';
+import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors';
+import { requireStore } from '../../domain/store-access';
 import type { ProductParts } from '../products/products.view';
 import { csvRecords, type CsvSource, type RowError } from './csv-stream';
 import { importSettings } from './imports.settings';

@@ -15,7 +15,7 @@ import BeeQueue from 'bee-queue';
 import { isQueueName, QUEUE_NAMES, QueueRegistry, type QueueName } from '../../storage/queues';
 import { isPaused, setPaused, succeededCount } from '../../storage/queue-control';
 import { servicesOf, type RequestContext } from '../../storage/request-context';
-import { ConflictError, ForbiddenError, NotFoundError } from '../http/errors';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors';
 
 const registries = new Map<string, QueueRegistry>();
 

@@ -22,13 +22,13 @@ import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox } from '../../storage/outbox';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { AppError, ConflictError, NotFoundError, ValidationError, type FieldError } from '../http/errors';
-import { priceLines } from '../pricing/engine';
+import { AppError, ConflictError, NotFoundError, ValidationError, type FieldError } from '../../lib/errors';
+import { priceLines } from '../../domain/pricing-engine';
 import { recordFlashSaleSales } from '../flash-sales/flash-sales.stock';
-import { formatUnits, rescale, RESULT_DECIMALS, SCALE, toUnits, unitsToNumber } from '../http/money';
+import { formatUnits, rescale, RESULT_DECIMALS, SCALE, toUnits, unitsToNumber } from '../../domain/money';
 import { UUID_PATTERN } from '../http/schema-types';
 import { decodeCursor, encodeCursor, isDate } from '../http/cursor';
-import { requireStore } from '../http/store-access';
+import { requireStore } from '../../domain/store-access';
 import { emitEvent } from '../webhooks/events';
 
 export interface CreateOrderInput {

@@ -11,8 +11,8 @@ import { ApiKey, Store, Tenant, User } from '../../storage/entities';
 import { recordAudit } from '../../storage/audit';
 import { inTransaction, servicesOf, type RequestContext } from '../../storage/request-context';
 import { tenantRepository, type TenantOwned } from '../../storage/tenancy';
-import { NotFoundError } from '../http/errors';
-import { requireStore, requireTenantUser, TENANT_ADMINS } from '../http/store-access';
+import { NotFoundError } from '../../lib/errors';
+import { requireStore, requireTenantUser, TENANT_ADMINS } from '../../domain/store-access';
 import { freeSlug, slugProblem, slugTaken } from './organization.slugs';
 
 export interface TenantDetails {

@@ -6,7 +6,7 @@
  */
 import type { EntityManager } from 'typeorm';
 import { Store } from '../../storage/entities';
-import { firstFreeSlug, slugify as slugifyText } from '../http/slugs';
+import { firstFreeSlug, slugify as slugifyText } from '../../domain/slugs';
 
 export const SLUG_MIN = 3;
 export const SLUG_MAX = 60;

@@ -20,8 +20,8 @@ import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox } from '../../storage/outbox';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { BadRequestError, ConflictError } from '../http/errors';
-import { requireStore, requireTenantUser, TENANT_ADMINS } from '../http/store-access';
+import { BadRequestError, ConflictError } from '../../lib/errors';
+import { requireStore, requireTenantUser, TENANT_ADMINS } from '../../domain/store-access';
 import { loadTenant } from './organization.service';
 import { freeSlug, slugProblem, slugTaken } from './organization.slugs';
 

@@ -15,10 +15,10 @@ import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox } from '../../storage/outbox';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { AppError, NotFoundError, ValidationError } from '../http/errors';
-import { formatUnits, toUnits } from '../http/money';
-import { requireStore } from '../http/store-access';
-import { priceLines, type PricedLine } from './engine';
+import { AppError, NotFoundError, ValidationError } from '../../lib/errors';
+import { formatUnits, toUnits } from '../../domain/money';
+import { requireStore } from '../../domain/store-access';
+import { priceLines, type PricedLine } from '../../domain/pricing-engine';
 import { affectedProducts, enqueueRepricing } from './reprice';
 
 /** A rule's own settings as the API reads and writes them (its window aside: text out, dates in). */

@@ -16,8 +16,8 @@
  */
 import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
-import type { Queryable } from './engine';
-import { calmLog } from '../../storage/calm-log';
+import type { Queryable } from '../../domain/pricing-engine';
+import { calmLog } from '../../lib/calm-log';
 
 export type TargetScope = 'ALL' | 'PRODUCTS' | 'CATEGORIES' | 'BRANDS' | 'COLLECTIONS';
 

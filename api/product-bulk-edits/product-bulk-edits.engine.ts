@@ -16,8 +16,8 @@ import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox, releaseIfStopping } from '../../storage/outbox';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { AppError, NotFoundError } from '../http/errors';
-import { requireStore } from '../http/store-access';
+import { AppError, NotFoundError } from '../../lib/errors';
+import { requireStore } from '../../domain/store-access';
 import {
   applyCategory,
   applyDelete,

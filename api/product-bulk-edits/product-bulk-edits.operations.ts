@@ -10,9 +10,9 @@ import type { BulkEditOperation } from '../../storage/entities/product-bulk-edit
 import type { ProductStatus } from '../../storage/entities/product.entity';
 import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { AppError, BadRequestError, ConflictError } from '../http/errors';
-import { divideHalfUp, formatUnits, toUnits } from '../http/money';
-import { assertAttributes, canonicalMoney, checkAttributes } from '../products/products.rules';
+import { AppError, BadRequestError, ConflictError } from '../../lib/errors';
+import { divideHalfUp, formatUnits, toUnits } from '../../domain/money';
+import { assertAttributes, canonicalMoney, checkAttributes } from '../../domain/product-rules';
 import { MONEY_MAX, PRODUCT_MAX_TAGS } from '../products/products.schemas';
 import { audited, type ProductTopic } from '../products/products.service';
 import { loadParts, productState } from '../products/products.view';

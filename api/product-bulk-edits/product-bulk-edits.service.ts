@@ -13,9 +13,9 @@ import type { BulkEditAction, BulkEditOperation, BulkEditStatus } from '../../st
 import type { ProductStatus } from '../../storage/entities/product.entity';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { BadRequestError, ConflictError, type FieldError, type ProblemBody } from '../http/errors';
-import { requireStore } from '../http/store-access';
-import { checkCategories, checkTags } from '../products/products.rules';
+import { BadRequestError, ConflictError, type FieldError, type ProblemBody } from '../../lib/errors';
+import { requireStore } from '../../domain/store-access';
+import { checkCategories, checkTags } from '../../domain/product-rules';
 import { bulkEditNotFound, runBulkEdit } from './product-bulk-edits.engine';
 import { restoreBlocker, type BulkParams, type PriceMode } from './product-bulk-edits.operations';
 import { BULK_EDIT_ACTIONS, BULK_EDIT_STATUSES } from './product-bulk-edits.schemas';

@@ -17,8 +17,8 @@ import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox } from '../../storage/outbox';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { BadRequestError, ConflictError, NotFoundError } from '../http/errors';
-import { requireStore } from '../http/store-access';
+import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors';
+import { requireStore } from '../../domain/store-access';
 import { RELATION_KINDS, RELATION_REORDER_MAX } from './product-relations.schemas';
 
 export interface ProductRelationView {

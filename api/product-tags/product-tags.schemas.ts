@@ -1,11 +1,11 @@
 /** DTOs of the product tags area. */
 import Joi from 'joi';
 import { dto } from '../http/route';
-import { catalogSlug } from '../http/slugs';
+import { catalogSlug } from '../../domain/slugs';
 import { dateTime, storeId, uuid } from '../http/schema-types';
 
 export const TAG_NAME_MAX = 60;
-export { CATALOG_SLUG_MAX as TAG_SLUG_MAX } from '../http/slugs';
+export { CATALOG_SLUG_MAX as TAG_SLUG_MAX } from '../../domain/slugs';
 export const TAG_ASSIGN_MAX = 500;
 /** A tag slug: the catalog slug rule (lowercase letters, digits and single hyphens, 1 to 120 characters). */
 export const tagSlug = (): Joi.StringSchema => catalogSlug().min(1);

@@ -19,12 +19,12 @@ import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox, type OutboxEvent } from '../../storage/outbox';
 import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { BadRequestError, ConflictError, NotFoundError } from '../http/errors';
+import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors';
 import { UUID_PATTERN } from '../http/schema-types';
 import { decodeCursor, encodeCursor } from '../http/cursor';
-import { requireStore } from '../http/store-access';
+import { requireStore } from '../../domain/store-access';
 import { TAG_SLUG_MAX } from './product-tags.schemas';
-import { freeStoreSlug, inSlugTransaction, slugify, storeSlugInUse } from '../http/slugs';
+import { freeStoreSlug, inSlugTransaction, slugify, storeSlugInUse } from '../../domain/slugs';
 
 export interface ProductTagView {
   id: string;

@@ -5,10 +5,10 @@
  */
 import type { RequestContext } from '../../storage/request-context';
 import { decodeCursor, encodeCursor } from '../http/cursor';
-import { BadRequestError } from '../http/errors';
-import { requireStore } from '../http/store-access';
+import { BadRequestError } from '../../lib/errors';
+import { requireStore } from '../../domain/store-access';
 import type { PRODUCT_SORT_FIELDS, PRODUCT_STATUSES, PRODUCT_TYPES, SORT_DIRECTIONS } from './products.schemas';
-import { discountPercent, moneyNumber, moneyString, optionalMoneyNumber } from './products.rules';
+import { discountPercent, moneyNumber, moneyString, optionalMoneyNumber } from '../../domain/product-rules';
 
 export interface ProductFilters {
   storeId: string;

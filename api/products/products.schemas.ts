@@ -3,12 +3,12 @@ import Joi from 'joi';
 import { dto } from '../http/route';
 import { dateTime, httpUrl, int, oneOf, storeId, uuid } from '../http/schema-types';
 import { currencyCode } from '../organization/organization.schemas';
+import { PRODUCT_SLUG_MAX } from '../../domain/product-rules';
 
 /** Document 1, "Enumerated values": product type. */
 export const PRODUCT_TYPES = ['PHYSICAL', 'DIGITAL', 'BUNDLE', 'GIFT_CARD', 'SUBSCRIPTION', 'SERVICE'] as const;
 
 /** Document 1, "Enumerated values": public product search `sort` (default relevance). */
-export const PUBLIC_SEARCH_SORTS = ['newest', 'price_asc', 'price_desc', 'discount', 'most_reviewed', 'rating', 'best_selling', 'most_viewed', 'relevance'] as const;
 
 /**
  * Product states. Document 1 does not list them; the operations (publish, archive) and the
@@ -22,7 +22,6 @@ export const PRODUCT_SORT_FIELDS = ['createdAt', 'updatedAt', 'name', 'price', '
 export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
 
 export const PRODUCT_TITLE_MAX = 300;
-export const PRODUCT_SLUG_MAX = 160;
 export const PRODUCT_DESCRIPTION_MAX = 100_000;
 export const PRODUCT_MAX_CATEGORIES = 20;
 export const PRODUCT_MAX_TAGS = 50;

@@ -13,12 +13,12 @@ import type { ProductStatus, ProductType } from '../../storage/entities/product.
 import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox } from '../../storage/outbox';
-import { visualSearchEnabledForProduct } from '../../vision/vectors';
+import { visualSearchEnabledForProduct } from '../../storage/vectors';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { BadRequestError, ConflictError, type FieldError } from '../http/errors';
-import { requireStore } from '../http/store-access';
-import { PRODUCT_SLUG_MAX } from './products.schemas';
+import { BadRequestError, ConflictError, type FieldError } from '../../lib/errors';
+import { requireStore } from '../../domain/store-access';
+import { PRODUCT_SLUG_MAX } from '../../domain/product-rules';
 import { emitProductEvent } from '../webhooks/product-events';
 import {
   assertAttributes,
@@ -35,7 +35,7 @@ import {
   sanitizeDescription,
   sanitizeTranslations,
   type AttributeValues,
-} from './products.rules';
+} from '../../domain/product-rules';
 import { loadParts, loadProduct, productState, productView, stableJson, type ProductParts } from './products.view';
 
 export interface VariantInput {

@@ -2,9 +2,9 @@
 import { Product, ProductCategory, ProductImage, ProductTagAssignment, ProductVariant } from '../../storage/entities';
 import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { NotFoundError } from '../http/errors';
-import { requireStore } from '../http/store-access';
-import { canonicalMoney, discountPercent, moneyNumber, optionalMoneyNumber } from './products.rules';
+import { NotFoundError } from '../../lib/errors';
+import { requireStore } from '../../domain/store-access';
+import { canonicalMoney, discountPercent, moneyNumber, optionalMoneyNumber } from '../../domain/product-rules';
 
 export const productNotFound = (): NotFoundError => new NotFoundError('The product does not exist.', 'product_not_found');
 

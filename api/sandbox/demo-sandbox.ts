@@ -8,8 +8,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../config';
-import type { Runtime } from '../runtime';
+import { PROJECT_ROOT } from '../../lib/config';
+import type { DataSource } from 'typeorm';
+import type { ContextServices } from '../../storage/request-context';
 import { systemContext } from '../../storage/request-context';
 import { createSandbox } from './sandbox.service';
 
@@ -32,8 +33,9 @@ function readDemo(): DemoSandbox | undefined {
 }
 
 /** Makes sure the demo sandbox exists, then logs its addresses. Never throws: the demo is a convenience. */
-export async function ensureDemoSandbox(runtime: Runtime): Promise<void> {
-  const { logger, config, dataSource } = runtime;
+export async function ensureDemoSandbox(runtime: { dataSource: DataSource; services: ContextServices }): Promise<void> {
+  const { dataSource } = runtime;
+  const { logger, config } = runtime.services;
   const base = config.publicBaseUrl;
   try {
     let demo = readDemo();

@@ -4,7 +4,7 @@
  */
 import { defineRoutes, type RouteRequest } from '../http/route';
 import { int } from '../http/schema-types';
-import { NotFoundError } from '../http/errors';
+import { NotFoundError } from '../../lib/errors';
 import { listTestCards, type TestCardFlow } from './sandbox.cards';
 import { seedImagePng } from './sandbox.images';
 import {

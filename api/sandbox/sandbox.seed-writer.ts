@@ -17,12 +17,12 @@ import type { RequestContext } from '../../storage/request-context';
 import { createAdminClient } from '../../search/meili';
 import { storeIndexUid } from '../../search/index-names';
 import { StoreIndexer } from '../../indexer/index-consumer';
-import { settle } from '../../indexer/tasks';
+import { settle } from '../../search/meili-tasks';
 import { getEmbedder, MOBILENET_DIMENSIONS } from '../../vision/embedder';
 import { prepareImage } from '../../vision/image';
-import { decodeVector, encodeVector } from '../../vision/vectors';
-import { formatUnits, rescale, RESULT_DECIMALS, SCALE, toUnits } from '../http/money';
-import type { Config } from '../config';
+import { decodeVector, encodeVector } from '../../storage/vectors';
+import { formatUnits, rescale, RESULT_DECIMALS, SCALE, toUnits } from '../../domain/money';
+import type { Config } from '../../lib/config';
 import { seedImagePath, seedImagePng } from './sandbox.images';
 import { SEED_CURRENCY, seedData } from './sandbox.seed';
 

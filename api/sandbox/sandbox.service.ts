@@ -21,8 +21,8 @@ import { enqueueOutbox } from '../../storage/outbox';
 import { inTransaction, servicesOf, type RequestContext } from '../../storage/request-context';
 import { randomToken, sha256 } from '../auth/secrets';
 import { newKeyPrefix } from '../api-keys/api-keys.service';
-import { NotFoundError } from '../http/errors';
-import type { Config } from '../config';
+import { NotFoundError } from '../../lib/errors';
+import type { Config } from '../../lib/config';
 import { indexSeed, sandboxSeedOptions, seedVectors, writeSeed } from './sandbox.seed-writer';
 import { SEED_COUNTS, SEED_CURRENCY } from './sandbox.seed';
 

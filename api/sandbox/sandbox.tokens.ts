@@ -19,7 +19,7 @@ import { inTransaction, servicesOf, type RequestContext } from '../../storage/re
 import { randomToken, sha256 } from '../auth/secrets';
 import { newKeyPrefix } from '../api-keys/api-keys.service';
 import { knownScopes } from '../api-keys/api-keys.scopes';
-import { UnauthorizedError, ValidationError } from '../http/errors';
+import { UnauthorizedError, ValidationError } from '../../lib/errors';
 import { sandboxNotFound } from './sandbox.service';
 
 export const REFRESH_TTL_SECONDS = 30 * 24 * 3_600;

@@ -10,9 +10,9 @@ import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox, type OutboxEvent } from '../../storage/outbox';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { BadRequestError, NotFoundError, ValidationError } from '../http/errors';
+import { BadRequestError, NotFoundError, ValidationError } from '../../lib/errors';
 import { UUID_PATTERN } from '../http/schema-types';
-import { requireStore } from '../http/store-access';
+import { requireStore } from '../../domain/store-access';
 
 export type SynonymType = 'MULTI_WAY' | 'ONE_WAY';
 

@@ -21,7 +21,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { MeilisearchApiError, type Meilisearch } from 'meilisearch';
 import { servicesOf, type RequestContext } from '../../storage/request-context';
-import { requireStore } from '../http/store-access';
+import { requireStore } from '../../domain/store-access';
 import { createSearchClient, keyValueFor, searchKeyUid } from '../../search/meili';
 import { storeIndexUid } from '../../search/index-names';
 

@@ -20,9 +20,9 @@
  *    delivery estimate (max days, unknown last), then name and id.
  */
 import type { DataSource, EntityManager } from 'typeorm';
-import { BadRequestError, type FieldError } from '../http/errors';
-import { formatUnits, toUnits, SCALE } from '../http/money';
-import { storeNotFound } from '../http/store-access';
+import { BadRequestError, type FieldError } from '../../lib/errors';
+import { formatUnits, toUnits, SCALE } from '../../domain/money';
+import { storeNotFound } from '../../domain/store-access';
 
 export type DestinationLevel = 'DISTRICT' | 'CITY' | 'EVERYWHERE_ELSE';
 

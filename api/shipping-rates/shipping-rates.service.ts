@@ -15,10 +15,10 @@ import { enqueueOutbox, type OutboxEvent } from '../../storage/outbox';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { attachment, toCsv, type CsvColumn, type CsvDownload } from '../http/csv';
-import { BadRequestError, NotFoundError, ValidationError, type FieldError } from '../http/errors';
-import { formatUnits, toUnits } from '../http/money';
+import { BadRequestError, NotFoundError, ValidationError, type FieldError } from '../../lib/errors';
+import { formatUnits, toUnits } from '../../domain/money';
 import { UUID_PATTERN } from '../http/schema-types';
-import { requireStore } from '../http/store-access';
+import { requireStore } from '../../domain/store-access';
 import { destinationLevel, placeKey, type DestinationLevel } from './shipping-quote';
 
 /** The fields a merchant sets, as the request gives them (amounts as JSON numbers). */

@@ -5,7 +5,7 @@
  */
 import type { DataSource, EntityManager } from 'typeorm';
 import { UUID_PATTERN } from '../http/schema-types';
-import { normaliseSearchText } from './keywords';
+import { normaliseSearchText } from '../../domain/sponsored-keywords';
 import { CANDIDATES_SQL } from './sponsored-listings.sql';
 
 export interface SponsoredCandidate {

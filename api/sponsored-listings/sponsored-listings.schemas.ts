@@ -6,7 +6,7 @@
 import Joi from 'joi';
 import { dto } from '../http/route';
 import { dateTime, money, oneOf, storeId, text, uuid } from '../http/schema-types';
-import { normaliseSearchText } from './keywords';
+import { normaliseSearchText } from '../../domain/sponsored-keywords';
 
 /** Document 1, "Enumerated values": sponsored listing status. */
 export const SPONSORED_LISTING_STATUSES = ['ACTIVE', 'PAUSED', 'ENDED'] as const;

@@ -16,10 +16,10 @@ import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox } from '../../storage/outbox';
 import { inTransaction, servicesOf, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { ConflictError, NotFoundError, RateLimitedError, ValidationError } from '../http/errors';
-import { formatUnits, toUnits } from '../http/money';
-import type { RateLimitRule } from '../http/rate-limit';
-import { requireStore, storeNotFound } from '../http/store-access';
+import { ConflictError, NotFoundError, RateLimitedError, ValidationError } from '../../lib/errors';
+import { formatUnits, toUnits } from '../../domain/money';
+import type { RateLimitRule } from '../../storage/rate-limit';
+import { requireStore, storeNotFound } from '../../domain/store-access';
 import { CLICK_SQL, END_DUE_SQL, SPONSORED_TOPIC } from './sponsored-listings.sql';
 
 export interface SponsoredListingView {

@@ -36,12 +36,13 @@ import {
 } from './storefront.service';
 
 import { bool, cursor, number, oneOf, positiveInt, queryArray, storeId, text, uuid, uuidArray } from '../http/schema-types';
-import { PRODUCT_TYPES, PUBLIC_SEARCH_SORTS } from '../products/products.schemas';
+import { PRODUCT_TYPES } from '../products/products.schemas';
+import { PUBLIC_SEARCH_SORTS } from '../../search/public-search-request';
 import { PublicSearchResponse, PublicSuggestResponse } from './search.schemas';
 import { SPONSORED_SHARE, searchEngineOf } from '../../search/public-search';
 import type { PublicSearchParams } from '../../search/public-search-request';
 import type { SuggestParams } from '../../search/suggest';
-import { pricesShown } from './price-visibility';
+import { pricesShown } from '../../domain/price-visibility';
 
 type Params = Record<string, string>;
 

@@ -9,15 +9,15 @@
  * when this request may not see prices (pricesShown) every price field (prices, compare-at prices,
  * discount percentages, currencies, bundle totals) is left out of the answer, not set to null.
  */
-import { BadRequestError, NotFoundError } from '../http/errors';
+import { BadRequestError, NotFoundError } from '../../lib/errors';
 import { UUID_PATTERN } from '../http/schema-types';
-import { storeNotFound } from '../http/store-access';
+import { storeNotFound } from '../../domain/store-access';
 import { getFilterConfig, type FilterConfigView } from '../filter-config/filter-config.service';
 import { bundlesByProduct, getBundle } from '../bundles/bundles.service';
 import type { RequestContext } from '../../storage/request-context';
-import { asPriceVisibility, pricesShown, type PriceVisibility } from './price-visibility';
-import { priceLines, publicPrices, type PricedLine } from '../pricing/engine';
-import { discountPercent } from '../../indexer/product-document';
+import { asPriceVisibility, pricesShown, type PriceVisibility } from '../../domain/price-visibility';
+import { priceLines, publicPrices, type PricedLine } from '../../domain/pricing-engine';
+import { discountPercent } from '../../search/product-document';
 
 interface PublicStore {
   id: string;

@@ -8,18 +8,19 @@
  * (ROLE_NEEDS); the others are reported but do not make it unready:
  * - api: PostgreSQL (with every migration applied) and Meilisearch. Redis is not needed: writes go to
  *   the outbox in PostgreSQL and reach the queues once Redis is back; only rate limits relax meanwhile.
- * - indexer: PostgreSQL, Redis (its queue and the relay's) and Meilisearch (what it writes to).
+ * - relay: PostgreSQL (the outbox) and Redis (the queues it hands rows to).
+ * - indexer: PostgreSQL, Redis (its queue) and Meilisearch (what it writes to).
  * - jobs, vision: PostgreSQL and Redis (their queues).
  * Every role is unready from the moment the process starts shutting down.
  *
  * The probes run on connections of their own (storage/dependency-probes.ts), in parallel, each with a
  * deadline, so the answer comes within about a second even when a service hangs or the pools are busy.
  */
-import type { ProcessRole } from '../config';
-import type { DependencyMonitor } from '../dependency-monitor';
-import { PROBE_DEADLINE_MS } from '../dependency-monitor';
+import type { ProcessRole } from '../../lib/config';
+import type { DependencyMonitor } from '../../storage/dependency-monitor';
+import { PROBE_DEADLINE_MS } from '../../storage/dependency-monitor';
 import type { DependencyName } from '../../storage/dependency-probes';
-import { isShuttingDown } from '../process-state';
+import { isShuttingDown } from '../../lib/process-state';
 
 export interface CheckResult {
   status: 'up' | 'down';
@@ -31,6 +32,7 @@ export type CheckName = DependencyName | 'migrations';
 
 export const ROLE_NEEDS: Record<ProcessRole, readonly CheckName[]> = {
   api: ['postgres', 'migrations', 'meilisearch'],
+  relay: ['postgres', 'migrations', 'redis'],
   indexer: ['postgres', 'migrations', 'redis', 'meilisearch'],
   jobs: ['postgres', 'migrations', 'redis'],
   vision: ['postgres', 'migrations', 'redis'],

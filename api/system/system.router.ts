@@ -7,10 +7,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Router from '@koa/router';
 import type Koa from 'koa';
-import { NotFoundError, NotReadyError } from '../http/errors';
+import { NotFoundError, NotReadyError } from '../../lib/errors';
 import { problemResponse } from '../http/middleware';
 import { API_PREFIX } from '../http/router';
-import type { ProcessRole } from '../config';
+import type { ProcessRole } from '../../lib/config';
 import { checkReadiness, notReadyDetail, type ReadinessDeps } from './health';
 
 const SWAGGER_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));

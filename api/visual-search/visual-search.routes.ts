@@ -24,7 +24,7 @@ const queryNote = `The image comes as a multipart/form-data upload (file part \`
 const upload = {
   field: 'image',
   description: 'The image file (JPEG, PNG, GIF, WebP, AVIF or TIFF), at most VISION_UPLOAD_MAX_BYTES (8 MB by default).',
-  maxBytes: (config: import('../config').Config | undefined) => config?.vision.uploadMaxBytes ?? 8 * 1024 * 1024,
+  maxBytes: (config: import('../../lib/config').Config | undefined) => config?.vision.uploadMaxBytes ?? 8 * 1024 * 1024,
 };
 
 export const visualSearchRoutes = defineRoutes({ tag: 'visual-search', auth: 'merchant' }, [

@@ -4,20 +4,20 @@
  * here, in the request, for the query image, which is used once and never stored.
  */
 import { performance } from 'node:perf_hooks';
-import { AppError, BadRequestError, ConflictError, NotFoundError, PayloadTooLargeError, ServiceUnavailableError } from '../http/errors';
-import { requireStore, storeNotFound } from '../http/store-access';
-import { safeFetch, SafeFetchError } from '../http/safe-fetch';
+import { AppError, BadRequestError, ConflictError, NotFoundError, PayloadTooLargeError, ServiceUnavailableError } from '../../lib/errors';
+import { requireStore, storeNotFound } from '../../domain/store-access';
+import { safeFetch, SafeFetchError } from '../../lib/safe-fetch';
 import { recordAudit } from '../../storage/audit';
 import { enqueueOutbox } from '../../storage/outbox';
 import { inTransaction, servicesOf, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { VisualSearchSettings, type VisualModel } from '../../storage/entities/product-image-vector.entity';
-import type { VisionConfig } from '../config';
-import { clientIp } from '../auth/auth.service';
+import type { VisionConfig } from '../../lib/config';
+import { clientIp } from '../auth/accounts';
 import { batcherFor, getEmbedder, MOBILENET_DIMENSIONS, modelDimensions, type Embedder } from '../../vision/embedder';
 import { ImageError, prepareImage } from '../../vision/image';
 import { IndexNotReadyError, searchAllStatuses, searchPublished, visionSearchClient, type VisualFilters, type VisualHit } from '../../vision/query';
-import { decodeVector } from '../../vision/vectors';
+import { decodeVector } from '../../storage/vectors';
 
 export interface SettingsInput {
   enabled?: boolean;

@@ -9,7 +9,7 @@ import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
 import { inTransaction, servicesOf, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { BadRequestError, ConflictError, NotFoundError } from '../http/errors';
+import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors';
 import { UUID_PATTERN } from '../http/schema-types';
 import { envelopeBody, wakeDispatchers } from './dispatcher';
 import { loadEndpoint, normaliseEndpointUrl, requireWebhookAdmin } from './endpoints.service';

@@ -21,13 +21,13 @@ import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
-import type { WebhookConfig } from '../config';
+import type { WebhookConfig } from '../../lib/config';
 import type { DeliveryHandler } from '../../storage/consumers';
 import { uuidv7 } from '../../storage/ids';
 import { openSecret, tenantTestSecret } from './secrets';
 import { sendWebhook, type SendResult } from './sender';
 import { DELIVERY_ID_HEADER, signatureHeader, SIGNATURE_HEADER, TOPIC_HEADER } from './signature';
-import { calmLog } from '../../storage/calm-log';
+import { calmLog } from '../../lib/calm-log';
 
 /** Document 1, "Limits": delivery attempts before dead-letter. */
 export const MAX_ATTEMPTS = 5;

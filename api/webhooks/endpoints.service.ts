@@ -9,10 +9,10 @@ import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
 import { inTransaction, servicesOf, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../http/errors';
-import { checkUrl } from '../http/safe-fetch';
+import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
+import { checkUrl } from '../../lib/safe-fetch';
 import { UUID_PATTERN } from '../http/schema-types';
-import { requireTenantUser, TENANT_ADMINS } from '../http/store-access';
+import { requireTenantUser, TENANT_ADMINS } from '../../domain/store-access';
 import { WEBHOOK_TOPICS } from './events';
 import { newSigningSecret, sealSecret } from './secrets';
 

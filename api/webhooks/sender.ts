@@ -7,7 +7,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { checkUrl, guardedLookup, SafeFetchError } from '../http/safe-fetch';
+import { checkUrl, guardedLookup, SafeFetchError } from '../../lib/safe-fetch';
 
 export interface SendOptions {
   timeoutMs: number;

@@ -9,11 +9,11 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { Meilisearch } from 'meilisearch';
-import { PROJECT_ROOT } from '../../api/config';
+import { PROJECT_ROOT } from '../../lib/config';
 import { INDEX_BATCH } from '../../indexer/index-consumer';
-import { applyIndexSettings, indexSettings, loadStoreSearchData } from '../../indexer/index-settings';
-import { ProductDocumentBuilder } from '../../indexer/product-document';
-import { settle } from '../../indexer/tasks';
+import { applyIndexSettings, indexSettings, loadStoreSearchData } from '../../search/index-settings';
+import { ProductDocumentBuilder } from '../../search/product-document';
+import { settle } from '../../search/meili-tasks';
 
 /** One result record: a JSON object on its own line of stdout. */
 export const emit = (record: unknown): void => {

@@ -5,7 +5,7 @@
  * 1. Builds a fresh tenant + store (brands, categories with attributes, tags, an API key) and writes
  *    a CSV of N products (default 100000; 1 to 3 variants each, so about 2 rows per product) in the
  *    import layout to a temporary file (untimed).
- * 2. Starts the app as three processes (ROLES=api, ROLES=indexer, ROLES=jobs), streams the file to
+ * 2. Starts the app as three processes (ROLES=api, ROLES=relay,indexer, ROLES=jobs), streams the file to
  *    POST /api/v1/bulk-import/products/async with the store's API key, follows the job's progress
  *    until it completes, and waits until every product is in the store's Meilisearch index.
  * 3. Times Meilisearch alone ingesting the same documents (built as the indexer builds them) into a
@@ -23,12 +23,12 @@ import { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import Redis from 'ioredis';
-import { loadConfig, PROJECT_ROOT, type Config } from '../../api/config';
+import { loadConfig, PROJECT_ROOT, type Config } from '../../lib/config';
 import { createDataSource } from '../../storage/data-source';
 import { runMigrations } from '../../storage/migrate';
 import { createAdminClient } from '../../search/meili';
 import { storeIndexUid } from '../../search/index-names';
-import { settle } from '../../indexer/tasks';
+import { settle } from '../../search/meili-tasks';
 import { toCsv } from '../../api/http/csv';
 import { emit, freePort, log, meiliAloneIngest, parseFlags, round, sleep, startServices, stopProcess } from './common';
 import { commandCpuMs, processCpuMs } from './load';
@@ -122,7 +122,7 @@ interface Proc {
 async function startRole(role: string, port: number, env: NodeJS.ProcessEnv): Promise<Proc> {
   // BENCH_APP_NODE_ARGS: extra node flags for the app processes (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile them).
   const nodeArgs = (process.env.BENCH_APP_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, ['--enable-source-maps', ...nodeArgs, path.join(PROJECT_ROOT, 'dist/api/main.js')], {
+  const child = spawn(process.execPath, ['--enable-source-maps', ...nodeArgs, path.join(PROJECT_ROOT, 'dist/app/main.js')], {
     cwd: PROJECT_ROOT,
     env: { ...env, ROLES: role, HOST: '127.0.0.1', PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -220,7 +220,7 @@ async function main(): Promise<void> {
       QUEUE_PREFIX: queuePrefix,
       BODY_LIMIT_CSV: process.env.BODY_LIMIT_CSV ?? `${Math.max(64, Math.ceil(csv.bytes / 1_048_576) + 8)}mb`,
     };
-    for (const role of ['indexer', 'jobs', 'api']) procs.push(await startRole(role, port, env));
+    for (const role of ['relay,indexer', 'jobs', 'api']) procs.push(await startRole(role, port, env));
     const base = `http://127.0.0.1:${port}/api/v1`;
     const headers = { 'X-API-Key': store.apiKey };
 

@@ -12,9 +12,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { createApp } from '../../api/app';
-import { loadConfig } from '../../api/config';
-import { createRuntime } from '../../api/runtime';
+import { createApp } from '../../app/http-app';
+import { loadConfig } from '../../lib/config';
+import { createRuntime } from '../../app/runtime';
 import { runMigrations } from '../../storage/migrate';
 import { storeIndexUid } from '../../search/index-names';
 import { seedImageVersion } from '../../api/sandbox/sandbox.seed-writer';

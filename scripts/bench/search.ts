@@ -3,7 +3,7 @@
  *
  * 1. Builds a fresh tenant + store of N published products straight in PostgreSQL.
  * 2. Times our `reindex` of that store against Meilisearch alone ingesting the same documents.
- * 3. Starts the app (ROLES=api,indexer) and loads our public search and Meilisearch's /multi-search
+ * 3. Starts the app (ROLES=api,relay,indexer) and loads our public search and Meilisearch's /multi-search
  *    with the equivalent body (search/public-search-request.ts meiliRequestFor), for a workload of
  *    distinct queries and a repeat-heavy one (Zipf over 500 queries), at each connection count.
  * 4. Suggest latency at 1 connection; freshness (merchant API replace → visible in public search).
@@ -20,14 +20,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { loadConfig, PROJECT_ROOT, type Config } from '../../api/config';
+import { loadConfig, PROJECT_ROOT, type Config } from '../../lib/config';
 import { createDataSource } from '../../storage/data-source';
 import { runMigrations } from '../../storage/migrate';
 import { createAdminClient, ensureSearchKey } from '../../search/meili';
 import { storeIndexUid } from '../../search/index-names';
 import { meiliRequestFor, type PublicSearchParams } from '../../search/public-search-request';
 import { reindexStore } from '../../indexer/reindex';
-import { settle } from '../../indexer/tasks';
+import { settle } from '../../search/meili-tasks';
 import { emit, freePort, log, meiliAloneIngest, parseFlags, round, sleep, startServices, stopProcess } from './common';
 import { createBenchStore, deleteBenchStore, insertProducts, Rng, type BenchStore } from './search-data';
 import { distinctParams, searchPath, suggestPrefixes, zipfSequence } from './search-queries';
@@ -83,13 +83,13 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
 async function startApp(port: number): Promise<ChildProcess> {
   // BENCH_APP_NODE_ARGS: extra node arguments for the app only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it under load.
   const extra = (process.env.BENCH_APP_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-  const child = spawn(process.execPath, ['--enable-source-maps', ...extra, path.join(PROJECT_ROOT, 'dist/api/main.js')], {
+  const child = spawn(process.execPath, ['--enable-source-maps', ...extra, path.join(PROJECT_ROOT, 'dist/app/main.js')], {
     cwd: PROJECT_ROOT,
     env: {
       ...process.env,
       NODE_ENV: 'production',
       APP_SECRET: process.env.APP_SECRET ?? randomBytes(32).toString('hex'),
-      ROLES: 'api,indexer',
+      ROLES: 'api,relay,indexer',
       HOST: '127.0.0.1',
       PORT: String(port),
       PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,

@@ -18,7 +18,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import { loadConfig, type Config } from '../../api/config';
+import { loadConfig, type Config } from '../../lib/config';
 import { createDataSource } from '../../storage/data-source';
 import { runMigrations } from '../../storage/migrate';
 import { createAdminClient, ensureSearchKey } from '../../search/meili';
@@ -26,7 +26,7 @@ import { storeIndexUid } from '../../search/index-names';
 import { reindexStore } from '../../indexer/reindex';
 import { getEmbedder, disposeEmbedders, type Embedder } from '../../vision/embedder';
 import { prepareImage, type PreparedImage } from '../../vision/image';
-import { encodeVector } from '../../vision/vectors';
+import { encodeVector } from '../../storage/vectors';
 import { searchAllStatuses, searchPublished, visionSearchClient } from '../../vision/query';
 import { createBenchStore, deleteBenchStore, insertProducts, Rng } from './search-data';
 import { percentile } from './load';

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { call, startTestServer, type TestServer } from '../helpers/harness';
 import { auditRows, bearer, emailedToken, expectProblem, GOOD_PASSWORD, RULE_BREAKERS, signIn, signUp, startIsolatedServer, uniqueEmail } from '../helpers/accounts';
-import { limitKey } from '../../api/auth/auth.service';
+import { limitKey } from '../../api/auth/accounts';
 import { sha256 } from '../../api/auth/secrets';
 
 const NEW_PASSWORD = 'Fresh-Start-2025-ok';

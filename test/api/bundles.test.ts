@@ -10,7 +10,7 @@ import { uuidv7 } from '../../storage/ids';
 import { call, startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
 import { createStore, insertProduct as insertProductRow, storeApiKey, storeMerchant } from '../helpers/catalog';
 import { auditRows, expectProblem, type SignedUp } from '../helpers/accounts';
-import { divideHalfUp, formatUnits, rescale, toUnits } from '../../api/http/money';
+import { divideHalfUp, formatUnits, rescale, toUnits } from '../../domain/money';
 
 type Headers = Record<string, string>;
 

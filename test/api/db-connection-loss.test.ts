@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import Joi from 'joi';
 import { Client } from 'pg';
 import pino from 'pino';
-import { createApp } from '../../api/app';
+import { createApp } from '../../app/http-app';
 import { isConnectionLoss } from '../../api/http/db-errors';
 import { dto, type RouteDef, type RouteRequest } from '../../api/http/route';
 import { inTransaction } from '../../storage/request-context';

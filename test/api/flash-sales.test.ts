@@ -13,7 +13,7 @@ import { deliverIndexRows, indexHandler } from '../helpers/indexing';
 import { uuidv7 } from '../../storage/ids';
 import { storeIndexUid } from '../../search/index-names';
 import { runPricingSchedulerPass } from '../../api/pricing/reprice';
-import { priceLines } from '../../api/pricing/engine';
+import { priceLines } from '../../domain/pricing-engine';
 import { recordFlashSaleSales } from '../../api/flash-sales/flash-sales.stock';
 import { flashSalePublicCache } from '../../api/flash-sales/flash-sales.service';
 import { inTransaction, systemContext } from '../../storage/request-context';

@@ -10,7 +10,7 @@ import { RETRY, silentLogger } from '../helpers/indexing';
 import { startConsumers, type RunningConsumers } from '../../storage/consumers';
 import { closeJobsConsole } from '../../api/jobs/jobs.service';
 import { uuidv7 } from '../../storage/ids';
-import { OutboxRelay } from '../../storage/outbox';
+import { OutboxRelay } from '../../relay/outbox-relay';
 
 const QUEUE = 'export';
 const AGGREGATE = 'jobs_console_test';

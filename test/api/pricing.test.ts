@@ -13,7 +13,7 @@ import { uuidv7 } from '../../storage/ids';
 import { runPricingSchedulerPass, SCHEDULER_LAG_MS, startPricingScheduler } from '../../api/pricing/reprice';
 import { deliverIndexRows, indexHandler, silentLogger } from '../helpers/indexing';
 import { storeIndexUid } from '../../search/index-names';
-import { priceUnit, type EngineRule } from '../../api/pricing/engine';
+import { priceUnit, type EngineRule } from '../../domain/pricing-engine';
 import { fixtures, sleep, waitUntil, writeCalls } from './pricing.helpers';
 
 const RULES = '/api/v1/pricing/rules';

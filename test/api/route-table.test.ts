@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { PROJECT_ROOT } from '../../api/config';
+import { PROJECT_ROOT } from '../../lib/config';
 import { pathParamNames } from '../../api/http/route';
 import { compileInput } from '../../api/http/validation';
 import { allRoutes, extensionOperationIds } from '../../api/routes';

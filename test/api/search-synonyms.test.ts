@@ -9,7 +9,7 @@ import { auditRows, expectProblem } from '../helpers/accounts';
 import { merchant, type Merchant } from './products.helpers';
 import { deliverIndexRows, pendingIndexRows } from '../helpers/indexing';
 import { uuidv7 } from '../../storage/ids';
-import { storeSynonyms } from '../../indexer/index-settings';
+import { storeSynonyms } from '../../search/index-settings';
 import { storeIndexUid } from '../../search/index-names';
 
 describe('search synonyms', function () {

@@ -9,7 +9,7 @@ import { auditRows, expectProblem } from '../helpers/accounts';
 import { insertProduct, storeApiKey, storeMerchant, type StoreMerchant } from '../helpers/catalog';
 import { uuidv7 } from '../../storage/ids';
 import { sponsoredCandidates } from '../../api/sponsored-listings/sponsored-candidates';
-import { keywordMatches, normaliseSearchText } from '../../api/sponsored-listings/keywords';
+import { keywordMatches, normaliseSearchText } from '../../domain/sponsored-keywords';
 import { deliverIndexRows, indexHandler } from '../helpers/indexing';
 import { storeIndexUid, tmpIndexUid } from '../../search/index-names';
 

@@ -3,9 +3,9 @@
  * Redis (and PostgreSQL) answer, and 503 naming what is missing otherwise.
  */
 import { expect } from 'chai';
-import { startHealthServer } from '../../api/health-server';
-import { createMonitor } from '../../api/runtime';
-import type { RunningRole } from '../../api/lifecycle';
+import { startHealthServer } from '../../app/health-server';
+import { createMonitor } from '../../app/runtime';
+import type { RunningRole } from '../../app/lifecycle';
 import { testRuntime } from '../helpers/harness';
 import { freePort } from '../helpers/ports';
 

@@ -10,7 +10,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
-import { PROJECT_ROOT } from '../../api/config';
+import { PROJECT_ROOT } from '../../lib/config';
 import { freePort } from '../helpers/ports';
 
 const SHUTDOWN_TIMEOUT_MS = 20_000;
@@ -29,7 +29,7 @@ interface ApiProcess {
 
 async function startApi(): Promise<ApiProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'api', 'main.js')], {
+  const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'app', 'main.js')], {
     cwd: PROJECT_ROOT,
     env: {
       ...process.env,

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'chai';
-import { PROJECT_ROOT } from '../../api/config';
+import { PROJECT_ROOT } from '../../lib/config';
 import { call, startTestServer, type TestServer } from '../helpers/harness';
 import { bearer, signIn, uniqueEmail } from '../helpers/accounts';
 

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'chai';
-import { PROJECT_ROOT } from '../../api/config';
+import { PROJECT_ROOT } from '../../lib/config';
 import { freePort } from '../helpers/ports';
 
 async function waitForReady(base: string, child: ChildProcess, timeoutMs = 20_000): Promise<void> {
@@ -24,9 +24,9 @@ async function waitForReady(base: string, child: ChildProcess, timeoutMs = 20_00
 }
 
 describe('process entry point', () => {
-  it('starts api, indexer, vision and jobs together and shuts down on SIGTERM with exit code 0', async () => {
+  it('starts api, relay, indexer, vision and jobs together and shuts down on SIGTERM with exit code 0', async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'api', 'main.js')], {
+    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'app', 'main.js')], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', QUEUE_PREFIX: `e2e-${port}` },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -38,7 +38,7 @@ describe('process entry point', () => {
     try {
       const base = `http://127.0.0.1:${port}`;
       await waitForReady(base, child);
-      expect(output).to.match(/"roles":\["api","indexer","vision","jobs"\]/);
+      expect(output).to.match(/"roles":\["api","relay","indexer","vision","jobs"\]/);
       const notBuilt = await fetch(`${base}/api/v1/support/tickets/stats`);
       expect(notBuilt.status).to.equal(501);
       child.kill('SIGTERM');
@@ -55,7 +55,7 @@ describe('process entry point', () => {
 
   it('runs a single role alone (ROLES=indexer) without serving HTTP', async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'api', 'main.js')], {
+    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'app', 'main.js')], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, NODE_ENV: 'test', PORT: String(port), ROLES: 'indexer', LOG_LEVEL: 'info', QUEUE_PREFIX: `e2e-${port}` },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import pino from 'pino';
-import { ConfigError, loadConfig, type RenderBudgetConfig } from '../../api/config';
+import { ConfigError, loadConfig, type RenderBudgetConfig } from '../../lib/config';
 import { ApiClient } from '../../web/api-client';
 import { ThemeEngine, formatMoney, type PageContext, type SectionLoader } from '../../web/theme-engine';
 

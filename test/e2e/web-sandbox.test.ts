@@ -11,7 +11,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { call, startTestServer, type TestServer } from '../helpers/harness';
 import { uniqueEmail } from '../helpers/accounts';
 import { storeIndexUid } from '../../search/index-names';
-import { PROJECT_ROOT } from '../../api/config';
+import { PROJECT_ROOT } from '../../lib/config';
 
 const ARTIFACTS = path.join(PROJECT_ROOT, 'test-artifacts');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -27,7 +27,7 @@ import { createVisionHandler } from '../../vision/worker';
 import { getEmbedder } from '../../vision/embedder';
 import { storeIndexUid } from '../../search/index-names';
 import type { InvalidationTarget } from '../../search/invalidation';
-import { PROJECT_ROOT, type RenderBudgetConfig, type VisionConfig } from '../../api/config';
+import { PROJECT_ROOT, type RenderBudgetConfig, type VisionConfig } from '../../lib/config';
 
 const silent = pino({ level: 'silent' });
 const retry = { retryBaseMs: 1_000, retryMaxMs: 60_000 };

@@ -1,12 +1,12 @@
 /**
- * The platform as separate OS processes, one per role (`node dist/api/main.js` with ROLES=…), the
+ * The platform as separate OS processes, one per role (`node dist/app/main.js` with ROLES=…), the
  * way a deployment runs it, so a fault can kill exactly one of them. Each process appends its
  * stdout and stderr to a log file of its own (kept after the run for diagnosis).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../api/config';
+import { PROJECT_ROOT } from '../../lib/config';
 import { freePort, sleep, waitFor, within } from './util';
 
 export type RoleName = 'api' | 'indexer' | 'jobs' | 'vision';
@@ -50,9 +50,10 @@ export class RoleProcess {
     const log = fs.openSync(this.logFile, 'a');
     fs.writeSync(log, `\n===== start #${this.starts} of ${this.name} at ${new Date().toISOString()}\n`);
     const portVars = this.role === 'api' ? { PORT: String(this.port), PUBLIC_BASE_URL: this.baseUrl } : { HEALTH_PORT: String(this.port) };
-    const child = spawn(process.execPath, ['--enable-source-maps', path.join(PROJECT_ROOT, 'dist', 'api', 'main.js')], {
+    const child = spawn(process.execPath, ['--enable-source-maps', path.join(PROJECT_ROOT, 'dist', 'app', 'main.js')], {
       cwd: PROJECT_ROOT,
-      env: { ...this.env, ROLES: this.role, ...portVars },
+      // The indexer process also relays the outbox, as one process of a small deployment would.
+      env: { ...this.env, ROLES: this.role === 'indexer' ? 'relay,indexer' : this.role, ...portVars },
       // Straight into the file: nothing in this process has to drain a pipe, and the log survives a kill.
       stdio: ['ignore', log, log],
     });

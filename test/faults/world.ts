@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../api/config';
+import { PROJECT_ROOT } from '../../lib/config';
 import { createStore, registerMerchant, type MerchantAccount } from './api';
 import { Consistency } from './consistency';
 import { ImageServer, WebhookReceiver } from './receivers';

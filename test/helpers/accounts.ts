@@ -7,11 +7,11 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { uuidv7 } from '../../storage/ids';
-import { AUTH_LIMITS, limitKey } from '../../api/auth/auth.service';
+import { AUTH_LIMITS, limitKey } from '../../api/auth/accounts';
 import { hashPassword } from '../../api/auth/passwords';
-import { createApp } from '../../api/app';
-import type { Config } from '../../api/config';
-import { RateLimiter } from '../../api/http/rate-limit';
+import { createApp } from '../../app/http-app';
+import type { Config } from '../../lib/config';
+import { RateLimiter } from '../../storage/rate-limit';
 import { call, testRuntime, type TestResponse, type TestServer } from './harness';
 
 /** A password that satisfies the password rules. */

@@ -5,10 +5,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { createApp } from '../../api/app';
-import { loadConfig, type Config } from '../../api/config';
+import { createApp } from '../../app/http-app';
+import { loadConfig, type Config } from '../../lib/config';
 import type { RouteDef } from '../../api/http/route';
-import { createMonitor, createRuntime, type Runtime } from '../../api/runtime';
+import { createMonitor, createRuntime, type Runtime } from '../../app/runtime';
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({

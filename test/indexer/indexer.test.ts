@@ -13,9 +13,9 @@ import { merchant, insertAttribute, type Merchant } from '../api/products.helper
 import { QueueRegistry } from '../../storage/queues';
 import { startConsumers, type DeliveryHandler } from '../../storage/consumers';
 import { createIndexHandler } from '../../indexer/index-consumer';
-import { indexerConsumers } from '../../indexer/main';
-import { discountPercent, plainText, type ProductDocument } from '../../indexer/product-document';
-import { indexSettings, settingsMatch, MAX_TOTAL_HITS } from '../../indexer/index-settings';
+import { indexerConsumers } from '../../app/roles/indexer';
+import { discountPercent, plainText, type ProductDocument } from '../../search/product-document';
+import { indexSettings, settingsMatch, MAX_TOTAL_HITS } from '../../search/index-settings';
 import { reindexStore } from '../../indexer/reindex';
 import { storeIndexUid, tmpIndexUid } from '../../search/index-names';
 

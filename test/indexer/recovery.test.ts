@@ -12,15 +12,16 @@ import { expect } from 'chai';
 import Redis from 'ioredis';
 import pino from 'pino';
 import { testConfig, testRuntime } from '../helpers/harness';
-import type { Runtime } from '../../api/runtime';
+import type { Runtime } from '../../app/runtime';
 import { inTransaction, systemContext, type RequestContext } from '../../storage/request-context';
-import { DeliveryReleased, enqueueOutbox, OutboxRelay, type OutboxDelivery } from '../../storage/outbox';
+import { DeliveryReleased, enqueueOutbox, type OutboxDelivery } from '../../storage/outbox';
+import { OutboxRelay } from '../../relay/outbox-relay';
 import { QueueRegistry } from '../../storage/queues';
 import { startConsumers, type DeliveryHandler } from '../../storage/consumers';
 import { scriptReloads } from '../../storage/queue-scripts';
 import { uuidv7 } from '../../storage/ids';
-import { catchUpWhenBack } from '../../indexer/main';
-import type { DependencyChange } from '../../api/dependency-monitor';
+import { catchUpWhenBack } from '../../relay/catch-up';
+import type { DependencyChange } from '../../storage/dependency-monitor';
 import { eventually } from '../helpers/wait';
 import { freePort } from '../helpers/ports';
 
@@ -236,7 +237,8 @@ describe('recovery of queues and outbox', function () {
       // A job kept as failed (its consumer failed while PostgreSQL was away, so its rows stayed in flight).
       const client = (index as unknown as { client: { hset(...args: unknown[]): void; sadd(...args: unknown[]): void } }).client;
       await new Promise<void>((resolve, reject) => client.hset(`${prefix}:index:jobs`, failedJob.id, JSON.stringify({ data: failedJob.data, options: failedJob.options, status: 'failed' }), (e: Error | null) => (e ? reject(e) : resolve())));
-      expect(await relay.sweepOrphans()).to.equal(2);
+      // Rows of other test files may be swept too (one database for the whole run): ours are checked one by one.
+      expect(await relay.sweepOrphans()).to.be.at.least(2);
       expect(await statusOf(lost)).to.deep.equal(['pending']);
       expect(await statusOf(failed)).to.deep.equal(['pending']);
       expect(await statusOf(waiting)).to.deep.equal(['in_flight']);

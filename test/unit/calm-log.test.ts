@@ -6,7 +6,7 @@
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import pino from 'pino';
-import { CalmLog, isUnreachableError, loggableError } from '../../storage/calm-log';
+import { CalmLog, isUnreachableError, loggableError } from '../../lib/calm-log';
 
 function capture(): { logger: pino.Logger; lines: () => Array<Record<string, any>> } {
   const out: string[] = [];

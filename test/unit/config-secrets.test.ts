@@ -1,6 +1,6 @@
 /** A configuration error never echoes a secret: keys and secrets are hidden, URL passwords masked. */
 import { expect } from 'chai';
-import { ConfigError, loadConfig } from '../../api/config';
+import { ConfigError, loadConfig } from '../../lib/config';
 
 describe('configuration errors and secrets', () => {
   it('hides secret values and masks passwords in URLs', () => {

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'chai';
-import { ConfigError, loadConfig, parseByteSize, PROJECT_ROOT } from '../../api/config';
+import { ConfigError, loadConfig, parseByteSize, PROJECT_ROOT } from '../../lib/config';
 
 /** A master key and an app secret, so no test depends on the files under .data/ unless it means to. */
 const KEY = 'k'.repeat(32);
@@ -47,7 +47,7 @@ describe('configuration (loadConfig)', () => {
         bodyLimitCsvBytes: 64 * 1024 * 1024,
         outbox: { pollIntervalMs: 250, batchSize: 200, reclaimAfterMs: 60_000, retryBaseMs: 1_000, retryMaxMs: 300_000 },
         shutdownTimeoutMs: 10_000,
-        roles: ['api', 'indexer', 'vision', 'jobs'],
+        roles: ['api', 'relay', 'indexer', 'vision', 'jobs'],
       });
     });
 
@@ -70,7 +70,7 @@ describe('configuration (loadConfig)', () => {
       expect(config.port).to.equal(3000);
       expect(config.logLevel).to.equal('info');
       expect(config.queuePrefix).to.equal('bq');
-      expect(config.roles).to.deep.equal(['api', 'indexer', 'vision', 'jobs']);
+      expect(config.roles).to.deep.equal(['api', 'relay', 'indexer', 'vision', 'jobs']);
     });
 
     it('reads the values it is given, converted to their types', () => {
@@ -200,7 +200,7 @@ describe('configuration (loadConfig)', () => {
 
   describe('the process', () => {
     it('exits 78 (EX_CONFIG) on a bad value, naming the variable and the fix on stderr, without a stack trace', () => {
-      const result = spawnSync(process.execPath, [path.join('dist', 'api', 'main.js')], {
+      const result = spawnSync(process.execPath, [path.join('dist', 'app', 'main.js')], {
         cwd: PROJECT_ROOT,
         env: { ...process.env, PORT: 'abc' },
         encoding: 'utf8',

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { Client, DatabaseError, Pool } from 'pg';
 import { QueryFailedError, QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 import { isConnectionLoss, translateDatabaseError } from '../../api/http/db-errors';
-import { InternalError, ServiceUnavailableError } from '../../api/http/errors';
+import { InternalError, ServiceUnavailableError } from '../../lib/errors';
 import { toAppError } from '../../api/http/middleware';
 
 /** A TCP server that does `onConnection` with each client socket, on an ephemeral port. */

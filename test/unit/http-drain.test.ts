@@ -9,7 +9,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { expect } from 'chai';
 import pino from 'pino';
-import { createDrainableServer, DRAIN_IDLE_GRACE_MS, type DrainableServer } from '../../api/server';
+import { createDrainableServer, DRAIN_IDLE_GRACE_MS, type DrainableServer } from '../../app/roles/api';
 
 const logger = pino({ level: 'silent' });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -8,7 +8,7 @@ import Joi from 'joi';
 import { buildOpenApiDocument } from '../../api/http/openapi';
 import { toJsonSchema } from '../../api/http/joi-json-schema';
 import { pathParamNames, type RouteDef } from '../../api/http/route';
-import { PUBLIC_SEARCH_SORTS } from '../../api/products/products.schemas';
+import { PUBLIC_SEARCH_SORTS } from '../../search/public-search-request';
 import { allRoutes, extensionOperationIds } from '../../api/routes';
 
 type Json = Record<string, any>;

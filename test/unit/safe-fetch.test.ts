@@ -2,7 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { checkUrl, isPublicAddress, safeFetch, SafeFetchError, type SafeFetchOptions } from '../../api/http/safe-fetch';
+import { checkUrl, isPublicAddress, safeFetch, SafeFetchError, type SafeFetchOptions } from '../../lib/safe-fetch';
 
 describe('safe fetch: public addresses only', () => {
   it('refuses loopback, private, link-local, CGNAT, multicast, reserved and metadata IPv4 addresses', () => {

@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import sanitizeHtml from 'sanitize-html';
-import { SANITIZE, sanitizeDescription } from '../../api/products/products.rules';
+import { SANITIZE, sanitizeDescription } from '../../domain/product-rules';
 
 const reference = (html: string): string => sanitizeHtml(html, SANITIZE);
 

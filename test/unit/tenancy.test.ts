@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { Column, DataSource, Entity, PrimaryColumn } from 'typeorm';
 import { testRuntime } from '../helpers/harness';
-import { NotFoundError } from '../../api/http/errors';
+import { NotFoundError } from '../../lib/errors';
 import { inTransaction, systemContext, type RequestContext } from '../../storage/request-context';
 import { tenantRepository, TenantRepository } from '../../storage/tenancy';
 import { uuidv7 } from '../../storage/ids';

@@ -5,23 +5,23 @@
 import pino, { type Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import type { Meilisearch } from 'meilisearch';
-import type { Config } from './config';
+import type { Config } from '../lib/config';
 import { createDataSource } from '../storage/data-source';
 import { runMigrations } from '../storage/migrate';
 import { QueueRegistry } from '../storage/queues';
 import type { ConsumerDeps } from '../storage/consumers';
 import type { ContextServices } from '../storage/request-context';
 import Redis from 'ioredis';
-import { RateLimiter } from './http/rate-limit';
-import { OutboundMessages } from './messaging/outbound';
+import { RateLimiter } from '../storage/rate-limit';
+import { OutboundMessages } from '../storage/outbound-messages';
 import { createAdminClient, ensureSearchKey, keyValueFor, searchKeyUid } from '../search/meili';
 import { createSearchTransport, type SearchTransport } from '../search/search-transport';
 import { SearchEngine } from '../search/public-search';
-import { ZeroResultRecorder } from './search-synonyms/zero-result-queries.service';
+import { ZeroResultRecorder } from '../api/search-synonyms/zero-result-queries.service';
 import { invalidationChannel, listenForStoreChanges, storeChangePublisher } from '../search/invalidation';
 import { DependencyProbes } from '../storage/dependency-probes';
-import { DependencyMonitor } from './dependency-monitor';
-import { calmLog } from '../storage/calm-log';
+import { DependencyMonitor } from '../storage/dependency-monitor';
+import { calmLog } from '../lib/calm-log';
 
 export interface Runtime {
   config: Config;

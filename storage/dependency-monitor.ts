@@ -7,7 +7,7 @@
  *   the moment it is back (see OutboxRelay.retryNow), however long it was gone.
  */
 import type { Logger } from 'pino';
-import { DEPENDENCIES, type DependencyName, type DependencyProbes } from '../storage/dependency-probes';
+import { DEPENDENCIES, type DependencyName, type DependencyProbes } from './dependency-probes';
 
 export interface DependencyState {
   up: boolean;

@@ -6,11 +6,11 @@
 import http from 'node:http';
 import Koa from 'koa';
 import Router from '@koa/router';
-import type { ProcessRole } from './config';
+import type { ProcessRole } from '../lib/config';
 import type { RunningRole } from './lifecycle';
 import type { Runtime } from './runtime';
-import { addHealthRoutes } from './system/system.router';
-import { errorHandler } from './http/middleware';
+import { addHealthRoutes } from '../api/system/system.router';
+import { errorHandler } from '../api/http/middleware';
 
 export async function startHealthServer(runtime: Runtime, roles: readonly ProcessRole[], port: number): Promise<RunningRole> {
   const app = new Koa();

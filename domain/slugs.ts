@@ -5,8 +5,8 @@
  */
 import Joi from 'joi';
 import { QueryFailedError, type EntityTarget } from 'typeorm';
-import { inTransaction, type RequestContext } from '../../storage/request-context';
-import { tenantRepository, type TenantOwned } from '../../storage/tenancy';
+import { inTransaction, type RequestContext } from '../storage/request-context';
+import { tenantRepository, type TenantOwned } from '../storage/tenancy';
 
 export const CATALOG_SLUG_MAX = 120;
 export const CATALOG_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

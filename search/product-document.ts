@@ -11,9 +11,9 @@
 import type { DataSource } from 'typeorm';
 import sanitizeHtml from 'sanitize-html';
 import type { ProductStatus, ProductType } from '../storage/entities/product.entity';
-import { currentVectors } from '../vision/vectors';
-import { publicPrices } from '../api/pricing/engine';
-import { isPlainParagraphs } from '../api/products/products.rules';
+import { currentVectors } from '../storage/vectors';
+import { publicPrices } from '../domain/pricing-engine';
+import { isPlainParagraphs } from '../domain/product-rules';
 
 export interface ProductDocument {
   id: string;

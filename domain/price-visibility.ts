@@ -3,7 +3,7 @@
  * carrying a valid access token of a signed-in user, see api/http/auth.ts) or HIDDEN. Public reads
  * that would show a price leave the price fields out (absent, not null) when pricesShown() is false.
  */
-import type { RequestContext } from '../../storage/request-context';
+import type { RequestContext } from '../storage/request-context';
 
 export type PriceVisibility = 'EVERYONE' | 'SIGNED_IN' | 'HIDDEN';
 

@@ -7,8 +7,8 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { Meilisearch, Settings } from 'meilisearch';
 import { MeilisearchApiError } from 'meilisearch';
 import { localeField } from './product-document';
-import { MeiliTaskError, settle } from './tasks';
-import { storeEmbedderDimensions } from '../vision/vectors';
+import { MeiliTaskError, settle } from './meili-tasks';
+import { storeEmbedderDimensions } from '../storage/vectors';
 
 /** page ≤ 100 × perPage ≤ 60 of the public search, with room to spare. */
 export const MAX_TOTAL_HITS = 10_000;

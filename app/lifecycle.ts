@@ -5,7 +5,7 @@
  * last, the pools close and the process exits.
  */
 import type { Runtime } from './runtime';
-import { markShuttingDown } from './process-state';
+import { markShuttingDown } from '../lib/process-state';
 
 export interface RunningRole {
   name: string;

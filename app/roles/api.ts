@@ -7,10 +7,10 @@
 import http from 'node:http';
 import type net from 'node:net';
 import type { Logger } from 'pino';
-import { createApp } from './app';
-import type { RunningRole } from './lifecycle';
-import { markShuttingDown } from './process-state';
-import type { Runtime } from './runtime';
+import { createApp } from '../http-app';
+import type { RunningRole } from '../lifecycle';
+import { markShuttingDown } from '../../lib/process-state';
+import type { Runtime } from '../runtime';
 
 export interface DrainableServer {
   server: http.Server;

@@ -37,8 +37,8 @@ export function localServices(env: NodeJS.ProcessEnv = process.env) {
 }
 
 export type NodeEnv = 'development' | 'test' | 'production';
-export type ProcessRole = 'api' | 'indexer' | 'vision' | 'jobs';
-export const PROCESS_ROLES: readonly ProcessRole[] = ['api', 'indexer', 'vision', 'jobs'];
+export type ProcessRole = 'api' | 'relay' | 'indexer' | 'vision' | 'jobs';
+export const PROCESS_ROLES: readonly ProcessRole[] = ['api', 'relay', 'indexer', 'vision', 'jobs'];
 
 export interface Config {
   nodeEnv: NodeEnv;
@@ -232,7 +232,7 @@ const VARIABLES: Record<string, VariableSpec> = {
   RENDER_BUDGET_BYTES: { schema: byteSize.default('256kb'), fix: 'set a size such as 256kb: HTML one storefront section may produce' },
   RENDER_BUDGET_OVERRIDES: { schema: Joi.string().pattern(/^[a-z0-9-]+:(ms|ops|bytes)=\d+(,(ms|ops|bytes)=\d+)*(;[a-z0-9-]+:(ms|ops|bytes)=\d+(,(ms|ops|bytes)=\d+)*)*$/), fix: 'set section budgets as type:key=value[,key=value][;type:...] with keys ms, ops, bytes, e.g. featured-products:bytes=2000;search-results:ms=500' },
   BULK_SYNC_MAX: { schema: Joi.number().integer().min(0).max(10_000).default(500), fix: 'set an integer between 0 and 10000 (default 500): bulk edits of more products run on the jobs worker' },
-  ROLES: { schema: Joi.string().pattern(/^(api|indexer|vision|jobs)(,(api|indexer|vision|jobs))*$/).default('api,indexer,vision,jobs'), fix: 'set a comma-separated subset of api,indexer,vision,jobs' },
+  ROLES: { schema: Joi.string().pattern(/^(api|relay|indexer|vision|jobs)(,(api|relay|indexer|vision|jobs))*$/).default('api,relay,indexer,vision,jobs'), fix: 'set a comma-separated subset of api,relay,indexer,vision,jobs' },
 };
 
 /** How a bad value is echoed: secrets never, passwords inside URLs masked. */

@@ -5,7 +5,7 @@
  */
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
-import { RateLimitedError } from './errors';
+import { RateLimitedError } from '../lib/errors';
 
 export interface RateLimitRule {
   /** Requests allowed per window. */

@@ -1,9 +1,9 @@
 /** The vision role: consumes the `vision` queue (image embeddings of product images). */
-import type { RunningRole } from '../api/lifecycle';
-import { consumerDeps, type Runtime } from '../api/runtime';
-import { startConsumers, type ConsumerTable } from '../storage/consumers';
-import { disposeEmbedders } from './embedder';
-import { createVisionHandler } from './worker';
+import type { RunningRole } from '../lifecycle';
+import { consumerDeps, type Runtime } from '../runtime';
+import { startConsumers, type ConsumerTable } from '../../storage/consumers';
+import { disposeEmbedders } from '../../vision/embedder';
+import { createVisionHandler } from '../../vision/worker';
 
 /**
  * Consumers of this role. Concurrency lets several products be fetched and decoded at once; their

@@ -8,11 +8,11 @@
  *   the roles (403 `insufficient_role`); API keys act on one store and cannot administer the tenant
  *   (403 `api_key_not_allowed`).
  */
-import { ConflictError, ForbiddenError, NotFoundError } from './errors';
-import { Store } from '../../storage/entities';
-import type { TenantRole } from '../../storage/entities/user.entity';
-import type { RequestContext } from '../../storage/request-context';
-import { tenantRepository } from '../../storage/tenancy';
+import { ConflictError, ForbiddenError, NotFoundError } from '../lib/errors';
+import { Store } from '../storage/entities';
+import type { TenantRole } from '../storage/entities/user.entity';
+import type { RequestContext } from '../storage/request-context';
+import { tenantRepository } from '../storage/tenancy';
 
 export interface StoreAccessOptions {
   /** The operation changes the store or something in it: refuse archived stores. */

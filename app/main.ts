@@ -1,19 +1,21 @@
 /**
- * The process entry point. ROLES (default all four) picks what this process runs: `npm start` runs
- * api, indexer, vision and jobs together; a deployment can run each alone and scale it out, e.g.
- * `ROLES=indexer node dist/api/main.js`.
+ * The process entry point. ROLES (default all five) picks what this process runs: `npm start` runs
+ * api, relay, indexer, vision and jobs together; a deployment can run each alone and scale it out,
+ * e.g. `ROLES=indexer node dist/app/main.js`. Each role's entry point is app/roles/<role>.ts.
  */
-import { loadConfigOrExit, type ProcessRole } from './config';
+import { loadConfigOrExit, type ProcessRole } from '../lib/config';
 import { installShutdown, type RunningRole } from './lifecycle';
 import { createRuntime, type Runtime } from './runtime';
-import { startApiRole } from './server';
-import { startJobsRole } from './jobs-worker';
-import { startIndexerRole } from '../indexer/main';
-import { startVisionRole } from '../vision/main';
-import { ensureDemoSandbox } from './sandbox/demo-sandbox';
+import { startApiRole } from './roles/api';
+import { startJobsRole } from './roles/jobs';
+import { startIndexerRole } from './roles/indexer';
+import { startVisionRole } from './roles/vision';
+import { startRelayRole } from './roles/relay';
+import { ensureDemoSandbox } from '../api/sandbox/demo-sandbox';
 import { startHealthServer } from './health-server';
 
 const STARTERS: Record<ProcessRole, (runtime: Runtime) => Promise<RunningRole>> = {
+  relay: startRelayRole,
   indexer: startIndexerRole,
   vision: startVisionRole,
   jobs: startJobsRole,
@@ -26,7 +28,7 @@ async function main(): Promise<void> {
   runtime.monitor.start();
   const roles: RunningRole[] = [];
   // Workers first, api last: the api only takes traffic once everything behind it runs.
-  for (const name of (['indexer', 'vision', 'jobs', 'api'] as const).filter((r) => config.roles.includes(r))) {
+  for (const name of (['relay', 'indexer', 'vision', 'jobs', 'api'] as const).filter((r) => config.roles.includes(r))) {
     roles.push(await STARTERS[name](runtime));
   }
   // A process without the api serves its health endpoints on HEALTH_PORT, when set.

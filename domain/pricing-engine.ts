@@ -26,9 +26,9 @@
  *    rounded half up (away from zero) to the currency's minor unit once, at the end. The listed
  *    amounts are differences of the rounded running prices, so base − Σ amounts = final unit price.
  */
-import { AppError, BadRequestError } from '../http/errors';
-import { divideHalfUp, formatUnits, rescale, toUnits } from '../http/money';
-import type { PricingRuleScope, PricingRuleTier, PricingRuleType } from '../../storage/entities/pricing-rule.entity';
+import { AppError, BadRequestError } from '../lib/errors';
+import { divideHalfUp, formatUnits, rescale, toUnits } from './money';
+import type { PricingRuleScope, PricingRuleTier, PricingRuleType } from '../storage/entities/pricing-rule.entity';
 
 /** Anything that runs SQL: a DataSource, an EntityManager (a transaction's included). */
 export interface Queryable {

@@ -6,8 +6,8 @@
 import nodemailer from 'nodemailer';
 import type { EntityManager } from 'typeorm';
 import type { Logger } from 'pino';
-import { OutboundMessage } from '../../storage/entities';
-import { uuidv7 } from '../../storage/ids';
+import { OutboundMessage } from './entities';
+import { uuidv7 } from './ids';
 
 export interface OutgoingMessage {
   channel: 'email' | 'sms';

@@ -10,10 +10,9 @@
  */
 import { Client } from 'pg';
 import type { Logger } from 'pino';
-import { calmLog } from './calm-log';
+import { OUTBOX_CHANNEL } from '../storage/outbox';
+import { calmLog } from '../lib/calm-log';
 
-/** The channel the outbox trigger notifies. */
-export const OUTBOX_CHANNEL = 'outbox_pending';
 
 export class OutboxWakeListener {
   private client: Client | undefined;

@@ -6,19 +6,20 @@ import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import type { Meilisearch } from 'meilisearch';
-import type { Config } from './config';
-import { accessLog, errorHandler, requestId } from './http/middleware';
-import { relayedClientIp } from './http/client-relay';
-import { buildOpenApiDocument } from './http/openapi';
-import type { RouteDef } from './http/route';
-import { buildRouter, fallback } from './http/router';
-import { allRoutes } from './routes';
-import { buildSystemRouter } from './system/system.router';
-import { setAuthenticator } from './http/auth';
+import type { Config } from '../lib/config';
+import { accessLog, errorHandler, requestId } from '../api/http/middleware';
+import { relayedClientIp } from '../api/http/client-relay';
+import { buildOpenApiDocument } from '../api/http/openapi';
+import type { RouteDef } from '../api/http/route';
+import { buildRouter, fallback } from '../api/http/router';
+import { allRoutes } from '../api/routes';
+import { registerScopesOf } from '../api/api-keys/api-keys.scopes';
+import { buildSystemRouter } from '../api/system/system.router';
+import { setAuthenticator } from '../api/http/auth';
 import { buildWeb } from '../web/web.router';
-import { PlatformAuthenticator } from './auth/authenticator';
+import { PlatformAuthenticator } from '../api/auth/authenticator';
 import type { ContextServices } from '../storage/request-context';
-import type { DependencyMonitor } from './dependency-monitor';
+import type { DependencyMonitor } from '../storage/dependency-monitor';
 
 export interface AppDeps {
   config: Pick<Config, 'redisUrl' | 'bodyLimitJsonBytes' | 'bodyLimitCsvBytes'>;
@@ -45,6 +46,8 @@ function securityHeaders(): Koa.Middleware {
 
 export function createApp(deps: AppDeps): Koa {
   const routes = deps.routes ?? allRoutes;
+  // The scopes an API key may hold come from every operation, whatever subset this app serves.
+  registerScopesOf(allRoutes);
   const app = new Koa();
   // Koa would print errors a second time; the error handler below logs them with the request id.
   app.silent = true;

@@ -8,15 +8,15 @@
  */
 import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
-import type { RunningRole } from './lifecycle';
-import { consumerDeps, type Runtime } from './runtime';
-import { startConsumers, type ConsumerTable, type DeliveryHandler } from '../storage/consumers';
-import type { OutboxDelivery } from '../storage/outbox';
-import type { ContextServices } from '../storage/request-context';
-import { runBulkEditJob } from './product-bulk-edits/product-bulk-edits.job';
-import { transferJobsHandler } from './imports/transfer-jobs.service';
-import { startPricingScheduler } from './pricing/reprice';
-import { webhookEventsHandler, WebhookDispatcher } from './webhooks/dispatcher';
+import type { RunningRole } from '../lifecycle';
+import { consumerDeps, type Runtime } from '../runtime';
+import { startConsumers, type ConsumerTable, type DeliveryHandler } from '../../storage/consumers';
+import type { OutboxDelivery } from '../../storage/outbox';
+import type { ContextServices } from '../../storage/request-context';
+import { runBulkEditJob } from '../../api/product-bulk-edits/product-bulk-edits.job';
+import { transferJobsHandler } from '../../api/imports/transfer-jobs.service';
+import { startPricingScheduler } from '../../api/pricing/reprice';
+import { webhookEventsHandler, WebhookDispatcher } from '../../api/webhooks/dispatcher';
 
 /** What a job handler may use. */
 export interface JobDeps {

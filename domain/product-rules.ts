@@ -4,13 +4,12 @@
  * its categories.
  */
 import sanitizeHtml from 'sanitize-html';
-import { Brand, CategoryAttribute, Product } from '../../storage/entities';
-import type { RequestContext } from '../../storage/request-context';
-import { tenantRepository } from '../../storage/tenancy';
-import { BadRequestError, type FieldError } from '../http/errors';
-import { PRODUCT_SLUG_MAX } from './products.schemas';
-import { freeStoreSlug, slugify, storeSlugInUse } from '../http/slugs';
-import { toUnits } from '../http/money';
+import { Brand, CategoryAttribute, Product } from '../storage/entities';
+import type { RequestContext } from '../storage/request-context';
+import { tenantRepository } from '../storage/tenancy';
+import { BadRequestError, type FieldError } from '../lib/errors';
+import { freeStoreSlug, slugify, storeSlugInUse } from './slugs';
+import { toUnits } from './money';
 
 export const SANITIZE: sanitizeHtml.IOptions = {
   allowedTags: [
@@ -93,6 +92,9 @@ export function checkCurrency(currency: string): void {
 }
 
 /** A product slug made from any text (the shared transliteration, `product` when nothing is left). */
+/** The longest product slug. */
+export const PRODUCT_SLUG_MAX = 160;
+
 export function productSlugify(text: string, maxLength = PRODUCT_SLUG_MAX): string {
   return slugify(text, maxLength, 'product');
 }

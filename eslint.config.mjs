@@ -40,7 +40,7 @@ const layerRules = Object.entries(LAYERS)
   }));
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.data/', 'coverage/'] },
+  { ignores: ['dist/', 'dist-*/', 'node_modules/', '.data/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

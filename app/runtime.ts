@@ -37,7 +37,7 @@ export interface Runtime {
   redis: Redis;
   /** Probes PostgreSQL, Redis and Meilisearch: readiness, outage logs, catch-up when one is back. */
   monitor: DependencyMonitor;
-  /** What request contexts carry: configuration, logger, rate limiter, outgoing messages, search. */
+  /** What request contexts carry: configuration, logger, rate limiter, outgoing messages, search, and this runtime's queue producers and Meilisearch clients. */
   services: ContextServices;
   /** Tells every api process that these stores' indexes changed (their cached search answers are dropped). */
   publishStoreChanges(storeIds: Iterable<string>): Promise<void>;
@@ -70,12 +70,17 @@ export async function createRuntime(config: Config, name = 'commerce'): Promise<
     splitMaxInFlight: config.search.splitMaxInFlight,
     recordZeroResult: async (storeId, q) => zeroResults.add(storeId, q),
   });
-  const stopListening = listenForStoreChanges(config.redisUrl, invalidationChannel(config.queuePrefix), search, logger);
+  // A connection of its own: a subscribed Redis connection takes no other commands.
+  const subscriber = new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: null, retryStrategy: (attempt) => Math.min(attempt * 200, 2_000) });
+  const stopListening = listenForStoreChanges(subscriber, invalidationChannel(config.queuePrefix), search, logger);
   const services: ContextServices = {
     config,
     logger,
     rateLimiter: new RateLimiter(redis, logger, `${config.queuePrefix}:rl`),
     outbound: new OutboundMessages(logger, config.smtpUrl, config.mailFrom),
+    queues,
+    meiliAdmin,
+    meiliSearch,
     search,
   };
   return {

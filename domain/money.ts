@@ -1,7 +1,7 @@
 /**
- * Exact money arithmetic for every area (ruling 6: no floating point on amounts). Amounts are read as
- * decimal strings from numeric columns and held as BigInt counts of 1/10 000 (the 4 decimals of
- * numeric(14, 4)); results are rounded half up (half away from zero) to 2 decimals.
+ * Exact money arithmetic for every area (no floating point on amounts: docs/decisions.md, Money).
+ * Amounts are read as decimal strings from numeric columns and held as BigInt counts of 1/10 000
+ * (the 4 decimals of numeric(14, 4)); results are rounded half up (half away from zero) to 2 decimals.
  */
 
 /** Units of an amount: 1 = 0.0001. */
@@ -50,3 +50,27 @@ export function formatUnits(units: bigint, scale: number): string {
 
 /** The JSON number of `units` at `scale` (read from its exact decimal string; no arithmetic in floating point). */
 export const unitsToNumber = (units: bigint, scale: number): number => Number(formatUnits(units, scale));
+
+/**
+ * Decimals of the currency's minor unit (ISO 4217 through Intl): EUR 2, JPY 0, KWD 3; 2 for a code
+ * Intl does not know. Prices are rounded to it once, at the end (pricing engine, bulk price edits).
+ */
+export function minorUnit(currency: string): number {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
+}
+
+/**
+ * Whole percent saved by `price` against `compareAt` (a compare-at price, or the normal price of a
+ * sale price), rounded half up and computed on exact decimals; 0 unless `compareAt` is above `price`.
+ */
+export function discountPercent(price: string, compareAt: string | null): number {
+  if (compareAt === null) return 0;
+  const p = toUnits(price);
+  const c = toUnits(compareAt);
+  if (c <= 0n || c <= p) return 0;
+  return Number(divideHalfUp((c - p) * 100n, c));
+}

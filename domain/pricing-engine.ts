@@ -3,7 +3,7 @@
  * after the store's pricing rules and flash-sale campaigns. Used by `POST /pricing/compute`, by orders
  * (`priceLines`), and by the search index (`publicPrices`: no customer group, quantity 1).
  *
- * Policy (also in the README "Pricing rules" and the DTO descriptions):
+ * Policy (also in docs/commerce.md, "Pricing rules", and the DTO descriptions):
  * 1. A rule applies to a line when it is active, `at` is inside its window (startsAt ≤ at < endsAt,
  *    open ends allowed), its scope matches the product (ALL; PRODUCTS by id; CATEGORIES by a category
  *    of the product or any ancestor of one, i.e. the category's whole subtree; BRANDS; COLLECTIONS)
@@ -26,9 +26,10 @@
  *    rounded half up (away from zero) to the currency's minor unit once, at the end. The listed
  *    amounts are differences of the rounded running prices, so base − Σ amounts = final unit price.
  */
-import { AppError, BadRequestError } from '../lib/errors';
-import { divideHalfUp, formatUnits, rescale, toUnits } from './money';
+import { AppError } from '../lib/errors';
+import { divideHalfUp, formatUnits, minorUnit, rescale, toUnits } from './money';
 import type { PricingRuleScope, PricingRuleTier, PricingRuleType } from '../storage/entities/pricing-rule.entity';
+import { domainError } from './domain.errors';
 
 /** Anything that runs SQL: a DataSource, an EntityManager (a transaction's included). */
 export interface Queryable {
@@ -106,18 +107,6 @@ export interface UnitPrice {
   final: bigint;
   applied: AppliedAdjustment[];
   flashSale: FlashSaleMatch | null;
-}
-
-/**
- * Decimals of the currency's minor unit (ISO 4217 through Intl): EUR 2, JPY 0, KWD 3. The same rule
- * as the bulk price edits; kept here so the indexer can load the engine without the product services.
- */
-export function minorUnit(currency: string): number {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
 }
 
 const num = (units: bigint, decimals: number): number => Number(formatUnits(units, decimals));
@@ -417,7 +406,7 @@ export interface PriceLinesOptions {
 }
 
 /** 404 naming the line (the field errors say which item). */
-const lineNotFound = (code: string, detail: string, path: string): AppError => new AppError(404, code, 'Not Found', detail, [{ path, message: detail }]);
+const lineNotFound = (code: 'product_not_found' | 'variant_not_found', detail: string, path: string): AppError => domainError(code, detail, [{ path, message: detail }]);
 const productNotFound = (index: number): AppError =>
   lineNotFound('product_not_found', 'The product does not exist in this store.', `body.items[${index}].productId`);
 
@@ -449,7 +438,7 @@ export async function priceLines(db: Queryable, storeId: string, lines: readonly
     }
   });
   const currencies = new Set(products.map((p) => p.currency));
-  if (currencies.size > 1) throw new BadRequestError('All items must be priced in one currency.', 'mixed_currencies', [{ path: 'body.items', message: `items are priced in ${[...currencies].sort().join(', ')}` }]);
+  if (currencies.size > 1) throw domainError('mixed_currencies', 'All items must be priced in one currency.', [{ path: 'body.items', message: `items are priced in ${[...currencies].sort().join(', ')}` }]);
   const currency = [...currencies][0] ?? 'EUR';
   const decimals = minorUnit(currency);
 

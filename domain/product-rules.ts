@@ -7,9 +7,10 @@ import sanitizeHtml from 'sanitize-html';
 import { Brand, CategoryAttribute, Product } from '../storage/entities';
 import type { RequestContext } from '../storage/request-context';
 import { tenantRepository } from '../storage/tenancy';
-import { BadRequestError, type FieldError } from '../lib/errors';
+import { type FieldError } from '../lib/errors';
 import { freeStoreSlug, slugify, storeSlugInUse } from './slugs';
 import { toUnits } from './money';
+import { domainError } from './domain.errors';
 
 export const SANITIZE: sanitizeHtml.IOptions = {
   allowedTags: [
@@ -72,15 +73,6 @@ export function compareMoney(a: string, b: string): number {
   return diff < 0n ? -1 : diff > 0n ? 1 : 0;
 }
 
-/** Whole percent off (half up), computed on scaled integers; 0 unless compareAt is above price. */
-export function discountPercent(price: string, compareAt: string | null): number {
-  if (compareAt === null) return 0;
-  const p = scaled(price);
-  const c = scaled(compareAt);
-  if (c <= 0n || c <= p) return 0;
-  return Number(((c - p) * 200n + c) / (2n * c));
-}
-
 /** A JSON number for a stored decimal (for responses only; nothing is computed from it). */
 export const moneyNumber = (value: string): number => Number(value);
 export const optionalMoneyNumber = (value: string | null): number | null => (value === null ? null : Number(value));
@@ -88,7 +80,7 @@ export const optionalMoneyNumber = (value: string | null): number | null => (val
 const CURRENCIES = new Set<string>(Intl.supportedValuesOf('currency'));
 
 export function checkCurrency(currency: string): void {
-  if (!CURRENCIES.has(currency)) throw new BadRequestError(`${currency} is not an ISO 4217 currency code.`, 'invalid_currency', [{ path: 'body.currency', message: 'unknown ISO 4217 currency code' }]);
+  if (!CURRENCIES.has(currency)) throw domainError('invalid_currency', `${currency} is not an ISO 4217 currency code.`, [{ path: 'body.currency', message: 'unknown ISO 4217 currency code' }]);
 }
 
 /** A product slug made from any text (the shared transliteration, `product` when nothing is left). */
@@ -111,7 +103,7 @@ export function freeProductSlug(tx: RequestContext, storeId: string, base: strin
 export async function checkBrand(tx: RequestContext, storeId: string, brandId: string | null | undefined): Promise<void> {
   if (!brandId) return;
   if (!(await tenantRepository(tx, Brand).exists({ id: brandId, storeId }))) {
-    throw new BadRequestError('The brand is not a brand of the store.', 'invalid_brand', [{ path: 'body.brandId', message: 'not a brand of the store' }]);
+    throw domainError('invalid_brand', 'The brand is not a brand of the store.', [{ path: 'body.brandId', message: 'not a brand of the store' }]);
   }
 }
 
@@ -125,14 +117,14 @@ async function missingOfStore(tx: RequestContext, table: 'categories' | 'product
 export async function checkCategories(tx: RequestContext, storeId: string, ids: string[]): Promise<void> {
   const missing = await missingOfStore(tx, 'categories', storeId, ids);
   if (missing.length) {
-    throw new BadRequestError('Some categories are not categories of the store.', 'invalid_category', missing.map((id) => ({ path: `body.categoryIds[${ids.indexOf(id)}]`, message: 'not a category of the store' })));
+    throw domainError('invalid_category', 'Some categories are not categories of the store.', missing.map((id) => ({ path: `body.categoryIds[${ids.indexOf(id)}]`, message: 'not a category of the store' })));
   }
 }
 
 export async function checkTags(tx: RequestContext, storeId: string, ids: string[]): Promise<void> {
   const missing = await missingOfStore(tx, 'product_tags', storeId, ids);
   if (missing.length) {
-    throw new BadRequestError('Some tags are not product tags of the store.', 'invalid_tag', missing.map((id) => ({ path: `body.tagIds[${ids.indexOf(id)}]`, message: 'not a product tag of the store' })));
+    throw domainError('invalid_tag', 'Some tags are not product tags of the store.', missing.map((id) => ({ path: `body.tagIds[${ids.indexOf(id)}]`, message: 'not a product tag of the store' })));
   }
 }
 
@@ -210,14 +202,10 @@ export function checkAttributeValues(definitions: readonly CategoryAttribute[], 
 /** Throws the first kind of attribute problem; missing required attributes only when `published`. */
 export function assertAttributes(check: AttributeCheck, published: boolean, path = 'body.attributes'): void {
   if (check.unknown.length) {
-    throw new BadRequestError(`Unknown attributes for the product's categories: ${check.unknown.join(', ')}.`, 'unknown_attribute', check.unknown.map((name) => ({ path: `${path}.${name}`, message: `${name} is not an attribute of the product's categories` })));
+    throw domainError('unknown_attribute', `Unknown attributes for the product's categories: ${check.unknown.join(', ')}.`, check.unknown.map((name) => ({ path: `${path}.${name}`, message: `${name} is not an attribute of the product's categories` })));
   }
-  if (check.invalid.length) throw new BadRequestError('Some attribute values are invalid.', 'invalid_attribute', check.invalid);
+  if (check.invalid.length) throw domainError('invalid_attribute', 'Some attribute values are invalid.', check.invalid);
   if (published && check.missingRequired.length) {
-    throw new BadRequestError(
-      `A published product needs its required attributes: ${check.missingRequired.join(', ')}.`,
-      'missing_required_attributes',
-      check.missingRequired.map((name) => ({ path: `${path}.${name}`, message: `${name} is required` })),
-    );
+    throw domainError('missing_required_attributes', `A published product needs its required attributes: ${check.missingRequired.join(', ')}.`, check.missingRequired.map((name) => ({ path: `${path}.${name}`, message: `${name} is required` })));
   }
 }

@@ -4,7 +4,8 @@
  * brands, products, tags), unique per store case-insensitively.
  */
 import Joi from 'joi';
-import { QueryFailedError, type EntityTarget } from 'typeorm';
+import type { EntityTarget } from 'typeorm';
+import { isUniqueViolation } from '../storage/db-errors';
 import { inTransaction, type RequestContext } from '../storage/request-context';
 import { tenantRepository, type TenantOwned } from '../storage/tenancy';
 
@@ -82,8 +83,7 @@ export async function inSlugTransaction<T>(ctx: RequestContext, constraint: stri
   try {
     return await inTransaction(ctx, work);
   } catch (error) {
-    const driver = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : undefined;
-    if (driver?.code === '23505' && driver.constraint === constraint) throw slugTaken();
+    if (isUniqueViolation(error, constraint)) throw slugTaken();
     throw error;
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Access checks every merchant route uses (DESIGN ruling 7):
+ * Access checks every merchant route uses (docs/decisions.md, Tenancy):
  * - `requireStore(ctx, storeId)`: the store must be the caller's. A store of another tenant, and for an
  *   API key any store but the key's own, answers exactly like a missing one (404 `store_not_found`),
  *   so nothing reveals that it exists. Writes pass `{ forWrite: true }`: an archived store takes no
@@ -8,11 +8,12 @@
  *   the roles (403 `insufficient_role`); API keys act on one store and cannot administer the tenant
  *   (403 `api_key_not_allowed`).
  */
-import { ConflictError, ForbiddenError, NotFoundError } from '../lib/errors';
+import { ForbiddenError, NotFoundError } from '../lib/errors';
 import { Store } from '../storage/entities';
 import type { TenantRole } from '../storage/entities/user.entity';
 import type { RequestContext } from '../storage/request-context';
 import { tenantRepository } from '../storage/tenancy';
+import { domainError } from './domain.errors';
 
 export interface StoreAccessOptions {
   /** The operation changes the store or something in it: refuse archived stores. */
@@ -21,7 +22,7 @@ export interface StoreAccessOptions {
   lock?: boolean;
 }
 
-export const storeNotFound = (): NotFoundError => new NotFoundError('The store does not exist.', 'store_not_found');
+export const storeNotFound = (): NotFoundError => domainError('store_not_found', 'The store does not exist.');
 
 /** The caller's store `storeId`, or 404 `store_not_found` (also for another tenant's store, and for an API key's other stores). */
 export async function requireStore(ctx: RequestContext, storeId: string, options: StoreAccessOptions = {}): Promise<Store> {
@@ -30,7 +31,7 @@ export async function requireStore(ctx: RequestContext, storeId: string, options
   const stores = tenantRepository(ctx, Store, storeNotFound);
   const store = options.lock ? await stores.findOne({ where: { id: storeId }, lock: { mode: 'pessimistic_write' } }) : await stores.findOneBy({ id: storeId });
   if (!store) throw storeNotFound();
-  if (options.forWrite && store.status === 'archived') throw new ConflictError('The store is archived; it takes no changes.', 'store_archived');
+  if (options.forWrite && store.status === 'archived') throw domainError('store_archived', 'The store is archived; it takes no changes.');
   return store;
 }
 
@@ -45,10 +46,10 @@ export const TENANT_MEMBERS: readonly TenantRole[] = ['owner', 'admin', 'staff']
  * API keys are refused: they are bound to one store and never administer the tenant.
  */
 export function requireTenantUser(ctx: RequestContext, roles: readonly TenantRole[] = TENANT_MEMBERS): string {
-  if (ctx.actor.type === 'api_key') throw new ForbiddenError('API keys cannot perform this operation; sign in as a member of the tenant.', 'api_key_not_allowed');
+  if (ctx.actor.type === 'api_key') throw domainError('api_key_not_allowed', 'API keys cannot perform this operation; sign in as a member of the tenant.');
   if (ctx.actor.type !== 'user' || !ctx.actor.id || !ctx.tenantId) throw new ForbiddenError('This operation needs a member of a tenant.');
   if (!ctx.actor.tenantRole || !roles.includes(ctx.actor.tenantRole)) {
-    throw new ForbiddenError(`This operation needs the role ${roles.join(' or ')} in the tenant.`, 'insufficient_role');
+    throw domainError('insufficient_role', `This operation needs the role ${roles.join(' or ')} in the tenant.`);
   }
   return ctx.actor.id;
 }

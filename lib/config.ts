@@ -1,5 +1,5 @@
 /**
- * The one place that reads the environment. Every process (api, indexer, vision, jobs) calls
+ * The one place that reads the environment. Every process (whatever its roles) calls
  * loadConfig() at start; anything invalid stops the process with a message naming the variable
  * and how to fix it, instead of failing later somewhere deep inside a driver.
  */
@@ -90,19 +90,19 @@ export interface Config {
   /** smtp(s)://user:pass@host:port; unset: messages are recorded in outbound_messages only. */
   smtpUrl?: string;
   mailFrom: string;
-  /** Visual search: image fetching, uploads, the embedders and the worker (README "Visual search"). */
+  /** Visual search: image fetching, uploads, the embedders and the worker (docs/search.md, "Visual search"). */
   vision: VisionConfig;
   /** Product bulk edits of at most `syncMax` products run within the request; larger ones on the jobs worker. */
   bulkEdits: { syncMax: number };
-  /** Public search answers cached in each api process (README "Public search"). */
+  /** Public search answers cached in each api process (docs/search.md, "Public search and suggest"). */
   search: { cacheMaxBytes: number; cacheTtlMs: number; splitMaxInFlight: number };
   /** Pause between passes of the pricing window scheduler (jobs role). */
   pricingSchedulerIntervalMs: number;
   /** The api role keeps a demo sandbox with the seed data on this machine (`npm start`). */
   demoSandbox: boolean;
-  /** Outbound webhook deliveries (README "Webhooks"). */
+  /** Outbound webhook deliveries (docs/webhooks.md). */
   webhooks: WebhookConfig;
-  /** Storefront render budgets per section (document 1 "Limits"; README "Storefront and console"). */
+  /** Storefront render budgets per section (docs/storefront.md, "Render budgets"). */
   renderBudgets: RenderBudgetConfig;
 }
 
@@ -122,7 +122,7 @@ export interface RenderBudgetConfig {
 }
 
 export interface WebhookConfig {
-  /** Delays before attempts 2, 3, 4 and 5 (document 1 "Retry policy": 30 s, 2 min, 10 min, 1 h). */
+  /** Delays before attempts 2, 3, 4 and 5 (by default 30 s, 2 min, 10 min, 1 h; docs/decisions.md, Time-scaled behaviour). */
   retryDelaysMs: number[];
   /** Deadline of one delivery request (connect, send, answer). */
   timeoutMs: number;
@@ -399,7 +399,7 @@ function parseBudgetOverrides(raw: string | undefined): Record<string, Partial<R
   return overrides;
 }
 
-/** The variables, their defaults and fixes, for the README's configuration table and `--help`. */
+/** The variables, their defaults and fixes, for the configuration table (docs/configuration.md) and `--help`. */
 export function describeVariables(): Array<{ name: string; fix: string; default?: unknown }> {
   return Object.entries(VARIABLES).map(([name, spec]) => {
     const described = spec.schema.describe() as { flags?: { default?: unknown } };

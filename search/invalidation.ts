@@ -5,7 +5,7 @@
  * neither serves nor fills its cache (it cannot know what changed meanwhile), and when it connects
  * again it starts from an empty cache.
  */
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { calmLog } from '../lib/calm-log';
 
@@ -29,9 +29,11 @@ export interface InvalidationTarget {
   cacheLive: boolean;
 }
 
-/** Subscribes `target` to the store changes; returns a function that stops listening. */
-export function listenForStoreChanges(redisUrl: string, channel: string, target: InvalidationTarget, logger: Logger): () => Promise<void> {
-  const subscriber = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: null, retryStrategy: (attempt) => Math.min(attempt * 200, 2_000) });
+/**
+ * Subscribes `target` to the store changes over `subscriber`, a connection that does nothing else
+ * (the composition root's); returns a function that stops listening and closes it.
+ */
+export function listenForStoreChanges(subscriber: Redis, channel: string, target: InvalidationTarget, logger: Logger): () => Promise<void> {
   subscriber.on('error', (error) => logger.debug({ err: error }, 'search: invalidation listener connection error'));
   subscriber.on('ready', () => {
     subscriber

@@ -20,6 +20,13 @@ export interface MeiliSettings {
  */
 const REQUEST_INIT = { headers: { 'Accept-Encoding': 'identity' } };
 
+declare module '../storage/request-context' {
+  interface ContextServices {
+    /** The process's admin client (master key), built once by the composition root. */
+    meiliAdmin: Meilisearch;
+  }
+}
+
 export function createAdminClient(settings: MeiliSettings, timeoutMs = 10_000): Meilisearch {
   return new Meilisearch({ host: settings.meiliUrl, apiKey: settings.meiliMasterKey, timeout: timeoutMs, requestInit: REQUEST_INIT });
 }

@@ -14,6 +14,7 @@ import type { ProductStatus, ProductType } from '../storage/entities/product.ent
 import { currentVectors } from '../storage/vectors';
 import { publicPrices } from '../domain/pricing-engine';
 import { isPlainParagraphs } from '../domain/product-rules';
+import { discountPercent, toUnits } from '../domain/money';
 
 export interface ProductDocument {
   id: string;
@@ -43,7 +44,7 @@ export interface ProductDocument {
   attrValues: string[];
   currency: string;
   /**
-   * The effective public price (api/pricing/engine.ts: no customer group, quantity 1, at indexing
+   * The effective public price (domain/pricing-engine.ts: no customer group, quantity 1, at indexing
    * time): the stored price after the store's pricing rules and running flash sales. The pricing
    * scheduler re-indexes a product when a window that reaches it opens or closes.
    */
@@ -134,25 +135,6 @@ export function plainText(html: string): string {
     })
     .replace(/\s+/g, ' ')
     .trim();
-}
-
-const SCALE = 10_000n;
-
-/** A numeric column (decimal string, at most 4 decimals) as an integer of 1/10000 units. */
-function scaled(value: string): bigint {
-  const negative = value.startsWith('-');
-  const [whole = '0', frac = ''] = value.replace(/^[-+]/, '').split('.');
-  const units = BigInt(whole || '0') * SCALE + BigInt((frac + '0000').slice(0, 4));
-  return negative ? -units : units;
-}
-
-/** Whole percent saved against the compare-at price (rounded half up), 0 when not discounted. */
-export function discountPercent(price: string, compareAt: string | null): number {
-  if (compareAt === null) return 0;
-  const p = scaled(price);
-  const c = scaled(compareAt);
-  if (c <= 0n || c <= p) return 0;
-  return Number(((c - p) * 200n + c) / (2n * c));
 }
 
 const unix = (date: Date | null): number | null => (date ? Math.floor(date.getTime() / 1000) : null);
@@ -250,7 +232,7 @@ export class ProductDocumentBuilder {
       const priced = effective.get(row.id);
       const price = priced && priced.discounted ? priced.price : row.price;
       let compareAt = row.compare_at_price;
-      if (priced && priced.discounted && (compareAt === null || scaled(compareAt) < scaled(row.price))) compareAt = row.price;
+      if (priced && priced.discounted && (compareAt === null || toUnits(compareAt) < toUnits(row.price))) compareAt = row.price;
       const percent = discountPercent(price, compareAt);
       const document: ProductDocument = {
         id: row.id,

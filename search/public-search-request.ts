@@ -57,7 +57,7 @@ export interface PriceBucketSpec {
   label?: string;
 }
 
-/** Sorts of document 1 → Meilisearch sort; ties fall back to the newest first. */
+/** The nine public search sorts → Meilisearch sort; ties fall back to the newest first. */
 export const SORTS: Record<PublicSearchSort, string[]> = {
   relevance: [],
   newest: ['createdAt:desc'],

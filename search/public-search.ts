@@ -6,7 +6,8 @@
  */
 import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
-import { NotFoundError, ServiceUnavailableError } from '../lib/errors';
+import { ServiceUnavailableError } from '../lib/errors';
+import { storeNotFound } from '../domain/store-access';
 import { RawJson } from '../lib/raw-json';
 import { servicesOf, type RequestContext } from '../storage/request-context';
 import { localeField } from './product-document';
@@ -176,7 +177,7 @@ export class SearchEngine {
     const cached = this.cacheLive ? this.profiles.get(key) : undefined;
     if (cached) return cached;
     const profile = await loadStoreProfile(this.dataSource, storeId);
-    if (!profile) throw new NotFoundError('The store does not exist.', 'store_not_found');
+    if (!profile) throw storeNotFound();
     if (this.cacheLive) this.profiles.set(profile.id, key, profile, 1024 + 64 * (profile.categories.size + profile.brands.size + profile.vendors.size) + 256 * profile.sponsored.length);
     return profile;
   }

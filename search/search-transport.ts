@@ -37,6 +37,13 @@ export interface SearchTransport {
   close(): void;
 }
 
+declare module '../storage/request-context' {
+  interface ContextServices {
+    /** The process's search-only connection (the public search's), built once by the composition root. */
+    meiliSearch: SearchTransport;
+  }
+}
+
 /** The most bytes read from one answer (a page of 60 hits with facets is about 30 KB). */
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 

@@ -14,8 +14,14 @@ import { QueueRegistry, type QueueName } from './queues';
 import { countSucceeded, pauseGate } from './queue-control';
 import { CalmLog } from '../lib/calm-log';
 
-export type DeliveryHandler = (delivery: OutboxDelivery) => Promise<void>;
-export type ConsumerTable = Partial<Record<QueueName, { handle: DeliveryHandler; concurrency: number }>>;
+/**
+ * The consumer of queue `Q`. Written as a method type so a handler of one queue also counts as a
+ * `DeliveryHandler` of any queue where code holds handlers of several (tests, helpers); a table still
+ * cannot put one queue's handler on another, since the deliveries' `queue` literals differ.
+ */
+export type DeliveryHandler<Q extends QueueName = QueueName> = QueueName extends Q ? AnyDeliveryHandler : { handle(delivery: OutboxDelivery<Q>): Promise<void> }['handle'];
+type AnyDeliveryHandler = { handle(delivery: OutboxDelivery): Promise<void> }['handle'];
+export type ConsumerTable = { [Q in QueueName]?: { handle: DeliveryHandler<Q>; concurrency: number } };
 
 export interface ConsumerDeps {
   dataSource: DataSource;
@@ -40,7 +46,7 @@ export function startConsumers(deps: ConsumerDeps, table: ConsumerTable): Runnin
   const stopping = new AbortController();
   const releases = new Set<Promise<void>>();
   for (const name of names) {
-    const { handle, concurrency } = table[name]!;
+    const { handle, concurrency } = table[name]! as { handle: DeliveryHandler; concurrency: number };
     const consume = outboxConsumer(deps.dataSource, name, deps.outbox, handle);
     const queue = workers.get(name);
     // A queue paused from the jobs console: the job waits here (still active) until it is resumed.

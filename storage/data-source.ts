@@ -1,6 +1,6 @@
 /**
- * The TypeORM data source. Migrations only: `synchronize` stays off everywhere (DESIGN), so the
- * schema is exactly what storage/migrations says.
+ * The TypeORM data source. Migrations only: `synchronize` stays off everywhere (docs/architecture.md,
+ * "An area module"), so the schema is exactly what storage/migrations says.
  */
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';

@@ -1,9 +1,20 @@
 /**
  * UUIDv7 (RFC 9562): 48-bit Unix milliseconds, then random bits. Time-ordered, so ids double as
- * stable cursors and index well (DESIGN ruling 4). Monotonic within one process: ids made in the
- * same millisecond keep increasing.
+ * stable cursors and index well (docs/decisions.md, Identifiers). Monotonic within one process: ids
+ * made in the same millisecond keep increasing.
  */
 import { randomFillSync } from 'node:crypto';
+
+/**
+ * What "a UUID" is wherever one is checked (request validation, cursors, outbox aggregate ids, page
+ * addresses), after the identifiers rule (docs/decisions.md, Identifiers): versions 1 to 8 with the
+ * RFC 9562 variant bits, plus the nil and max UUIDs; hyphenated, no braces or prefix;
+ * case-insensitive.
+ */
+export const UUID_PATTERN = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|0{8}-0{4}-0{4}-0{4}-0{12}|f{8}-f{4}-f{4}-f{4}-f{12})$/i;
+
+/** Whether `value` is a UUID (UUID_PATTERN). */
+export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID_PATTERN.test(value);
 
 let lastMillis = 0;
 let sequence = 0;

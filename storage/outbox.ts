@@ -8,25 +8,23 @@
  * it covered marked 'done'. A consumer failure puts them back to 'pending' with exponential backoff;
  * rows left 'in_flight' by a crash (of the relay, Redis or a worker) are claimed again after
  * `reclaimAfterMs`. So nothing committed is lost and nothing rolled back is ever delivered.
+ *
+ * What may be written is the union of storage/outbox-events.ts: enqueueOutbox for events built in
+ * code, enqueueOutboxSelect for many rows of one kind in one INSERT … SELECT, and outboxCte for a
+ * statement that makes a change and writes its rows together. Nothing else inserts into the table.
  */
 import type BeeQueue from 'bee-queue';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { RequestContext } from './request-context';
 import { OutboxMessage } from './entities/outbox-message.entity';
 import { uuidv7 } from './ids';
 import type { QueueName } from './queues';
+import type { OutboxDelivery, OutboxEvent, OutboxKind, ProductBatchEvent } from './outbox-events';
+
+export type { OutboxDelivery, OutboxEvent, OutboxKind } from './outbox-events';
 
 /** The channel the outbox trigger notifies when a transaction that wrote outbox rows commits. */
 export const OUTBOX_CHANNEL = 'outbox_pending';
-
-export interface OutboxEvent {
-  queue: QueueName;
-  /** What happened, e.g. `product.updated`. */
-  topic: string;
-  aggregateType: string;
-  aggregateId: string;
-  payload?: Record<string, unknown>;
-}
 
 export interface OutboxSettings {
   pollIntervalMs: number;
@@ -41,18 +39,6 @@ export interface OutboxJobData {
   aggregateType: string;
   aggregateId: string;
   tenantId: string | null;
-}
-
-/** What a consumer gets: the aggregate and the outbox rows this run covers. */
-export interface OutboxDelivery extends OutboxJobData {
-  queue: QueueName;
-  messages: Array<{ id: string; topic: string; payload: Record<string, unknown> }>;
-  /**
-   * Aborted when the worker is shutting down. A long handler (an import, an export, a bulk edit)
-   * checks it between its committed steps and throws DeliveryReleased to hand the rest of its work
-   * back; short handlers may ignore it (they finish within the shutdown timeout).
-   */
-  signal?: AbortSignal;
 }
 
 /**
@@ -94,21 +80,59 @@ export async function releaseRows(dataSource: DataSource, ids: string[]): Promis
  */
 export const PRODUCT_BATCH_AGGREGATE = 'product_batch';
 
-export function productBatchEvent(topic: string, productIds: string[], options: { final?: boolean } = {}): OutboxEvent {
-  return { queue: 'index', topic, aggregateType: PRODUCT_BATCH_AGGREGATE, aggregateId: uuidv7(), payload: { productIds, ...(options.final ? { final: true } : {}) } };
+export function productBatchEvent(topic: ProductBatchEvent['topic'], productIds: string[], options: { final?: boolean } = {}): ProductBatchEvent {
+  return { queue: 'index', topic, aggregateType: PRODUCT_BATCH_AGGREGATE, aggregateId: uuidv7(), payload: { productIds, ...(options.final ? { final: true as const } : {}) } };
 }
 
 export const jobIdFor = (aggregateType: string, aggregateId: string): string => `${aggregateType}:${aggregateId}`;
 
 /**
+ * The in-transaction guard of every writer: a row written apart from its change could be delivered
+ * for a change that rolled back, or be lost for one that committed. `db` is a request context or the
+ * EntityManager of a transaction (dataSource.transaction).
+ */
+function requireTransaction(db: RequestContext | EntityManager, writer: string): EntityManager {
+  if ('inTransaction' in db && 'manager' in db) {
+    if (!db.inTransaction) throw new Error(`${writer} must run inside the transaction of the change (use inTransaction)`);
+    return db.manager;
+  }
+  if (db.queryRunner?.isTransactionActive !== true) throw new Error(`${writer} must run inside the transaction of the change (use a transaction's EntityManager)`);
+  return db;
+}
+
+/** Queue, topic and aggregate type go into SQL as literals: they come from the typed union, and are checked once more here. */
+function sqlLiteral(value: string): string {
+  if (!/^[a-z][a-z0-9_.]*$/.test(value)) throw new Error(`not an outbox literal: ${value}`);
+  return `'${value}'`;
+}
+
+/**
+ * The rows of one kind of event that an INSERT … SELECT writes, one row per row of `from`:
+ * `tenantId` and `aggregateId` are SQL expressions over it, `payload` a jsonb expression (default
+ * `'{}'::jsonb`) that must give the kind's payload shape (OutboxEvent), `from` the rest of the SELECT
+ * (`FROM … WHERE … GROUP BY …`).
+ */
+export interface OutboxSelect {
+  tenantId: string;
+  aggregateId: string;
+  payload?: string;
+  from: string;
+}
+
+function insertSelectSql(kind: OutboxKind, select: OutboxSelect): string {
+  return `INSERT INTO outbox (tenant_id, queue, topic, aggregate_type, aggregate_id, payload)
+    SELECT ${select.tenantId}, ${sqlLiteral(kind.queue)}, ${sqlLiteral(kind.topic)}, ${sqlLiteral(kind.aggregateType)}, ${select.aggregateId}, ${select.payload ?? `'{}'::jsonb`} ${select.from}`;
+}
+
+/**
  * Adds outbox rows in the caller's transaction. Refuses to run outside one: a row written apart from
  * its change could be delivered for a change that rolled back, or be lost for one that committed.
  */
-export async function enqueueOutbox(ctx: RequestContext, events: OutboxEvent | OutboxEvent[]): Promise<void> {
-  if (!ctx.inTransaction) throw new Error('enqueueOutbox must run inside the transaction of the change (use inTransaction)');
-  const list = Array.isArray(events) ? events : [events];
+export async function enqueueOutbox(ctx: RequestContext, events: OutboxEvent | readonly OutboxEvent[]): Promise<void> {
+  const manager = requireTransaction(ctx, 'enqueueOutbox');
+  const list: readonly OutboxEvent[] = Array.isArray(events) ? events : [events as OutboxEvent];
   if (list.length === 0) return;
-  await ctx.manager.insert(
+  await manager.insert(
     OutboxMessage,
     list.map((event) => ({
       tenantId: ctx.tenantId ?? null,
@@ -119,6 +143,31 @@ export async function enqueueOutbox(ctx: RequestContext, events: OutboxEvent | O
       payload: (event.payload ?? {}) as never,
     })),
   );
+}
+
+/**
+ * The bulk variant of enqueueOutbox: one INSERT … SELECT writes a row of `kind` per row the SELECT
+ * gives (e.g. every product of a store, or an id list unnested from `$n::uuid[]`), in one statement
+ * and in the caller's transaction (the same guard). `params` are the statement's parameters.
+ * Returns how many rows were written.
+ */
+export async function enqueueOutboxSelect(db: RequestContext | EntityManager, kind: OutboxKind, select: OutboxSelect, params: unknown[] = []): Promise<number> {
+  const manager = requireTransaction(db, 'enqueueOutboxSelect');
+  const [row]: Array<{ written: number }> = await manager.query(`WITH written AS (${insertSelectSql(kind, select)} RETURNING 1) SELECT count(*)::int AS written FROM written`, params);
+  return row?.written ?? 0;
+}
+
+/**
+ * The same INSERT … SELECT as a data-modifying CTE (`name AS (INSERT … RETURNING id)`), for a
+ * statement that makes a change and writes its outbox rows together (e.g. ends sponsored listings
+ * and tells their store). That statement is its own guard: PostgreSQL runs it atomically, so its rows
+ * exist exactly when its change does, inside a transaction or not. Use it only in the statement of
+ * the change; anything else goes through enqueueOutbox or enqueueOutboxSelect.
+ */
+export function outboxCte(name: string, kind: OutboxKind, select: OutboxSelect): string {
+  return `${name} AS (
+    ${insertSelectSql(kind, select)}
+    RETURNING id)`;
 }
 
 /** SQL for "now() + the backoff of this row's attempts": base · 2^(attempts−1), capped; $1 base ms, $2 cap ms. */
@@ -136,11 +185,11 @@ export interface ConsumerResult {
   released?: string[];
 }
 
-export function outboxConsumer(
+export function outboxConsumer<Q extends QueueName>(
   dataSource: DataSource,
-  queue: QueueName,
+  queue: Q,
   settings: Pick<OutboxSettings, 'retryBaseMs' | 'retryMaxMs'>,
-  handle: (delivery: OutboxDelivery) => Promise<void>,
+  handle: (delivery: OutboxDelivery<Q>) => Promise<void>,
   maxRounds = 5,
 ): (job: BeeQueue.Job<OutboxJobData>, signal?: AbortSignal) => Promise<ConsumerResult> {
   return async (job, signal) => {
@@ -157,7 +206,9 @@ export function outboxConsumer(
       if (rows.length === 0) break;
       const ids = rows.map((r) => r.id);
       try {
-        await handle({ queue, aggregateType, aggregateId, tenantId, messages: rows, signal });
+        // The rows as stored: written through the typed writers by this version, or by an older one
+        // (an aggregate type no longer written reaches the default branch of the consumer's switch).
+        await handle({ queue, aggregateType, aggregateId, tenantId, messages: rows, signal } as unknown as OutboxDelivery<Q>);
       } catch (error) {
         // Stopped early by a shutdown: the rows stay in flight until the job has left the queue,
         // then the caller hands them back (releaseRows), so the relay can enqueue the job anew.

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../lib/config';
 import type { RateLimiter } from './rate-limit';
 import type { OutboundMessages } from './outbound-messages';
+import type { QueueRegistry } from './queues';
 
 export type ActorType = 'anonymous' | 'user' | 'api_key' | 'system';
 
@@ -27,15 +28,19 @@ export interface Actor {
 }
 
 /**
- * Process-wide services a request may need (configuration, rate limits, outgoing messages). A layer
- * above storage adds its own service by augmenting this interface where that service is defined
- * (search/public-search.ts adds `search`), so storage never imports upwards.
+ * Process-wide services a request may need (configuration, rate limits, outgoing messages, the
+ * queue producers). A layer above storage adds its own service by augmenting this interface where
+ * that service is defined (search/public-search.ts adds `search`, search/meili.ts and
+ * search/search-transport.ts the Meilisearch clients), so storage never imports upwards. Only the
+ * composition root (app/runtime.ts) builds them: one set of connections per process.
  */
 export interface ContextServices {
   config: Config;
   logger: Logger;
   rateLimiter: RateLimiter;
   outbound: OutboundMessages;
+  /** The process's queue producers (the jobs console reads and acts on them). */
+  queues: QueueRegistry;
 }
 
 export interface RequestContext {

@@ -1,5 +1,5 @@
 /**
- * Tenant scoping for repositories (DESIGN ruling 7): services get a repository already bound to the
+ * Tenant scoping for repositories (docs/decisions.md, Tenancy): services get a repository already bound to the
  * request's tenant, so no query has to remember `WHERE tenant_id`. Reads only see the tenant's rows,
  * writes stamp the tenant, updates and deletes cannot reach another tenant's rows, and a row of another
  * tenant is indistinguishable from a missing one (404).

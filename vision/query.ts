@@ -10,9 +10,7 @@
  *   filters in SQL. Scores are on Meilisearch's scale, (1 + cosine) / 2, so both agree.
  */
 import type { DataSource } from 'typeorm';
-import { MeilisearchApiError, type Meilisearch } from 'meilisearch';
-import type { Config } from '../lib/config';
-import { createSearchClient, keyValueFor, searchKeyUid } from '../search/meili';
+import { MeiliResponseError, type SearchTransport } from '../search/search-transport';
 import { storeIndexUid } from '../search/index-names';
 import { scoreOfCosine } from '../storage/vectors';
 import type { VisualModel } from '../storage/entities/product-image-vector.entity';
@@ -49,19 +47,6 @@ export interface VectorQuery {
 /** Raised when the store's index cannot answer vector queries yet (embedder not applied, model changing). */
 export class IndexNotReadyError extends Error {}
 
-const clients = new Map<string, Meilisearch>();
-
-/** The search-only client of this process (the same derived key the storefront search uses). */
-export function visionSearchClient(config: Pick<Config, 'meiliUrl' | 'meiliMasterKey'>): Meilisearch {
-  const key = `${config.meiliUrl}\u0000${config.meiliMasterKey}`;
-  let client = clients.get(key);
-  if (!client) {
-    client = createSearchClient(config.meiliUrl, keyValueFor(searchKeyUid(config.meiliMasterKey), config.meiliMasterKey));
-    clients.set(key, client);
-  }
-  return client;
-}
-
 const quote = (value: string): string => `"${value.replace(/["\\]/g, '\\$&')}"`;
 
 export function meiliFilters(filters: VisualFilters = {}, excludeId?: string): string[] {
@@ -87,10 +72,14 @@ interface HitDocument {
   _rankingScore?: number;
 }
 
-/** Published products of the store nearest to `vector`, via Meilisearch. */
-export async function searchPublished(client: Meilisearch, query: VectorQuery): Promise<VisualHit[]> {
+/**
+ * Published products of the store nearest to `vector`, via Meilisearch, over `client`: the process's
+ * search-only connection (the storefront search's, with its derived key).
+ */
+export async function searchPublished(client: SearchTransport, query: VectorQuery): Promise<VisualHit[]> {
   try {
-    const result = await client.index<HitDocument>(storeIndexUid(query.storeId)).search(null, {
+    const result = await client.search<{ hits: HitDocument[] }>(storeIndexUid(query.storeId), {
+      q: null,
       vector: Array.from(query.vector),
       hybrid: { embedder: 'image', semanticRatio: 1 },
       filter: meiliFilters(query.filters, query.excludeId),
@@ -112,8 +101,8 @@ export async function searchPublished(client: Meilisearch, query: VectorQuery): 
       score: Math.round((hit._rankingScore ?? 0) * 1e6) / 1e6,
     }));
   } catch (error) {
-    if (error instanceof MeilisearchApiError) {
-      const code = error.cause?.code;
+    if (error instanceof MeiliResponseError) {
+      const code = error.code;
       if (code === 'index_not_found') return [];
       if (code === 'invalid_search_embedder' || code === 'invalid_search_hybrid_query' || code === 'invalid_search_vector' || /embedder|dimension/i.test(error.message)) {
         throw new IndexNotReadyError(error.message);

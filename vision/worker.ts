@@ -26,6 +26,7 @@ import type { VisualModel } from '../storage/entities/product-image-vector.entit
 import { batcherFor, getEmbedder, type Embedder } from './embedder';
 import { ImageError, prepareImage } from './image';
 import { encodeVector } from '../storage/vectors';
+import { isUuid } from '../storage/ids';
 
 export interface VisionDeps {
   dataSource: DataSource;
@@ -53,12 +54,11 @@ interface VectorRow {
   attempts: number;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Thrown for a transient failure so the outbox retries the product later. */
 export class RetryLater extends Error {}
 
-export function createVisionHandler(deps: VisionDeps): DeliveryHandler {
+export function createVisionHandler(deps: VisionDeps): DeliveryHandler<'vision'> {
   const { dataSource, logger, config } = deps;
   const embedderFor = deps.embedderFor ?? ((model: VisualModel) => getEmbedder(model, config));
 
@@ -133,13 +133,21 @@ export function createVisionHandler(deps: VisionDeps): DeliveryHandler {
     );
   };
 
-  return async (delivery: OutboxDelivery): Promise<void> => {
-    const { aggregateType, aggregateId } = delivery;
-    if (aggregateType !== 'product' || !UUID.test(aggregateId)) {
-      logger.warn({ aggregateType, aggregateId }, 'vision: unknown aggregate; acknowledged');
-      return;
+  return async (delivery: OutboxDelivery<'vision'>): Promise<void> => {
+    const { aggregateId } = delivery;
+    switch (delivery.aggregateType) {
+      case 'product': {
+        if (!isUuid(aggregateId)) break;
+        const force = delivery.messages.some((m) => m.topic === 'visual_search.index_requested' && m.payload?.force === true);
+        await processProduct(aggregateId.toLowerCase(), force);
+        return;
+      }
+      default: {
+        // Every aggregate type of the queue is handled above; a row of an older version with another is acknowledged below.
+        const _exhaustive: never = delivery.aggregateType;
+        void _exhaustive;
+      }
     }
-    const force = delivery.messages.some((m) => m.payload?.force === true);
-    await processProduct(aggregateId.toLowerCase(), force);
+    logger.warn({ aggregateType: delivery.aggregateType, aggregateId }, 'vision: unknown aggregate; acknowledged');
   };
 }

@@ -15,7 +15,7 @@ export interface ApiAnswer<T = Json> {
   ok: boolean;
 }
 
-/** Counts data calls against a section's operation budget (see render-budget.ts). */
+/** Counts data calls against a section's operation budget (see web/theme-engine.ts). */
 export interface CallMeter {
   dataCall(path: string): void;
 }

@@ -10,8 +10,8 @@ import type Koa from 'koa';
 import rawBody from 'raw-body';
 import { apiClientFor, type ApiAnswer, type ApiClient, type Json, type Query } from './api-client';
 import type { ThemeEngine } from './theme-engine';
+import { isUuid } from '../storage/ids';
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ACCESS = 'console_at';
 const REFRESH = 'console_rt';
 
@@ -95,7 +95,7 @@ export function buildConsoleRouter(theme: ThemeEngine): Router {
   });
 
   router.param('storeId', async (id, ctx, next) => {
-    if (!UUID_RE.test(id)) {
+    if (!isUuid(id)) {
       ctx.status = 404;
       return page(ctx, 'message', 'Not found', { error: 'No such store.' });
     }
@@ -147,7 +147,7 @@ export function buildConsoleRouter(theme: ThemeEngine): Router {
 
   router.post('/pick', async (ctx) => {
     const storeId = (await form(ctx)).get('storeId') ?? '';
-    ctx.redirect(UUID_RE.test(storeId) ? `/console/stores/${storeId}/zero-results` : '/console?pick&error=Enter+a+store+id');
+    ctx.redirect(isUuid(storeId) ? `/console/stores/${storeId}/zero-results` : '/console?pick&error=Enter+a+store+id');
   });
 
   router.get('/stores/:storeId', (ctx) => ctx.redirect(`/console/stores/${ctx.params.storeId}/zero-results`));
@@ -226,7 +226,7 @@ export function buildConsoleRouter(theme: ThemeEngine): Router {
 
   // Bulk edit history and revert.
   router.get('/stores/:storeId/bulk-edits', async (ctx) => {
-    const cursor = typeof ctx.query.cursor === 'string' && UUID_RE.test(ctx.query.cursor) ? ctx.query.cursor : undefined;
+    const cursor = isUuid(ctx.query.cursor) ? ctx.query.cursor : undefined;
     const res = await new ConsoleApi(ctx).call('GET', '/product-bulk-edits', { query: { storeId: ctx.params.storeId, limit: 25, cursor } });
     if (!res.ok) return page(ctx, 'message', 'Bulk edits', { error: problemText(res) });
     await page(ctx, 'bulk-edits', 'Bulk edits', { edits: res.json.items, next_cursor: res.json.nextCursor });

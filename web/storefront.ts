@@ -8,8 +8,8 @@ import rawBody from 'raw-body';
 import { ApiError, apiClientFor, type ApiClient, type Json } from './api-client';
 import { PageNotFound, type PageContext, type SectionLoader, type SectionRef, type ThemeEngine } from './theme-engine';
 import { SORTS, apiQuery, facetView, pagination, searchState, stateUrl } from './search-state';
+import { isUuid } from '../storage/ids';
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SLUG_RE = /^[a-z0-9][a-z0-9-]{0,199}$/i;
 
 /** Visually similar products per product image, for a few minutes (each query embeds an image). */
@@ -183,7 +183,7 @@ export function buildStorefrontRouter(theme: ThemeEngine, options: { uploadMaxBy
   }
 
   router.param('storeId', async (id, ctx, next) => {
-    if (!UUID_RE.test(id) || !(await storeExists(ctx, id))) {
+    if (!isUuid(id) || !(await storeExists(ctx, id))) {
       ctx.status = 404;
       ctx.type = 'text/html; charset=utf-8';
       ctx.body = await theme.renderFile('landing.liquid', { error: 'There is no shop at this address.' });

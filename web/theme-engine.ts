@@ -1,11 +1,11 @@
 /**
- * The theme engine of the storefront: Liquid (liquidjs) over a theme folder laid out as document 1
- * describes themes (layout, templates, sections, snippets, assets). A template is a JSON list of
+ * The theme engine of the storefront: Liquid (liquidjs) over a theme folder laid out in the usual
+ * theme folders (layout, templates, sections, snippets, assets). A template is a JSON list of
  * sections; each section is a Liquid file carrying its own settings schema in `{% schema %}` and,
- * optionally, a data loader (sections.ts) that reads the public API.
+ * optionally, a data loader (web/storefront.ts) that reads the public API.
  *
- * Every section renders under a budget of time, operations and output bytes (document 1 "Limits";
- * RENDER_BUDGET_* in api/config.ts). Operations are the Liquid template nodes rendered (each tag,
+ * Every section renders under a budget of time, operations and output bytes (docs/storefront.md,
+ * "Render budgets"; RENDER_BUDGET_* in lib/config.ts). Operations are the Liquid template nodes rendered (each tag,
  * output and text node, counted on every pass of a loop) plus the section's data calls. A section
  * that exceeds any of the three is left out of the page (an HTML comment marks the spot), the
  * omission is logged, and the rest of the page renders as usual.

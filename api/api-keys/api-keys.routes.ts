@@ -1,4 +1,4 @@
-/** API keys per store (document 2, "API keys and audit log"). */
+/** API keys per store (docs/accounts.md, "Accounts, access and the audit log"). */
 import { csvDownload } from '../http/csv';
 import { defineRoutes, type RouteRequest } from '../http/route';
 import { storeId } from '../http/schema-types';

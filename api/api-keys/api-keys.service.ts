@@ -17,8 +17,8 @@ import { tenantRepository } from '../../storage/tenancy';
 import { API_KEY_PREFIX } from '../auth/authenticator';
 import { randomToken, sha256 } from '../auth/secrets';
 import { attachment, toCsv, type CsvColumn, type CsvDownload } from '../http/csv';
-import { NotFoundError } from '../../lib/errors';
 import { requireStore, requireTenantUser, TENANT_ADMINS } from '../../domain/store-access';
+import { apiKeysError } from './api-keys.errors';
 
 const PREFIX_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const PREFIX_LENGTH = 10;
@@ -120,7 +120,7 @@ export async function exportApiKeys(ctx: RequestContext, storeId: string): Promi
   return { body: toCsv(keys.map(apiKeyItem), CSV_COLUMNS), disposition: attachment(`api-keys-${storeId}.csv`) };
 }
 
-const keyNotFound = () => new NotFoundError('The API key does not exist.', 'api_key_not_found');
+const keyNotFound = () => apiKeysError('api_key_not_found', 'The API key does not exist.');
 
 /** Revokes a key at once (its next request answers 401). Revoking a revoked key changes nothing. */
 export async function revokeApiKey(ctx: RequestContext, keyId: string): Promise<void> {

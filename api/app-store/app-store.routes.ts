@@ -1,7 +1,6 @@
 /**
  * App store: listings, a store's entitlements (enable, disable, purchase) and app purchase payments
- * (merchant); provider callbacks, 3-D Secure pages and the public listing (public). Document 3,
- * "App store".
+ * (merchant); provider callbacks, 3-D Secure pages and the public listing (public).
  */
 import { defineRoutes, listedRequired } from '../http/route';
 import { int, storeId, uuid } from '../http/schema-types';

@@ -1,4 +1,4 @@
-/** Audit log of a tenant: who changed what (document 2, "API keys and audit log"). */
+/** Audit log of a tenant: who changed what (docs/accounts.md, "Accounts, access and the audit log"). */
 import { csvDownload } from '../http/csv';
 import { defineRoutes, listedRequired, type RouteRequest } from '../http/route';
 import { cursor, dateTime, positiveInt, text, uuid } from '../http/schema-types';
@@ -9,7 +9,7 @@ type Params = Record<string, string>;
 
 const admins = "Owners and admins of the tenant (staff 403 insufficient_role; API keys 403 api_key_not_allowed); only the tenant's own entries.";
 
-/** The filters shared by the list and the export; all are listed "(r)" and are optional here (ruling 3). */
+/** The filters shared by the list and the export; all are listed "(r)" and are optional here (docs/decisions.md, Optional filters). */
 const filters = () => ({
   action: listedRequired(text(1, 100).description('Action name, for example product.updated.')),
   resourceType: listedRequired(text(1, 100).description('Kind of resource acted on, for example product.')),

@@ -11,9 +11,10 @@ import { AuditEntry } from '../../storage/entities';
 import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository, type TenantOwned } from '../../storage/tenancy';
 import { attachment, toCsv, type CsvColumn, type CsvDownload } from '../http/csv';
-import { BadRequestError, NotFoundError, ValidationError } from '../../lib/errors';
+import { ValidationError } from '../../lib/errors';
 import { UUID_PATTERN } from '../http/schema-types';
 import { requireTenantUser, TENANT_ADMINS } from '../../domain/store-access';
+import { auditLogError } from './audit-log.errors';
 
 export interface AuditFilters {
   action?: string;
@@ -24,7 +25,7 @@ export interface AuditFilters {
 }
 
 /** audit_log.tenant_id is nullable (platform-level entries); the tenant's own entries always carry it. */
-const entries = (ctx: RequestContext) => tenantRepository<AuditEntry & TenantOwned>(ctx, AuditEntry, () => new NotFoundError('The audit log entry does not exist.', 'audit_entry_not_found'));
+const entries = (ctx: RequestContext) => tenantRepository<AuditEntry & TenantOwned>(ctx, AuditEntry, () => auditLogError('audit_entry_not_found', 'The audit log entry does not exist.'));
 
 function filtered(ctx: RequestContext, filters: AuditFilters): SelectQueryBuilder<AuditEntry & TenantOwned> {
   if (filters.from && filters.to && filters.from.getTime() >= filters.to.getTime()) {
@@ -58,7 +59,7 @@ export async function listAuditLog(ctx: RequestContext, input: AuditFilters & { 
   const query = filtered(ctx, input);
   if (input.cursor !== undefined) {
     // The cursor is the id of the last entry of the previous page (opaque to clients).
-    if (!UUID_PATTERN.test(input.cursor)) throw new BadRequestError('The cursor is not one this list returned.', 'invalid_cursor', [{ path: 'query.cursor', message: 'cursor is invalid' }]);
+    if (!UUID_PATTERN.test(input.cursor)) throw auditLogError('invalid_cursor', 'The cursor is not one this list returned.', [{ path: 'query.cursor', message: 'cursor is invalid' }]);
     query.andWhere('a.id < :cursor', { cursor: input.cursor.toLowerCase() });
   }
   const rows = await query.orderBy('a.id', 'DESC').take(input.limit + 1).getMany();

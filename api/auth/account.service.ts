@@ -4,13 +4,14 @@
  * answers 404 like an unknown one.
  */
 import { IsNull, MoreThan, Not } from 'typeorm';
-import { BadRequestError, NotFoundError, UnauthorizedError, ValidationError } from '../../lib/errors';
+import { NotFoundError, UnauthorizedError, ValidationError } from '../../lib/errors';
 import { Session, Tenant, User } from '../../storage/entities';
 import { recordAudit } from '../../storage/audit';
 import { inTransaction, servicesOf, type RequestContext } from '../../storage/request-context';
 import { hashPassword, verifyPassword } from './passwords';
 import { revokeSession } from './sessions';
 import { assertPasswordRules, hitLimit, limitKey } from './accounts';
+import { authError } from './auth.errors';
 
 function callerOf(ctx: RequestContext): { userId: string; sessionId: string } {
   const { id, sessionId, type } = ctx.actor;
@@ -162,7 +163,7 @@ export async function changePassword(ctx: RequestContext, input: { currentPasswo
   await hitLimit(ctx, 'changePasswordPerUser', userId);
   const user = await ctx.manager.findOneByOrFail(User, { id: userId });
   if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
-    throw new BadRequestError('The current password is wrong.', 'invalid_password', [{ path: 'body.currentPassword', message: 'currentPassword is wrong' }]);
+    throw authError('invalid_password', 'The current password is wrong.', [{ path: 'body.currentPassword', message: 'currentPassword is wrong' }]);
   }
   assertPasswordRules(input.newPassword, user.email, 'body.newPassword');
   if (input.newPassword === input.currentPassword) {

@@ -1,6 +1,6 @@
 /**
- * Second factors and the command line device flow (document 2, "Authentication, sessions, command
- * line device flow, account"): TOTP two-factor, phone one-time passwords, RFC 8628 device codes.
+ * Second factors and the command line device flow (docs/accounts.md): TOTP two-factor, phone
+ * one-time passwords, RFC 8628 device codes.
  */
 import { defineRoutes, type RouteRequest } from '../http/route';
 import {

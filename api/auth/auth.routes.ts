@@ -1,6 +1,6 @@
 /**
- * Authentication, sessions and the own account (document 2, "Authentication, sessions, command line
- * device flow, account"; document 1 "Authentication"). Sign-up and sign-in steps are public;
+ * Authentication, sessions and the own account (docs/accounts.md; how clients authenticate:
+ * docs/api-conventions.md, "Authentication"). Sign-up and sign-in steps are public;
  * everything a signed-in user does to their own account is 'user'. The second factors and the
  * command line device flow are in auth-second-factor.routes.ts.
  */

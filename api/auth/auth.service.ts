@@ -4,11 +4,11 @@
  * are in email-tokens.service.ts; the signed-in user's sessions and profile in account.service.ts.
  */
 import Joi from 'joi';
-import { QueryFailedError } from 'typeorm';
-import { ConflictError, ForbiddenError, UnauthorizedError } from '../../lib/errors';
+import { ConflictError, UnauthorizedError } from '../../lib/errors';
 import { RefreshToken, Session, Tenant, User } from '../../storage/entities';
 import type { TenantKind } from '../../storage/entities/tenant.entity';
 import { recordAudit } from '../../storage/audit';
+import { isUniqueViolation } from '../../storage/db-errors';
 import { uuidv7 } from '../../storage/ids';
 import { inTransaction, servicesOf, type RequestContext } from '../../storage/request-context';
 import { commonPasswordCount, hashPassword, PASSWORD_RULES, verifyPassword } from './passwords';
@@ -18,6 +18,7 @@ import { sendVerificationEmail } from './email-tokens.service';
 import { actingAs, assertPasswordRules, clientIp, findUserByEmail, hitLimit, limitKey, userSummary, type UserSummary } from './accounts';
 import { createTwoFactorChallenge } from './two-factor.service';
 import { RegisterDto, RegisterPartnerDto } from './auth.schemas';
+import { authError } from './auth.errors';
 
 function tenantSummary(tenant: Tenant): { id: string; name: string; kind: TenantKind; website: string | null; createdAt: string } {
   return { id: tenant.id, name: tenant.name, kind: tenant.kind, website: tenant.website, createdAt: tenant.createdAt.toISOString() };
@@ -76,14 +77,9 @@ export interface RegisterInput {
 }
 
 function emailTaken(): ConflictError {
-  return new ConflictError('An account with this e-mail address already exists; sign in or reset the password.', 'email_taken', [
+  return authError('email_taken', 'An account with this e-mail address already exists; sign in or reset the password.', [
     { path: 'body.email', message: 'email is already registered' },
   ]);
-}
-
-function isUniqueViolation(error: unknown, constraint: string): boolean {
-  const driver = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : undefined;
-  return driver?.code === '23505' && driver.constraint === constraint;
 }
 
 /**
@@ -96,7 +92,7 @@ function isUniqueViolation(error: unknown, constraint: string): boolean {
  */
 export async function register(ctx: RequestContext, input: RegisterInput, kind: 'merchant' | 'partner') {
   const { config } = servicesOf(ctx);
-  if (!config.auth.registrationOpen) throw new ForbiddenError('Self-registration is closed on this platform.', 'registration_closed');
+  if (!config.auth.registrationOpen) throw authError('registration_closed', 'Self-registration is closed on this platform.');
   await hitLimit(ctx, 'registerPerIp', clientIp(ctx));
   assertPasswordRules(input.password, input.email, 'body.password');
   const passwordHash = await hashPassword(input.password);
@@ -141,7 +137,7 @@ export async function register(ctx: RequestContext, input: RegisterInput, kind: 
 
 export type LoginResult = (TokenPair & { user: UserSummary }) | { twoFactorRequired: true; challengeToken: string; expiresIn: number };
 
-const INVALID_CREDENTIALS = () => new UnauthorizedError('The e-mail address or the password is wrong.', 'invalid_credentials');
+const INVALID_CREDENTIALS = () => authError('invalid_credentials', 'The e-mail address or the password is wrong.');
 
 /**
  * Unknown addresses and wrong passwords answer alike (same status, code, body and time: an unknown

@@ -13,6 +13,7 @@ import type { AuthRequirement, RouteDef } from '../http/route';
 import { ApiKey, Session, Tenant, User } from '../../storage/entities';
 import { verifyAccessToken } from './access-tokens';
 import { constantTimeEqual, sha256 } from './secrets';
+import { authError } from './auth.errors';
 
 export const API_KEY_PREFIX = 'sk_';
 
@@ -45,14 +46,14 @@ export class PlatformAuthenticator implements Authenticator {
 
   private async user(token: string, requirement: Exclude<AuthRequirement, 'public'>): Promise<Authenticated> {
     const claims = await verifyAccessToken(this.appSecret, token);
-    if (claims === 'expired') throw new UnauthorizedError('The access token has expired; refresh it.', 'token_expired');
-    if (claims === 'invalid') throw new UnauthorizedError('The access token is invalid.', 'invalid_token');
+    if (claims === 'expired') throw authError('token_expired', 'The access token has expired; refresh it.');
+    if (claims === 'invalid') throw authError('invalid_token', 'The access token is invalid.', [], 401);
     const session = await this.dataSource.manager.findOneBy(Session, { id: claims.sid });
     if (!session || session.userId !== claims.sub || session.revokedAt || session.expiresAt.getTime() <= Date.now()) {
-      throw new UnauthorizedError('The session of this token has ended; sign in again.', 'session_revoked');
+      throw authError('session_revoked', 'The session of this token has ended; sign in again.');
     }
     const user = await this.dataSource.manager.findOneBy(User, { id: claims.sub });
-    if (!user) throw new UnauthorizedError('The access token is invalid.', 'invalid_token');
+    if (!user) throw authError('invalid_token', 'The access token is invalid.', [], 401);
     // Keep "last seen" fresh without a write per request.
     if (Date.now() - session.lastSeenAt.getTime() > 60_000) {
       void this.dataSource.manager.update(Session, { id: session.id }, { lastSeenAt: new Date() }).catch(() => undefined);
@@ -79,12 +80,12 @@ export class PlatformAuthenticator implements Authenticator {
     const key = prefix.length > API_KEY_PREFIX.length ? await this.dataSource.manager.findOneBy(ApiKey, { prefix }) : null;
     const valid = key !== null && constantTimeEqual(sha256(secret), key.secretHash);
     if (!key || !valid || key.revokedAt || (key.expiresAt && key.expiresAt.getTime() <= Date.now())) {
-      throw new UnauthorizedError('The API key is invalid, expired or revoked.', 'invalid_api_key');
+      throw authError('invalid_api_key', 'The API key is invalid, expired or revoked.');
     }
-    if (requirement !== 'merchant') throw new ForbiddenError('API keys cannot call this operation.', 'api_key_not_allowed');
+    if (requirement !== 'merchant') throw authError('api_key_not_allowed', 'API keys cannot call this operation.');
     const needed = scopeFor(route);
     if (!key.scopes.includes(needed) && !key.scopes.includes('*')) {
-      throw new ForbiddenError(`The API key lacks the scope ${needed}.`, 'insufficient_scope');
+      throw authError('insufficient_scope', `The API key lacks the scope ${needed}.`);
     }
     void this.dataSource.manager.update(ApiKey, { id: key.id }, { lastUsedAt: new Date() }).catch(() => undefined);
     return { actor: { type: 'api_key', id: key.id, storeId: key.storeId, scopes: key.scopes }, tenantId: key.tenantId };

@@ -16,17 +16,17 @@
  *   user's ordinary session (sessions carry no scopes yet).
  */
 import { randomInt } from 'node:crypto';
-import { QueryFailedError } from 'typeorm';
-import { BadRequestError, NotFoundError } from '../../lib/errors';
 import type { RateLimitRule } from '../../storage/rate-limit';
 import { DeviceCode, User } from '../../storage/entities';
 import { recordAudit } from '../../storage/audit';
+import { isUniqueViolation } from '../../storage/db-errors';
 import { uuidv7 } from '../../storage/ids';
 import { inTransaction, servicesOf, type RequestContext } from '../../storage/request-context';
 import { openSession, type TokenPair } from './sessions';
 import { randomToken, sha256 } from './secrets';
 import { actingAs, clientIp, userSummary, type UserSummary } from './accounts';
 import { commitThenThrow } from './two-factor.service';
+import { authError } from './auth.errors';
 
 export const DEVICE_CODE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
 /** Consonants without look-alikes (RFC 8628 section 6.1 suggests such an alphabet). */
@@ -69,8 +69,7 @@ export interface DeviceAuthorization {
 }
 
 function isUserCodeCollision(error: unknown): boolean {
-  const driver = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : undefined;
-  return driver?.code === '23505' && driver.constraint === 'device_codes_user_code';
+  return isUniqueViolation(error, 'device_codes_user_code');
 }
 
 /** Starts a device authorization (RFC 8628 section 3.2). */
@@ -119,7 +118,8 @@ export async function requestDeviceCode(ctx: RequestContext, input: { clientName
 
 export type DeviceTokenResult = TokenPair & { user: UserSummary };
 
-const rfcError = (code: string, detail: string) => new BadRequestError(detail, code);
+type RfcCode = 'unsupported_grant_type' | 'invalid_grant' | 'access_denied' | 'expired_token' | 'slow_down' | 'authorization_pending';
+const rfcError = (code: RfcCode, detail: string) => authError(code, detail);
 
 /** The device access token request (RFC 8628 section 3.4) and its answers (section 3.5). */
 export async function pollDeviceToken(ctx: RequestContext, input: { deviceCode: string; grantType?: string }): Promise<DeviceTokenResult> {
@@ -177,7 +177,7 @@ async function decide(ctx: RequestContext, userCode: string, decision: 'approved
       .setLock('pessimistic_write')
       .where("d.userCode = :code AND d.status = 'pending' AND d.expiresAt > now()", { code })
       .getOne();
-    if (!row) throw new NotFoundError('No pending device request has this code; it may have expired. Start again from the command line.', 'device_code_not_found');
+    if (!row) throw authError('device_code_not_found', 'No pending device request has this code; it may have expired. Start again from the command line.');
     await tx.manager.update(DeviceCode, { id: row.id }, { status: decision, userId: ctx.actor.id });
     await recordAudit(tx, {
       action: decision === 'approved' ? 'device_code.approve' : 'device_code.deny',

@@ -4,7 +4,7 @@
  * purpose, so only the latest link works.
  */
 import { IsNull, MoreThan } from 'typeorm';
-import { BadRequestError, RateLimitedError } from '../../lib/errors';
+import { RateLimitedError } from '../../lib/errors';
 import { OneTimeToken, Session, User } from '../../storage/entities';
 import type { OneTimeTokenPurpose } from '../../storage/entities/one-time-token.entity';
 import { recordAudit } from '../../storage/audit';
@@ -13,6 +13,7 @@ import { inTransaction, servicesOf, type RequestContext } from '../../storage/re
 import { hashPassword } from './passwords';
 import { randomToken, sha256 } from './secrets';
 import { actingAs, assertPasswordRules, clientIp, findUserByEmail, hitLimit } from './accounts';
+import { authError } from './auth.errors';
 
 /** A password reset link is valid for one hour. */
 export const RESET_TOKEN_TTL_SECONDS = 3600;
@@ -72,7 +73,7 @@ async function consumableToken(ctx: RequestContext, presented: string, purpose: 
     .where('t.purpose = :purpose AND t.tokenHash = :hash', { purpose, hash: sha256(presented) })
     .getOne();
   if (!row || row.usedAt || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) {
-    throw new BadRequestError('The token is invalid, already used or expired; request a new one.', 'invalid_token');
+    throw authError('invalid_token', 'The token is invalid, already used or expired; request a new one.', [], 400);
   }
   return row;
 }
@@ -84,7 +85,7 @@ export async function verifyEmail(ctx: RequestContext, presented: string): Promi
     const user = await tx.manager.findOneByOrFail(User, { id: token.userId });
     await tx.manager.update(OneTimeToken, { id: token.id }, { usedAt: new Date() });
     // The address may have changed since the link was sent; only the address it was sent to is confirmed.
-    if (token.data.email !== user.email) throw new BadRequestError('The token is invalid, already used or expired; request a new one.', 'invalid_token');
+    if (token.data.email !== user.email) throw authError('invalid_token', 'The token is invalid, already used or expired; request a new one.', [], 400);
     if (!user.emailVerifiedAt) {
       const verifiedAt = new Date();
       await tx.manager.update(User, { id: user.id }, { emailVerifiedAt: verifiedAt, updatedAt: verifiedAt });
@@ -169,7 +170,7 @@ export async function resetPassword(ctx: RequestContext, presented: string, pass
   return inTransaction(ctx, async (tx) => {
     const token = await consumableToken(tx, presented, 'reset_password');
     const user = await tx.manager.findOneByOrFail(User, { id: token.userId });
-    if (token.data.email !== user.email) throw new BadRequestError('The token is invalid, already used or expired; request a new one.', 'invalid_token');
+    if (token.data.email !== user.email) throw authError('invalid_token', 'The token is invalid, already used or expired; request a new one.', [], 400);
     assertPasswordRules(password, user.email, 'body.password');
     const now = new Date();
     await tx.manager.update(OneTimeToken, { id: token.id }, { usedAt: now });

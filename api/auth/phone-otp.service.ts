@@ -11,13 +11,14 @@
  */
 import { createHmac } from 'node:crypto';
 import { MoreThan } from 'typeorm';
-import { BadRequestError, RateLimitedError } from '../../lib/errors';
+import { RateLimitedError } from '../../lib/errors';
 import { PhoneOtp, User } from '../../storage/entities';
 import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
 import { inTransaction, servicesOf, type RequestContext } from '../../storage/request-context';
 import { constantTimeEqual, deriveKey, numericCode } from './secrets';
 import { commitThenThrow, lockSignedInUser } from './two-factor.service';
+import { authError } from './auth.errors';
 
 export const PHONE_OTP = {
   ttlSeconds: 300,
@@ -93,7 +94,7 @@ export async function sendPhoneOtp(ctx: RequestContext, phone: string): Promise<
   });
 }
 
-const CODE_EXPIRED = () => new BadRequestError('There is no valid code for this number: it expired, was used, or had too many wrong attempts. Request a new one.', 'code_expired');
+const CODE_EXPIRED = () => authError('code_expired', 'There is no valid code for this number: it expired, was used, or had too many wrong attempts. Request a new one.');
 
 /**
  * Verifies the newest code sent to `phone` for the signed-in user, then records the number as the
@@ -109,7 +110,7 @@ export async function verifyPhoneOtp(ctx: RequestContext, phone: string, code: s
       const attempts = otp.attempts + 1;
       await tx.manager.update(PhoneOtp, { id: otp.id }, { attempts });
       await recordAudit(tx, { action: 'user.phone_verify_fail', resourceType: 'user', resourceId: user.id, after: { phone, otpId: otp.id, attempts, dead: attempts >= PHONE_OTP.maxAttempts } });
-      return { failure: new BadRequestError('The code is wrong.', 'invalid_code') };
+      return { failure: authError('invalid_code', 'The code is wrong.', [], 400) };
     }
     const verifiedAt = new Date();
     await tx.manager.update(PhoneOtp, { id: otp.id }, { consumedAt: verifiedAt });

@@ -4,12 +4,12 @@
  * means it was stolen or replayed, so the whole session is revoked (reuse detection).
  */
 import { IsNull } from 'typeorm';
-import { UnauthorizedError } from '../../lib/errors';
 import { RefreshToken, Session, type User } from '../../storage/entities';
 import { uuidv7 } from '../../storage/ids';
 import { servicesOf, type RequestContext } from '../../storage/request-context';
 import { signAccessToken } from './access-tokens';
 import { randomToken, sha256 } from './secrets';
+import { authError } from './auth.errors';
 
 export interface TokenPair {
   tokenType: 'Bearer';
@@ -65,7 +65,7 @@ export async function revokeSession(ctx: RequestContext, sessionId: string, reas
   return (result.affected ?? 0) > 0;
 }
 
-const INVALID_REFRESH = () => new UnauthorizedError('The refresh token is invalid or expired.', 'invalid_refresh_token');
+const INVALID_REFRESH = () => authError('invalid_refresh_token', 'The refresh token is invalid or expired.');
 
 /**
  * Rotates a refresh token: the presented one is marked used and a new pair is issued for the same
@@ -85,7 +85,7 @@ export async function rotateRefreshToken(ctx: RequestContext, presented: string)
   if (!session || session.revokedAt || session.expiresAt.getTime() <= Date.now()) throw INVALID_REFRESH();
   if (row.usedAt) {
     await revokeSession(ctx, session.id, 'refresh_token_reuse');
-    throw new UnauthorizedError('This refresh token was already used; the session has been revoked.', 'refresh_token_reused');
+    throw authError('refresh_token_reused', 'This refresh token was already used; the session has been revoked.');
   }
   if (row.expiresAt.getTime() <= Date.now()) throw INVALID_REFRESH();
   await ctx.manager.update(RefreshToken, { id: row.id }, { usedAt: new Date() });

@@ -17,7 +17,6 @@
 import { createHmac, randomInt } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { IsNull } from 'typeorm';
-import { BadRequestError, ConflictError, UnauthorizedError } from '../../lib/errors';
 import type { RateLimitRule } from '../../storage/rate-limit';
 import { OneTimeToken, User } from '../../storage/entities';
 import { recordAudit } from '../../storage/audit';
@@ -26,6 +25,7 @@ import { inTransaction, servicesOf, type RequestContext } from '../../storage/re
 import { openSession, type TokenPair } from './sessions';
 import { decrypt, deriveKey, encrypt, randomToken, sha256 } from './secrets';
 import { actingAs, clientIp, userSummary, type UserSummary } from './accounts';
+import { authError } from './auth.errors';
 
 export const TOTP_ISSUER = 'Commerce platform';
 const TOTP_PERIOD = 30;
@@ -126,7 +126,7 @@ async function remainingRecoveryCodes(ctx: RequestContext, userId: string): Prom
 export async function lockSignedInUser(ctx: RequestContext): Promise<User> {
   const id = ctx.actor.type === 'user' ? ctx.actor.id : undefined;
   const user = id ? await ctx.manager.getRepository(User).createQueryBuilder('u').setLock('pessimistic_write').where('u.id = :id', { id }).getOne() : null;
-  if (!user) throw new UnauthorizedError('The access token is invalid.', 'invalid_token');
+  if (!user) throw authError('invalid_token', 'The access token is invalid.', [], 401);
   return user;
 }
 
@@ -147,7 +147,7 @@ export interface TwoFactorSetup {
 export async function setupTwoFactor(ctx: RequestContext): Promise<TwoFactorSetup> {
   return inTransaction(ctx, async (tx) => {
     const user = await lockSignedInUser(tx);
-    if (user.totpEnabledAt) throw new ConflictError('Two-factor authentication is already on; disable it first to set up a new authenticator.', 'two_factor_already_enabled');
+    if (user.totpEnabledAt) throw authError('two_factor_already_enabled', 'Two-factor authentication is already on; disable it first to set up a new authenticator.');
     const secret = new Secret({ size: 20 }).base32;
     // A new secret starts a new sequence of time steps (totp_last_step is not in the entity: see spendStep).
     await tx.manager.query('UPDATE users SET totp_secret_enc = $2, totp_last_step = NULL, updated_at = now() WHERE id = $1', [user.id, encrypt(totpKey(tx), secret)]);
@@ -177,9 +177,9 @@ export async function activateTwoFactor(ctx: RequestContext, code: string): Prom
   await servicesOf(ctx).rateLimiter.hit(`2fa:verify:${ctx.actor.id}`, TWO_FACTOR_LIMITS.verifyPerUser);
   return inTransaction(ctx, async (tx) => {
     const user = await lockSignedInUser(tx);
-    if (user.totpEnabledAt) throw new ConflictError('Two-factor authentication is already on.', 'two_factor_already_enabled');
-    if (!user.totpSecretEnc) throw new ConflictError('Start with POST /auth/2fa/setup, then activate with a code from the authenticator.', 'two_factor_not_set_up');
-    if (!(await acceptTotp(tx, user, code))) throw new BadRequestError(INVALID_CODE_DETAIL, 'invalid_code');
+    if (user.totpEnabledAt) throw authError('two_factor_already_enabled', 'Two-factor authentication is already on.');
+    if (!user.totpSecretEnc) throw authError('two_factor_not_set_up', 'Start with POST /auth/2fa/setup, then activate with a code from the authenticator.');
+    if (!(await acceptTotp(tx, user, code))) throw authError('invalid_code', INVALID_CODE_DETAIL, [], 400);
     const enabledAt = new Date();
     await tx.manager.update(User, { id: user.id }, { totpEnabledAt: enabledAt, updatedAt: enabledAt });
     await tx.manager.delete(OneTimeToken, { userId: user.id, purpose: 'recovery_code' });
@@ -207,11 +207,11 @@ export async function disableTwoFactor(ctx: RequestContext, code: string): Promi
   await servicesOf(ctx).rateLimiter.hit(`2fa:verify:${ctx.actor.id}`, TWO_FACTOR_LIMITS.verifyPerUser);
   return inTransaction(ctx, async (tx) => {
     const user = await lockSignedInUser(tx);
-    if (!user.totpEnabledAt) throw new ConflictError('Two-factor authentication is not on.', 'two_factor_not_enabled');
+    if (!user.totpEnabledAt) throw authError('two_factor_not_enabled', 'Two-factor authentication is not on.');
     const trimmed = code.trim();
     const viaTotp = /^\d{6}$/.test(trimmed);
     const accepted = viaTotp ? await acceptTotp(tx, user, trimmed) : await acceptRecoveryCode(tx, user.id, trimmed);
-    if (!accepted) throw new BadRequestError(INVALID_CODE_DETAIL, 'invalid_code');
+    if (!accepted) throw authError('invalid_code', INVALID_CODE_DETAIL, [], 400);
     await tx.manager.query('UPDATE users SET totp_secret_enc = NULL, totp_enabled_at = NULL, totp_last_step = NULL, updated_at = now() WHERE id = $1', [user.id]);
     await tx.manager.delete(OneTimeToken, { userId: user.id, purpose: 'recovery_code' });
     await tx.manager.delete(OneTimeToken, { userId: user.id, purpose: 'two_factor_challenge' });
@@ -265,7 +265,7 @@ export interface ChallengeInput {
 
 export type ChallengeResult = TokenPair & { user: UserSummary };
 
-const CHALLENGE_EXPIRED = () => new UnauthorizedError('The sign-in challenge is unknown, used or expired; sign in again.', 'challenge_expired');
+const CHALLENGE_EXPIRED = () => authError('challenge_expired', 'The sign-in challenge is unknown, used or expired; sign in again.');
 
 /**
  * Completes a two-factor sign-in. Right code: the challenge is used and a session opens (method
@@ -298,7 +298,7 @@ export async function completeTwoFactorChallenge(ctx: RequestContext, input: Cha
         resourceId: user.id,
         after: { challengeId: challenge.id, attempts: attempts + 1, burnt, with: viaRecovery ? 'recovery' : 'totp' },
       });
-      return { failure: new UnauthorizedError(INVALID_CODE_DETAIL, 'invalid_code') };
+      return { failure: authError('invalid_code', INVALID_CODE_DETAIL, [], 401) };
     }
 
     await tx.manager.update(OneTimeToken, { id: challenge.id }, { usedAt: new Date() });

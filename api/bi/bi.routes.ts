@@ -1,4 +1,4 @@
-/** Business intelligence reports of a store (document 3, "Communications, reports, business intelligence"). */
+/** Business intelligence reports of a store. */
 import { defineRoutes } from '../http/route';
 import { date, storeId } from '../http/schema-types';
 import { biDays, biLimit, biMonthsBack } from './bi.schemas';

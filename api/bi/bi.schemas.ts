@@ -1,6 +1,7 @@
 /**
  * Shared query parameters of the business intelligence reports. The specification marks them
- * required without typing them; only storeId is really required (ruling 3), the others have defaults.
+ * required without typing them; only storeId is really required (docs/decisions.md, Optional
+ * filters), the others have defaults.
  */
 import { listedRequired } from '../http/route';
 import { int, positiveInt } from '../http/schema-types';

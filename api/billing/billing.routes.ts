@@ -1,7 +1,6 @@
 /**
  * Billing: plans, the tenant's subscription and plan purchases (merchant), provider callbacks and
- * 3-D Secure pages (public), dunning and subscription invoices (platform operator). Document 3,
- * "Billing".
+ * 3-D Secure pages (public), dunning and subscription invoices (platform operator).
  */
 import Joi from 'joi';
 import { defineRoutes } from '../http/route';

@@ -1,4 +1,4 @@
-/** Brands of a store (document 2, "Brands, bundles, synonyms, visual search"). */
+/** Brands of a store (docs/catalog.md, "The catalog (merchant side)"). */
 import { csvDownload } from '../http/csv';
 import { defineRoutes, type RouteRequest } from '../http/route';
 import { storeId } from '../http/schema-types';

@@ -23,6 +23,7 @@ import { httpUrl } from '../http/schema-types';
 import { requireStore } from '../../domain/store-access';
 import { CATALOG_SLUG_MAX, catalogSlug, freeStoreSlug, inSlugTransaction, slugify, storeSlugInUse } from '../../domain/slugs';
 import { BRAND_DESCRIPTION_MAX, BRAND_NAME_MAX } from './brands.schemas';
+import { brandsError } from './brands.errors';
 
 export interface BrandView {
   id: string;
@@ -62,8 +63,8 @@ export interface BrandFields {
 
 const EDITABLE: ReadonlyArray<keyof BrandFields> = ['name', 'slug', 'description', 'logoUrl', 'websiteUrl', 'isActive'];
 
-const brandNotFound = (): NotFoundError => new NotFoundError('The brand does not exist.', 'brand_not_found');
-const slugTaken = (path = 'body.slug'): ConflictError => new ConflictError('Another brand of the store has this slug.', 'slug_taken', [{ path, message: 'slug is already taken in the store' }]);
+const brandNotFound = (): NotFoundError => brandsError('brand_not_found', 'The brand does not exist.');
+const slugTaken = (path = 'body.slug'): ConflictError => brandsError('slug_taken', 'Another brand of the store has this slug.', [{ path, message: 'slug is already taken in the store' }]);
 
 const event = (topic: 'created' | 'updated' | 'deleted', id: string): OutboxEvent => ({ queue: 'index', topic: `brand.${topic}`, aggregateType: 'brand', aggregateId: id });
 

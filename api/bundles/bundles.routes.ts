@@ -1,4 +1,4 @@
-/** Product bundles of a store (document 2, "Brands, bundles, synonyms, visual search"). */
+/** Product bundles of a store (docs/catalog.md, "The catalog (merchant side)"). */
 import { defineRoutes, type RouteRequest } from '../http/route';
 import { storeId } from '../http/schema-types';
 import { BundleListResponse, BundlePriceResponse, BundleResponse, ComputeBundlePriceDto, CreateBundleDto, UpdateBundleDto } from './bundles.schemas';

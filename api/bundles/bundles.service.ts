@@ -9,21 +9,23 @@
  * outbox row (queue `index`, aggregate `bundle`, topic `bundle.created|updated|deleted`); a change
  * that changes nothing writes neither.
  *
- * Money: amounts are exact decimals (BigInt units of 0.0001, see bundles.money.ts), each line total
+ * Money: amounts are exact decimals (BigInt units of 0.0001, see domain/money.ts), each line total
  * and each computed price rounded half up to 2 decimals.
  */
-import { In, QueryFailedError } from 'typeorm';
+import { In } from 'typeorm';
 import { Bundle, BundleItem, Product, ProductVariant, type Store } from '../../storage/entities';
 import type { BundlePricingType } from '../../storage/entities/bundle.entity';
 import { recordAudit } from '../../storage/audit';
+import { isUniqueViolation } from '../../storage/db-errors';
 import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox, type OutboxEvent } from '../../storage/outbox';
 import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors';
+import { ConflictError, NotFoundError } from '../../lib/errors';
 import { requireStore } from '../../domain/store-access';
 import { CATALOG_SLUG_MAX, freeStoreSlug, inSlugTransaction, slugify, storeSlugInUse } from '../../domain/slugs';
 import { RESULT_DECIMALS, SCALE, divideHalfUp, formatUnits, rescale, toUnits, unitsToNumber } from '../../domain/money';
+import { bundlesError } from './bundles.errors';
 
 export interface PricingInput {
   type: BundlePricingType;
@@ -81,12 +83,12 @@ export interface BundleSummaryView {
   updatedAt: string;
 }
 
-const bundleNotFound = (): NotFoundError => new NotFoundError('The bundle does not exist.', 'bundle_not_found');
-const productNotFound = (): NotFoundError => new NotFoundError('The product does not exist.', 'product_not_found');
-const slugTaken = (): ConflictError => new ConflictError('Another bundle of the store has this slug.', 'slug_taken', [{ path: 'body.slug', message: 'slug is already taken in the store' }]);
+const bundleNotFound = (): NotFoundError => bundlesError('bundle_not_found', 'The bundle does not exist.');
+const productNotFound = (): NotFoundError => bundlesError('product_not_found', 'The product does not exist.');
+const slugTaken = (): ConflictError => bundlesError('slug_taken', 'Another bundle of the store has this slug.', [{ path: 'body.slug', message: 'slug is already taken in the store' }]);
 const productHasBundle = (): ConflictError =>
-  new ConflictError('The product already sells another bundle.', 'product_has_bundle', [{ path: 'body.productId', message: 'this product already sells another bundle' }]);
-const mixedCurrency = (): ConflictError => new ConflictError("The bundle's items are not all priced in the store currency.", 'mixed_currency');
+  bundlesError('product_has_bundle', 'The product already sells another bundle.', [{ path: 'body.productId', message: 'this product already sells another bundle' }]);
+const mixedCurrency = (): ConflictError => bundlesError('mixed_currency', "The bundle's items are not all priced in the store currency.");
 
 const event = (topic: 'created' | 'updated' | 'deleted', id: string): OutboxEvent => ({ queue: 'index', topic: `bundle.${topic}`, aggregateType: 'bundle', aggregateId: id });
 
@@ -132,8 +134,7 @@ async function bundleWrite<T>(ctx: RequestContext, work: (tx: RequestContext) =>
   try {
     return await inSlugTransaction(ctx, 'bundles_store_slug', slugTaken, work);
   } catch (error) {
-    const driver = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : undefined;
-    if (driver?.code === '23505' && driver.constraint === 'bundles_product') throw productHasBundle();
+    if (isUniqueViolation(error, 'bundles_product')) throw productHasBundle();
     throw error;
   }
 }
@@ -207,20 +208,20 @@ async function checkItems(tx: RequestContext, storeId: string, items: ItemInput[
       ? [{ path: `body.items[${i}].productId`, message: item.productId.toLowerCase() === sellingProductId?.toLowerCase() ? 'the product that sells the bundle cannot be one of its items' : 'not a product of the store' }]
       : [],
   );
-  if (badProducts.length) throw new BadRequestError('An item is not a product of the store.', 'invalid_product', badProducts);
+  if (badProducts.length) throw bundlesError('invalid_product', 'An item is not a product of the store.', badProducts);
   const badVariants = items.flatMap((item, i) => {
     if (!item.variantId) return [];
     const variant = catalog.variants.get(item.variantId.toLowerCase());
     return variant && variant.productId === item.productId.toLowerCase() ? [] : [{ path: `body.items[${i}].variantId`, message: 'not a variant of the item\'s product' }];
   });
-  if (badVariants.length) throw new BadRequestError('An item names a variant that is not of its product.', 'invalid_variant', badVariants);
+  if (badVariants.length) throw bundlesError('invalid_variant', 'An item names a variant that is not of its product.', badVariants);
 }
 
 /** The selling product: a product of type BUNDLE of the store (400 invalid_product) that sells no other bundle (409 product_has_bundle). */
 async function checkSellingProduct(tx: RequestContext, storeId: string, productId: string, exceptBundleId?: string): Promise<void> {
   const product = await tenantRepository(tx, Product).findOneBy({ id: productId, storeId });
   if (!product || product.type !== 'BUNDLE') {
-    throw new BadRequestError('productId must be a product of type BUNDLE of the store.', 'invalid_product', [{ path: 'body.productId', message: 'not a BUNDLE product of the store' }]);
+    throw bundlesError('invalid_product', 'productId must be a product of type BUNDLE of the store.', [{ path: 'body.productId', message: 'not a BUNDLE product of the store' }]);
   }
   const query = tenantRepository(tx, Bundle).createQueryBuilder('b').andWhere('b.productId = :productId', { productId: product.id });
   if (exceptBundleId) query.andWhere('b.id <> :exceptBundleId', { exceptBundleId });
@@ -403,7 +404,7 @@ export async function computeBundlePrice(ctx: RequestContext, input: ComputeBund
   const key = (productId: string, variantId: string | null | undefined): string => `${productId.toLowerCase()}/${variantId?.toLowerCase() ?? ''}`;
   const quantities = new Map(items.map((item) => [key(item.productId, item.variantId), item.quantity]));
   const unknown = (input.quantities ?? []).flatMap((q, i) => (quantities.has(key(q.productId, q.variantId)) ? [] : [{ path: `body.quantities[${i}]`, message: 'this product (and variant) is not an item of the bundle' }]));
-  if (unknown.length) throw new BadRequestError('A quantity names a line that is not in the bundle.', 'item_not_in_bundle', unknown);
+  if (unknown.length) throw bundlesError('item_not_in_bundle', 'A quantity names a line that is not in the bundle.', unknown);
   for (const q of input.quantities ?? []) quantities.set(key(q.productId, q.variantId), q.quantity);
 
   const catalog = await loadCatalog(ctx, bundle.storeId, items);

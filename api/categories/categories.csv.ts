@@ -22,12 +22,13 @@ import { tenantRepository } from '../../storage/tenancy';
 import { uuidv7 } from '../../storage/ids';
 import { attachment, toCsv, type CsvColumn, type CsvDownload } from '../http/csv';
 import { parseCsvImport } from '../http/csv-import';
-import { BadRequestError, ValidationError, type FieldError } from '../../lib/errors';
+import { ValidationError, type FieldError } from '../../lib/errors';
 import { requireStore } from '../../domain/store-access';
 import { httpUrl, int, text } from '../http/schema-types';
 import { CATEGORY_DESCRIPTION_MAX, CATEGORY_NAME_MAX, catalogSlug } from './categories.schemas';
 import { categoryWrite, diffCategory, recordCategoryChange } from './categories.service';
 import { loadTree } from './categories.tree';
+import { categoriesError } from './categories.errors';
 
 export const CATEGORY_IMPORT_MAX_ROWS = 5000;
 
@@ -120,7 +121,7 @@ export async function importCategories(ctx: RequestContext, input: { storeId: st
       let d = current === null ? -1 : depth.get(current)!;
       for (const slug of chain.reverse()) depth.set(slug, ++d);
     });
-    if (errors.length) throw new BadRequestError('The parents in the CSV form a cycle; nothing was imported.', 'category_cycle', errors);
+    if (errors.length) throw categoriesError('category_cycle', 'The parents in the CSV form a cycle; nothing was imported.', errors);
 
     // 3. Write, parents before children.
     const order = rows.map((row, index) => ({ row, index })).sort((a, b) => depth.get(a.row.slug.toLowerCase())! - depth.get(b.row.slug.toLowerCase())! || a.index - b.index);

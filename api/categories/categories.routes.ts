@@ -1,7 +1,7 @@
 /**
- * Categories of a store and the attributes each category asks of its products (document 2,
- * "Catalog: categories, relations, tags, filter configuration"). Two tables because the
- * specification lists the category attributes apart, after the filter configuration.
+ * Categories of a store and the attributes each category asks of its products (docs/catalog.md).
+ * Two tables because the specification lists the category attributes apart, after the filter
+ * configuration.
  */
 import { csvDownload } from '../http/csv';
 import { defineRoutes, type RouteRequest } from '../http/route';

@@ -20,15 +20,16 @@ import { BadRequestError, ConflictError } from '../../lib/errors';
 import { requireStore } from '../../domain/store-access';
 import { CATALOG_SLUG_MAX, firstFreeSlug, inSlugTransaction, slugify } from '../../domain/slugs';
 import { categoryNotFound, CategoryTree, loadTree, type CategoryView } from './categories.tree';
+import { categoriesError } from './categories.errors';
 
 export const slugTakenError = (path = 'body.slug'): ConflictError =>
-  new ConflictError('Another category of the store has this slug.', 'slug_taken', [{ path, message: 'slug is already taken' }]);
+  categoriesError('slug_taken', 'Another category of the store has this slug.', [{ path, message: 'slug is already taken' }]);
 
 export const invalidParentError = (path = 'body.parentId'): BadRequestError =>
-  new BadRequestError('The parent is not a category of this store.', 'invalid_parent', [{ path, message: 'must be a category of the same store' }]);
+  categoriesError('invalid_parent', 'The parent is not a category of this store.', [{ path, message: 'must be a category of the same store' }]);
 
 export const cycleError = (path = 'body.parentId'): BadRequestError =>
-  new BadRequestError('A category cannot be moved under itself or one of its descendants.', 'category_cycle', [{ path, message: 'would make the category its own ancestor' }]);
+  categoriesError('category_cycle', 'A category cannot be moved under itself or one of its descendants.', [{ path, message: 'would make the category its own ancestor' }]);
 
 /** Runs a category write in one transaction; a slug race lost at the unique index answers 409 slug_taken. */
 export const categoryWrite = <T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> => inSlugTransaction(ctx, 'categories_store_slug', slugTakenError, work);
@@ -160,7 +161,7 @@ export async function deleteCategory(ctx: RequestContext, id: string): Promise<v
     const { tree, current } = await lockedCategory(tx, id, true);
     const children = tree.childrenOf(id).length;
     if (children > 0) {
-      throw new ConflictError(`The category has ${children} child categories; move or delete them first.`, 'category_has_children');
+      throw categoriesError('category_has_children', `The category has ${children} child categories; move or delete them first.`);
     }
     const before = tree.view(current);
     await tenantRepository(tx, Category).delete({ id });
@@ -189,7 +190,7 @@ export async function reorderCategories(ctx: RequestContext, input: ReorderInput
         ...unexpected.map((cid) => ({ path: `body.ids[${input.ids.indexOf(cid)}]`, message: `${cid} is not a child of the parent` })),
         ...missing.slice(0, 100).map((cid) => ({ path: 'body.ids', message: `child ${cid} is missing` })),
       ];
-      throw new BadRequestError('ids must list exactly the children of the parent, each once.', 'reorder_mismatch', errors);
+      throw categoriesError('reorder_mismatch', 'ids must list exactly the children of the parent, each once.', errors);
     }
     const repo = tenantRepository(tx, Category);
     const now = new Date();

@@ -9,6 +9,7 @@ import { Category } from '../../storage/entities';
 import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { NotFoundError } from '../../lib/errors';
+import { categoriesError } from './categories.errors';
 
 export interface CategoryView {
   id: string;
@@ -27,7 +28,7 @@ export interface CategoryView {
   updatedAt: string;
 }
 
-export const categoryNotFound = (): NotFoundError => new NotFoundError('The category does not exist.', 'category_not_found');
+export const categoryNotFound = (): NotFoundError => categoriesError('category_not_found', 'The category does not exist.');
 
 export function compareSiblings(a: Pick<Category, 'position' | 'name' | 'id'>, b: Pick<Category, 'position' | 'name' | 'id'>): number {
   return a.position - b.position || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);

@@ -1,6 +1,6 @@
 /**
- * Checkout settings of a store and the storefront wallet checkout (document 3, "Payments, checkout,
- * wallets"). The path segment `wallet-pay` stands for the name of one wallet provider.
+ * Checkout settings of a store and the storefront wallet checkout. The path segment `wallet-pay`
+ * stands for the name of one wallet provider.
  */
 import { defineRoutes } from '../http/route';
 import { storeId } from '../http/schema-types';

@@ -1,6 +1,6 @@
 /**
  * Client errors: the platform's browser apps report errors (public intake); platform staff read,
- * group, triage and comment on them (document 3, "Client errors").
+ * group, triage and comment on them.
  */
 import { defineRoutes } from '../http/route';
 import {

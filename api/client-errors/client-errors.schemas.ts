@@ -6,11 +6,11 @@ import Joi from 'joi';
 import { pendingDto } from '../http/route';
 import { int, oneOf, text } from '../http/schema-types';
 
-/** Client error `level` (document 1, "Enumerated values"). */
+/** Client error `level` (the specification's enumerated values). */
 export const CLIENT_ERROR_LEVELS = ['error', 'warning', 'info'] as const;
-/** Client error `kind` (document 1, "Enumerated values"). */
+/** Client error `kind` (the specification's enumerated values). */
 export const CLIENT_ERROR_KINDS = ['vue', 'window', 'unhandledrejection', 'section', 'api', 'manual'] as const;
-/** Client error group `status` filter (document 1, "Enumerated values"; `all` is a filter value only, default open). */
+/** Client error group `status` filter (the specification's enumerated values; `all` is a filter value only, default open). */
 export const CLIENT_ERROR_GROUP_STATUSES = ['open', 'resolved', 'ignored', 'all'] as const;
 
 export const ClientErrorBatchDto = pendingDto('ClientErrorBatchDto');

@@ -1,4 +1,4 @@
-/** Product collections of a store (document 2, "Collections and content"). */
+/** Product collections of a store (docs/catalog.md, "The catalog (merchant side)"). */
 import { csvDownload } from '../http/csv';
 import { defineRoutes, type RouteRequest } from '../http/route';
 import { storeId } from '../http/schema-types';

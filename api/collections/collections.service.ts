@@ -22,11 +22,12 @@ import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { attachment, toCsv, type CsvColumn, type CsvDownload } from '../http/csv';
 import { parseCsvImport, rejectDuplicateRows } from '../http/csv-import';
-import { BadRequestError, ConflictError, NotFoundError, ValidationError, type FieldError } from '../../lib/errors';
+import { ConflictError, NotFoundError, ValidationError, type FieldError } from '../../lib/errors';
 import { httpUrl } from '../http/schema-types';
 import { requireStore } from '../../domain/store-access';
 import { CATALOG_SLUG_MAX, CATALOG_SLUG_PATTERN, catalogSlug, freeStoreSlug, inSlugTransaction, slugify, storeSlugInUse } from '../../domain/slugs';
 import { COLLECTION_DESCRIPTION_MAX, COLLECTION_NAME_MAX } from './collections.schemas';
+import { collectionsError } from './collections.errors';
 
 export interface CollectionView {
   id: string;
@@ -73,9 +74,9 @@ export interface CollectionFields {
 
 const EDITABLE: ReadonlyArray<keyof CollectionFields | 'position'> = ['name', 'slug', 'description', 'imageUrl', 'isActive', 'position'];
 
-const collectionNotFound = (): NotFoundError => new NotFoundError('The collection does not exist.', 'collection_not_found');
+const collectionNotFound = (): NotFoundError => collectionsError('collection_not_found', 'The collection does not exist.');
 const slugTaken = (path = 'body.slug'): ConflictError =>
-  new ConflictError('Another collection of the store has this slug.', 'slug_taken', [{ path, message: 'slug is already taken in the store' }]);
+  collectionsError('slug_taken', 'Another collection of the store has this slug.', [{ path, message: 'slug is already taken in the store' }]);
 
 const event = (topic: 'created' | 'updated' | 'deleted', id: string): OutboxEvent => ({ queue: 'index', topic: `collection.${topic}`, aggregateType: 'collection', aggregateId: id });
 
@@ -244,7 +245,7 @@ export async function reorderCollections(ctx: RequestContext, input: ReorderColl
     const unexpected = input.ids.map((cid, index) => ({ cid, index })).filter(({ cid }) => !byId.has(cid.toLowerCase()));
     const missing = rows.filter((row) => !given.has(row.id));
     if (unexpected.length || missing.length) {
-      throw new BadRequestError('ids must list exactly the collections of the store, each once.', 'reorder_mismatch', [
+      throw collectionsError('reorder_mismatch', 'ids must list exactly the collections of the store, each once.', [
         ...unexpected.map(({ cid, index }) => ({ path: `body.ids[${index}]`, message: `${cid} is not a collection of the store` })),
         ...missing.slice(0, 100).map((row) => ({ path: 'body.ids', message: `collection ${row.id} is missing` })),
       ]);
@@ -271,7 +272,7 @@ async function requireStoreProducts(tx: RequestContext, storeId: string, ids: st
   ids.forEach((pid, index) => {
     if (!known.has(pid.toLowerCase())) errors.push({ path: `body.productIds[${index}]`, message: `${pid} is not a product of the collection's store` });
   });
-  if (errors.length) throw new BadRequestError("Some products are not products of the collection's store.", 'invalid_product', errors);
+  if (errors.length) throw collectionsError('invalid_product', "Some products are not products of the collection's store.", errors);
 }
 
 /** Replaces the order of a collection's items with `productIds` (positions 0, 1, 2, …), inserting the new ones. */

@@ -1,4 +1,4 @@
-/** Communications: in-app notifications of the signed-in user (document 3, "Communications, reports, business intelligence"). */
+/** Communications: in-app notifications of the signed-in user. */
 import { defineRoutes, listedRequired } from '../http/route';
 import { bool, positiveInt } from '../http/schema-types';
 

@@ -1,6 +1,5 @@
 /**
- * Community: public discussion reads, writes by signed-in users, and moderation by platform staff
- * (document 3, "Community").
+ * Community: public discussion reads, writes by signed-in users, and moderation by platform staff.
  */
 import { defineRoutes, listedRequired } from '../http/route';
 import { int, oneOf, positiveInt, text, uuid } from '../http/schema-types';

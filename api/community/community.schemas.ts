@@ -1,12 +1,13 @@
 /**
  * DTOs and enums of the community area (discussions, comments, votes, reports, moderation). The
- * category reorder body, IdsBodyDto, is first named by document 2 and lives in the collections area.
+ * category reorder body, IdsBodyDto, is named first by the catalog operations and lives in the
+ * collections area.
  */
 import { pendingDto } from '../http/route';
 
-/** Community discussion `status` (document 1, "Enumerated values"). */
+/** Community discussion `status` (the specification's enumerated values). */
 export const DISCUSSION_STATUSES = ['PUBLISHED', 'HIDDEN', 'DELETED'] as const;
-/** Community report `status` (document 1, "Enumerated values"). */
+/** Community report `status` (the specification's enumerated values). */
 export const COMMUNITY_REPORT_STATUSES = ['OPEN', 'RESOLVED', 'DISMISSED'] as const;
 /**
  * Order of the public discussion list. The specification does not list the values: newest first,

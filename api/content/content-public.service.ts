@@ -14,6 +14,7 @@ import { UUID_PATTERN } from '../http/schema-types';
 import { decodeCursor, encodeCursor, isDate } from '../http/cursor';
 import { storeNotFound } from '../../domain/store-access';
 import { contentNotFound } from './content.service';
+import { contentError } from './content.errors';
 
 export interface PublicContent {
   id: string;
@@ -62,7 +63,7 @@ function liveQuery(ctx: RequestContext, kind: ContentKind, storeId: string, now:
 
 /** Posts page newest first by (publishedAt, id); the cursor is the last row's pair. */
 const entryCursor = (entry: ContentEntry): string => encodeCursor([entry.publishedAt!.toISOString(), entry.id]);
-const invalidCursor = (): BadRequestError => new BadRequestError('The cursor is not valid.', 'invalid_cursor');
+const invalidCursor = (): BadRequestError => contentError('invalid_cursor', 'The cursor is not valid.');
 
 export interface PublicListQuery {
   slug?: string;

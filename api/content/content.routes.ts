@@ -1,4 +1,4 @@
-/** Content pages and blog posts of a store (document 2, "Collections and content"). */
+/** Content pages and blog posts of a store (docs/commerce.md, "Content pages and posts"). */
 import type { ContentKind } from '../../storage/entities/content-entry.entity';
 import { defineRoutes, listedRequired, type RouteDef, type RouteRequest, type RouteRow } from '../http/route';
 import { cursor, oneOf, positiveInt, storeId, text } from '../http/schema-types';

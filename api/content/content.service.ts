@@ -17,12 +17,13 @@ import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox, type OutboxEvent } from '../../storage/outbox';
 import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors';
+import { ConflictError, NotFoundError } from '../../lib/errors';
 import { UUID_PATTERN } from '../http/schema-types';
 import { firstFreeSlug, inSlugTransaction, slugify } from '../../domain/slugs';
 import { requireStore } from '../../domain/store-access';
 import { sanitiseContentHtml } from './content-html';
 import { CONTENT_SLUG_MAX } from './content.schemas';
+import { contentError } from './content.errors';
 
 /** What every entry, page or post, is written with. */
 interface EntryContent {
@@ -85,16 +86,12 @@ const pick = (kind: ContentKind, fields: ContentFields): Record<string, unknown>
 const aggregate = (kind: ContentKind): 'content_page' | 'content_post' => (kind === 'PAGE' ? 'content_page' : 'content_post');
 const noun = (kind: ContentKind): string => (kind === 'PAGE' ? 'page' : 'post');
 
-export const contentNotFound = (kind: ContentKind): NotFoundError => new NotFoundError(`The ${noun(kind)} does not exist.`, 'content_not_found');
+export const contentNotFound = (kind: ContentKind): NotFoundError => contentError('content_not_found', `The ${noun(kind)} does not exist.`);
 const slugTaken = (kind: ContentKind) => (): ConflictError =>
-  new ConflictError(`Another ${noun(kind)} of the store has this slug.`, 'slug_taken', [{ path: 'body.slug', message: 'slug is already taken in the store' }]);
+  contentError('slug_taken', `Another ${noun(kind)} of the store has this slug.`, [{ path: 'body.slug', message: 'slug is already taken in the store' }]);
 
-const event = (kind: ContentKind, verb: 'created' | 'updated' | 'deleted', id: string): OutboxEvent => ({
-  queue: 'index',
-  topic: `${aggregate(kind)}.${verb}`,
-  aggregateType: aggregate(kind),
-  aggregateId: id,
-});
+const event = (kind: ContentKind, verb: 'created' | 'updated' | 'deleted', id: string): OutboxEvent =>
+  kind === 'PAGE' ? { queue: 'index', topic: `content_page.${verb}`, aggregateType: 'content_page', aggregateId: id } : { queue: 'index', topic: `content_post.${verb}`, aggregateType: 'content_post', aggregateId: id };
 
 const contentWrite = <T>(ctx: RequestContext, kind: ContentKind, work: (tx: RequestContext) => Promise<T>): Promise<T> =>
   inSlugTransaction(ctx, 'content_entries_store_kind_slug', slugTaken(kind), work);
@@ -134,7 +131,7 @@ export interface ListContentQuery {
 
 export async function listContent(ctx: RequestContext, kind: ContentKind, query: ListContentQuery): Promise<{ items: ContentEntryView[]; nextCursor: string | null }> {
   const store = await requireStore(ctx, query.storeId);
-  if (query.cursor !== undefined && !UUID_PATTERN.test(query.cursor)) throw new BadRequestError('The cursor is not valid.', 'invalid_cursor');
+  if (query.cursor !== undefined && !UUID_PATTERN.test(query.cursor)) throw contentError('invalid_cursor', 'The cursor is not valid.');
   const qb = tenantRepository(ctx, ContentEntry).createQueryBuilder('c').andWhere('c.storeId = :storeId', { storeId: store.id }).andWhere('c.kind = :kind', { kind });
   if (query.status !== undefined) qb.andWhere('c.status = :status', { status: query.status });
   if (query.cursor !== undefined) qb.andWhere('c.id > :cursor', { cursor: query.cursor });

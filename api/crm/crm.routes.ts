@@ -1,6 +1,6 @@
 /**
  * CRM of the platform's sales team: leads, activities, the pipeline and the handoff of won leads to
- * onboarding (document 3, "CRM"). Platform staff only, except the public demo request form.
+ * onboarding. Platform staff only, except the public demo request form.
  */
 import { defineRoutes, listedRequired } from '../http/route';
 import { int, oneOf, uuid } from '../http/schema-types';

@@ -1,7 +1,7 @@
 /** DTOs and enums of the CRM area (leads, activities, onboarding handoffs, sales team). */
 import { pendingDto } from '../http/route';
 
-/** Lead `stage` (document 1, "Enumerated values"). */
+/** Lead `stage` (the specification's enumerated values). */
 export const LEAD_STAGES = [
   'NEW',
   'QUALIFIED',
@@ -16,7 +16,7 @@ export const LEAD_STAGES = [
   'EXPANSION_CANDIDATE',
   'CHURN_RISK',
 ] as const;
-/** Lead `followUp` filter (document 1, "Enumerated values"). */
+/** Lead `followUp` filter (the specification's enumerated values). */
 export const LEAD_FOLLOW_UP_FILTERS = ['OVERDUE', 'MISSING'] as const;
 
 export const RequestPlanBankTransferDto = pendingDto('RequestPlanBankTransferDto');

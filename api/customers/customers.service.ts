@@ -1,6 +1,7 @@
 /**
- * Customers of a store, and their CSV import (issue 7). Customers belong to a store (as orders do);
- * the e-mail is unique per store, case-insensitively, and is the key the import upserts by.
+ * Customers of a store, and their CSV import (docs/commerce.md, "Customers"). Customers belong to a
+ * store (as orders do); the e-mail is unique per store, case-insensitively, and is the key the import
+ * upserts by.
  *
  * Import: one row per customer, columns CUSTOMER_COLUMNS. Rows are checked one by one; a bad row is
  * reported (row number, column, message) and skipped, the good ones are written in batches of 500,

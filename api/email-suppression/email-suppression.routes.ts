@@ -1,7 +1,6 @@
 /**
- * E-mail suppression entries: addresses that must not be e-mailed (document 3, "Marketing and
- * suppression"). The listing of the specification ends inside the check operation; nothing after it
- * is known.
+ * E-mail suppression entries: addresses that must not be e-mailed. The listing of the specification
+ * ends inside the check operation; nothing after it is known.
  */
 import Joi from 'joi';
 import { defineRoutes, listedRequired } from '../http/route';

@@ -1,4 +1,4 @@
-/** Which search filters a store's storefront shows (document 2, "Catalog: categories, relations, tags, filter configuration"). */
+/** Which search filters a store's storefront shows (docs/catalog.md; defaults in domain/filter-config.ts). */
 import { defineRoutes, type RouteRequest } from '../http/route';
 import { storeId } from '../http/schema-types';
 import { FilterConfigResponse, UpdateFilterConfigDto } from './filter-config.schemas';

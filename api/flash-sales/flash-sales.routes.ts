@@ -1,4 +1,4 @@
-/** Flash sale campaigns of a store (document 2, "Sponsored listings, pricing, flash sales, shipping"). */
+/** Flash sale campaigns of a store (docs/commerce.md, "Flash sales"). */
 import Joi from 'joi';
 import { defineRoutes, type RouteRequest } from '../http/route';
 import { int, oneOf, storeId, uuid } from '../http/schema-types';

@@ -8,26 +8,29 @@
  * later are the pricing scheduler's (api/pricing/reprice.ts). A PATCH that changes nothing, and
  * archiving an archived campaign, write nothing.
  *
- * Public answers are cached in the process per store, visitor price visibility and read (5 s TTL,
- * like the search cache bounded in bytes); a write to a campaign drops its store's entries in this
- * process at once, other processes see it within the TTL (as they see a window open or close).
+ * Public answers go through the store's public-read cache (search/public-search.ts cachedRead, the
+ * one content uses: bounded by SEARCH_CACHE_SIZE), keyed by read and visitor price visibility. A
+ * write drops the store's entries in this process once it committed, and in every api process when
+ * the indexer announces its outbox row (search/invalidation.ts); an entry lives until the next start
+ * or end of a published campaign of the store at most, and no longer than PUBLIC_CACHE_TTL_MS.
  */
-import { QueryFailedError } from 'typeorm';
 import { FlashSaleCampaign, FlashSaleItem } from '../../storage/entities';
 import type { FlashSaleItemKind, FlashSaleStatus } from '../../storage/entities/flash-sale.entity';
 import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
-import { enqueueOutbox } from '../../storage/outbox';
-import { inTransaction, type RequestContext } from '../../storage/request-context';
+import { enqueueOutbox, type OutboxEvent } from '../../storage/outbox';
+import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { AppError, ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
-import { formatUnits, toUnits } from '../../domain/money';
-import { firstFreeSlug, slugify, CATALOG_SLUG_MAX } from '../../domain/slugs';
+import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
+import { discountPercent, formatUnits, toUnits } from '../../domain/money';
+import { freeStoreSlug, inSlugTransaction, slugify, storeSlugInUse, CATALOG_SLUG_MAX } from '../../domain/slugs';
 import { requireStore, storeNotFound } from '../../domain/store-access';
 import { publicPrices } from '../../domain/pricing-engine';
 import { campaignProducts, enqueueRepricing } from '../pricing/reprice';
 import { asPriceVisibility, pricesShown } from '../../domain/price-visibility';
-import { ResultCache } from '../../search/result-cache';
+import { searchEngineOf } from '../../search/public-search';
+import type { RawJson } from '../../lib/raw-json';
+import { flashSalesError } from './flash-sales.errors';
 
 type Phase = 'UPCOMING' | 'RUNNING' | 'ENDED';
 
@@ -100,8 +103,8 @@ export function campaignView(row: FlashSaleCampaign, items: FlashSaleItem[]): Ca
   };
 }
 
-const notFound = (): NotFoundError => new NotFoundError('The flash sale campaign does not exist.', 'flash_sale_not_found');
-const slugTaken = (): ConflictError => new ConflictError('Another flash sale campaign of the store has this slug.', 'slug_taken', [{ path: 'body.slug', message: 'slug is already taken in the store' }]);
+const notFound = (): NotFoundError => flashSalesError('flash_sale_not_found', 'The flash sale campaign does not exist.');
+const slugTaken = (): ConflictError => flashSalesError('slug_taken', 'Another flash sale campaign of the store has this slug.', [{ path: 'body.slug', message: 'slug is already taken in the store' }]);
 
 async function itemsOf(ctx: RequestContext, campaignIds: string[]): Promise<Map<string, FlashSaleItem[]>> {
   const map = new Map<string, FlashSaleItem[]>();
@@ -133,12 +136,12 @@ function checkWindow(startsAt: Date, endsAt: Date, endsChanged: boolean): void {
 }
 
 async function checkTargets(tx: RequestContext, storeId: string, products: ProductInput[] | undefined, categories: CategoryInput[] | undefined): Promise<void> {
-  const check = async (table: string, ids: string[], code: string, label: string, path: (i: number) => string): Promise<void> => {
+  const check = async (table: string, ids: string[], code: 'product_not_found' | 'category_not_found', label: string, path: (i: number) => string): Promise<void> => {
     if (ids.length === 0) return;
     const rows: Array<{ id: string }> = await tx.manager.query(`SELECT id FROM ${table} WHERE store_id = $1 AND id = ANY($2::uuid[])`, [storeId, ids]);
     const found = new Set(rows.map((r) => r.id));
     const missing = ids.map((id, i) => ({ id, i })).filter(({ id }) => !found.has(id));
-    if (missing.length > 0) throw new AppError(404, code, 'Not Found', `${missing.length} ${label}(s) of the campaign are not of the store.`, missing.map(({ i }) => ({ path: path(i), message: `${label} not found in the store` })));
+    if (missing.length > 0) throw flashSalesError(code, `${missing.length} ${label}(s) of the campaign are not of the store.`, missing.map(({ i }) => ({ path: path(i), message: `${label} not found in the store` })));
   };
   await check('products', (products ?? []).map((p) => p.productId.toLowerCase()), 'product_not_found', 'product', (i) => `body.products[${i}].productId`);
   await check('categories', (categories ?? []).map((c) => c.categoryId.toLowerCase()), 'category_not_found', 'category', (i) => `body.categories[${i}].categoryId`);
@@ -168,30 +171,14 @@ const fields = (row: Pick<FlashSaleCampaign, 'name' | 'slug' | 'description' | '
   items: [...items].sort((a, b) => a.position - b.position).map((i) => ({ kind: i.kind, targetId: i.targetId, salePrice: i.salePrice === null ? null : canonical(Number(i.salePrice)), discountPercent: i.discountPercent === null ? null : canonical(Number(i.discountPercent)), stockCap: i.stockCap })),
 });
 
-/** Runs a write that may take a slug; a concurrent duplicate becomes 409 slug_taken. */
-async function uniqueSlug<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    const driver = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : {};
-    if (driver.code === '23505' && driver.constraint === 'flash_sale_campaigns_slug') throw slugTaken();
-    throw error;
-  }
-}
+/** Runs a campaign write in one transaction; a slug race lost at the unique index answers 409 slug_taken, like the check before it. */
+const campaignWrite = <T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> => inSlugTransaction(ctx, 'flash_sale_campaigns_slug', slugTaken, work);
 
-async function slugFree(tx: RequestContext, storeId: string, slug: string, exceptId?: string): Promise<boolean> {
-  const rows: unknown[] = await tx.manager.query('SELECT 1 FROM flash_sale_campaigns WHERE store_id = $1 AND lower(slug) = lower($2) AND id <> $3', [storeId, slug, exceptId ?? '00000000-0000-0000-0000-000000000000']);
-  return rows.length === 0;
-}
+const slugInUse = (tx: RequestContext, storeId: string, slug: string, exceptId?: string): Promise<boolean> => storeSlugInUse(tx, FlashSaleCampaign, storeId, slug, exceptId);
 
-async function derivedSlug(tx: RequestContext, storeId: string, name: string): Promise<string> {
-  const base = slugify(name, CATALOG_SLUG_MAX - 8, 'flash-sale');
-  const rows: Array<{ slug: string }> = await tx.manager.query(`SELECT lower(slug) AS slug FROM flash_sale_campaigns WHERE store_id = $1 AND lower(slug) LIKE $2`, [storeId, `${base}%`]);
-  const taken = new Set(rows.map((r) => r.slug));
-  return firstFreeSlug(base, (s) => taken.has(s));
-}
+const derivedSlug = (tx: RequestContext, storeId: string, name: string): Promise<string> => freeStoreSlug(tx, FlashSaleCampaign, storeId, slugify(name, CATALOG_SLUG_MAX - 8, 'flash-sale'));
 
-const campaignEvent = (row: FlashSaleCampaign, verb: 'created' | 'updated' | 'archived') => ({
+const campaignEvent = (row: FlashSaleCampaign, verb: 'created' | 'updated' | 'archived'): OutboxEvent => ({
   queue: 'index' as const,
   topic: `flash_sale_campaign.${verb}`,
   aggregateType: 'flash_sale_campaign',
@@ -246,10 +233,13 @@ export async function getCampaign(ctx: RequestContext, id: string): Promise<Camp
 
 // ---- writes --------------------------------------------------------------------------------------
 
-/** Drops the store's cached public answers once the write committed (a reader cannot refill them with the old state). */
-async function afterCommit(write: Promise<CampaignView>): Promise<CampaignView> {
+/**
+ * Drops the store's cached public reads in this process once the write committed (a reader cannot
+ * refill them with the old state); other processes drop theirs when the indexer announces the write.
+ */
+async function afterCommit(ctx: RequestContext, write: Promise<CampaignView>): Promise<CampaignView> {
   const view = await write;
-  flashSalePublicCache.invalidateStore(view.storeId);
+  ctx.services?.search?.invalidate(view.storeId.toLowerCase());
   return view;
 }
 
@@ -266,13 +256,13 @@ export interface CreateCampaignInput {
 }
 
 export async function createCampaign(ctx: RequestContext, body: CreateCampaignInput): Promise<CampaignView> {
-  return afterCommit(inTransaction(ctx, async (tx) => {
+  return afterCommit(ctx, campaignWrite(ctx, async (tx) => {
     const store = await requireStore(tx, body.storeId, { forWrite: true });
     checkWindow(body.startsAt, body.endsAt, true);
     await checkTargets(tx, store.id, body.products, body.categories);
     let slug = body.slug;
     if (slug !== undefined) {
-      if (!(await slugFree(tx, store.id, slug))) throw slugTaken();
+      if (await slugInUse(tx, store.id, slug)) throw slugTaken();
     } else slug = await derivedSlug(tx, store.id, body.name);
     const now = new Date();
     const row = tenantRepository(tx, FlashSaleCampaign, notFound).create({
@@ -289,7 +279,7 @@ export async function createCampaign(ctx: RequestContext, body: CreateCampaignIn
       updatedAt: now,
     });
     const items = buildItems(row.id, body.products, body.categories);
-    await uniqueSlug(() => tx.manager.insert(FlashSaleCampaign, row));
+    await tx.manager.insert(FlashSaleCampaign, row);
     if (items.length > 0) await tx.manager.insert(FlashSaleItem, items);
     await recordAudit(tx, { action: 'flash_sale_campaign.create', resourceType: 'flash_sale_campaign', resourceId: row.id, after: { storeId: store.id, ...fields(row, items) } });
     await enqueueOutbox(tx, campaignEvent(row, 'created'));
@@ -308,9 +298,9 @@ async function loadForWrite(tx: RequestContext, id: string): Promise<{ row: Flas
 }
 
 export async function updateCampaign(ctx: RequestContext, id: string, body: UpdateCampaignInput): Promise<CampaignView> {
-  return afterCommit(inTransaction(ctx, async (tx) => {
+  return afterCommit(ctx, campaignWrite(ctx, async (tx) => {
     const { row, items } = await loadForWrite(tx, id);
-    if (row.status === 'ARCHIVED') throw new ConflictError('The flash sale campaign is archived; it takes no changes.', 'flash_sale_archived');
+    if (row.status === 'ARCHIVED') throw flashSalesError('flash_sale_archived', 'The flash sale campaign is archived; it takes no changes.');
     const next: FlashSaleCampaign = {
       ...row,
       name: body.name ?? row.name,
@@ -322,7 +312,7 @@ export async function updateCampaign(ctx: RequestContext, id: string, body: Upda
     };
     if (body.startsAt !== undefined || body.endsAt !== undefined) checkWindow(next.startsAt, next.endsAt, body.endsAt !== undefined && body.endsAt.getTime() !== row.endsAt.getTime());
     await checkTargets(tx, row.storeId, body.products, body.categories);
-    if (body.slug !== undefined && body.slug.toLowerCase() !== row.slug.toLowerCase() && !(await slugFree(tx, row.storeId, body.slug, row.id))) throw slugTaken();
+    if (body.slug !== undefined && body.slug.toLowerCase() !== row.slug.toLowerCase() && (await slugInUse(tx, row.storeId, body.slug, row.id))) throw slugTaken();
     const currentProducts: ProductInput[] = items
       .filter((i) => i.kind === 'PRODUCT')
       .map((i) => ({ productId: i.targetId, ...(i.salePrice !== null ? { salePrice: Number(i.salePrice) } : { discountPercent: Number(i.discountPercent) }), stockCap: i.stockCap }));
@@ -332,9 +322,7 @@ export async function updateCampaign(ctx: RequestContext, id: string, body: Upda
     const after = fields(next, nextItems);
     if (JSON.stringify(before) === JSON.stringify(after)) return campaignView(row, items);
     const now = new Date();
-    await uniqueSlug(() =>
-      tenantRepository(tx, FlashSaleCampaign).update({ id: row.id }, { name: next.name, slug: next.slug, description: next.description, status: next.status, startsAt: next.startsAt, endsAt: next.endsAt, updatedAt: now }),
-    );
+    await tenantRepository(tx, FlashSaleCampaign).update({ id: row.id }, { name: next.name, slug: next.slug, description: next.description, status: next.status, startsAt: next.startsAt, endsAt: next.endsAt, updatedAt: now });
     if (body.products !== undefined || body.categories !== undefined) {
       await tx.manager.delete(FlashSaleItem, { campaignId: row.id });
       if (nextItems.length > 0) await tx.manager.insert(FlashSaleItem, nextItems);
@@ -350,7 +338,7 @@ export async function updateCampaign(ctx: RequestContext, id: string, body: Upda
 }
 
 export async function archiveCampaign(ctx: RequestContext, id: string): Promise<CampaignView> {
-  return afterCommit(inTransaction(ctx, async (tx) => {
+  return afterCommit(ctx, campaignWrite(ctx, async (tx) => {
     const { row, items } = await loadForWrite(tx, id);
     if (row.status === 'ARCHIVED') return campaignView(row, items);
     const now = new Date();
@@ -378,13 +366,22 @@ export interface PublicCampaign {
   categories: Array<{ categoryId: string; name: string; slug: string; discountPercent: number }>;
 }
 
-async function publicStore(ctx: RequestContext, storeId: string): Promise<{ id: string; pricesShown: boolean }> {
-  const rows: Array<{ id: string; price_visibility: string }> = await ctx.manager.query(`SELECT id, price_visibility FROM stores WHERE id = $1 AND status <> 'archived'`, [storeId]);
+/**
+ * The store of a public read (404 store_not_found unless it exists and is not archived), whether
+ * this visitor sees its prices, and how long until a published campaign of the store starts or ends
+ * (null: none ahead), the moment a cached answer stops being true without any write.
+ */
+async function publicStore(ctx: RequestContext, storeId: string): Promise<{ id: string; pricesShown: boolean; nextChangeMs: number | null }> {
+  const rows: Array<{ id: string; price_visibility: string; next_change_ms: number | null }> = await ctx.manager.query(
+    `SELECT s.id, s.price_visibility,
+            (SELECT extract(epoch FROM least(min(c.starts_at) FILTER (WHERE c.starts_at > now()), min(c.ends_at) FILTER (WHERE c.ends_at > now())) - now()) * 1000
+               FROM flash_sale_campaigns c WHERE c.store_id = s.id AND c.status = 'PUBLISHED')::float8 AS next_change_ms
+       FROM stores s WHERE s.id = $1 AND s.status <> 'archived'`,
+    [storeId],
+  );
   if (!rows[0]) throw storeNotFound();
-  return { id: rows[0].id, pricesShown: pricesShown(ctx, asPriceVisibility(rows[0].price_visibility)) };
+  return { id: rows[0].id, pricesShown: pricesShown(ctx, asPriceVisibility(rows[0].price_visibility)), nextChangeMs: rows[0].next_change_ms };
 }
-
-const percentSaved = (price: bigint, sale: bigint): number => (price <= 0n || sale >= price ? 0 : Number(((price - sale) * 200n + price) / (2n * price)));
 
 async function publicViews(ctx: RequestContext, rows: Array<Pick<FlashSaleCampaign, 'id' | 'storeId' | 'name' | 'slug' | 'description' | 'startsAt' | 'endsAt'>>, showPrices: boolean): Promise<PublicCampaign[]> {
   const items = await itemsOf(ctx, rows.map((r) => r.id));
@@ -428,7 +425,7 @@ async function publicViews(ctx: RequestContext, rows: Array<Pick<FlashSaleCampai
           const priced = prices.get(p.id);
           const base = priced ? priced.basePrice : formatUnits(toUnits(p.price), 4);
           const sale = priced ? priced.price : base;
-          Object.assign(item, { currency: p.currency, price: Number(base), salePrice: Number(sale), discountPercent: percentSaved(toUnits(base), toUnits(sale)) });
+          Object.assign(item, { currency: p.currency, price: Number(base), salePrice: Number(sale), discountPercent: discountPercent(sale, base) });
         }
         return item;
       }),
@@ -439,23 +436,22 @@ async function publicViews(ctx: RequestContext, rows: Array<Pick<FlashSaleCampai
 }
 
 export const PUBLIC_ACTIVE_MAX = 50;
+/**
+ * The longest a public answer is cached: sold counts (remaining, soldOut) change with every order,
+ * and an order announces nothing to the caches until it sells a product's last unit at its price.
+ */
 export const PUBLIC_CACHE_TTL_MS = 5_000;
 
-/** Public answers of this process (see the module comment). */
-export const flashSalePublicCache = new ResultCache<unknown>({ maxBytes: 16 * 1024 * 1024, ttlMs: PUBLIC_CACHE_TTL_MS });
-
-async function cachedPublic<T>(storeId: string, key: string, load: () => Promise<T>): Promise<T> {
-  const hit = flashSalePublicCache.get(key);
-  if (hit !== undefined) return hit as T;
-  const value = await load();
-  flashSalePublicCache.set(storeId, key, value, JSON.stringify(value).length * 2);
-  return value;
+/** A public read through the store's public-read cache (see the module comment); errors are not cached. */
+function cachedPublic(ctx: RequestContext, store: { id: string; pricesShown: boolean; nextChangeMs: number | null }, key: string[], compute: () => Promise<unknown>): Promise<RawJson> {
+  const ttlMs = Math.min(PUBLIC_CACHE_TTL_MS, store.nextChangeMs ?? Infinity);
+  return searchEngineOf(ctx).cachedRead(store.id, ['flash-sales', ...key, store.pricesShown], compute, ttlMs);
 }
 
-/** PUBLISHED campaigns of the store running now, ending soonest first (at most 50). */
-export async function publicActive(ctx: RequestContext, storeId: string): Promise<{ items: PublicCampaign[] }> {
+/** PUBLISHED campaigns of the store running now, ending soonest first (at most 50), as JSON. */
+export async function publicActive(ctx: RequestContext, storeId: string): Promise<RawJson> {
   const store = await publicStore(ctx, storeId);
-  return cachedPublic(store.id, `${store.id}|${store.pricesShown}|active`, async () => {
+  return cachedPublic(ctx, store, ['active'], async (): Promise<{ items: PublicCampaign[] }> => {
     const now = new Date();
     const rows = await ctx.manager
       .getRepository(FlashSaleCampaign)
@@ -471,10 +467,10 @@ export async function publicActive(ctx: RequestContext, storeId: string): Promis
   });
 }
 
-/** A PUBLISHED campaign that is upcoming or running, by slug (case-insensitive); anything else 404. */
-export async function publicBySlug(ctx: RequestContext, storeId: string, slug: string): Promise<PublicCampaign> {
+/** A PUBLISHED campaign that is upcoming or running, by slug (case-insensitive), as JSON; anything else 404. */
+export async function publicBySlug(ctx: RequestContext, storeId: string, slug: string): Promise<RawJson> {
   const store = await publicStore(ctx, storeId);
-  return cachedPublic(store.id, `${store.id}|${store.pricesShown}|slug|${slug.toLowerCase()}`, async () => {
+  return cachedPublic(ctx, store, ['slug', slug.toLowerCase()], async (): Promise<PublicCampaign> => {
     const row = await ctx.manager
       .getRepository(FlashSaleCampaign)
       .createQueryBuilder('c')

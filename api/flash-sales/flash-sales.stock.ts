@@ -1,17 +1,17 @@
 /**
  * Flash-sale stock caps: orders record what they sold at a flash price, in their own transaction.
  *
- * `recordFlashSaleSales(tx, lines)` takes the lines priced by `priceLines` (api/pricing/engine.ts).
+ * `recordFlashSaleSales(tx, lines)` takes the lines priced by `priceLines` (domain/pricing-engine.ts).
  * For each line whose price came from a campaign's product entry it adds the quantity to the entry's
  * soldCount in one guarded UPDATE (soldCount + quantity ≤ stockCap), so two orders racing for the last
  * units cannot both get them: the loser gets 409 flash_sale_sold_out and should re-price. The line that
  * reaches the cap queues the product for re-indexing (its effective price goes back to normal).
  * Lines priced through a campaign's category (no caps) are not counted.
  */
-import { ConflictError } from '../../lib/errors';
 import type { FlashSaleMatch } from '../../domain/pricing-engine';
 import { enqueueRepricing } from '../pricing/reprice';
 import type { RequestContext } from '../../storage/request-context';
+import { flashSalesError } from './flash-sales.errors';
 
 export interface SoldLine {
   productId: string;
@@ -34,7 +34,7 @@ export async function recordFlashSaleSales(tx: RequestContext, lines: readonly S
     );
     const row = rows[0];
     if (!row) {
-      throw new ConflictError('The flash sale has not enough units left at its price for this line; price it again.', 'flash_sale_sold_out', [{ path: 'productId', message: line.productId }]);
+      throw flashSalesError('flash_sale_sold_out', 'The flash sale has not enough units left at its price for this line; price it again.', [{ path: 'productId', message: line.productId }]);
     }
     if (row.stock_cap !== null && row.sold_count >= row.stock_cap && tx.tenantId) {
       await enqueueRepricing(tx.manager, tx.tenantId, [line.productId], { flashSaleCampaignId: line.flashSale.campaignId, change: 'sold_out' });

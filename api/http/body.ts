@@ -8,6 +8,7 @@ import type Koa from 'koa';
 import getRawBody from 'raw-body';
 import { AppError, BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../../lib/errors';
 import type { BodyContentType } from './route';
+import { httpError } from './http.errors';
 
 export interface BodyLimits {
   jsonBytes: number;
@@ -39,7 +40,7 @@ function checkBeforeReading(ctx: Koa.Context, limit: number): void {
   if (declared > limit) throw new PayloadTooLargeError(limit);
 }
 
-const incompleteBody = (): BadRequestError => new BadRequestError('The request body was not received completely.', 'body_incomplete');
+const incompleteBody = (): BadRequestError => httpError('body_incomplete', 'The request body was not received completely.');
 
 async function readText(ctx: Koa.Context, limit: number): Promise<string> {
   checkBeforeReading(ctx, limit);
@@ -50,7 +51,7 @@ async function readText(ctx: Koa.Context, limit: number): Promise<string> {
     if (type === 'entity.too.large') throw new PayloadTooLargeError(limit);
     if (type === 'request.aborted') throw incompleteBody();
     if (type === 'encoding.unsupported' || type === 'charset.unsupported') throw new UnsupportedMediaTypeError(ctx.get('Content-Type'), ['UTF-8 text']);
-    throw new BadRequestError('The request body could not be read.', 'body_unreadable');
+    throw httpError('body_unreadable', 'The request body could not be read.');
   }
 }
 
@@ -65,7 +66,7 @@ export async function readDeclaredBody(ctx: Koa.Context, contentType: BodyConten
     try {
       return JSON.parse(raw) as unknown;
     } catch {
-      throw new BadRequestError('The request body is not valid JSON.', 'invalid_json');
+      throw httpError('invalid_json', 'The request body is not valid JSON.');
     }
   }
   if (!hasBody(ctx)) return undefined;
@@ -147,5 +148,5 @@ export async function refuseUndeclaredBody(ctx: Koa.Context, limits: BodyLimits)
   const raw = await readText(ctx, limits.jsonBytes);
   const trimmed = raw.trim();
   if (trimmed === '' || trimmed === '{}') return;
-  throw new BadRequestError('This operation takes no request body.', 'unexpected_body');
+  throw httpError('unexpected_body', 'This operation takes no request body.');
 }

@@ -7,7 +7,8 @@
  */
 import Joi from 'joi';
 import { parse } from 'csv-parse/sync';
-import { BadRequestError, PayloadTooLargeError, ValidationError, type FieldError } from '../../lib/errors';
+import { PayloadTooLargeError, ValidationError, type FieldError } from '../../lib/errors';
+import { httpError } from './http.errors';
 
 export interface CsvImportLayout {
   /** Column name → joi schema of the cell (strings; convert numbers and booleans in the schema). */
@@ -25,10 +26,10 @@ export function parseCsvImport<T>(text: string, layout: CsvImportLayout, fieldPa
   try {
     records = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: false }) as string[][];
   } catch (error) {
-    throw new BadRequestError(`The CSV could not be read: ${(error as Error).message}`, 'invalid_csv', [{ path: fieldPath, message: (error as Error).message }]);
+    throw httpError('invalid_csv', `The CSV could not be read: ${(error as Error).message}`, [{ path: fieldPath, message: (error as Error).message }]);
   }
   const [header, ...rows] = records;
-  if (!header) throw new BadRequestError('The CSV is empty; it needs a header row.', 'invalid_csv', [{ path: fieldPath, message: 'missing header row' }]);
+  if (!header) throw httpError('invalid_csv', 'The CSV is empty; it needs a header row.', [{ path: fieldPath, message: 'missing header row' }]);
   if (rows.length > layout.maxRows) throw new PayloadTooLargeError(layout.maxRows, `The CSV has ${rows.length} rows; at most ${layout.maxRows} are accepted in one import.`);
 
   const names = header.map((h) => h.trim());

@@ -3,7 +3,9 @@
  * service has to remember SQLSTATE codes and nothing leaks a driver message or stack trace.
  */
 import { EntityNotFoundError, QueryFailedError, QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
-import { AppError, BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../../lib/errors';
+import { AppError, NotFoundError, ServiceUnavailableError } from '../../lib/errors';
+import { isUniqueViolation } from '../../storage/db-errors';
+import { httpError } from './http.errors';
 
 interface PgDriverError {
   code?: string;
@@ -83,23 +85,21 @@ export function translateDatabaseError(error: unknown): AppError | undefined {
   if (isConnectionLoss(error)) return new ServiceUnavailableError('The database is unavailable; try again shortly.');
   if (!(error instanceof QueryFailedError)) return undefined;
   const driver = (error.driverError as PgDriverError | undefined) ?? {};
-  const code = driver.code;
-  switch (code) {
-    case '23505':
-      return new ConflictError(`A resource with the same unique value already exists${driver.constraint ? ` (${driver.constraint})` : ''}.`, 'duplicate');
+  if (isUniqueViolation(error)) return httpError('duplicate', `A resource with the same unique value already exists${driver.constraint ? ` (${driver.constraint})` : ''}.`);
+  switch (driver.code) {
     case '23503':
-      return new ConflictError(`The operation refers to, or is referred to by, another resource${driver.constraint ? ` (${driver.constraint})` : ''}.`, 'reference_conflict');
+      return httpError('reference_conflict', `The operation refers to, or is referred to by, another resource${driver.constraint ? ` (${driver.constraint})` : ''}.`);
     case '23502':
-      return new BadRequestError(`A required value is missing${driver.column ? ` (${driver.column})` : ''}.`, 'missing_value');
+      return httpError('missing_value', `A required value is missing${driver.column ? ` (${driver.column})` : ''}.`);
     case '23514':
-      return new BadRequestError(`A value breaks a rule of the resource${driver.constraint ? ` (${driver.constraint})` : ''}.`, 'check_violation');
+      return httpError('check_violation', `A value breaks a rule of the resource${driver.constraint ? ` (${driver.constraint})` : ''}.`);
     case '22P02':
     case '22007':
     case '22008':
-      return new BadRequestError('A value has the wrong format.', 'invalid_value');
+      return httpError('invalid_value', 'A value has the wrong format.');
     case '22003':
     case '22001':
-      return new BadRequestError('A value is out of range or too long.', 'value_out_of_range');
+      return httpError('value_out_of_range', 'A value is out of range or too long.');
     case '40001':
     case '40P01':
       return new ServiceUnavailableError('The resource was changed concurrently; retry the request.');

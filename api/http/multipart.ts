@@ -5,7 +5,8 @@
  */
 import type Koa from 'koa';
 import busboy from 'busboy';
-import { BadRequestError, PayloadTooLargeError } from '../../lib/errors';
+import { PayloadTooLargeError } from '../../lib/errors';
+import { httpError } from './http.errors';
 
 export interface MultipartLimits {
   fileField: string;
@@ -36,7 +37,7 @@ export function readMultipart(ctx: Koa.Context, limits: MultipartLimits): Promis
         limits: { files: 1, fileSize: limits.maxFileBytes, fields: limits.maxFields ?? 20, fieldSize: limits.maxFieldBytes ?? 16 * 1024, parts: (limits.maxFields ?? 20) + 1 },
       });
     } catch {
-      reject(new BadRequestError('The multipart body has no boundary.', 'invalid_multipart'));
+      reject(httpError('invalid_multipart', 'The multipart body has no boundary.'));
       return;
     }
     const fields: Record<string, string> = {};
@@ -52,7 +53,7 @@ export function readMultipart(ctx: Koa.Context, limits: MultipartLimits): Promis
     parser.on('file', (name, stream, info) => {
       if (name !== limits.fileField) {
         stream.resume();
-        fail(new BadRequestError(`Unexpected file part "${name}"; send the file as "${limits.fileField}".`, 'invalid_multipart'));
+        fail(httpError('invalid_multipart', `Unexpected file part "${name}"; send the file as "${limits.fileField}".`));
         return;
       }
       const chunks: Buffer[] = [];
@@ -63,18 +64,18 @@ export function readMultipart(ctx: Koa.Context, limits: MultipartLimits): Promis
       });
     });
     parser.on('field', (name, value, info) => {
-      if (info.valueTruncated) fail(new BadRequestError(`The field "${name}" is too long.`, 'invalid_multipart'));
-      else if (name === limits.fileField) fail(new BadRequestError(`"${name}" must be sent as a file part.`, 'invalid_multipart'));
+      if (info.valueTruncated) fail(httpError('invalid_multipart', `The field "${name}" is too long.`));
+      else if (name === limits.fileField) fail(httpError('invalid_multipart', `"${name}" must be sent as a file part.`));
       else fields[name] = value;
     });
-    parser.on('filesLimit', () => fail(new BadRequestError('Only one file may be uploaded.', 'invalid_multipart')));
-    parser.on('fieldsLimit', () => fail(new BadRequestError('Too many fields.', 'invalid_multipart')));
-    parser.on('partsLimit', () => fail(new BadRequestError('Too many parts.', 'invalid_multipart')));
-    parser.on('error', (error: Error) => fail(new BadRequestError(`The multipart body could not be read (${error.message}).`, 'invalid_multipart')));
+    parser.on('filesLimit', () => fail(httpError('invalid_multipart', 'Only one file may be uploaded.')));
+    parser.on('fieldsLimit', () => fail(httpError('invalid_multipart', 'Too many fields.')));
+    parser.on('partsLimit', () => fail(httpError('invalid_multipart', 'Too many parts.')));
+    parser.on('error', (error: Error) => fail(httpError('invalid_multipart', `The multipart body could not be read (${error.message}).`)));
     parser.on('close', () => {
       if (!failed) resolve({ fields, file });
     });
-    ctx.req.on('aborted', () => fail(new BadRequestError('The request body was not received completely.', 'body_incomplete')));
+    ctx.req.on('aborted', () => fail(httpError('body_incomplete', 'The request body was not received completely.')));
     ctx.req.pipe(parser);
   });
 }

@@ -7,6 +7,7 @@ import { describeSchema, isRequired, toJsonSchema, type JsonSchema } from './joi
 import { pathParamNames, type NamedSchema, type RouteDef } from './route';
 import { defaultPathParamSchema } from './validation';
 import { API_PREFIX } from './router';
+import { errorCodeList, errorCodeTable } from '../error-codes';
 
 type Json = Record<string, unknown>;
 
@@ -44,7 +45,7 @@ function parameterSchema(schema: import('joi').Schema): { schema: JsonSchema; no
   const json = toJsonSchema(schema);
   const metas = describeSchema(schema).metas ?? [];
   const notes: string[] = [];
-  if (metas.some((m) => m.listedRequired)) notes.push('Marked "(r)" in the specification; optional here because a list filter cannot sensibly be mandatory (ruling 3).');
+  if (metas.some((m) => m.listedRequired)) notes.push('Marked "(r)" in the specification; optional here because a list filter cannot sensibly be mandatory (only storeId and path ids are required).');
   if (metas.some((m) => m.commaSeparated)) notes.push('Repeat the parameter or give a comma-separated list.');
   else if (json.type === 'array') notes.push('Repeat the parameter for each value.');
   return { schema: json, note: notes.join(' ') };
@@ -163,7 +164,7 @@ function problemSchemas(): Json {
         title: { type: 'string' },
         status: { type: 'integer', minimum: 400, maximum: 599 },
         detail: { type: 'string' },
-        code: { type: 'string', examples: ['validation_failed', 'not_found', 'not_implemented'] },
+        code: { type: 'string', description: 'One of the codes listed under "Error codes" (also as `x-error-codes`).', examples: ['validation_failed', 'not_found', 'not_implemented'] },
         instance: { type: 'string' },
         requestId: { type: 'string' },
         errors: { type: 'array', items: { $ref: '#/components/schemas/FieldError' } },
@@ -197,6 +198,7 @@ export function buildOpenApiDocument(routes: RouteDef[], info: OpenApiInfo): Jso
     }
   }
   const tags = [...new Set(routes.map((r) => r.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `Operations of the ${name} area.` }));
+  const errorCodes = errorCodeList();
   const responses: Json = {};
   for (const [name, { description }] of Object.entries(PROBLEM_RESPONSES)) {
     responses[name] = { description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
@@ -207,11 +209,16 @@ export function buildOpenApiDocument(routes: RouteDef[], info: OpenApiInfo): Jso
       title: 'Commerce platform API',
       version: info.version,
       summary: 'Multi-tenant commerce platform whose heart is storefront search.',
-      description:
+      description: [
         'Every operation of the specification. Errors are `application/problem+json` (RFC 9457). Identifiers are UUIDs; lists use cursor pagination (`items`, `nextCursor`); the public search uses page/perPage. Operations marked `x-implemented: false` validate their input and answer 501.',
+        '## Error codes',
+        'Every problem carries a stable `code`. The codes, with the status they come with, the area that answers them and what they mean (generated from the error-code registries; also in `x-error-codes`):',
+        errorCodeTable(errorCodes),
+      ].join('\n\n'),
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: API_PREFIX, description: 'This server' }],
+    'x-error-codes': errorCodes,
     tags,
     paths,
     components: {

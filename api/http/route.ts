@@ -1,5 +1,5 @@
 /**
- * The declarative route table row (DESIGN "An area module"). The router, input validation,
+ * The declarative route table row (docs/architecture.md, "An area module"). The router, input validation,
  * authentication and the OpenAPI 3.1 document are all generated from these rows, so behaviour
  * and documentation cannot drift apart.
  */
@@ -53,9 +53,9 @@ export interface RouteDef {
   /** Unique, `<area>.<verb>`; also the OpenAPI operationId. */
   operationId: string;
   method: HttpMethod;
-  /** The path exactly as the specification lists it, relative to /api/v1 (ruling 1), with `{param}` placeholders. */
+  /** The path exactly as the specification lists it, relative to /api/v1 (docs/decisions.md, Base path), with `{param}` placeholders. */
   path: string;
-  /** The functional area tag of document 1. */
+  /** The functional area tag (the specification's area names; API key scopes derive from it). */
   tag: string;
   summary: string;
   description?: string;
@@ -130,7 +130,7 @@ export function csvDocument(name: string, description: string): NamedSchema {
   return { name, schema: Joi.string().description(description), contentType: 'text/csv', pending: false };
 }
 
-/** Marks a query parameter the specification lists as "(r)": optional here (ruling 3), said so in the docs. */
+/** Marks a query parameter the specification lists as "(r)": optional here (docs/decisions.md, Optional filters), said so in the OpenAPI description. */
 export function listedRequired<T extends Joi.Schema>(schema: T): T {
   return schema.meta({ listedRequired: true }) as T;
 }

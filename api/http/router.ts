@@ -1,7 +1,8 @@
 /**
  * Builds the Koa router from the route tables: one pipeline per row (authenticate → read and
  * validate input → handler, or validate → 501 while the operation is not built), plus the
- * 404/405 answers for paths and methods that no row serves.
+ * 404/405 answers for paths and methods that no row serves. With NODE_ENV=test the handler's body is
+ * also checked against the row's response schema (a mismatch answers 500).
  */
 import Router, { type RouterMiddleware } from '@koa/router';
 import type Koa from 'koa';
@@ -9,11 +10,13 @@ import { authenticateRequest } from './auth';
 import { RawJson } from '../../lib/raw-json';
 import { readDeclaredBody, refuseUndeclaredBody, settleStreamedBody, streamDeclaredBody, type BodyLimits } from './body';
 import { isMultipart, readMultipart } from './multipart';
-import { MethodNotAllowedError, NotFoundError, NotImplementedError, UnsupportedMediaTypeError } from '../../lib/errors';
+import { MethodNotAllowedError, NotImplementedError, UnsupportedMediaTypeError } from '../../lib/errors';
 import type { RouteDef } from './route';
 import { compileInput, normaliseQuery, validatePart } from './validation';
 import type { ContextServices, RequestContext } from '../../storage/request-context';
 import type { DataSource } from 'typeorm';
+import { httpError } from './http.errors';
+import { assertResponseMatches } from './response-check';
 
 export const API_PREFIX = '/api/v1';
 
@@ -73,6 +76,8 @@ async function readInput(route: RouteDef, ctx: Koa.Context, deps: RouterDeps, co
 function routeMiddleware(route: RouteDef, deps: RouterDeps): RouterMiddleware {
   const compiled = compileInput(route);
   const operation = `${route.method} ${route.path}`;
+  // Tests only: every body a handler returns must match the route's declared response schema (api/http/response-check.ts).
+  const checkResponse = (deps.services?.config.nodeEnv ?? process.env.NODE_ENV) === 'test';
   return async (ctx) => {
     const handler = route.handler;
     if (!handler) {
@@ -99,6 +104,7 @@ function routeMiddleware(route: RouteDef, deps: RouterDeps): RouterMiddleware {
     } finally {
       if (route.streamBody) settleStreamedBody(ctx);
     }
+    if (checkResponse) assertResponseMatches(route, result);
     ctx.status = route.status;
     if (route.status === 204) return;
     if (route.response?.contentType === 'text/csv') ctx.type = 'text/csv; charset=utf-8';
@@ -126,7 +132,7 @@ export function fallback(routers: Router[]): Koa.Middleware {
     for (const router of routers) {
       for (const layer of router.match(ctx.path, ctx.method).path) for (const method of layer.methods) allowed.add(method);
     }
-    if (allowed.size === 0) throw new NotFoundError(`No operation is served at ${ctx.path}.`, 'route_not_found');
+    if (allowed.size === 0) throw httpError('route_not_found', `No operation is served at ${ctx.path}.`);
     if (ctx.method === 'OPTIONS') {
       ctx.set('Allow', [...allowed, 'OPTIONS'].sort().join(', '));
       ctx.status = 204;

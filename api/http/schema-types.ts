@@ -4,12 +4,10 @@
  * the OpenAPI generator can describe them.
  */
 import Joi from 'joi';
+import { UUID_PATTERN } from '../../storage/ids';
 
-/**
- * DESIGN ruling 4 / document 1 "Identifiers": versions 1 to 8 with the RFC 9562 variant bits,
- * plus the nil and max UUIDs. Case-insensitive.
- */
-export const UUID_PATTERN = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|0{8}-0{4}-0{4}-0{4}-0{12}|f{8}-f{4}-f{4}-f{4}-f{12})$/i;
+/** The one definition of a UUID (storage/ids.ts), under the name the API's modules import it by. */
+export { UUID_PATTERN };
 
 export const uuid = (): Joi.StringSchema =>
   Joi.string()
@@ -17,7 +15,7 @@ export const uuid = (): Joi.StringSchema =>
     .meta({ format: 'uuid' })
     .messages({ 'string.pattern.name': '{{#label}} must be a UUID (versions 1 to 8, or the nil or max UUID)' });
 
-/** A store id: the one filter that is really required (ruling 3). */
+/** A store id: the one filter that is really required (docs/decisions.md, Optional filters). */
 export const storeId = (): Joi.StringSchema => uuid().required().description('The store the operation is scoped to.');
 
 export const int = (min: number, max?: number): Joi.NumberSchema => {

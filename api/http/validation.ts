@@ -1,7 +1,7 @@
 /**
  * Input validation driven by the route table: path parameters, query parameters and body are each
  * validated by one joi object compiled once per route. Unknown query parameters and unknown body
- * fields are rejected (ruling 2); every problem is reported, not only the first.
+ * fields are rejected (docs/decisions.md, Problem format); every problem is reported, not only the first.
  */
 import Joi from 'joi';
 import { ValidationError, type FieldError } from '../../lib/errors';
@@ -22,7 +22,7 @@ const VALIDATION_OPTIONS: Joi.ValidationOptions = {
   errors: { wrap: { label: false } },
 };
 
-/** Path parameters are UUIDs when named `id` or `…Id` (ruling 4), otherwise non-empty strings. */
+/** Path parameters are UUIDs when named `id` or `…Id` (docs/decisions.md, Identifiers), otherwise non-empty strings. */
 export function defaultPathParamSchema(name: string): Joi.Schema {
   if (name === 'id' || /[a-z]Id$/.test(name)) return uuid().required();
   if (name === 'slug' || name.endsWith('Slug')) return text(1, 200).required();

@@ -6,7 +6,8 @@
  */
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
-import { BadRequestError, ValidationError, type FieldError } from '../../lib/errors';
+import { ValidationError, type FieldError } from '../../lib/errors';
+import { importsError } from './imports.errors';
 
 export type CsvSource = string | Buffer | AsyncIterable<Buffer | string>;
 
@@ -63,13 +64,13 @@ export async function* csvRecords(source: CsvSource, rules: CsvHeaderRules, onHe
   } catch (error) {
     if (error instanceof ValidationError) throw error;
     const message = (error as Error).message;
-    throw new BadRequestError(`The CSV could not be read after data row ${row}: ${message}`, 'invalid_csv', [{ path: `rows[${row + 1}]`, message }]);
+    throw importsError('invalid_csv', `The CSV could not be read after data row ${row}: ${message}`, [{ path: `rows[${row + 1}]`, message }]);
   } finally {
     input.unpipe(parser);
     parser.destroy();
     input.destroy();
   }
-  if (!names) throw new BadRequestError('The CSV is empty; it needs a header row.', 'invalid_csv', [{ path: 'body', message: 'missing header row' }]);
+  if (!names) throw importsError('invalid_csv', 'The CSV is empty; it needs a header row.', [{ path: 'body', message: 'missing header row' }]);
 }
 
 /** A row error as the import operations report it. */

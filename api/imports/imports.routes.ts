@@ -1,7 +1,8 @@
 /**
- * Catalog and customer migration (document 2, "Sandbox and import"; document 1 rule 5 of migration).
- * The progress and download operations are extensions: document 2 says the progress of a job is
- * queried and an export gives a download link, but lists no operation for either.
+ * Catalog and customer migration: product CSV import (synchronous and asynchronous) and export, and
+ * the customer import (docs/catalog.md, "Import and export"). The progress and download operations
+ * are extensions: the specification says the progress of a job is queried and an export gives a
+ * download link, but lists no operation for either (docs/decisions.md, Extensions).
  */
 import Joi from 'joi';
 import type { StreamedBody } from '../http/body';
@@ -14,7 +15,7 @@ import { downloadExport, getTransferJob, startProductExport, startProductImport 
 
 type Params = Record<string, string>;
 
-/** The operations of this table that document 2 does not list (extensions; their descriptions say so). */
+/** The operations of this table that the specification does not list (extensions; their descriptions say so). */
 export const importExtensionOperationIds = ['imports.getJob', 'imports.downloadExport'] as const;
 
 const writers =
@@ -66,7 +67,7 @@ export const importRoutes = defineRoutes({ tag: 'import', auth: 'merchant' }, [
     method: 'GET',
     path: '/bulk-import/jobs/{id}',
     summary: 'Progress of a product import or export job (extension)',
-    description: `Extension: not listed in document 2, which says that the progress of an asynchronous import is queried and that an export gives a download link. ${readers} state QUEUED → RUNNING → COMPLETED or FAILED; rows and products count what is committed so far; errors lists row errors (row number, column, message).`,
+    description: `Extension: the progress of an asynchronous import or an export, which the specification says can be queried without listing an operation for it. ${readers} state QUEUED → RUNNING → COMPLETED or FAILED; rows and products count what is committed so far; errors lists row errors (row number, column, message).`,
     params: { id: uuid().required() },
     response: TransferJobProgress,
     status: 200,
@@ -77,7 +78,7 @@ export const importRoutes = defineRoutes({ tag: 'import', auth: 'merchant' }, [
     method: 'GET',
     path: '/bulk-import/jobs/{id}/download',
     summary: 'Download the CSV of a completed export (extension)',
-    description: `Extension: the download link of an export (document 2: "a download link becomes available when the job completes"). ${readers} The link's expires and signature come from the job's progress; a changed link answers 403 invalid_download_link, an expired one 410 download_expired. The CSV is streamed as an attachment.`,
+    description: `Extension: the download link of an export, available when the export job completes. ${readers} The link's expires and signature come from the job's progress; a changed link answers 403 invalid_download_link, an expired one 410 download_expired. The CSV is streamed as an attachment.`,
     params: { id: uuid().required() },
     query: {
       expires: Joi.number().integer().min(0).max(99_999_999_999).required().description('Unix time (seconds) when the link stops working.'),

@@ -1,4 +1,4 @@
-/** Bodies and answers of the import and export operations (README "Import and export"). */
+/** Bodies and answers of the import and export operations (docs/catalog.md, "Import and export"). */
 import Joi from 'joi';
 import { csvDocument, dto } from '../http/route';
 import { CUSTOMER_COLUMNS } from '../customers/customers.service';

@@ -1,6 +1,6 @@
 /**
  * Settings of the import and export operations, read from the environment when used (so tests can
- * lower the thresholds). Documented in the README configuration table.
+ * lower the thresholds). Documented in docs/configuration.md.
  * - IMPORT_ASYNC_MIN_ROWS (10000): a product CSV with this many data rows or more is refused by the
  *   synchronous operation (413 use_async_import) and must go to /bulk-import/products/async.
  * - IMPORT_BATCH_PRODUCTS (1000): products committed per transaction by an import (also one outbox row and

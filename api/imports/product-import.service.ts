@@ -13,7 +13,7 @@ import type Joi from 'joi';
 import { Product } from '../../storage/entities';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { AppError, PayloadTooLargeError } from '../../lib/errors';
+import { AppError } from '../../lib/errors';
 import { requireStore } from '../../domain/store-access';
 import { createProduct, replaceProduct, type ProductInput } from '../products/products.service';
 import { UpdateProductDto } from '../products/products.schemas';
@@ -21,6 +21,7 @@ import { loadParts, type ProductParts } from '../products/products.view';
 import { csvRecords, type CsvSource, type RowError } from './csv-stream';
 import { buildNewProducts, insertNewProducts } from './product-bulk-create';
 import { importSettings } from './imports.settings';
+import { importsError } from './imports.errors';
 import { errorLocation, groupInput, LAYOUT_COLUMNS, productGroups, REQUIRED_COLUMNS, type Lookups, type ProductGroup } from './product-layout';
 
 export const MAX_REPORTED_ROW_ERRORS = 1_000;
@@ -240,9 +241,7 @@ export async function importProductsSync(ctx: RequestContext, storeId: string, s
   for await (const group of productGroups(csvRecords(source, productCsvRules, (names) => (header = names)))) {
     rows += group.records.length;
     if (rows >= asyncMinRows) {
-      const error = new PayloadTooLargeError(asyncMinRows, `The CSV has ${asyncMinRows} data rows or more; import it with POST /api/v1/bulk-import/products/async, which runs in the background and reports progress.`);
-      (error as { code: string }).code = 'use_async_import';
-      throw error;
+      throw importsError('use_async_import', `The CSV has ${asyncMinRows} data rows or more; import it with POST /api/v1/bulk-import/products/async, which runs in the background and reports progress.`);
     }
     groups.push(group);
   }

@@ -1,5 +1,5 @@
 /**
- * The product CSV layout shared by the import and the export (README "Import and export"): one row
+ * The product CSV layout shared by the import and the export (docs/catalog.md, "Import and export"): one row
  * per variant, rows grouped into a product by `handle` (the product slug). The product columns are
  * read from the first row of a handle; later rows of the same handle leave them empty or repeat the
  * same value. A product without variants is one row whose variant columns are all empty.

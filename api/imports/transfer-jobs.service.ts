@@ -1,5 +1,5 @@
 /**
- * Asynchronous product import and product export jobs (README "Import and export").
+ * Asynchronous product import and product export jobs (docs/catalog.md, "Import and export").
  *
  * Import: the request stores the uploaded CSV in `transfer_job_chunks` (in the job's tenant), writes
  * the job row, one audit entry (product_import.create) and one outbox row (queue `import`) in one
@@ -24,18 +24,19 @@ import { DeliveryReleased, enqueueOutbox, releaseIfStopping, type OutboxDelivery
 import { inTransaction, servicesOf, type ActorType, type ContextServices, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { toCsv, attachment } from '../http/csv';
-import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors';
+import { AppError, NotFoundError } from '../../lib/errors';
 import { requireStore } from '../../domain/store-access';
 import type { ProductParts } from '../products/products.view';
 import { csvRecords, type CsvSource, type RowError } from './csv-stream';
 import { importSettings } from './imports.settings';
 import { applyProductGroups, emptyOutcome, MAX_REPORTED_ROW_ERRORS, prepareProductGroups, productCsvRules, type PreparedGroups } from './product-import.service';
 import { exportRows, LAYOUT_COLUMNS, productGroups, type ProductGroup } from './product-layout';
+import { importsError } from './imports.errors';
 
 const CHUNK_BYTES = 1024 * 1024;
 export const TRANSFER_AGGREGATE = 'transfer_job';
 
-const jobNotFound = (): NotFoundError => new NotFoundError('The import or export job does not exist.', 'job_not_found');
+const jobNotFound = (): NotFoundError => importsError('job_not_found', 'The import or export job does not exist.');
 
 /** Stores `source` as the job's chunks (about 1 MiB each) inside the caller's transaction; returns the byte count. */
 async function storeChunks(tx: RequestContext, jobId: string, source: CsvSource): Promise<number> {
@@ -113,7 +114,12 @@ async function createJob(ctx: RequestContext, storeId: string, kind: TransferJob
     }
     const action = kind === 'PRODUCT_IMPORT' ? 'product_import.create' : 'product_export.create';
     await recordAudit(tx, { action, resourceType: 'transfer_job', resourceId: id, before: null, after: { storeId: store.id, kind, fileBytes: bytes } });
-    await enqueueOutbox(tx, { queue: kind === 'PRODUCT_IMPORT' ? 'import' : 'export', topic: kind === 'PRODUCT_IMPORT' ? 'product_import.queued' : 'product_export.queued', aggregateType: TRANSFER_AGGREGATE, aggregateId: id });
+    await enqueueOutbox(
+      tx,
+      kind === 'PRODUCT_IMPORT'
+        ? { queue: 'import', topic: 'product_import.queued', aggregateType: TRANSFER_AGGREGATE, aggregateId: id }
+        : { queue: 'export', topic: 'product_export.queued', aggregateType: TRANSFER_AGGREGATE, aggregateId: id },
+    );
     const job = await tx.manager.findOneByOrFail(TransferJob, { id });
     return jobView(tx, job, []);
   });
@@ -131,7 +137,7 @@ async function checkHead(head: string): Promise<void> {
   const records = csvRecords(lines.slice(0, 1).join('\n'), productCsvRules);
   await records.next();
   await records.return(undefined);
-  if (lines.length < 2) throw new BadRequestError('The CSV has no data rows.', 'empty_csv', [{ path: 'body', message: 'at least one data row is needed' }]);
+  if (lines.length < 2) throw importsError('empty_csv', 'The CSV has no data rows.', [{ path: 'body', message: 'at least one data row is needed' }]);
 }
 
 /** True once `head` holds a whole first line and something after it (the start of a data row). */
@@ -247,9 +253,9 @@ export async function downloadExport(ctx: RequestContext, id: string, expires: n
   if (job.kind !== 'PRODUCT_EXPORT') throw jobNotFound();
   const expected = Buffer.from(signature(servicesOf(ctx).config.appSecret, job.id, expires));
   const given = Buffer.from(sig);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw new AppError(403, 'invalid_download_link', 'Forbidden', 'The download link is not valid for this job.');
-  if (expires * 1000 <= Date.now()) throw new AppError(410, 'download_expired', 'Gone', 'The download link has expired; start a new export.');
-  if (job.state !== 'COMPLETED') throw new ConflictError('The export has not completed.', 'export_not_ready');
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw importsError('invalid_download_link', 'The download link is not valid for this job.');
+  if (expires * 1000 <= Date.now()) throw importsError('download_expired', 'The download link has expired; start a new export.');
+  if (job.state !== 'COMPLETED') throw importsError('export_not_ready', 'The export has not completed.');
   return { body: Readable.from(readChunks(ctx.dataSource, job.id)), disposition: attachment(`products-${job.storeId}-${job.id}.csv`) };
 }
 
@@ -434,11 +440,19 @@ export async function runExportJob(dataSource: DataSource, jobId: string, signal
 }
 
 /** The consumer of the `import` and `export` queues (jobs worker). */
-export function transferJobsHandler(dataSource: DataSource, services?: ContextServices): (delivery: OutboxDelivery) => Promise<void> {
+export function transferJobsHandler(dataSource: DataSource, services?: ContextServices): (delivery: OutboxDelivery<'import' | 'export'>) => Promise<void> {
   return async (delivery) => {
-    if (delivery.aggregateType !== TRANSFER_AGGREGATE) return;
-    if (delivery.queue === 'export') await runExportJob(dataSource, delivery.aggregateId, delivery.signal);
-    // Stopped by a shutdown after a committed batch: the next run resumes at the job's next row.
-    else if (!(await runImportJob(dataSource, delivery.aggregateId, services, { signal: delivery.signal }))) throw new DeliveryReleased('import stopped between batches');
+    switch (delivery.aggregateType) {
+      case TRANSFER_AGGREGATE:
+        if (delivery.queue === 'export') await runExportJob(dataSource, delivery.aggregateId, delivery.signal);
+        // Stopped by a shutdown after a committed batch: the next run resumes at the job's next row.
+        else if (!(await runImportJob(dataSource, delivery.aggregateId, services, { signal: delivery.signal }))) throw new DeliveryReleased('import stopped between batches');
+        return;
+      default: {
+        // Every aggregate type of the queues is handled above; a row of an older version with another is acknowledged.
+        const _exhaustive: never = delivery.aggregateType;
+        void _exhaustive;
+      }
+    }
   };
 }

@@ -1,4 +1,4 @@
-/** Jobs: administration of the background queues (document 2, "Jobs"). Platform admins only. */
+/** Jobs: administration of the background queues (docs/jobs-console.md). Platform admins only. */
 import { defineRoutes, listedRequired, type RouteRequest } from '../http/route';
 import { positiveInt, text } from '../http/schema-types';
 import { QueueDetail, QueueJob, QueueJobList, QueueJobRemoved, QueueList } from './jobs.schemas';

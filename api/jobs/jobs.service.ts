@@ -12,40 +12,23 @@
  * - pause / resume: see storage/queue-control.ts; idempotent, answers the queue.
  */
 import BeeQueue from 'bee-queue';
-import { isQueueName, QUEUE_NAMES, QueueRegistry, type QueueName } from '../../storage/queues';
+import { isQueueName, QUEUE_NAMES, type QueueName, type QueueRegistry } from '../../storage/queues';
 import { isPaused, setPaused, succeededCount } from '../../storage/queue-control';
 import { servicesOf, type RequestContext } from '../../storage/request-context';
-import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors';
+import { jobsError } from './jobs.errors';
 
-const registries = new Map<string, QueueRegistry>();
-
-function registry(ctx: RequestContext): QueueRegistry {
-  const { config, logger } = servicesOf(ctx);
-  const key = `${config.redisUrl}|${config.queuePrefix}`;
-  let found = registries.get(key);
-  if (!found) {
-    found = new QueueRegistry({ redisUrl: config.redisUrl, isWorker: false, logger, prefix: config.queuePrefix, stallIntervalMs: config.queueStallIntervalMs });
-    registries.set(key, found);
-  }
-  return found;
-}
-
-/** Closes the console's queue connections (tests and shutdown). */
-export async function closeJobsConsole(): Promise<void> {
-  const all = [...registries.values()];
-  registries.clear();
-  await Promise.all(all.map((r) => r.close(1_000)));
-}
+/** The process's queue producers (the runtime's, under its QUEUE_PREFIX). */
+const registry = (ctx: RequestContext): QueueRegistry => servicesOf(ctx).queues;
 
 function requirePlatformAdmin(ctx: RequestContext): void {
   if (ctx.actor.type !== 'user' || ctx.actor.platformRole !== 'platform_admin') {
-    throw new ForbiddenError('The jobs console is for platform admins.', 'platform_admin_required');
+    throw jobsError('platform_admin_required', 'The jobs console is for platform admins.');
   }
 }
 
 function queueOf(ctx: RequestContext, name: string): { name: QueueName; queue: BeeQueue } {
   requirePlatformAdmin(ctx);
-  if (!isQueueName(name)) throw new NotFoundError(`There is no queue "${name}"; the queues are ${QUEUE_NAMES.join(', ')}.`, 'queue_not_found');
+  if (!isQueueName(name)) throw jobsError('queue_not_found', `There is no queue "${name}"; the queues are ${QUEUE_NAMES.join(', ')}.`);
   return { name, queue: registry(ctx).get(name) };
 }
 
@@ -100,14 +83,14 @@ export async function listJobs(ctx: RequestContext, name: string, limit: number)
 
 async function findJob(queue: BeeQueue, id: string): Promise<BeeQueue.Job<Record<string, unknown>>> {
   const job = (await queue.getJob(id)) as BeeQueue.Job<Record<string, unknown>> | null;
-  if (!job) throw new NotFoundError('The queue has no job with this id.', 'job_not_found');
+  if (!job) throw jobsError('job_not_found', 'The queue has no job with this id.');
   return job;
 }
 
 export async function retryJob(ctx: RequestContext, name: string, id: string): Promise<Record<string, unknown>> {
   const { name: queueName, queue } = queueOf(ctx, name);
   const job = await findJob(queue, id);
-  if (job.status !== 'failed') throw new ConflictError(`The job is not failed (it is ${job.status}); only failed jobs are retried.`, 'job_not_failed');
+  if (job.status !== 'failed') throw jobsError('job_not_failed', `The job is not failed (it is ${job.status}); only failed jobs are retried.`);
   const data = job.data as { aggregateType?: string; aggregateId?: string };
   if (data.aggregateType && data.aggregateId) {
     await ctx.dataSource.query(

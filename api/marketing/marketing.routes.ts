@@ -1,4 +1,4 @@
-/** Marketing: campaigns and automations with their runs (document 3, "Marketing and suppression"). */
+/** Marketing: campaigns and automations with their runs. */
 import { defineRoutes } from '../http/route';
 import { CreateAutomationDto, CreateCampaignDto, TriggerAutomationDto, UpdateAutomationDto, UpdateCampaignDto } from './marketing.schemas';
 

@@ -1,6 +1,5 @@
 /**
- * Notification preferences: a customer's choices per category, and the tenant's policies and digest
- * (document 3, "Notification preferences").
+ * Notification preferences: a customer's choices per category, and the tenant's policies and digest.
  */
 import { defineRoutes } from '../http/route';
 import {

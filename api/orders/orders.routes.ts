@@ -1,4 +1,4 @@
-/** Orders (document 2, "Sandbox and import"): placed with a sandbox or production token. */
+/** Orders (docs/commerce.md, "Orders"): placed with a sandbox or production token. */
 import { defineRoutes, type RouteRequest } from '../http/route';
 import { uuid } from '../http/schema-types';
 import { CreateOrderDto, listOrdersQuery, OrderListResponse, OrderResponse } from './orders.schemas';
@@ -6,7 +6,7 @@ import { cancelOrder, createOrder, getOrder, listOrders, type CreateOrderInput, 
 
 type Params = Record<string, string>;
 
-/** The operations of this table that document 2 does not list (extensions; their descriptions say so). */
+/** The operations of this table that the specification does not list (extensions; their descriptions say so). */
 export const orderExtensionOperationIds = ['orders.list', 'orders.get', 'orders.cancel'] as const;
 
 const callers =
@@ -29,7 +29,7 @@ export const orderRoutes = defineRoutes({ tag: 'orders', auth: 'merchant' }, [
     method: 'GET',
     path: '/orders',
     summary: 'List the orders of a store (extension)',
-    description: `Extension: not listed in document 2; a client reading its orders needs it. ${callers} storeId is required here as in every store list (an API key names its own store). Newest first, cursor-paginated; filters by customer and status.`,
+    description: `Extension: not in the specification's operation list; a client reading its orders needs it. ${callers} storeId is required here as in every store list (an API key names its own store). Newest first, cursor-paginated; filters by customer and status.`,
     query: listOrdersQuery,
     response: OrderListResponse,
     status: 200,
@@ -40,7 +40,7 @@ export const orderRoutes = defineRoutes({ tag: 'orders', auth: 'merchant' }, [
     method: 'GET',
     path: '/orders/{id}',
     summary: 'Read an order (extension)',
-    description: `Extension: not listed in document 2. ${callers} 404 order_not_found for an unknown order or another tenant's.`,
+    description: `Extension: not in the specification's operation list. ${callers} 404 order_not_found for an unknown order or another tenant's.`,
     params: { id: uuid().required() },
     response: OrderResponse,
     status: 200,
@@ -51,7 +51,7 @@ export const orderRoutes = defineRoutes({ tag: 'orders', auth: 'merchant' }, [
     method: 'POST',
     path: '/orders/{id}/cancel',
     summary: 'Cancel an order (extension)',
-    description: `Extension: not listed in document 2; document 1's topic order.cancelled is emitted by it. ${callers} The stock of every line goes back to its variant (lines whose variant was deleted have nothing to return to), the quantities are taken off the products' sales counts (a cancelled order is not a sale), status becomes CANCELLED and order.cancelled is emitted. Idempotent: cancelling a cancelled order answers 200 with the order unchanged and emits nothing. An archived store answers 409 store_archived.`,
+    description: `Extension: not in the specification's operation list; it emits the webhook topic order.cancelled. ${callers} The stock of every line goes back to its variant (lines whose variant was deleted have nothing to return to), the quantities are taken off the products' sales counts (a cancelled order is not a sale), status becomes CANCELLED and order.cancelled is emitted. Idempotent: cancelling a cancelled order answers 200 with the order unchanged and emits nothing. An archived store answers 409 store_archived.`,
     params: { id: uuid().required() },
     response: OrderResponse,
     status: 200,

@@ -1,4 +1,4 @@
-/** DTOs of orders. The request fields are document 1's "Order creation request". */
+/** DTOs of orders. The request fields are those the specification names for creating an order. */
 import Joi from 'joi';
 import { dto } from '../http/route';
 import { cursor, dateTime, oneOf, positiveInt, storeId, text, uuid } from '../http/schema-types';

@@ -1,5 +1,5 @@
 /**
- * Orders (issue 8). Placing an order, in one transaction:
+ * Orders (docs/commerce.md, "Orders"). Placing an order, in one transaction:
  * 1. the store: a store API key or sandbox token acts on its own store; a member's token names it;
  * 2. the customer must be a customer of that store, each variant a variant of that store's products
  *    (404 customer_not_found / variant_not_found, also for another tenant's ids);
@@ -19,10 +19,10 @@
 import { Customer, Order, OrderItem } from '../../storage/entities';
 import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
-import { enqueueOutbox } from '../../storage/outbox';
+import { enqueueOutbox, type OutboxEvent } from '../../storage/outbox';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { AppError, ConflictError, NotFoundError, ValidationError, type FieldError } from '../../lib/errors';
+import { NotFoundError, ValidationError, type FieldError } from '../../lib/errors';
 import { priceLines } from '../../domain/pricing-engine';
 import { recordFlashSaleSales } from '../flash-sales/flash-sales.stock';
 import { formatUnits, rescale, RESULT_DECIMALS, SCALE, toUnits, unitsToNumber } from '../../domain/money';
@@ -30,6 +30,7 @@ import { UUID_PATTERN } from '../http/schema-types';
 import { decodeCursor, encodeCursor, isDate } from '../http/cursor';
 import { requireStore } from '../../domain/store-access';
 import { emitEvent } from '../webhooks/events';
+import { ordersError } from './orders.errors';
 
 export interface CreateOrderInput {
   storeId?: string;
@@ -46,7 +47,7 @@ export interface ListOrdersInput {
   cursor?: string;
 }
 
-export const orderNotFound = (): NotFoundError => new NotFoundError('The order does not exist.', 'order_not_found');
+export const orderNotFound = (): NotFoundError => ordersError('order_not_found', 'The order does not exist.');
 
 /** The store an order operation acts on: the API key's own store, or the storeId a member names. */
 export function orderStoreId(ctx: RequestContext, storeId: string | undefined): string {
@@ -87,7 +88,7 @@ export function orderView(order: Order, items: OrderItem[]) {
 
 export type OrderViewBody = ReturnType<typeof orderView>;
 
-/** The data of order.placed / order.cancelled: document 1's fields plus what a receiver needs to act on it. */
+/** The data of order.placed / order.cancelled: the fields the specification names plus what a receiver needs to act on it. */
 export function orderEventData(view: OrderViewBody): Record<string, unknown> {
   return {
     orderId: view.id,
@@ -118,7 +119,7 @@ interface LockedVariant {
 }
 
 /** Adds `delta` to the sales count of each product (never below 0) and queues each for re-indexing. */
-async function changeSalesCounts(tx: RequestContext, quantities: Map<string, number>, delta: 1 | -1, topic: string): Promise<void> {
+async function changeSalesCounts(tx: RequestContext, quantities: Map<string, number>, delta: 1 | -1, topic: 'product.sales_changed'): Promise<void> {
   const ids = [...quantities.keys()].sort();
   if (ids.length === 0) return;
   await tx.manager.query(
@@ -129,7 +130,7 @@ async function changeSalesCounts(tx: RequestContext, quantities: Map<string, num
   );
   await enqueueOutbox(
     tx,
-    ids.map((id) => ({ queue: 'index' as const, topic, aggregateType: 'product', aggregateId: id })),
+    ids.map((id): OutboxEvent => ({ queue: 'index', topic, aggregateType: 'product', aggregateId: id })),
   );
 }
 
@@ -137,7 +138,7 @@ export async function createOrder(ctx: RequestContext, input: CreateOrderInput):
   return inTransaction(ctx, async (tx) => {
     const store = await requireStore(tx, orderStoreId(tx, input.storeId), { forWrite: true });
     const customer = await tenantRepository(tx, Customer).findOneBy({ id: input.customerId.toLowerCase(), storeId: store.id });
-    if (!customer) throw new NotFoundError('The customer is not a customer of this store.', 'customer_not_found');
+    if (!customer) throw ordersError('customer_not_found', 'The customer is not a customer of this store.');
 
     // Merge lines of the same variant (first position wins), remembering where each came from.
     const lines = new Map<string, { quantity: number; index: number }>();
@@ -159,7 +160,7 @@ export async function createOrder(ctx: RequestContext, input: CreateOrderInput):
     const missing = [...lines].filter(([id]) => !byId.has(id));
     if (missing.length) {
       const errors = missing.map(([, l]) => ({ path: `body.items[${l.index}].variantId`, message: 'no such variant in this store' }));
-      throw new AppError(404, 'variant_not_found', 'Not Found', 'A variant is not a variant of a product of this store.', errors);
+      throw ordersError('variant_not_found', 'A variant is not a variant of a product of this store.', errors);
     }
     const unavailable: FieldError[] = [];
     const short: FieldError[] = [];
@@ -168,10 +169,10 @@ export async function createOrder(ctx: RequestContext, input: CreateOrderInput):
       if (v.status === 'ARCHIVED') unavailable.push({ path: `body.items[${line.index}].variantId`, message: 'the product is archived' });
       else if (v.stock < line.quantity) short.push({ path: `body.items[${line.index}].quantity`, message: `only ${v.stock} in stock, ${line.quantity} ordered` });
     }
-    if (unavailable.length) throw new ConflictError('An archived product cannot be ordered.', 'product_unavailable', unavailable);
-    if (short.length) throw new ConflictError('Not enough stock for every line; nothing was reserved.', 'insufficient_stock', short);
+    if (unavailable.length) throw ordersError('product_unavailable', 'An archived product cannot be ordered.', unavailable);
+    if (short.length) throw ordersError('insufficient_stock', 'Not enough stock for every line; nothing was reserved.', short);
     const currencies = new Set(variants.map((v) => v.currency.trim()));
-    if (currencies.size > 1) throw new ConflictError(`The products are priced in different currencies (${[...currencies].sort().join(', ')}); place one order per currency.`, 'mixed_currencies');
+    if (currencies.size > 1) throw ordersError('mixed_currencies', `The products are priced in different currencies (${[...currencies].sort().join(', ')}); place one order per currency.`);
 
     const ordered = [...lines].sort((a, b) => a[1].index - b[1].index);
     await tx.manager.query(

@@ -1,4 +1,4 @@
-/** Organization: the caller's tenant and its stores (document 2, "Organization"). */
+/** Organization: the caller's tenant and its stores (docs/accounts.md). */
 import { defineRoutes, type RouteRequest } from '../http/route';
 import { text } from '../http/schema-types';
 import {

@@ -11,9 +11,9 @@ import { ApiKey, Store, Tenant, User } from '../../storage/entities';
 import { recordAudit } from '../../storage/audit';
 import { inTransaction, servicesOf, type RequestContext } from '../../storage/request-context';
 import { tenantRepository, type TenantOwned } from '../../storage/tenancy';
-import { NotFoundError } from '../../lib/errors';
 import { requireStore, requireTenantUser, TENANT_ADMINS } from '../../domain/store-access';
 import { freeSlug, slugProblem, slugTaken } from './organization.slugs';
+import { organizationError } from './organization.errors';
 
 export interface TenantDetails {
   id: string;
@@ -48,7 +48,7 @@ export async function loadTenant(ctx: RequestContext, options: { lock?: boolean 
   const tenant = ctx.tenantId
     ? await ctx.manager.findOne(Tenant, { where: { id: ctx.tenantId }, lock: options.lock ? { mode: 'pessimistic_write' } : undefined })
     : null;
-  if (!tenant) throw new NotFoundError('The tenant does not exist.', 'tenant_not_found');
+  if (!tenant) throw organizationError('tenant_not_found', 'The tenant does not exist.');
   return tenant;
 }
 

@@ -13,17 +13,17 @@
  * Writes on stores lock the tenant row first, so concurrent creates of one tenant cannot both become
  * the default; slug races between tenants end at the unique index and answer 409 `slug_taken`.
  */
-import { QueryFailedError } from 'typeorm';
 import { Store } from '../../storage/entities';
 import { recordAudit } from '../../storage/audit';
+import { isUniqueViolation } from '../../storage/db-errors';
 import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox } from '../../storage/outbox';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { BadRequestError, ConflictError } from '../../lib/errors';
 import { requireStore, requireTenantUser, TENANT_ADMINS } from '../../domain/store-access';
 import { loadTenant } from './organization.service';
 import { freeSlug, slugProblem, slugTaken } from './organization.slugs';
+import { organizationError } from './organization.errors';
 
 export interface StoreView {
   id: string;
@@ -59,17 +59,16 @@ export function storeView(store: Store): StoreView {
   };
 }
 
-const slugTakenError = () => new ConflictError('The slug is already taken; GET /organization/public/check-slug suggests a free one.', 'slug_taken', [{ path: 'body.slug', message: 'slug is already taken' }]);
-const defaultExistsError = () => new ConflictError('The tenant already has a default store.', 'default_store_exists');
+const slugTakenError = () => organizationError('slug_taken', 'The slug is already taken; GET /organization/public/check-slug suggests a free one.', [{ path: 'body.slug', message: 'slug is already taken' }]);
+const defaultExistsError = () => organizationError('default_store_exists', 'The tenant already has a default store.');
 
 /** Runs a store write, turning the unique-index races it can lose into their 409s. */
 async function storeWrite<T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> {
   try {
     return await inTransaction(ctx, work);
   } catch (error) {
-    const constraint = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : undefined;
-    if (constraint?.code === '23505' && constraint.constraint === 'stores_slug') throw slugTakenError();
-    if (constraint?.code === '23505' && constraint.constraint === 'stores_one_default') throw defaultExistsError();
+    if (isUniqueViolation(error, 'stores_slug')) throw slugTakenError();
+    if (isUniqueViolation(error, 'stores_one_default')) throw defaultExistsError();
     throw error;
   }
 }
@@ -77,7 +76,7 @@ async function storeWrite<T>(ctx: RequestContext, work: (tx: RequestContext) => 
 /** A chosen slug must be well-formed (joi checked it), not reserved, and free. */
 async function checkChosenSlug(ctx: RequestContext, slug: string): Promise<void> {
   if (slugProblem(slug) === 'reserved') {
-    throw new BadRequestError(`"${slug}" is a reserved word and cannot be a slug.`, 'slug_reserved', [{ path: 'body.slug', message: 'slug is reserved' }]);
+    throw organizationError('slug_reserved', `"${slug}" is a reserved word and cannot be a slug.`, [{ path: 'body.slug', message: 'slug is reserved' }]);
   }
   if (await slugTaken(ctx.manager, slug)) throw slugTakenError();
 }
@@ -198,10 +197,7 @@ export async function archiveStore(ctx: RequestContext, storeId: string): Promis
     if (store.status === 'archived') return;
     const stores = tenantRepository(tx, Store);
     if (store.isDefault && (await stores.count({ where: { status: 'active' } })) > 1) {
-      throw new ConflictError(
-        'The default store cannot be archived while the tenant has other active stores; make another store the default first (PATCH /organization/stores/{id} with isDefault: true).',
-        'default_store_in_use',
-      );
+      throw organizationError('default_store_in_use', 'The default store cannot be archived while the tenant has other active stores; make another store the default first (PATCH /organization/stores/{id} with isDefault: true).');
     }
     const archivedAt = new Date();
     await stores.update({ id: store.id }, { status: 'archived', archivedAt, isDefault: false, updatedAt: archivedAt });

@@ -1,4 +1,4 @@
-/** Payments: authorize, capture, void and refund (document 3, "Payments, checkout, wallets"). */
+/** Payments: authorize, capture, void and refund. */
 import { defineRoutes } from '../http/route';
 import { ConfirmManualRefundDto, CreatePaymentDto, RefundPaymentDto } from './payments.schemas';
 

@@ -1,4 +1,4 @@
-/** Price rules of a store and price computation (document 2, "Sponsored listings, pricing, flash sales, shipping"). */
+/** Price rules of a store and price computation (docs/commerce.md, "Pricing rules"). */
 import { defineRoutes, type RouteRequest } from '../http/route';
 import { int, storeId, uuid } from '../http/schema-types';
 import { ComputedPriceResponse, ComputeProductPriceDto, CreatePricingRuleDto, PricingRuleListResponse, PricingRuleResponse, STACKING_POLICY, UpdatePricingRuleDto } from './pricing.schemas';

@@ -12,14 +12,15 @@ import { PricingRule } from '../../storage/entities';
 import type { PricingRuleScope, PricingRuleTier, PricingRuleType } from '../../storage/entities/pricing-rule.entity';
 import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
-import { enqueueOutbox } from '../../storage/outbox';
+import { enqueueOutbox, type OutboxEvent } from '../../storage/outbox';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { AppError, NotFoundError, ValidationError } from '../../lib/errors';
+import { NotFoundError, ValidationError } from '../../lib/errors';
 import { formatUnits, toUnits } from '../../domain/money';
 import { requireStore } from '../../domain/store-access';
 import { priceLines, type PricedLine } from '../../domain/pricing-engine';
 import { affectedProducts, enqueueRepricing } from './reprice';
+import { pricingError } from './pricing.errors';
 
 /** A rule's own settings as the API reads and writes them (its window aside: text out, dates in). */
 interface RuleSettings {
@@ -77,7 +78,7 @@ export function ruleView(row: PricingRule): PricingRuleView {
   };
 }
 
-const notFound = (): NotFoundError => new NotFoundError('The price rule does not exist.', 'pricing_rule_not_found');
+const notFound = (): NotFoundError => pricingError('pricing_rule_not_found', 'The price rule does not exist.');
 
 type Fields = Pick<PricingRule, 'name' | 'type' | 'value' | 'scope' | 'targetIds' | 'customerGroups' | 'tiers' | 'startsAt' | 'endsAt' | 'priority' | 'stackable' | 'isActive'>;
 
@@ -125,7 +126,7 @@ async function checkTargets(tx: RequestContext, storeId: string, scope: PricingR
   const found = new Set(rows.map((r) => r.id));
   const missing = ids.map((id, i) => ({ id, i })).filter(({ id }) => !found.has(id));
   if (missing.length > 0) {
-    throw new AppError(404, 'target_not_found', 'Not Found', `${missing.length} of the targetIds ${missing.length === 1 ? 'is' : 'are'} not ${scope.toLowerCase()} of the store.`, missing.map(({ i }) => ({ path: `body.targetIds[${i}]`, message: `not a ${scope.toLowerCase().replace(/s$/, '').replace(/ie$/, 'y')} of the store` })));
+    throw pricingError('target_not_found', `${missing.length} of the targetIds ${missing.length === 1 ? 'is' : 'are'} not ${scope.toLowerCase()} of the store.`, missing.map(({ i }) => ({ path: `body.targetIds[${i}]`, message: `not a ${scope.toLowerCase().replace(/s$/, '').replace(/ie$/, 'y')} of the store` })));
   }
 }
 
@@ -140,7 +141,7 @@ async function repriceFor(tx: RequestContext, storeId: string, ruleId: string, c
   await enqueueRepricing(tx.manager, tx.tenantId!, [...ids], { pricingRuleId: ruleId, change });
 }
 
-const ruleEvent = (row: PricingRule, verb: 'created' | 'updated' | 'deleted') => ({
+const ruleEvent = (row: PricingRule, verb: 'created' | 'updated' | 'deleted'): OutboxEvent => ({
   queue: 'index' as const,
   topic: `pricing_rule.${verb}`,
   aggregateType: 'pricing_rule',
@@ -288,7 +289,7 @@ export async function computePrices(ctx: RequestContext, body: ComputeInput): Pr
   const groups = new Set(body.customerGroups ?? []);
   if (body.customerId !== undefined) {
     const [customer]: Array<{ tags: string[] }> = await ctx.manager.query('SELECT tags FROM customers WHERE id = $1 AND store_id = $2 AND tenant_id = $3', [body.customerId, store.id, ctx.tenantId]);
-    if (!customer) throw new AppError(404, 'customer_not_found', 'Not Found', 'The customer does not exist in this store.', [{ path: 'body.customerId', message: 'customer not found in the store' }]);
+    if (!customer) throw pricingError('customer_not_found', 'The customer does not exist in this store.', [{ path: 'body.customerId', message: 'customer not found in the store' }]);
     for (const tag of customer.tags) groups.add(tag.trim().toLowerCase());
   }
   const at = body.at ?? new Date();

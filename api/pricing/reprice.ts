@@ -14,9 +14,11 @@
  *   boundary (a pass cannot see uncommitted rows). So a window re-prices its products within about
  *   interval + lag (5 s by default) of its boundary. Process clocks are assumed to be in sync (NTP).
  */
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { Logger } from 'pino';
 import type { Queryable } from '../../domain/pricing-engine';
+import { enqueueOutboxSelect } from '../../storage/outbox';
+import type { RepricingCause } from '../../storage/outbox-events';
 import { calmLog } from '../../lib/calm-log';
 
 export type TargetScope = 'ALL' | 'PRODUCTS' | 'CATEGORIES' | 'BRANDS' | 'COLLECTIONS';
@@ -24,7 +26,7 @@ export type TargetScope = 'ALL' | 'PRODUCTS' | 'CATEGORIES' | 'BRANDS' | 'COLLEC
 export const REPRICED_TOPIC = 'product.repriced';
 const CHUNK = 5_000;
 
-/** Default pause between passes (PRICING_SCHEDULER_INTERVAL_MS in api/config.ts). */
+/** Default pause between passes (PRICING_SCHEDULER_INTERVAL_MS in lib/config.ts). */
 export const SCHEDULER_INTERVAL_MS = 3_000;
 /** How far behind the clock a pass stays, so writes committing around a boundary are seen. */
 export const SCHEDULER_LAG_MS = 2_000;
@@ -71,14 +73,15 @@ export async function campaignProducts(db: Queryable, storeId: string, items: Re
   return [...new Set([...a, ...b])];
 }
 
-/** Enqueues an `index` outbox row per product in the caller's transaction (`db` must be the transaction's manager). */
-export async function enqueueRepricing(db: Queryable, tenantId: string, productIds: readonly string[], cause: Record<string, unknown>): Promise<number> {
+/** Enqueues an `index` outbox row per product in the caller's transaction (`db` must be the transaction's manager: enqueueOutboxSelect refuses another). */
+export async function enqueueRepricing(db: EntityManager, tenantId: string, productIds: readonly string[], cause: RepricingCause): Promise<number> {
   const unique = [...new Set(productIds)];
   for (let i = 0; i < unique.length; i += CHUNK) {
-    await db.query(
-      `INSERT INTO outbox (tenant_id, queue, topic, aggregate_type, aggregate_id, payload)
-       SELECT $1, 'index', $2, 'product', id::text, $3::jsonb FROM unnest($4::uuid[]) AS id`,
-      [tenantId, REPRICED_TOPIC, JSON.stringify(cause), unique.slice(i, i + CHUNK)],
+    await enqueueOutboxSelect(
+      db,
+      { queue: 'index', topic: REPRICED_TOPIC, aggregateType: 'product' },
+      { tenantId: '$1::uuid', aggregateId: 'id::text', payload: '$2::jsonb', from: 'FROM unnest($3::uuid[]) AS id' },
+      [tenantId, JSON.stringify(cause), unique.slice(i, i + CHUNK)],
     );
   }
   return unique.length;

@@ -31,13 +31,14 @@ import {
   type ItemOutcome,
   type RevertSource,
 } from './product-bulk-edits.operations';
+import { productBulkEditsError } from './product-bulk-edits.errors';
 
 /** Products per transaction on the jobs worker. */
 export const BATCH_SIZE = 200;
 /** Used when the request context carries no configuration. */
 export const DEFAULT_SYNC_MAX = 500;
 
-export const bulkEditNotFound = (): NotFoundError => new NotFoundError('The bulk edit does not exist.', 'bulk_edit_not_found');
+export const bulkEditNotFound = (): NotFoundError => productBulkEditsError('bulk_edit_not_found', 'The bulk edit does not exist.');
 
 export interface NewBulkEdit {
   storeId: string;

@@ -1,4 +1,4 @@
-/** The jobs-worker side of a large bulk edit (outbox aggregate `product_bulk_edit`). */
+/** The jobs role's side of a large bulk edit (outbox aggregate `product_bulk_edit`; app/roles/jobs.ts). */
 import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
 import type { OutboxDelivery } from '../../storage/outbox';
@@ -10,7 +10,7 @@ import { runQueuedBulkEdit } from './product-bulk-edits.engine';
  * that made it (its audit entries name them). Safe to run again after a crash: only PENDING items are
  * processed, and an edit no longer RUNNING is left alone.
  */
-export async function runBulkEditJob(delivery: OutboxDelivery, deps: { dataSource: DataSource; logger: Logger; services?: ContextServices }): Promise<void> {
+export async function runBulkEditJob(delivery: OutboxDelivery<'jobs'>, deps: { dataSource: DataSource; logger: Logger; services?: ContextServices }): Promise<void> {
   const [edit]: Array<{ tenant_id: string; store_id: string; actor_type: string; actor_id: string | null }> = await deps.dataSource.query(
     'SELECT tenant_id, store_id, actor_type, actor_id FROM product_bulk_edits WHERE id = $1',
     [delivery.aggregateId],

@@ -10,12 +10,13 @@ import type { BulkEditOperation } from '../../storage/entities/product-bulk-edit
 import type { ProductStatus } from '../../storage/entities/product.entity';
 import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { AppError, BadRequestError, ConflictError } from '../../lib/errors';
-import { divideHalfUp, formatUnits, toUnits } from '../../domain/money';
+import { AppError, ConflictError } from '../../lib/errors';
+import { divideHalfUp, formatUnits, minorUnit, toUnits } from '../../domain/money';
 import { assertAttributes, canonicalMoney, checkAttributes } from '../../domain/product-rules';
 import { MONEY_MAX, PRODUCT_MAX_TAGS } from '../products/products.schemas';
 import { audited, type ProductTopic } from '../products/products.service';
 import { loadParts, productState } from '../products/products.view';
+import { productBulkEditsError } from './product-bulk-edits.errors';
 
 export type PriceMode = 'SET' | 'ADD' | 'PERCENT';
 
@@ -39,8 +40,8 @@ export interface RevertSource {
   unchangedSince: boolean;
 }
 
-export const productGone = (): AppError => new AppError(404, 'product_not_found', 'Not Found', 'The product no longer exists.');
-const changedSince = (): ConflictError => new ConflictError('The product changed after the bulk edit; it was not reverted.', 'changed_since_edit');
+export const productGone = (): AppError => productBulkEditsError('product_not_found', 'The product no longer exists.');
+const changedSince = (): ConflictError => productBulkEditsError('changed_since_edit', 'The product changed after the bulk edit; it was not reverted.');
 
 const iso = (value: Date | null): string | null => (value ? value.toISOString() : null);
 const lower = (ids: string[]): string[] => ids.map((id) => id.toLowerCase());
@@ -125,7 +126,7 @@ export async function applyTags(tx: RequestContext, product: Product, tagIds: st
     const missing = asked.filter((id) => !current.includes(id));
     if (missing.length === 0) return { status: 'UNCHANGED' };
     next = [...current, ...missing];
-    if (next.length > PRODUCT_MAX_TAGS) throw new BadRequestError(`A product holds at most ${PRODUCT_MAX_TAGS} tags; this one would have ${next.length}.`, 'too_many_tags');
+    if (next.length > PRODUCT_MAX_TAGS) throw productBulkEditsError('too_many_tags', `A product holds at most ${PRODUCT_MAX_TAGS} tags; this one would have ${next.length}.`);
     const now = new Date();
     await tx.manager.insert(ProductTagAssignment, missing.map((tagId) => ({ tagId, productId: product.id, createdAt: now })));
   } else {
@@ -153,15 +154,6 @@ async function revertTags(tx: RequestContext, product: Product, previous: Record
 
 // ----------------------------------------------------------------------------------------------- price
 
-/** Decimals of the currency's minor unit (ISO 4217 through Intl): EUR 2, JPY 0, KWD 3. */
-export function minorUnit(currency: string): number {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
-}
-
 const SCALE_UNITS = 10_000n; // numeric(14, 4)
 const PERCENT_UNITS = 100n * SCALE_UNITS; // 100 % at scale 4
 
@@ -186,8 +178,8 @@ export function changedPrice(current: string, mode: PriceMode, value: number, de
     negative = exact < 0n;
     rounded = divideHalfUp(exact, step) * step;
   }
-  if (negative) throw new BadRequestError(`The new ${path} would be below 0 (${formatUnits(units, 4)} changed by ${mode} ${value}); prices are never negative.`, 'negative_price');
-  if (rounded > BigInt(MONEY_MAX) * SCALE_UNITS) throw new BadRequestError(`The new ${path} would be above ${MONEY_MAX}.`, 'price_too_high');
+  if (negative) throw productBulkEditsError('negative_price', `The new ${path} would be below 0 (${formatUnits(units, 4)} changed by ${mode} ${value}); prices are never negative.`);
+  if (rounded > BigInt(MONEY_MAX) * SCALE_UNITS) throw productBulkEditsError('price_too_high', `The new ${path} would be above ${MONEY_MAX}.`);
   return formatUnits(rounded, 4);
 }
 
@@ -200,11 +192,11 @@ export async function applyPrice(tx: RequestContext, product: Product, mode: Pri
   const variants = await tenantRepository(tx, ProductVariant).find({ where: { productId: product.id }, order: { position: 'ASC', id: 'ASC' } });
   const variantPrices = variants.map((v) => ({ variant: v, price: v.price === null ? null : changedPrice(v.price, mode, value, decimals, `price of variant ${v.id}`) }));
   if (product.compareAtPrice !== null && below(product.compareAtPrice, price)) {
-    throw new BadRequestError(`The new price ${price} would be above the compare-at price ${canonicalMoney(product.compareAtPrice)}.`, 'compare_at_below_price');
+    throw productBulkEditsError('compare_at_below_price', `The new price ${price} would be above the compare-at price ${canonicalMoney(product.compareAtPrice)}.`);
   }
   for (const { variant, price: own } of variantPrices) {
     if (variant.compareAtPrice !== null && below(variant.compareAtPrice, own ?? price)) {
-      throw new BadRequestError(`The new price of variant ${variant.id} would be above its compare-at price.`, 'compare_at_below_price');
+      throw productBulkEditsError('compare_at_below_price', `The new price of variant ${variant.id} would be above its compare-at price.`);
     }
   }
   const changedVariants = variantPrices.filter(({ variant, price: own }) => own !== null && canonicalMoney(own) !== canonicalMoney(variant.price));
@@ -333,10 +325,10 @@ export async function restoreBlocker(tx: RequestContext, previous: Record<string
 
 async function revertDelete(tx: RequestContext, productId: string, previous: Record<string, unknown>): Promise<ItemOutcome> {
   const blocker = await restoreBlocker(tx, previous);
-  if (blocker) throw new ConflictError(`The product cannot be recreated: ${blocker}.`, 'changed_since_edit');
+  if (blocker) throw productBulkEditsError('changed_since_edit', `The product cannot be recreated: ${blocker}.`);
   const row = { ...(previous.product as Record<string, unknown>), updated_at: new Date().toISOString() };
   // Checked again by the insert itself: a product that took the id or slug meanwhile makes it insert nothing.
-  if ((await insertSnapshotRows(tx, 'products', [row], 'true')) === 0) throw new ConflictError('The product cannot be recreated: its id or slug was taken meanwhile.', 'changed_since_edit');
+  if ((await insertSnapshotRows(tx, 'products', [row], 'true')) === 0) throw productBulkEditsError('changed_since_edit', 'The product cannot be recreated: its id or slug was taken meanwhile.');
   // A brand deleted since the edit is left out (the delete of a brand clears it on its products too).
   await tx.manager.query('UPDATE products SET brand_id = NULL WHERE id = $1 AND brand_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM brands b WHERE b.id = products.brand_id)', [productId]);
   const links = (previous.links as Record<string, unknown[]>) ?? {};
@@ -368,6 +360,6 @@ export async function applyRevert(tx: RequestContext, productId: string, product
     case 'update-price':
       return revertPrice(tx, product, source.previous);
     default:
-      throw new ConflictError('A revert cannot be reverted.', 'not_revertible');
+      throw productBulkEditsError('not_revertible', 'A revert cannot be reverted.');
   }
 }

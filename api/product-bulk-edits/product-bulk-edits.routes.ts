@@ -1,4 +1,4 @@
-/** Product bulk edits: history, overview and revert (document 2, "Product bulk edits"). */
+/** Product bulk edits: history, overview and revert (docs/catalog.md, "Bulk edits"). */
 import { defineRoutes, type RouteRequest } from '../http/route';
 import { int, oneOf, positiveInt, storeId, uuid } from '../http/schema-types';
 import {

@@ -4,7 +4,7 @@ import { dto } from '../http/route';
 import { dateTime, oneOf, storeId, uuid } from '../http/schema-types';
 import { decimalPlaces, MONEY_MAX, PRODUCT_MAX_TAGS, PRODUCT_STATUSES } from '../products/products.schemas';
 
-/** Document 1, "Enumerated values": product bulk edit `action` and `status`. */
+/** Product bulk edit `action` and `status`: the specification's enumerated values. */
 export const BULK_EDIT_ACTIONS = ['UPDATE_PRICE', 'UPDATE_STATUS', 'UPDATE_TAGS', 'UPDATE_CATEGORY', 'ARCHIVE', 'DELETE'] as const;
 export const BULK_EDIT_STATUSES = ['RUNNING', 'COMPLETED', 'FAILED'] as const;
 /** The operation that made an edit (not in the specification): the bulk route, or `revert`. */

@@ -19,6 +19,7 @@ import { checkCategories, checkTags } from '../../domain/product-rules';
 import { bulkEditNotFound, runBulkEdit } from './product-bulk-edits.engine';
 import { restoreBlocker, type BulkParams, type PriceMode } from './product-bulk-edits.operations';
 import { BULK_EDIT_ACTIONS, BULK_EDIT_STATUSES } from './product-bulk-edits.schemas';
+import { PRODUCT_BULK_EDITS_ERRORS, productBulkEditsError } from './product-bulk-edits.errors';
 
 export interface ProductIdsInput {
   storeId: string;
@@ -45,7 +46,7 @@ async function checkProducts(tx: RequestContext, storeId: string, productIds: st
     if (!found.has(id.toLowerCase())) errors.push({ path: `body.productIds[${index}]`, message: 'not a product of the store' });
   });
   if (errors.length) {
-    throw new BadRequestError(`${errors.length} of the product ids are not products of the store; nothing was changed.`, 'invalid_product', errors.slice(0, 100));
+    throw productBulkEditsError('invalid_product', `${errors.length} of the product ids are not products of the store; nothing was changed.`, errors.slice(0, 100));
   }
 }
 
@@ -71,7 +72,7 @@ export const bulkSetCategory = (ctx: RequestContext, input: ProductIdsInput & { 
       await checkCategories(tx, input.storeId, [input.categoryId]);
     } catch (error) {
       if (!(error instanceof BadRequestError)) throw error;
-      throw new BadRequestError('The category is not a category of the store.', 'invalid_category', [{ path: 'body.categoryId', message: 'not a category of the store' }]);
+      throw productBulkEditsError('invalid_category', 'The category is not a category of the store.', [{ path: 'body.categoryId', message: 'not a category of the store' }]);
     }
   });
 
@@ -191,7 +192,7 @@ export async function bulkEditOverview(ctx: RequestContext, storeId: string, sin
 /** 409 bulk_edit_conflict, listing the products that changed since the edit (also as `productIds`). */
 export class BulkEditConflictError extends ConflictError {
   constructor(readonly productIds: string[], errors: FieldError[]) {
-    super(`${productIds.length} of the products changed after the bulk edit; nothing was reverted.`, 'bulk_edit_conflict', errors);
+    super(`${productIds.length} of the products changed after the bulk edit; nothing was reverted.`, PRODUCT_BULK_EDITS_ERRORS.code('bulk_edit_conflict'), errors);
   }
 
   override toProblem(): ProblemBody & { productIds: string[] } {
@@ -214,16 +215,16 @@ export async function revertBulkEdit(ctx: RequestContext, id: string): Promise<B
       if ((error as { status?: number }).status === 404) throw bulkEditNotFound();
       throw error;
     });
-    if (edit.operation === 'revert') throw new ConflictError('A revert cannot be reverted; make a new bulk edit instead.', 'not_revertible');
-    if (edit.status === 'RUNNING') throw new ConflictError('The bulk edit is still running; revert it once it has finished.', 'bulk_edit_running');
-    if (edit.revertedBy) throw new ConflictError(`The bulk edit was already reverted by ${edit.revertedBy}.`, 'already_reverted');
+    if (edit.operation === 'revert') throw productBulkEditsError('not_revertible', 'A revert cannot be reverted; make a new bulk edit instead.');
+    if (edit.status === 'RUNNING') throw productBulkEditsError('bulk_edit_running', 'The bulk edit is still running; revert it once it has finished.');
+    if (edit.revertedBy) throw productBulkEditsError('already_reverted', `The bulk edit was already reverted by ${edit.revertedBy}.`);
     const items: Array<{ product_id: string; previous: Record<string, unknown>; unchanged: boolean }> = await tx.manager.query(
       `SELECT i.product_id, i.previous, (p.id IS NOT NULL AND p.updated_at IS NOT DISTINCT FROM i.updated_at_after) AS unchanged
          FROM product_bulk_edit_items i LEFT JOIN products p ON p.id = i.product_id
         WHERE i.bulk_edit_id = $1 AND i.tenant_id = $2 AND i.status = 'OK' ORDER BY i.position`,
       [edit.id, tx.tenantId],
     );
-    if (items.length === 0) throw new ConflictError('The bulk edit changed no product; there is nothing to revert.', 'nothing_to_revert');
+    if (items.length === 0) throw productBulkEditsError('nothing_to_revert', 'The bulk edit changed no product; there is nothing to revert.');
     const changed: FieldError[] = [];
     for (const item of items) {
       if (edit.operation === 'hard-delete') {

@@ -1,4 +1,4 @@
-/** Product relations: links from one product to others (document 2, "Catalog: categories, relations, tags, filter configuration"). */
+/** Product relations: links from one product to others (docs/catalog.md). */
 import { defineRoutes, type RouteRequest } from '../http/route';
 import { ProductRelationListResponse, ProductRelationResponse, ReorderProductRelationsDto, UpsertProductRelationDto } from './product-relations.schemas';
 import {

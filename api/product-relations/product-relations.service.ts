@@ -14,12 +14,13 @@ import { In } from 'typeorm';
 import { Product, ProductRelation, type ProductRelationKind, type ProductStatus } from '../../storage/entities/product.entity';
 import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
-import { enqueueOutbox } from '../../storage/outbox';
+import { enqueueOutbox, type OutboxEvent } from '../../storage/outbox';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors';
+import { BadRequestError, NotFoundError } from '../../lib/errors';
 import { requireStore } from '../../domain/store-access';
 import { RELATION_KINDS, RELATION_REORDER_MAX } from './product-relations.schemas';
+import { productRelationsError } from './product-relations.errors';
 
 export interface ProductRelationView {
   id: string;
@@ -29,10 +30,10 @@ export interface ProductRelationView {
   relatedProduct: { id: string; title: string; slug: string; status: ProductStatus };
 }
 
-const productNotFound = (): NotFoundError => new NotFoundError('The product does not exist.', 'product_not_found');
-const relationNotFound = (): NotFoundError => new NotFoundError('The product relation does not exist.', 'product_relation_not_found');
+const productNotFound = (): NotFoundError => productRelationsError('product_not_found', 'The product does not exist.');
+const relationNotFound = (): NotFoundError => productRelationsError('product_relation_not_found', 'The product relation does not exist.');
 
-const productUpdated = (productId: string) => ({ queue: 'index' as const, topic: 'product.updated', aggregateType: 'product', aggregateId: productId });
+const productUpdated = (productId: string): OutboxEvent => ({ queue: 'index', topic: 'product.updated', aggregateType: 'product', aggregateId: productId });
 
 function view(relation: ProductRelation, related: Pick<Product, 'id' | 'title' | 'slug' | 'status'>): ProductRelationView {
   return {
@@ -80,7 +81,7 @@ export async function upsertProductRelation(ctx: RequestContext, productId: stri
   return inTransaction(ctx, async (tx) => {
     const product = await loadProduct(tx, productId, { forWrite: true });
     const invalidRelated = (detail: string): BadRequestError =>
-      new BadRequestError(detail, 'invalid_related_product', [{ path: 'body.relatedProductId', message: detail }]);
+      productRelationsError('invalid_related_product', detail, [{ path: 'body.relatedProductId', message: detail }]);
     if (input.relatedProductId.toLowerCase() === product.id.toLowerCase()) throw invalidRelated('A product cannot be related to itself.');
     const related = await tenantRepository(tx, Product).findOne({ where: { id: input.relatedProductId, storeId: product.storeId }, select: { id: true, title: true, slug: true, status: true } });
     if (!related) throw invalidRelated('The related product must be a product of the same store.');
@@ -103,7 +104,7 @@ export async function upsertProductRelation(ctx: RequestContext, productId: stri
 
     const sameKind = await relationsOf(tx, product.id, input.kind);
     if (sameKind.length >= RELATION_REORDER_MAX) {
-      throw new ConflictError(`A product has at most ${RELATION_REORDER_MAX} relations of one kind.`, 'too_many_relations');
+      throw productRelationsError('too_many_relations', `A product has at most ${RELATION_REORDER_MAX} relations of one kind.`);
     }
     const position = input.position ?? (sameKind.length ? Math.max(...sameKind.map((r) => r.position)) + 1 : 0);
     const relation = relations.create({ id: uuidv7(), storeId: product.storeId, productId: product.id, relatedProductId: related.id, kind: input.kind, position, createdAt: new Date() });
@@ -131,7 +132,7 @@ export async function reorderProductRelations(ctx: RequestContext, productId: st
     const wanted = input.ids.map((id) => id.toLowerCase());
     const have = new Set(current.map((r) => r.id.toLowerCase()));
     if (wanted.length !== current.length || wanted.some((id) => !have.has(id))) {
-      throw new BadRequestError(`ids must list exactly the product's ${current.length} relation(s) of kind ${input.kind}, each once.`, 'reorder_mismatch', [
+      throw productRelationsError('reorder_mismatch', `ids must list exactly the product's ${current.length} relation(s) of kind ${input.kind}, each once.`, [
         { path: 'body.ids', message: `expected the ${current.length} ${input.kind} relation id(s) of the product` },
       ]);
     }

@@ -1,4 +1,4 @@
-/** Product tags of a store and their assignment to products (document 2, "Catalog: categories, relations, tags, filter configuration"). */
+/** Product tags of a store and their assignment to products (docs/catalog.md). */
 import { defineRoutes, listedRequired, type RouteRequest } from '../http/route';
 import { cursor, positiveInt, storeId, uuid } from '../http/schema-types';
 import { AssignProductTagDto, CreateProductTagDto, ProductTagListResponse, ProductTagResponse, UpdateProductTagDto } from './product-tags.schemas';

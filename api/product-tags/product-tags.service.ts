@@ -19,12 +19,13 @@ import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox, type OutboxEvent } from '../../storage/outbox';
 import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors';
+import { ConflictError, NotFoundError } from '../../lib/errors';
 import { UUID_PATTERN } from '../http/schema-types';
 import { decodeCursor, encodeCursor } from '../http/cursor';
 import { requireStore } from '../../domain/store-access';
 import { TAG_SLUG_MAX } from './product-tags.schemas';
 import { freeStoreSlug, inSlugTransaction, slugify, storeSlugInUse } from '../../domain/slugs';
+import { productTagsError } from './product-tags.errors';
 
 export interface ProductTagView {
   id: string;
@@ -35,9 +36,9 @@ export interface ProductTagView {
   updatedAt: string;
 }
 
-const tagNotFound = (): NotFoundError => new NotFoundError('The product tag does not exist.', 'product_tag_not_found');
-const productNotFound = (): NotFoundError => new NotFoundError('The product does not exist.', 'product_not_found');
-const slugTaken = (): ConflictError => new ConflictError('Another tag of the store has this slug.', 'slug_taken', [{ path: 'body.slug', message: 'slug is already taken in the store' }]);
+const tagNotFound = (): NotFoundError => productTagsError('product_tag_not_found', 'The product tag does not exist.');
+const productNotFound = (): NotFoundError => productTagsError('product_not_found', 'The product does not exist.');
+const slugTaken = (): ConflictError => productTagsError('slug_taken', 'Another tag of the store has this slug.', [{ path: 'body.slug', message: 'slug is already taken in the store' }]);
 
 const tagEvent = (topic: 'created' | 'updated' | 'deleted', id: string): OutboxEvent => ({ queue: 'index', topic: `product_tag.${topic}`, aggregateType: 'product_tag', aggregateId: id });
 const productUpdated = (id: string): OutboxEvent => ({ queue: 'index', topic: 'product.updated', aggregateType: 'product', aggregateId: id });
@@ -195,11 +196,7 @@ export async function assignProductTag(ctx: RequestContext, tagId: string, produ
     const found = new Set(products.map((p) => p.id.toLowerCase()));
     const invalid = wanted.filter((id) => !found.has(id));
     if (invalid.length) {
-      throw new BadRequestError(
-        `Products must be products of the tag's store: ${invalid.join(', ')}.`,
-        'invalid_product',
-        productIds.flatMap((id, index) => (found.has(id.toLowerCase()) ? [] : [{ path: `body.productIds[${index}]`, message: `${id} is not a product of the store` }])),
-      );
+      throw productTagsError('invalid_product', `Products must be products of the tag's store: ${invalid.join(', ')}.`, productIds.flatMap((id, index) => (found.has(id.toLowerCase()) ? [] : [{ path: `body.productIds[${index}]`, message: `${id} is not a product of the store` }])));
     }
     const already = await tx.manager.find(ProductTagAssignment, { where: { tagId: tag.id, productId: In(wanted) } });
     const skip = new Set(already.map((a) => a.productId.toLowerCase()));
@@ -220,7 +217,7 @@ export async function unassignProductTag(ctx: RequestContext, tagId: string, pro
   await tagWrite(ctx, async (tx) => {
     const tag = await loadTagForWrite(tx, tagId);
     const removed = await tx.manager.delete(ProductTagAssignment, { tagId: tag.id, productId });
-    if (!removed.affected) throw new NotFoundError('The tag is not assigned to this product.', 'assignment_not_found');
+    if (!removed.affected) throw productTagsError('assignment_not_found', 'The tag is not assigned to this product.');
     await touchProducts(tx, [productId], 'product.untag', tag);
   });
 }

@@ -1,4 +1,4 @@
-/** Bulk operations on selected products (document 2, "Catalog: products (merchant)", `bulk/*`); each is recorded as a product bulk edit. */
+/** Bulk operations on selected products (`bulk/*`; docs/catalog.md, "Bulk edits"); each is recorded as a product bulk edit. */
 import { defineRoutes, type RouteRequest } from '../http/route';
 import {
   BulkProductTagsDto,

@@ -8,7 +8,9 @@ import { decodeCursor, encodeCursor } from '../http/cursor';
 import { BadRequestError } from '../../lib/errors';
 import { requireStore } from '../../domain/store-access';
 import type { PRODUCT_SORT_FIELDS, PRODUCT_STATUSES, PRODUCT_TYPES, SORT_DIRECTIONS } from './products.schemas';
-import { discountPercent, moneyNumber, moneyString, optionalMoneyNumber } from '../../domain/product-rules';
+import { moneyNumber, moneyString, optionalMoneyNumber } from '../../domain/product-rules';
+import { discountPercent } from '../../domain/money';
+import { productsError } from './products.errors';
 
 export interface ProductFilters {
   storeId: string;
@@ -130,7 +132,7 @@ function filterSql(ctx: RequestContext, filters: ProductFilters, params: Params)
 /** A page cursor: the sort it was made for, then the last row's sort value and id. */
 type ProductCursor = readonly [sortBy: string, sortDir: string, sortValue: string, id: string];
 
-const invalidCursor = (): BadRequestError => new BadRequestError('The cursor is not one this list gave, or was made for another sort.', 'invalid_cursor', [{ path: 'query.cursor', message: 'invalid cursor' }]);
+const invalidCursor = (): BadRequestError => productsError('invalid_cursor', 'The cursor is not one this list gave, or was made for another sort.', [{ path: 'query.cursor', message: 'invalid cursor' }]);
 
 const readCursor = (cursor: string, filters: ProductFilters): ProductCursor =>
   decodeCursor<ProductCursor>(cursor, {
@@ -141,10 +143,10 @@ const readCursor = (cursor: string, filters: ProductFilters): ProductCursor =>
 
 function checkRanges(filters: ProductFilters): void {
   if (filters.priceMin !== undefined && filters.priceMax !== undefined && filters.priceMin > filters.priceMax) {
-    throw new BadRequestError('priceMin is above priceMax.', 'invalid_range', [{ path: 'query.priceMin', message: 'must not exceed priceMax' }]);
+    throw productsError('invalid_range', 'priceMin is above priceMax.', [{ path: 'query.priceMin', message: 'must not exceed priceMax' }]);
   }
   if (filters.createdFrom && filters.createdTo && filters.createdFrom > filters.createdTo) {
-    throw new BadRequestError('createdFrom is after createdTo.', 'invalid_range', [{ path: 'query.createdFrom', message: 'must not be after createdTo' }]);
+    throw productsError('invalid_range', 'createdFrom is after createdTo.', [{ path: 'query.createdFrom', message: 'must not be after createdTo' }]);
   }
 }
 

@@ -1,4 +1,4 @@
-/** Merchant product catalog: lists, CRUD and state moves (document 2, "Catalog: products (merchant)"). */
+/** Merchant product catalog: lists, CRUD and state moves (docs/catalog.md). */
 import { defineRoutes, listedRequired, type RouteRequest } from '../http/route';
 import { bool, cursor, dateTime, number, oneOf, positiveInt, storeId, text, uuid, uuidArray } from '../http/schema-types';
 import {
@@ -33,7 +33,7 @@ const readers = "Any member of the tenant, or an API key of the store with catal
 const writers =
   "Any member of the tenant (owner, admin, staff), or an API key of the store with catalog:write; an archived store answers 409 store_archived. Another tenant's store or product answers 404. Each change writes one audit entry and one outbox row (queue index, aggregate product); a request that changes nothing writes neither.";
 
-/** The filters the paged list and the search share; listed "(all r)", optional here (ruling 3). */
+/** The filters the paged list and the search share; listed "(all r)", optional here (docs/decisions.md, Optional filters). */
 const productFilters = () => ({
   page: listedRequired(positiveInt(1000).default(1)),
   limit: listedRequired(positiveInt(100).default(50)),

@@ -1,18 +1,18 @@
-/** DTOs and enums of the merchant product catalog (document 2, "Catalog: products"). */
+/** DTOs and enums of the merchant product catalog (docs/catalog.md). */
 import Joi from 'joi';
 import { dto } from '../http/route';
 import { dateTime, httpUrl, int, oneOf, storeId, uuid } from '../http/schema-types';
 import { currencyCode } from '../organization/organization.schemas';
 import { PRODUCT_SLUG_MAX } from '../../domain/product-rules';
 
-/** Document 1, "Enumerated values": product type. */
+/** Product type: the specification's enumerated values. */
 export const PRODUCT_TYPES = ['PHYSICAL', 'DIGITAL', 'BUNDLE', 'GIFT_CARD', 'SUBSCRIPTION', 'SERVICE'] as const;
 
-/** Document 1, "Enumerated values": public product search `sort` (default relevance). */
+/** The public product search `sort` values are PUBLIC_SEARCH_SORTS in search/public-search-request.ts. */
 
 /**
- * Product states. Document 1 does not list them; the operations (publish, archive) and the
- * product.published / product.archived topics imply these three.
+ * Product states. The specification does not list them; the operations (publish, archive) and the
+ * product.published / product.archived topics imply these three (docs/decisions.md, Enumerations).
  */
 export const PRODUCT_STATUSES = ['DRAFT', 'PUBLISHED', 'ARCHIVED'] as const;
 

@@ -7,16 +7,16 @@
  * duplicate`) and one outbox row (queue `index`, aggregate `product`, topic `product.created|updated|
  * deleted|published|archived`); a request that changes nothing writes neither.
  */
-import { QueryFailedError } from 'typeorm';
 import { Product, ProductCategory, ProductImage, ProductTagAssignment, ProductVariant, type Store } from '../../storage/entities';
 import type { ProductStatus, ProductType } from '../../storage/entities/product.entity';
 import { recordAudit } from '../../storage/audit';
+import { isUniqueViolation } from '../../storage/db-errors';
 import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox } from '../../storage/outbox';
 import { visualSearchEnabledForProduct } from '../../storage/vectors';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { BadRequestError, ConflictError, type FieldError } from '../../lib/errors';
+import { ConflictError, type FieldError } from '../../lib/errors';
 import { requireStore } from '../../domain/store-access';
 import { PRODUCT_SLUG_MAX } from '../../domain/product-rules';
 import { emitProductEvent } from '../webhooks/product-events';
@@ -37,6 +37,7 @@ import {
   type AttributeValues,
 } from '../../domain/product-rules';
 import { loadParts, loadProduct, productState, productView, stableJson, type ProductParts } from './products.view';
+import { productsError } from './products.errors';
 
 export interface VariantInput {
   id?: string;
@@ -75,8 +76,8 @@ export interface CreateProductInput extends ProductInput {
 export type ProductTopic = 'created' | 'updated' | 'deleted' | 'published' | 'archived';
 type Topic = ProductTopic;
 
-const slugTaken = (path = 'body.slug'): ConflictError => new ConflictError('Another product of the store has this slug.', 'slug_taken', [{ path, message: 'slug is already taken in the store' }]);
-const skuTaken = (errors: FieldError[] = []): ConflictError => new ConflictError('A SKU is already used in the store.', 'sku_taken', errors);
+const slugTaken = (path = 'body.slug'): ConflictError => productsError('slug_taken', 'Another product of the store has this slug.', [{ path, message: 'slug is already taken in the store' }]);
+const skuTaken = (errors: FieldError[] = []): ConflictError => productsError('sku_taken', 'A SKU is already used in the store.', errors);
 
 /** One audit entry and one outbox row (queue index) for a changed product; also used by the bulk edits. */
 export async function audited(tx: RequestContext, action: string, topic: Topic, id: string, before: object | null, after: object | null): Promise<void> {
@@ -99,12 +100,11 @@ async function productWrite<T>(ctx: RequestContext, work: (tx: RequestContext) =
     try {
       return await inTransaction(ctx, work);
     } catch (error) {
-      const driver = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : undefined;
-      if (driver?.code === '23505' && driver.constraint === 'products_store_slug') {
+      if (isUniqueViolation(error, 'products_store_slug')) {
         if (options.derivedSlug && attempt < 5) continue;
         throw slugTaken();
       }
-      if (driver?.code === '23505' && driver.constraint === 'product_variants_store_sku') throw skuTaken();
+      if (isUniqueViolation(error, 'product_variants_store_sku')) throw skuTaken();
       throw error;
     }
   }
@@ -145,7 +145,7 @@ async function desiredProduct(tx: RequestContext, store: Store, input: ProductIn
   const price = moneyString(input.price);
   const compareAtPrice = input.compareAtPrice === undefined || input.compareAtPrice === null ? null : moneyString(input.compareAtPrice);
   if (compareAtPrice !== null && compareMoney(compareAtPrice, price) < 0) {
-    throw new BadRequestError('The compare-at price is below the price.', 'compare_at_below_price', [{ path: 'body.compareAtPrice', message: 'must be null or at least the price' }]);
+    throw productsError('compare_at_below_price', 'The compare-at price is below the price.', [{ path: 'body.compareAtPrice', message: 'must be null or at least the price' }]);
   }
   const currency = input.currency ?? store.currency;
   checkCurrency(currency);
@@ -172,8 +172,8 @@ async function desiredProduct(tx: RequestContext, store: Store, input: ProductIn
       variantErrors.push({ path: `body.variants[${index}].compareAtPrice`, message: 'must be null or at least the variant price' });
     }
   });
-  if (variantErrors.some((e) => e.path.endsWith('.id'))) throw new BadRequestError('Some variant ids are not variants of this product.', 'invalid_variant', variantErrors.filter((e) => e.path.endsWith('.id')));
-  if (variantErrors.length) throw new BadRequestError('A variant compare-at price is below its price.', 'compare_at_below_price', variantErrors);
+  if (variantErrors.some((e) => e.path.endsWith('.id'))) throw productsError('invalid_variant', 'Some variant ids are not variants of this product.', variantErrors.filter((e) => e.path.endsWith('.id')));
+  if (variantErrors.length) throw productsError('compare_at_below_price', 'A variant compare-at price is below its price.', variantErrors);
   await checkSkus(tx, store.id, existing?.id, variantInputs);
 
   const now = new Date();

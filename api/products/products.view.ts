@@ -4,9 +4,11 @@ import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { NotFoundError } from '../../lib/errors';
 import { requireStore } from '../../domain/store-access';
-import { canonicalMoney, discountPercent, moneyNumber, optionalMoneyNumber } from '../../domain/product-rules';
+import { canonicalMoney, moneyNumber, optionalMoneyNumber } from '../../domain/product-rules';
+import { discountPercent } from '../../domain/money';
+import { productsError } from './products.errors';
 
-export const productNotFound = (): NotFoundError => new NotFoundError('The product does not exist.', 'product_not_found');
+export const productNotFound = (): NotFoundError => productsError('product_not_found', 'The product does not exist.');
 
 export interface ProductParts {
   product: Product;

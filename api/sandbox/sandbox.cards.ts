@@ -1,7 +1,7 @@
 /**
- * Test payment cards of the sandbox (document 1: "cards of three payment providers are preloaded for
- * success, 3DS challenge, fraud and refund flows"). Static fixtures: they are the same in every
- * sandbox, move no money, and are what the payments area's sandbox mode will recognise. The numbers
+ * Test payment cards of the sandbox: cards of three payment providers, preloaded for success, 3DS
+ * challenge, fraud and refund flows (docs/accounts.md, "Sandbox"). Static fixtures: they are the
+ * same in every sandbox, move no money, and are what the payments area's sandbox mode will recognise. The numbers
  * pass the Luhn check; any future expiry date and any CVC work.
  */
 export type TestCardFlow = 'SUCCESS' | 'THREE_DS_CHALLENGE' | 'FRAUD_DECLINE' | 'REFUND';

@@ -1,10 +1,10 @@
 /**
- * The sandbox (document 1 "Sandbox"): every operation here is an extension, since document 2 lists
- * none for it ("a token is created with an e-mail address at {sandbox_url}").
+ * The sandbox (docs/accounts.md, "Sandbox"): every operation here is an extension, since the
+ * specification describes the sandbox (a token is created with an e-mail address) but lists no
+ * operation for it (docs/decisions.md, Extensions).
  */
 import { defineRoutes, type RouteRequest } from '../http/route';
 import { int } from '../http/schema-types';
-import { NotFoundError } from '../../lib/errors';
 import { listTestCards, type TestCardFlow } from './sandbox.cards';
 import { seedImagePng } from './sandbox.images';
 import {
@@ -21,6 +21,7 @@ import {
 } from './sandbox.schemas';
 import { createSandbox, getSandbox, resetSandbox } from './sandbox.service';
 import { issueSimulatedToken, refreshSimulatedToken, type IssueTokenInput } from './sandbox.tokens';
+import { sandboxError } from './sandbox.errors';
 
 type Params = Record<string, string>;
 
@@ -44,7 +45,7 @@ export const sandboxRoutes = defineRoutes({ tag: 'sandbox', auth: 'merchant' }, 
     auth: 'public',
     summary: 'Create a sandbox with an e-mail address (extension)',
     description:
-      'Extension: document 1 "Sandbox" ("a token is created with an e-mail address; no account creation, no payment card"). Creates a tenant of its own (kind sandbox) with one store (currency TRY) seeded with the factory data: 100 published products (titles, descriptions, 14 categories, 10 brands, variants, prices, stock, tags, generated images), 50 customers, 200 orders (their quantities are the products\' sales counts) and 3 vendors; the products are in the search index, with image vectors, when it answers. Answers 201 with the sandbox token, shown once: send it as Authorization: Bearer <SANDBOX_TOKEN> to any store operation of this API (same schema, validation and answers as production; no money moves). Rate-limited per client address (10 an hour) and per e-mail address (3 an hour): 429 with Retry-After.',
+      'Extension: a sandbox is created with an e-mail address alone, with no account and no payment card. Creates a tenant of its own (kind sandbox) with one store (currency TRY) seeded with the factory data: 100 published products (titles, descriptions, 14 categories, 10 brands, variants, prices, stock, tags, generated images), 50 customers, 200 orders (their quantities are the products\' sales counts) and 3 vendors; the products are in the search index, with image vectors, when it answers. Answers 201 with the sandbox token, shown once: send it as Authorization: Bearer <SANDBOX_TOKEN> to any store operation of this API (same schema, validation and answers as production; no money moves). Rate-limited per client address (10 an hour) and per e-mail address (3 an hour): 429 with Retry-After.',
     body: CreateSandboxDto,
     response: SandboxCreatedResponse,
     status: 201,
@@ -66,7 +67,7 @@ export const sandboxRoutes = defineRoutes({ tag: 'sandbox', auth: 'merchant' }, 
     method: 'POST',
     path: '/sandbox/reset',
     summary: 'Reset the sandbox to factory defaults (extension)',
-    description: `Extension: document 1 "the sandbox can be rolled back to factory defaults at any time; it is re-seeded in seconds". ${withToken} Everything of the sandbox is removed (products, customers, orders, categories, brands, tags, collections, API keys and simulated tokens, webhook endpoints and deliveries, settings) and the factory data is written again with new ids; the sandbox token, tenant and store ids stay. The audit log keeps its entries. Answers when the seed is committed and searchable, with durationMs. 30 resets an hour per sandbox (429).`,
+    description: `Extension: rolls the sandbox back to its factory defaults, at any time; it is re-seeded in seconds. ${withToken} Everything of the sandbox is removed (products, customers, orders, categories, brands, tags, collections, API keys and simulated tokens, webhook endpoints and deliveries, settings) and the factory data is written again with new ids; the sandbox token, tenant and store ids stay. The audit log keeps its entries. Answers when the seed is committed and searchable, with durationMs. 30 resets an hour per sandbox (429).`,
     response: SandboxResetResponse,
     status: 200,
     problems: [429],
@@ -77,7 +78,7 @@ export const sandboxRoutes = defineRoutes({ tag: 'sandbox', auth: 'merchant' }, 
     method: 'POST',
     path: '/sandbox/tokens',
     summary: 'Token simulator: issue a token with chosen scopes and lifetime (extension)',
-    description: `Extension: document 1 "Token simulator: OAuth flow, scope checks, expired tokens and refresh can be rehearsed". ${withToken} The token is a store API key of the sandbox with the given scopes and lifetime (0 or less: already expired). With it, an operation outside its scopes answers 403 insufficient_scope and an expired token 401 invalid_api_key, exactly as production answers. refresh: true adds a refresh credential to rehearse POST /sandbox/tokens/refresh. A reset removes every simulated token.`,
+    description: `Extension: a token simulator, to rehearse the OAuth flow, scope checks, expired tokens and refresh. ${withToken} The token is a store API key of the sandbox with the given scopes and lifetime (0 or less: already expired). With it, an operation outside its scopes answers 403 insufficient_scope and an expired token 401 invalid_api_key, exactly as production answers. refresh: true adds a refresh credential to rehearse POST /sandbox/tokens/refresh. A reset removes every simulated token.`,
     body: IssueTokenDto,
     response: IssuedTokenResponse,
     status: 201,
@@ -103,7 +104,7 @@ export const sandboxRoutes = defineRoutes({ tag: 'sandbox', auth: 'merchant' }, 
     path: '/sandbox/test-cards',
     summary: 'Test payment cards of three providers (extension)',
     description:
-      'Extension: document 1 "sandbox cards of three payment providers are preloaded for success, 3DS challenge, fraud and refund flows". Static fixtures, the same for every sandbox; no money moves. Any member or API key of a tenant may read them (scope sandbox:read).',
+      'Extension: test cards of three payment providers, preloaded for success, 3DS challenge, fraud and refund flows. Static fixtures, the same for every sandbox; no money moves. Any member or API key of a tenant may read them (scope sandbox:read).',
     query: testCardQuery,
     response: TestCardListResponse,
     status: 200,
@@ -121,7 +122,7 @@ export const sandboxRoutes = defineRoutes({ tag: 'sandbox', auth: 'merchant' }, 
     status: 200,
     handler: async (req: RouteRequest<Params>) => {
       const png = seedImagePng(Number(req.params.n) - 1);
-      if (!png) throw new NotFoundError('There is no such seed image.', 'image_not_found');
+      if (!png) throw sandboxError('image_not_found', 'There is no such seed image.');
       req.koa.type = 'image/png';
       req.koa.set('Cache-Control', 'public, max-age=86400');
       return png;

@@ -1,4 +1,4 @@
-/** DTOs of the sandbox area (extensions: document 1 describes the sandbox but lists no operations). */
+/** DTOs of the sandbox area (extensions: the specification describes the sandbox but lists no operations). */
 import Joi from 'joi';
 import { dto, type BodyContentType, type NamedSchema } from '../http/route';
 import { dateTime, oneOf, uuid } from '../http/schema-types';

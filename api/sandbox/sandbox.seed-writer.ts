@@ -10,11 +10,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import type { Meilisearch } from 'meilisearch';
 import { Brand, Category, Customer, Order, OrderItem, Product, ProductCategory, ProductImage, ProductImageVector, ProductTag, ProductTagAssignment, ProductVariant, VisualSearchSettings } from '../../storage/entities';
 import { uuidv7 } from '../../storage/ids';
-import type { RequestContext } from '../../storage/request-context';
-import { createAdminClient } from '../../search/meili';
+import { servicesOf, type RequestContext } from '../../storage/request-context';
 import { storeIndexUid } from '../../search/index-names';
 import { StoreIndexer } from '../../indexer/index-consumer';
 import { settle } from '../../search/meili-tasks';
@@ -199,25 +197,15 @@ export async function writeSeed(tx: RequestContext, storeId: string, publicBaseU
   return { productIds };
 }
 
-const indexers = new Map<string, { meili: Meilisearch; indexer: StoreIndexer }>();
-
-function indexerFor(tx: RequestContext, config: Config): { meili: Meilisearch; indexer: StoreIndexer } {
-  const key = `${config.meiliUrl}|${config.meiliMasterKey}`;
-  let entry = indexers.get(key);
-  if (!entry) {
-    const meili = createAdminClient(config);
-    entry = { meili, indexer: new StoreIndexer({ dataSource: tx.dataSource, meili, logger: tx.services!.logger }) };
-    indexers.set(key, entry);
-  }
-  return entry;
-}
-
 /**
- * Replaces the store's search documents with the seeded products (waits for Meilisearch). `clear`:
- * first delete every document of the store (a reset; the index and its settings stay).
+ * Replaces the store's search documents with the seeded products (waits for Meilisearch), with the
+ * process's admin client. `clear`: first delete every document of the store (a reset; the index and
+ * its settings stay).
  */
-export async function indexSeed(ctx: RequestContext, config: Config, storeId: string, productIds: string[], clear: boolean): Promise<void> {
-  const { meili, indexer } = indexerFor(ctx, config);
+export async function indexSeed(ctx: RequestContext, storeId: string, productIds: string[], clear: boolean): Promise<void> {
+  const { meiliAdmin: meili, logger } = servicesOf(ctx);
+  // The store's settings are applied every time (force), so an indexer of this call alone caches nothing worth keeping.
+  const indexer = new StoreIndexer({ dataSource: ctx.dataSource, meili, logger });
   if (clear) await settle(meili.index(storeIndexUid(storeId)).deleteAllDocuments(), 30_000, ['index_not_found']);
   await indexer.ensureStore(storeId, { force: true });
   await indexer.syncProducts(productIds);

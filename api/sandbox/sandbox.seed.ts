@@ -1,5 +1,5 @@
 /**
- * The factory data of a sandbox (document 1: 100 products, 50 customers, 200 orders, 3 vendors),
+ * The factory data of a sandbox (100 products, 50 customers, 200 orders, 3 vendors),
  * generated locally and deterministically: a seeded PRNG picks titles, descriptions, categories,
  * brands, variants, prices, stock, customers and orders, so every sandbox and every reset starts from
  * the same catalog. Only ids and timestamps differ (ids are unique platform-wide; order dates are

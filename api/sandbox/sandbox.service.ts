@@ -1,5 +1,5 @@
 /**
- * Sandboxes (issue 8; document 1 "Sandbox"). A sandbox is a tenant of kind `sandbox` with one store,
+ * Sandboxes (docs/accounts.md, "Sandbox"). A sandbox is a tenant of kind `sandbox` with one store,
  * created with an e-mail address (no account, no card). Its token is a store API key of that tenant
  * with every scope (`*`) and no expiry, so `Authorization: Bearer <SANDBOX_TOKEN>` passes the normal
  * merchant authentication of every store operation (catalog, orders, imports, …) on the same API as
@@ -17,14 +17,14 @@ import { randomBytes } from 'node:crypto';
 import { ApiKey, Sandbox, Store, Tenant } from '../../storage/entities';
 import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
-import { enqueueOutbox } from '../../storage/outbox';
+import { enqueueOutbox, type OutboxEvent } from '../../storage/outbox';
 import { inTransaction, servicesOf, type RequestContext } from '../../storage/request-context';
 import { randomToken, sha256 } from '../auth/secrets';
 import { newKeyPrefix } from '../api-keys/api-keys.service';
 import { NotFoundError } from '../../lib/errors';
-import type { Config } from '../../lib/config';
 import { indexSeed, sandboxSeedOptions, seedVectors, writeSeed } from './sandbox.seed-writer';
 import { SEED_COUNTS, SEED_CURRENCY } from './sandbox.seed';
+import { sandboxError } from './sandbox.errors';
 
 export const SANDBOX_LIMITS = {
   createPerIp: { limit: 10, windowSeconds: 3_600 },
@@ -32,7 +32,7 @@ export const SANDBOX_LIMITS = {
   resetPerSandbox: { limit: 30, windowSeconds: 3_600 },
 };
 
-export const sandboxNotFound = (): NotFoundError => new NotFoundError('The caller is not a sandbox: use the token of a sandbox (POST /sandbox creates one).', 'sandbox_not_found');
+export const sandboxNotFound = (): NotFoundError => sandboxError('sandbox_not_found', 'The caller is not a sandbox: use the token of a sandbox (POST /sandbox creates one).');
 
 export interface SandboxCounts {
   products: number;
@@ -101,10 +101,9 @@ async function maybeVectors(ctx: RequestContext): Promise<Float32Array[] | undef
 
 /** Indexes the seed after commit; on failure the products are queued for the indexer instead (searchReady stays false until then). */
 async function makeSearchable(ctx: RequestContext, sandbox: Sandbox, productIds: string[], clear: boolean): Promise<Sandbox> {
-  const config: Config = servicesOf(ctx).config;
   const scoped: RequestContext = { ...ctx, tenantId: sandbox.tenantId };
   try {
-    await indexSeed(scoped, config, sandbox.storeId, productIds, clear);
+    await indexSeed(scoped, sandbox.storeId, productIds, clear);
     const indexedAt = new Date();
     await ctx.dataSource.manager.update(Sandbox, { id: sandbox.id }, { indexedAt });
     sandbox.indexedAt = indexedAt;
@@ -113,7 +112,7 @@ async function makeSearchable(ctx: RequestContext, sandbox: Sandbox, productIds:
     await inTransaction(scoped, (tx) =>
       enqueueOutbox(tx, [
         { queue: 'index', topic: 'store.updated', aggregateType: 'store', aggregateId: sandbox.storeId },
-        ...productIds.map((id) => ({ queue: 'index' as const, topic: 'product.created', aggregateType: 'product', aggregateId: id })),
+        ...productIds.map((id): OutboxEvent => ({ queue: 'index', topic: 'product.created', aggregateType: 'product', aggregateId: id })),
       ]),
     );
   }

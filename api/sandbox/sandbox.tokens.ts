@@ -1,7 +1,7 @@
 /**
- * The token simulator of the sandbox (document 1: "OAuth flow, scope checks, expired tokens and
- * refresh can be rehearsed"). A simulated token is a store API key of the sandbox with the scopes and
- * lifetime the integrator chooses, a negative lifetime giving a token that is already expired; it
+ * The token simulator of the sandbox, to rehearse the OAuth flow, scope checks, expired tokens and
+ * refresh. A simulated token is a store API key of the sandbox with the scopes and lifetime the
+ * integrator chooses, a negative lifetime giving a token that is already expired; it
  * goes through the same authentication as every token, so an expired one answers 401
  * invalid_api_key and one without the operation's scope 403 insufficient_scope.
  *
@@ -21,6 +21,7 @@ import { newKeyPrefix } from '../api-keys/api-keys.service';
 import { knownScopes } from '../api-keys/api-keys.scopes';
 import { UnauthorizedError, ValidationError } from '../../lib/errors';
 import { sandboxNotFound } from './sandbox.service';
+import { sandboxError } from './sandbox.errors';
 
 export const REFRESH_TTL_SECONDS = 30 * 24 * 3_600;
 export const MIN_REFRESHED_TTL_SECONDS = 3_600;
@@ -76,7 +77,7 @@ export async function issueSimulatedToken(ctx: RequestContext, input: IssueToken
 
 export async function refreshSimulatedToken(ctx: RequestContext, input: { refreshToken: string }): Promise<IssuedToken> {
   await servicesOf(ctx).rateLimiter.hit(`sandbox:refresh:${ctx.client?.ip ?? 'unknown'}`, REFRESH_LIMIT);
-  const invalid = (): UnauthorizedError => new UnauthorizedError('The refresh token is invalid or expired.', 'invalid_refresh_token');
+  const invalid = (): UnauthorizedError => sandboxError('invalid_refresh_token', 'The refresh token is invalid or expired.');
   const outcome = await inTransaction(ctx, async (tx) => {
     const row = await tx.manager.findOne(SandboxRefreshToken, { where: { tokenHash: sha256(input.refreshToken) }, lock: { mode: 'pessimistic_write' } });
     if (!row || row.expiresAt.getTime() <= Date.now()) return { error: invalid() };
@@ -87,7 +88,7 @@ export async function refreshSimulatedToken(ctx: RequestContext, input: { refres
       // Reuse of a rotated credential: the token issued from it is revoked too (a stolen credential stops working).
       if (row.replacedByKeyId) await tx.manager.update(ApiKey, { id: row.replacedByKeyId }, { revokedAt: new Date() });
       await recordAudit(scoped, { action: 'sandbox.refresh_reused', resourceType: 'sandbox', resourceId: sandbox.id });
-      return { error: new UnauthorizedError('This refresh token was already used; the token issued from it is revoked.', 'refresh_token_reused') };
+      return { error: sandboxError('refresh_token_reused', 'This refresh token was already used; the token issued from it is revoked.') };
     }
     if (row.apiKeyId) await tx.manager.update(ApiKey, { id: row.apiKeyId }, { revokedAt: new Date() });
     const issued = await issue(scoped, sandbox, row.scopes, Math.max(row.accessTtlSeconds, MIN_REFRESHED_TTL_SECONDS), true);

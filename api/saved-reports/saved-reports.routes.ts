@@ -1,4 +1,4 @@
-/** Saved reports of a store (document 3, "Communications, reports, business intelligence"). */
+/** Saved reports of a store. */
 import { defineRoutes } from '../http/route';
 import { storeId } from '../http/schema-types';
 import { CreateSavedReportDto } from './saved-reports.schemas';

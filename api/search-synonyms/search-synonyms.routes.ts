@@ -1,4 +1,4 @@
-/** Search synonym rules of a store and the queries that found nothing (document 2, "Brands, bundles, synonyms, visual search"). */
+/** Search synonym rules of a store and the queries that found nothing (docs/search.md, "Search index" and "Zero-result queries"). */
 import { defineRoutes, listedRequired, type RouteRequest } from '../http/route';
 import { cursor, positiveInt, storeId, text } from '../http/schema-types';
 import { CreateSearchSynonymRuleDto, SearchSynonymRuleListResponse, SearchSynonymRuleResponse, UpdateSearchSynonymRuleDto, ZeroResultQueryListResponse } from './search-synonyms.schemas';

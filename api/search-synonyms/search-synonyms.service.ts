@@ -2,7 +2,7 @@
  * Search synonym rules of a store. Every write records one audit entry (`search_synonym.create|update|delete`)
  * and, in the same transaction, one outbox row for the rule (aggregate `search_synonym`) and one for the
  * store (topic `search_synonyms.updated`, aggregate `store`) so the index consumer re-applies the store's
- * index settings, whose synonyms come from the store's active rules (indexer/index-settings.ts).
+ * index settings, whose synonyms come from the store's active rules (search/index-settings.ts).
  */
 import { SearchSynonym } from '../../storage/entities';
 import { recordAudit } from '../../storage/audit';
@@ -10,9 +10,10 @@ import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox, type OutboxEvent } from '../../storage/outbox';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { BadRequestError, NotFoundError, ValidationError } from '../../lib/errors';
+import { NotFoundError, ValidationError } from '../../lib/errors';
 import { UUID_PATTERN } from '../http/schema-types';
 import { requireStore } from '../../domain/store-access';
+import { searchSynonymsError } from './search-synonyms.errors';
 
 export type SynonymType = 'MULTI_WAY' | 'ONE_WAY';
 
@@ -43,7 +44,7 @@ export function synonymView(rule: SearchSynonym): SearchSynonymView {
   };
 }
 
-const notFound = (): NotFoundError => new NotFoundError('The synonym rule does not exist.', 'search_synonym_not_found');
+const notFound = (): NotFoundError => searchSynonymsError('search_synonym_not_found', 'The synonym rule does not exist.');
 
 const events = (rule: SearchSynonym, verb: 'created' | 'updated' | 'deleted'): OutboxEvent[] => [
   { queue: 'index', topic: `search_synonym.${verb}`, aggregateType: 'search_synonym', aggregateId: rule.id },
@@ -61,7 +62,7 @@ export interface ListSynonymsQuery {
 
 export async function listSynonyms(ctx: RequestContext, query: ListSynonymsQuery): Promise<{ items: SearchSynonymView[]; nextCursor: string | null }> {
   const store = await requireStore(ctx, query.storeId);
-  if (query.cursor !== undefined && !UUID_PATTERN.test(query.cursor)) throw new BadRequestError('The cursor is not valid.', 'invalid_cursor');
+  if (query.cursor !== undefined && !UUID_PATTERN.test(query.cursor)) throw searchSynonymsError('invalid_cursor', 'The cursor is not valid.');
   const qb = tenantRepository(ctx, SearchSynonym).createQueryBuilder('s').andWhere('s.storeId = :storeId', { storeId: store.id });
   if (query.search !== undefined) {
     const like = `%${query.search.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -19,10 +19,9 @@
  *   or changed since). null when not answered (or unknown).
  */
 import type { DataSource, EntityManager } from 'typeorm';
-import { MeilisearchApiError, type Meilisearch } from 'meilisearch';
 import { servicesOf, type RequestContext } from '../../storage/request-context';
 import { requireStore } from '../../domain/store-access';
-import { createSearchClient, keyValueFor, searchKeyUid } from '../../search/meili';
+import { MeiliResponseError } from '../../search/search-transport';
 import { storeIndexUid } from '../../search/index-names';
 
 export const ZERO_RESULT_QUERY_MAX = 200;
@@ -171,31 +170,18 @@ const words = (text: string): string[] =>
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
 
-const clients = new Map<string, Meilisearch>();
-
-/** The process's search-only client (the same derived key the storefront search uses). */
-function searchClient(ctx: RequestContext): Meilisearch {
-  const { meiliUrl, meiliMasterKey } = servicesOf(ctx).config;
-  const key = `${meiliUrl}\u0000${meiliMasterKey}`;
-  let client = clients.get(key);
-  if (!client) {
-    client = createSearchClient(meiliUrl, keyValueFor(searchKeyUid(meiliMasterKey), meiliMasterKey), 3_000);
-    clients.set(key, client);
-  }
-  return client;
-}
-
 /** Per query: whether it finds a published product now; null for all when Meilisearch cannot answer. */
 async function answeredNow(ctx: RequestContext, storeId: string, queries: string[]): Promise<boolean[] | null> {
   if (queries.length === 0) return [];
   const indexUid = storeIndexUid(storeId);
   try {
-    const response = (await searchClient(ctx).multiSearch({
-      queries: queries.map((q) => ({ indexUid, q, limit: 1, filter: 'status = "PUBLISHED"', attributesToRetrieve: ['id'], matchingStrategy: 'frequency' as const })),
-    })) as unknown as { results: Array<{ hits: unknown[] }> };
+    // The process's search-only connection (the storefront search's, with its derived key).
+    const response = await servicesOf(ctx).meiliSearch.multiSearch<{ hits: unknown[] }>({
+      queries: queries.map((q) => ({ indexUid, q, limit: 1, filter: 'status = "PUBLISHED"', attributesToRetrieve: ['id'], matchingStrategy: 'frequency' })),
+    });
     return response.results.map((result) => result.hits.length > 0);
   } catch (error) {
-    if (error instanceof MeilisearchApiError && error.cause?.code === 'index_not_found') return queries.map(() => false);
+    if (error instanceof MeiliResponseError && error.code === 'index_not_found') return queries.map(() => false);
     servicesOf(ctx).logger.warn({ err: error, storeId }, 'zero-result queries: Meilisearch could not say which queries are answered');
     return null;
   }

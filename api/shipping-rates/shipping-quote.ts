@@ -20,9 +20,10 @@
  *    delivery estimate (max days, unknown last), then name and id.
  */
 import type { DataSource, EntityManager } from 'typeorm';
-import { BadRequestError, type FieldError } from '../../lib/errors';
+import { type FieldError } from '../../lib/errors';
 import { formatUnits, toUnits, SCALE } from '../../domain/money';
 import { storeNotFound } from '../../domain/store-access';
+import { shippingRatesError } from './shipping-rates.errors';
 
 export type DestinationLevel = 'DISTRICT' | 'CITY' | 'EVERYWHERE_ELSE';
 
@@ -143,7 +144,7 @@ async function measureCart(db: Db, storeId: string, cart: QuoteCart): Promise<{ 
     weightGrams += item.quantity * (found.weight ?? item.weightGrams ?? 0);
     value += BigInt(item.quantity) * toUnits(found.price);
   });
-  if (errors.length) throw new BadRequestError('Some items are not published products of the store.', 'invalid_item', errors);
+  if (errors.length) throw shippingRatesError('invalid_item', 'Some items are not published products of the store.', errors);
   return { weightGrams, orderValue: cart.orderValue === undefined ? value : toUnits(cart.orderValue) };
 }
 

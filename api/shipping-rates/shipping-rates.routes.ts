@@ -1,4 +1,4 @@
-/** Shipping rates of a store and shipping quotes (document 2, "Sponsored listings, pricing, flash sales, shipping"). */
+/** Shipping rates of a store and shipping quotes (docs/commerce.md, "Shipping rates"). */
 import { csvDownload } from '../http/csv';
 import { defineRoutes, listedRequired, type RouteRequest } from '../http/route';
 import { cursor, positiveInt, storeId } from '../http/schema-types';

@@ -15,11 +15,12 @@ import { enqueueOutbox, type OutboxEvent } from '../../storage/outbox';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { attachment, toCsv, type CsvColumn, type CsvDownload } from '../http/csv';
-import { BadRequestError, NotFoundError, ValidationError, type FieldError } from '../../lib/errors';
+import { NotFoundError, ValidationError, type FieldError } from '../../lib/errors';
 import { formatUnits, toUnits } from '../../domain/money';
 import { UUID_PATTERN } from '../http/schema-types';
 import { requireStore } from '../../domain/store-access';
 import { destinationLevel, placeKey, type DestinationLevel } from './shipping-quote';
+import { shippingRatesError } from './shipping-rates.errors';
 
 /** The fields a merchant sets, as the request gives them (amounts as JSON numbers). */
 export interface ShippingRateInput {
@@ -152,7 +153,7 @@ function checkRate(rate: ShippingRateInput): void {
   if (errors.length) throw new ValidationError('The shipping rate is not consistent.', errors);
 }
 
-const rateNotFound = (): NotFoundError => new NotFoundError('The shipping rate does not exist.', 'shipping_rate_not_found');
+const rateNotFound = (): NotFoundError => shippingRatesError('shipping_rate_not_found', 'The shipping rate does not exist.');
 
 const event = (verb: 'created' | 'updated' | 'deleted', id: string): OutboxEvent => ({ queue: 'index', topic: `shipping_rate.${verb}`, aggregateType: 'shipping_rate', aggregateId: id });
 
@@ -170,7 +171,7 @@ export interface ListShippingRatesQuery {
 
 export async function listShippingRates(ctx: RequestContext, query: ListShippingRatesQuery): Promise<{ items: ShippingRateView[]; nextCursor: string | null }> {
   const store = await requireStore(ctx, query.storeId);
-  if (query.cursor !== undefined && !UUID_PATTERN.test(query.cursor)) throw new BadRequestError('The cursor is not valid.', 'invalid_cursor');
+  if (query.cursor !== undefined && !UUID_PATTERN.test(query.cursor)) throw shippingRatesError('invalid_cursor', 'The cursor is not valid.');
   const qb = tenantRepository(ctx, ShippingRate).createQueryBuilder('r').andWhere('r.storeId = :storeId', { storeId: store.id });
   if (query.cursor !== undefined) qb.andWhere('r.id > :cursor', { cursor: query.cursor });
   const rows = await qb.orderBy('r.id', 'ASC').take(query.limit + 1).getMany();

@@ -1,4 +1,4 @@
-/** Sponsored listings: paid placement of products in storefront results (document 2, "Sponsored listings, pricing, flash sales, shipping"). */
+/** Sponsored listings: paid placement of products in storefront results (docs/commerce.md, "Sponsored listings"). */
 import { AcceptedResponse } from '../auth/auth.schemas';
 import { defineRoutes, type RouteRequest } from '../http/route';
 import { int, oneOf, storeId, uuid } from '../http/schema-types';

@@ -8,7 +8,7 @@ import { dto } from '../http/route';
 import { dateTime, money, oneOf, storeId, text, uuid } from '../http/schema-types';
 import { normaliseSearchText } from '../../domain/sponsored-keywords';
 
-/** Document 1, "Enumerated values": sponsored listing status. */
+/** Sponsored listing status: the specification's enumerated values. */
 export const SPONSORED_LISTING_STATUSES = ['ACTIVE', 'PAUSED', 'ENDED'] as const;
 /** Why a listing is ENDED: its end date passed, its budget was spent, or the merchant ended it. */
 export const SPONSORED_LISTING_END_REASONS = ['END_DATE', 'BUDGET', 'MANUAL'] as const;

@@ -8,12 +8,13 @@
  * before every write, and at once when a click spends the budget.
  */
 import { createHash } from 'node:crypto';
-import { Not, QueryFailedError } from 'typeorm';
+import { Not } from 'typeorm';
 import { Product, SponsoredListing } from '../../storage/entities';
 import type { SponsoredListingEndReason, SponsoredListingStatus } from '../../storage/entities/sponsored-listing.entity';
 import { recordAudit } from '../../storage/audit';
+import { isUniqueViolation } from '../../storage/db-errors';
 import { uuidv7 } from '../../storage/ids';
-import { enqueueOutbox } from '../../storage/outbox';
+import { enqueueOutbox, type OutboxEvent } from '../../storage/outbox';
 import { inTransaction, servicesOf, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { ConflictError, NotFoundError, RateLimitedError, ValidationError } from '../../lib/errors';
@@ -21,6 +22,7 @@ import { formatUnits, toUnits } from '../../domain/money';
 import type { RateLimitRule } from '../../storage/rate-limit';
 import { requireStore, storeNotFound } from '../../domain/store-access';
 import { CLICK_SQL, END_DUE_SQL, SPONSORED_TOPIC } from './sponsored-listings.sql';
+import { sponsoredListingsError } from './sponsored-listings.errors';
 
 export interface SponsoredListingView {
   id: string;
@@ -66,22 +68,21 @@ export function listingView(row: SponsoredListing): SponsoredListingView {
   };
 }
 
-const notFound = (): NotFoundError => new NotFoundError('The sponsored listing does not exist.', 'sponsored_listing_not_found');
-const productNotFound = (): NotFoundError => new NotFoundError('The product does not exist in this store.', 'product_not_found');
-const alreadyListed = (): ConflictError => new ConflictError('The product already has a sponsored listing that is not ENDED; update that one instead.', 'sponsored_listing_exists');
+const notFound = (): NotFoundError => sponsoredListingsError('sponsored_listing_not_found', 'The sponsored listing does not exist.');
+const productNotFound = (): NotFoundError => sponsoredListingsError('product_not_found', 'The product does not exist in this store.');
+const alreadyListed = (): ConflictError => sponsoredListingsError('sponsored_listing_exists', 'The product already has a sponsored listing that is not ENDED; update that one instead.');
 
 /** Runs a write that may open a listing; two requests racing for one product end in 409 sponsored_listing_exists, not a generic duplicate. */
 async function oneOpenPerProduct<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    const driver = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : {};
-    if (driver.code === '23505' && driver.constraint === 'sponsored_listings_product_open') throw alreadyListed();
+    if (isUniqueViolation(error, 'sponsored_listings_product_open')) throw alreadyListed();
     throw error;
   }
 }
 
-const storeEvent = (row: SponsoredListing, verb: 'created' | 'updated' | 'deleted') => ({
+const storeEvent = (row: SponsoredListing, verb: 'created' | 'updated' | 'deleted'): OutboxEvent => ({
   queue: 'index' as const,
   topic: SPONSORED_TOPIC,
   aggregateType: 'store',
@@ -223,7 +224,7 @@ export async function updateListing(ctx: RequestContext, id: string, body: Updat
     checkWindow(next.startsAt, next.endsAt);
     const spent = toUnits(row.spent);
     if (body.budget !== undefined && body.budget !== null && toUnits(next.budget!) <= spent) {
-      throw new ConflictError(`The budget must stay above what the listing has already spent (${amount(row.spent)}).`, 'budget_not_above_spent', [{ path: 'body.budget', message: 'budget must be greater than spent' }]);
+      throw sponsoredListingsError('budget_not_above_spent', `The budget must stay above what the listing has already spent (${amount(row.spent)}).`, [{ path: 'body.budget', message: 'budget must be greater than spent' }]);
     }
     if (body.status === 'ENDED') {
       if (row.status !== 'ENDED') Object.assign(next, { status: 'ENDED', endedAt: now, endedReason: 'MANUAL' });
@@ -232,10 +233,7 @@ export async function updateListing(ctx: RequestContext, id: string, body: Updat
         const dateOver = next.endsAt !== null && next.endsAt.getTime() <= now.getTime();
         const budgetOver = next.budget !== null && toUnits(next.budget) <= spent;
         if (dateOver || budgetOver) {
-          throw new ConflictError(
-            `The listing is ENDED and would end again at once: ${dateOver ? 'move endsAt into the future or remove it' : 'raise the budget above what it spent or remove it'} in the same request to reactivate it.`,
-            'sponsored_listing_ended',
-          );
+          throw sponsoredListingsError('sponsored_listing_ended', `The listing is ENDED and would end again at once: ${dateOver ? 'move endsAt into the future or remove it' : 'raise the budget above what it spent or remove it'} in the same request to reactivate it.`);
         }
         if (await tenantRepository(tx, SponsoredListing).exists({ productId: row.productId, status: Not('ENDED' as const) })) throw alreadyListed();
         Object.assign(next, { endedAt: null, endedReason: null });

@@ -8,6 +8,7 @@
  * like every other change of a store's listings, so whatever caches the store's search results is
  * told. It is a CTE so callers can run it as part of one statement: `$1` is the store id.
  */
+import { outboxCte } from '../../storage/outbox';
 
 /** The store event every change of a store's sponsored listings writes to the outbox. */
 export const SPONSORED_TOPIC = 'sponsored_listings.updated';
@@ -25,11 +26,12 @@ export const END_DUE_CTE = `
      WHERE store_id = $1 AND ${DUE}
     RETURNING id, tenant_id, store_id
   ),
-  ended_event AS (
-    INSERT INTO outbox (tenant_id, queue, topic, aggregate_type, aggregate_id, payload)
-    SELECT tenant_id, 'index', '${SPONSORED_TOPIC}', 'store', store_id::text, jsonb_build_object('ended', jsonb_agg(id::text))
-      FROM ended GROUP BY tenant_id, store_id
-  )`;
+  ${outboxCte('ended_event', { queue: 'index', topic: SPONSORED_TOPIC, aggregateType: 'store' }, {
+    tenantId: 'tenant_id',
+    aggregateId: 'store_id::text',
+    payload: `jsonb_build_object('ended', jsonb_agg(id::text))`,
+    from: 'FROM ended GROUP BY tenant_id, store_id',
+  })}`;
 
 /** Ends the store's due listings; returns how many ended. `$1` = store id. */
 export const END_DUE_SQL = `WITH ${END_DUE_CTE} SELECT count(*)::int AS ended FROM ended`;
@@ -55,11 +57,12 @@ export const CLICK_SQL = `
        AND EXISTS (SELECT 1 FROM products p WHERE p.id = s.product_id AND p.status = 'PUBLISHED')
     RETURNING s.id, s.tenant_id, s.store_id, s.status
   ),
-  ended_event AS (
-    INSERT INTO outbox (tenant_id, queue, topic, aggregate_type, aggregate_id, payload)
-    SELECT tenant_id, 'index', '${SPONSORED_TOPIC}', 'store', store_id::text, jsonb_build_object('ended', jsonb_build_array(id::text))
-      FROM clicked WHERE status = 'ENDED'
-  )
+  ${outboxCte('ended_event', { queue: 'index', topic: SPONSORED_TOPIC, aggregateType: 'store' }, {
+    tenantId: 'tenant_id',
+    aggregateId: 'store_id::text',
+    payload: `jsonb_build_object('ended', jsonb_build_array(id::text))`,
+    from: `FROM clicked WHERE status = 'ENDED'`,
+  })}
   SELECT status FROM clicked`;
 
 /**

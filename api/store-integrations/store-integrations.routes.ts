@@ -1,4 +1,4 @@
-/** Store integrations: the catalog of integrations and the ones a store connected (document 3, "Store integrations"). */
+/** Store integrations: the catalog of integrations and the ones a store connected. */
 import { defineRoutes } from '../http/route';
 import { storeId } from '../http/schema-types';
 import { ConnectStoreIntegrationDto, ToggleStoreIntegrationDto } from './store-integrations.schemas';

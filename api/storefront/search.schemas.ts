@@ -1,4 +1,4 @@
-/** Responses of the public search and suggest (document 2, "Catalog: public (storefront)"). */
+/** Responses of the public search and suggest (docs/search.md, "Public search and suggest"). */
 import Joi from 'joi';
 import { dto } from '../http/route';
 

@@ -1,7 +1,7 @@
 /**
- * Public storefront reads of the catalog (document 2, "Catalog: public (storefront)"): search,
+ * Public storefront reads of the catalog (docs/search.md): search,
  * suggest, product, category, brand, collection and filter pages, and visitor view tracking.
- * No token; only published data of the store in the path or query (ruling 7).
+ * No token; only published data of the store in the path or query (docs/decisions.md, Tenancy).
  */
 import Joi from 'joi';
 import { defineRoutes, listedRequired, type RouteRequest } from '../http/route';
@@ -62,7 +62,7 @@ const SEARCH_DESCRIPTION = [
   'Answers are cached per store and normalised parameters, and dropped as soon as the store\'s index, settings, price visibility, filter configuration or sponsored listings change.',
 ].join('\n\n');
 
-/** What every built public read shares (ruling 7). */
+/** What every built public read shares (docs/decisions.md, Tenancy). */
 const PUBLIC = "No token. A store that does not exist or is archived answers 404 store_not_found; only this store's published products and active categories, brands, collections and bundles are shown.";
 /** What the price-carrying public reads say about price visibility. */
 const NO_PRICES = "When the store does not show prices to this visitor (price visibility HIDDEN, or SIGNED_IN without a valid access token), the price fields are absent";

@@ -1,5 +1,5 @@
 /**
- * Public storefront reads straight from PostgreSQL (document 2, "Catalog: public (storefront)").
+ * Public storefront reads straight from PostgreSQL (products, categories, brands, collections, bundles).
  * No token: every read starts from the store in the path, which must exist and not be archived
  * (404 store_not_found otherwise), and every query is bound to that store's id, so another store's
  * data is never reachable. Only published products and active categories, brands, collections and
@@ -9,7 +9,7 @@
  * when this request may not see prices (pricesShown) every price field (prices, compare-at prices,
  * discount percentages, currencies, bundle totals) is left out of the answer, not set to null.
  */
-import { BadRequestError, NotFoundError } from '../../lib/errors';
+import { NotFoundError } from '../../lib/errors';
 import { UUID_PATTERN } from '../http/schema-types';
 import { storeNotFound } from '../../domain/store-access';
 import { getFilterConfig, type FilterConfigView } from '../filter-config/filter-config.service';
@@ -17,7 +17,8 @@ import { bundlesByProduct, getBundle } from '../bundles/bundles.service';
 import type { RequestContext } from '../../storage/request-context';
 import { asPriceVisibility, pricesShown, type PriceVisibility } from '../../domain/price-visibility';
 import { priceLines, publicPrices, type PricedLine } from '../../domain/pricing-engine';
-import { discountPercent } from '../../search/product-document';
+import { discountPercent } from '../../domain/money';
+import { storefrontError } from './storefront.errors';
 
 interface PublicStore {
   id: string;
@@ -27,7 +28,7 @@ interface PublicStore {
   pricesShown: boolean;
 }
 
-const notFound = (what: string, code: string): NotFoundError => new NotFoundError(`The ${what} does not exist.`, code);
+const notFound = (what: string, code: 'category_not_found' | 'brand_not_found' | 'product_not_found' | 'bundle_not_found' | 'collection_not_found'): NotFoundError => storefrontError(code, `The ${what} does not exist.`);
 
 /** The store `storeId` if it exists and is not archived; 404 store_not_found otherwise. */
 async function publicStore(ctx: RequestContext, storeId: string): Promise<PublicStore> {
@@ -341,7 +342,7 @@ export async function productBundles(ctx: RequestContext, storeId: string, produ
 
 export async function sitemapFeed(ctx: RequestContext, storeId: string, cursor: string | undefined, limit: number): Promise<{ items: Array<{ slug: string; updatedAt: string }>; nextCursor: string | null }> {
   const store = await publicStore(ctx, storeId);
-  if (cursor !== undefined && !UUID_PATTERN.test(cursor)) throw new BadRequestError('The cursor is not one this feed returned.', 'invalid_cursor', [{ path: 'query.cursor', message: 'cursor is invalid' }]);
+  if (cursor !== undefined && !UUID_PATTERN.test(cursor)) throw storefrontError('invalid_cursor', 'The cursor is not one this feed returned.', [{ path: 'query.cursor', message: 'cursor is invalid' }]);
   const rows: Array<{ id: string; slug: string; updated_at: Date }> = await ctx.manager.query(
     `SELECT id, slug, updated_at FROM products WHERE store_id = $1 AND status = 'PUBLISHED' AND ($2::uuid IS NULL OR id > $2::uuid) ORDER BY id LIMIT $3`,
     [store.id, cursor ?? null, limit + 1],

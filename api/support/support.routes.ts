@@ -1,6 +1,6 @@
 /**
  * Support: platform incidents, support tickets, onboarding handoffs from sales, and the merchant's
- * onboarding plan (document 3, "Support").
+ * onboarding plan.
  */
 import { defineRoutes } from '../http/route';
 import { bool, int, oneOf, positiveInt, uuid } from '../http/schema-types';

@@ -6,7 +6,7 @@ import Joi from 'joi';
 import { csvDocument, pendingDto } from '../http/route';
 import { bool, date, int, oneOf, text, uuid } from '../http/schema-types';
 
-/** Ticket `audience` (document 1, "Enumerated values"). */
+/** Ticket `audience` (the specification's enumerated values). */
 export const TICKET_AUDIENCES = ['STORE', 'PLATFORM'] as const;
 /** Ticket `status`. */
 export const TICKET_STATUSES = ['OPEN', 'IN_PROGRESS', 'WAITING_ON_CUSTOMER', 'RESOLVED', 'CLOSED'] as const;

@@ -41,7 +41,7 @@ const DOCS_PAGE = `<!doctype html>
 
 /**
  * Adds /livez (alias /healthz) and /readyz for `roles` to a router: the api's own router, or the
- * small health server of a worker-only process (api/health-server.ts).
+ * small health server of a worker-only process (app/health-server.ts).
  */
 export function addHealthRoutes(router: Router, deps: ReadinessDeps, roles: readonly ProcessRole[]): void {
   const startedAt = Date.now();

@@ -1,4 +1,4 @@
-/** Visual search: image embeddings of a store's products and query by image (document 2, "Brands, bundles, synonyms, visual search"). */
+/** Visual search: image embeddings of a store's products and query by image (docs/search.md, "Visual search"). */
 import { defineRoutes, listedRequired, type RouteRequest } from '../http/route';
 import { positiveInt } from '../http/schema-types';
 import {

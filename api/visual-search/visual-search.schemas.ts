@@ -1,4 +1,4 @@
-/** DTOs of the visual search area (README "Visual search"). */
+/** DTOs of the visual search area (docs/search.md, "Visual search"). */
 import Joi from 'joi';
 import { dto } from '../http/route';
 import { dateTime, httpUrl, int, money, number, oneOf, positiveInt, text, uuid } from '../http/schema-types';

@@ -4,11 +4,11 @@
  * here, in the request, for the query image, which is used once and never stored.
  */
 import { performance } from 'node:perf_hooks';
-import { AppError, BadRequestError, ConflictError, NotFoundError, PayloadTooLargeError, ServiceUnavailableError } from '../../lib/errors';
+import { ConflictError, PayloadTooLargeError, ServiceUnavailableError, ValidationError } from '../../lib/errors';
 import { requireStore, storeNotFound } from '../../domain/store-access';
 import { safeFetch, SafeFetchError } from '../../lib/safe-fetch';
 import { recordAudit } from '../../storage/audit';
-import { enqueueOutbox } from '../../storage/outbox';
+import { enqueueOutbox, enqueueOutboxSelect, outboxCte } from '../../storage/outbox';
 import { inTransaction, servicesOf, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { VisualSearchSettings, type VisualModel } from '../../storage/entities/product-image-vector.entity';
@@ -16,8 +16,9 @@ import type { VisionConfig } from '../../lib/config';
 import { clientIp } from '../auth/accounts';
 import { batcherFor, getEmbedder, MOBILENET_DIMENSIONS, modelDimensions, type Embedder } from '../../vision/embedder';
 import { ImageError, prepareImage } from '../../vision/image';
-import { IndexNotReadyError, searchAllStatuses, searchPublished, visionSearchClient, type VisualFilters, type VisualHit } from '../../vision/query';
+import { IndexNotReadyError, searchAllStatuses, searchPublished, type VisualFilters, type VisualHit } from '../../vision/query';
 import { decodeVector } from '../../storage/vectors';
+import { visualSearchError } from './visual-search.errors';
 
 export interface SettingsInput {
   enabled?: boolean;
@@ -45,7 +46,7 @@ interface EffectiveSettings {
 
 const DEFAULTS: EffectiveSettings = { enabled: false, model: 'mobilenet-v2', dimensions: MOBILENET_DIMENSIONS, minSimilarity: 0, maxResults: 20, lastRequestedAt: null, updatedAt: null };
 
-const disabled = (): ConflictError => new ConflictError('Visual search is disabled for this store; enable it with PATCH /visual-search/stores/{storeId}/settings.', 'visual_search_disabled');
+const disabled = (): ConflictError => visualSearchError('visual_search_disabled', 'Visual search is disabled for this store; enable it with PATCH /visual-search/stores/{storeId}/settings.');
 
 function visionConfig(ctx: RequestContext): VisionConfig {
   return servicesOf(ctx).config.vision;
@@ -120,10 +121,7 @@ async function queueProducts(tx: RequestContext, storeId: string, productIds: st
        SELECT id, store_id, tenant_id, 'PENDING', 0 FROM targets
        ON CONFLICT (product_id) DO UPDATE SET status = 'PENDING', error = NULL, attempts = 0, updated_at = now()
        RETURNING product_id),
-     queued AS (
-       INSERT INTO outbox (tenant_id, queue, topic, aggregate_type, aggregate_id, payload)
-       SELECT tenant_id, 'vision', 'visual_search.index_requested', 'product', id::text, $4::jsonb FROM targets
-       RETURNING id)
+     ${outboxCte('queued', { queue: 'vision', topic: 'visual_search.index_requested', aggregateType: 'product' }, { tenantId: 'tenant_id', aggregateId: 'id::text', payload: '$4::jsonb', from: 'FROM targets' })}
      SELECT (SELECT count(*) FROM queued)::int AS queued, (SELECT count(*) FROM marked)::int AS marked`,
     [storeId, tx.tenantId, productIds, JSON.stringify(force ? { force: true } : {})],
   );
@@ -138,14 +136,14 @@ export async function updateSettings(ctx: RequestContext, storeId: string, input
     const before = effective(existing);
     const model = input.model ?? before.model;
     if (model === 'clip' && !config.clipModelDir) {
-      throw new BadRequestError('The clip model is not installed on this server (VISION_CLIP_MODEL_DIR).', 'model_unavailable', [{ path: 'body.model', message: 'clip is not available' }]);
+      throw visualSearchError('model_unavailable', 'The clip model is not installed on this server (VISION_CLIP_MODEL_DIR).', [{ path: 'body.model', message: 'clip is not available' }]);
     }
     let dimensions = before.dimensions;
     if (!existing || model !== before.model) {
       try {
         dimensions = await modelDimensions(model, config);
       } catch (error) {
-        throw new BadRequestError(`The ${model} model cannot be used: ${(error as Error).message}.`, 'model_unavailable', [{ path: 'body.model', message: `${model} is not available` }]);
+        throw visualSearchError('model_unavailable', `The ${model} model cannot be used: ${(error as Error).message}.`, [{ path: 'body.model', message: `${model} is not available` }]);
       }
     }
     const after: EffectiveSettings = {
@@ -184,10 +182,15 @@ export async function updateSettings(ctx: RequestContext, storeId: string, input
       // `_vectors.image` (null) and the index accepts the embedder (documents indexed before visual
       // search existed lack it).
       if (!before.enabled) {
-        await tx.manager.query(
-          `INSERT INTO outbox (tenant_id, queue, topic, aggregate_type, aggregate_id, payload)
-           SELECT p.tenant_id, 'index', 'visual_search.enabled', 'product', p.id::text, '{}'::jsonb FROM products p
+        await enqueueOutboxSelect(
+          tx,
+          { queue: 'index', topic: 'visual_search.enabled', aggregateType: 'product' },
+          {
+            tenantId: 'p.tenant_id',
+            aggregateId: 'p.id::text',
+            from: `FROM products p
             WHERE p.store_id = $1 AND p.tenant_id = $2 AND p.status = 'PUBLISHED' AND NOT EXISTS (SELECT 1 FROM product_images i WHERE i.product_id = p.id)`,
+          },
           [storeId, tx.tenantId],
         );
       }
@@ -207,13 +210,7 @@ export async function indexProducts(ctx: RequestContext, storeId: string, input:
       const known = new Set(found.map((r) => r.id));
       const missing = ids.filter((id) => !known.has(id));
       if (missing.length) {
-        throw new AppError(
-          404,
-          'product_not_found',
-          'Not Found',
-          `${missing.length} of the products do not exist in this store.`,
-          missing.slice(0, 20).map((id) => ({ path: `body.productIds[${input.productIds!.findIndex((p) => p.toLowerCase() === id)}]`, message: 'no such product in this store' })),
-        );
+        throw visualSearchError('product_not_found', `${missing.length} of the products do not exist in this store.`, missing.slice(0, 20).map((id) => ({ path: `body.productIds[${input.productIds!.findIndex((p) => p.toLowerCase() === id)}]`, message: 'no such product in this store' })));
       }
     }
     const queued = await queueProducts(tx, storeId, ids, input.force === true);
@@ -261,10 +258,7 @@ export async function clearIndex(ctx: RequestContext, storeId: string): Promise<
     await requireStore(tx, storeId, { forWrite: true, lock: true });
     const [row]: Array<{ cleared: number; vectors: number }> = await tx.manager.query(
       `WITH removed AS (DELETE FROM product_image_vectors WHERE store_id = $1 AND tenant_id = $2 RETURNING product_id, vector IS NOT NULL AS had_vector),
-            queued AS (
-              INSERT INTO outbox (tenant_id, queue, topic, aggregate_type, aggregate_id, payload)
-              SELECT $2, 'index', 'visual_search.cleared', 'product', product_id::text, '{}'::jsonb FROM removed WHERE had_vector
-              RETURNING id)
+            ${outboxCte('queued', { queue: 'index', topic: 'visual_search.cleared', aggregateType: 'product' }, { tenantId: '$2', aggregateId: 'product_id::text', from: 'FROM removed WHERE had_vector' })}
        SELECT (SELECT count(*) FROM removed)::int AS cleared, (SELECT count(*) FROM queued)::int AS vectors`,
       [storeId, tx.tenantId],
     );
@@ -279,7 +273,7 @@ export async function clearIndex(ctx: RequestContext, storeId: string): Promise<
 
 function searchFailed(error: unknown): never {
   if (error instanceof IndexNotReadyError) {
-    throw new ConflictError('The store\'s image index is being rebuilt (visual search was just enabled or its model changed); try again shortly.', 'visual_index_not_ready');
+    throw visualSearchError('visual_index_not_ready', 'The store\'s image index is being rebuilt (visual search was just enabled or its model changed); try again shortly.');
   }
   throw error;
 }
@@ -292,7 +286,7 @@ async function embedderOf(ctx: RequestContext, settings: EffectiveSettings): Pro
     servicesOf(ctx).logger.error({ err: error, model: settings.model }, 'visual search: the model could not be loaded');
     throw new ServiceUnavailableError(`The ${settings.model} model is not available right now.`, 5);
   }
-  if (embedder.dimensions !== settings.dimensions) throw new ConflictError('The store\'s model changed; its image index is being rebuilt.', 'visual_index_not_ready');
+  if (embedder.dimensions !== settings.dimensions) throw visualSearchError('visual_index_not_ready', 'The store\'s model changed; its image index is being rebuilt.');
   return embedder;
 }
 
@@ -306,11 +300,11 @@ export interface QueryTimings {
 export async function queryVector(ctx: RequestContext, settings: EffectiveSettings, input: QueryInput, timings: QueryTimings): Promise<Float32Array> {
   const config = visionConfig(ctx);
   const given = [input.image !== undefined, input.imageUrl !== undefined, input.text !== undefined].filter(Boolean).length;
-  if (given === 0) throw new BadRequestError('Send an image (multipart file `image` or base64 `image`), an `imageUrl`, or `text`.', 'image_required', [{ path: 'body.image', message: 'image, imageUrl or text is required' }]);
-  if (given > 1) throw new BadRequestError('Send only one of image, imageUrl and text.', 'validation_failed', [{ path: 'body', message: 'only one of image, imageUrl and text' }]);
+  if (given === 0) throw visualSearchError('image_required', 'Send an image (multipart file `image` or base64 `image`), an `imageUrl`, or `text`.', [{ path: 'body.image', message: 'image, imageUrl or text is required' }]);
+  if (given > 1) throw new ValidationError('Send only one of image, imageUrl and text.', [{ path: 'body', message: 'only one of image, imageUrl and text' }]);
   if (input.text !== undefined) {
     const embedder = await embedderOf(ctx, settings);
-    if (!embedder.embedTexts) throw new BadRequestError('Text queries need the clip model; this store uses a model that embeds images only.', 'text_queries_unavailable', [{ path: 'body.text', message: 'not supported by the store\'s model' }]);
+    if (!embedder.embedTexts) throw visualSearchError('text_queries_unavailable', 'Text queries need the clip model; this store uses a model that embeds images only.', [{ path: 'body.text', message: 'not supported by the store\'s model' }]);
     const started = performance.now();
     const [vector] = await embedder.embedTexts([input.text]);
     timings.embedMs = performance.now() - started;
@@ -330,11 +324,11 @@ export async function queryVector(ctx: RequestContext, settings: EffectiveSettin
         : error.reason === 'too_large'
           ? 'image_too_large'
           : 'image_fetch_failed';
-      throw new BadRequestError(error.message, code, [{ path: 'body.imageUrl', message: error.reason }]);
+      throw visualSearchError(code, error.message, [{ path: 'body.imageUrl', message: error.reason }]);
     }
   } else {
     bytes = typeof input.image === 'string' ? Buffer.from(input.image, 'base64') : input.image!;
-    if (bytes.length === 0) throw new BadRequestError('The image is empty.', 'not_an_image', [{ path: 'body.image', message: 'empty' }]);
+    if (bytes.length === 0) throw visualSearchError('not_an_image', 'The image is empty.', [{ path: 'body.image', message: 'empty' }], 400);
     if (bytes.length > config.uploadMaxBytes) throw new PayloadTooLargeError(config.uploadMaxBytes, `The image exceeds the limit of ${config.uploadMaxBytes} bytes.`);
   }
   const embedder = await embedderOf(ctx, settings);
@@ -345,14 +339,14 @@ export async function queryVector(ctx: RequestContext, settings: EffectiveSettin
     if (!(error instanceof ImageError)) throw error;
     const path = fromUrl ? 'body.imageUrl' : 'body.image';
     if (error.reason === 'not_an_image') {
-      if (fromUrl) throw new BadRequestError(`The URL does not point at an image: ${error.message}`, 'not_an_image', [{ path, message: 'not an image' }]);
-      throw new AppError(415, 'not_an_image', 'Unsupported Media Type', `The upload is not an image: ${error.message}`);
+      if (fromUrl) throw visualSearchError('not_an_image', `The URL does not point at an image: ${error.message}`, [{ path, message: 'not an image' }], 400);
+      throw visualSearchError('not_an_image', `The upload is not an image: ${error.message}`, [], 415);
     }
     if (error.reason === 'too_many_pixels') {
-      if (fromUrl) throw new BadRequestError(error.message, 'image_too_many_pixels', [{ path, message: 'too many pixels' }]);
-      throw new AppError(413, 'image_too_many_pixels', 'Content Too Large', error.message);
+      if (fromUrl) throw visualSearchError('image_too_many_pixels', error.message, [{ path, message: 'too many pixels' }], 400);
+      throw visualSearchError('image_too_many_pixels', error.message, [], 413);
     }
-    throw new BadRequestError(error.message, 'image_undecodable', [{ path, message: 'cannot be decoded' }]);
+    throw visualSearchError('image_undecodable', error.message, [{ path, message: 'cannot be decoded' }]);
   }
   timings.decodeMs = performance.now() - started;
   const embedStarted = performance.now();
@@ -394,7 +388,7 @@ export async function queryPublic(ctx: RequestContext, storeId: string, input: Q
   if (!settings.enabled) throw disabled();
   const vector = await queryVector(ctx, settings, input, timings);
   const searchStarted = performance.now();
-  const items = await searchPublished(visionSearchClient(services.config), {
+  const items = await searchPublished(services.meiliSearch, {
     storeId,
     vector,
     limit: Math.min(input.limit ?? settings.maxResults, settings.maxResults),
@@ -415,11 +409,11 @@ export async function similarProducts(ctx: RequestContext, storeId: string, prod
       WHERE p.id = $1 AND p.store_id = $2 AND p.tenant_id = $3`,
     [productId, storeId, ctx.tenantId],
   );
-  if (!product) throw new NotFoundError('The product does not exist in this store.', 'product_not_found');
+  if (!product) throw visualSearchError('product_not_found', 'The product does not exist in this store.');
   if (!product.vector || product.model !== settings.model || product.dimensions !== settings.dimensions) {
-    throw new ConflictError('The product\'s image is not indexed yet (or it has no image); see GET /visual-search/stores/{storeId}/index.', 'product_image_not_indexed');
+    throw visualSearchError('product_image_not_indexed', 'The product\'s image is not indexed yet (or it has no image); see GET /visual-search/stores/{storeId}/index.');
   }
-  const items = await searchPublished(visionSearchClient(servicesOf(ctx).config), {
+  const items = await searchPublished(servicesOf(ctx).meiliSearch, {
     storeId,
     vector: decodeVector(product.vector),
     limit,

@@ -1,6 +1,6 @@
 /**
- * Merchant wallets: a store's wallet payment configuration (document 3, "Payments, checkout,
- * wallets"). The path segment `wallet-pay` stands for the name of one wallet provider.
+ * Merchant wallets: a store's wallet payment configuration. The path segment `wallet-pay` stands for
+ * the name of one wallet provider.
  */
 import { defineRoutes } from '../http/route';
 import { storeId } from '../http/schema-types';

@@ -9,13 +9,14 @@ import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
 import { inTransaction, servicesOf, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors';
+import { NotFoundError } from '../../lib/errors';
 import { UUID_PATTERN } from '../http/schema-types';
 import { envelopeBody, wakeDispatchers } from './dispatcher';
 import { loadEndpoint, normaliseEndpointUrl, requireWebhookAdmin } from './endpoints.service';
 import type { WebhookTopic } from './events';
 import { sampleEventData } from './samples';
 import { tenantTestSecret } from './secrets';
+import { webhooksError } from './webhooks.errors';
 
 export interface WebhookDeliveryView {
   id: string;
@@ -61,10 +62,10 @@ export function deliveryView(d: WebhookDelivery, endpointUrl?: string | null): W
   };
 }
 
-const deliveryNotFound = (): NotFoundError => new NotFoundError('The webhook delivery does not exist.', 'webhook_delivery_not_found');
+const deliveryNotFound = (): NotFoundError => webhooksError('webhook_delivery_not_found', 'The webhook delivery does not exist.');
 
 function checkCursor(cursor: string | undefined): void {
-  if (cursor !== undefined && !UUID_PATTERN.test(cursor)) throw new BadRequestError('The cursor is not valid.', 'invalid_cursor');
+  if (cursor !== undefined && !UUID_PATTERN.test(cursor)) throw webhooksError('invalid_cursor', 'The cursor is not valid.');
 }
 
 type Page = { items: WebhookDeliveryView[]; nextCursor: string | null };
@@ -150,7 +151,7 @@ export async function replayDelivery(ctx: RequestContext, id: string): Promise<W
   requireWebhookAdmin(ctx);
   const view = await inTransaction(ctx, async (tx) => {
     const delivery = await loadDelivery(tx, id, true);
-    if (delivery.status === 'PENDING') throw new ConflictError('The delivery is still pending; it is attempted on its schedule.', 'webhook_delivery_pending');
+    if (delivery.status === 'PENDING') throw webhooksError('webhook_delivery_pending', 'The delivery is still pending; it is attempted on its schedule.');
     await tenantRepository(tx, WebhookDelivery).update({ id: delivery.id }, { ...REPLAY, replays: () => 'replays + 1', updatedAt: new Date() } as never);
     await recordAudit(tx, { action: 'webhook_delivery.replay', resourceType: 'webhook_delivery', resourceId: delivery.id, before: { status: delivery.status }, after: { status: 'PENDING' } });
     return deliveryView(await loadDelivery(tx, id), await endpointUrl(tx, delivery));

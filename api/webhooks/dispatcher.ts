@@ -1,5 +1,5 @@
 /**
- * Delivery of webhooks (document 1, "Events"): fan-out of events to endpoints, and the dispatcher
+ * Delivery of webhooks (docs/webhooks.md): fan-out of events to endpoints, and the dispatcher
  * that sends due deliveries with the retry table.
  *
  * - Fan-out (`webhookEventsHandler`, consumer of the `webhooks` queue in the jobs role): an event
@@ -23,13 +23,14 @@ import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
 import type { WebhookConfig } from '../../lib/config';
 import type { DeliveryHandler } from '../../storage/consumers';
+import type { WebhookEventPayload } from '../../storage/outbox-events';
 import { uuidv7 } from '../../storage/ids';
 import { openSecret, tenantTestSecret } from './secrets';
 import { sendWebhook, type SendResult } from './sender';
 import { DELIVERY_ID_HEADER, signatureHeader, SIGNATURE_HEADER, TOPIC_HEADER } from './signature';
 import { calmLog } from '../../lib/calm-log';
 
-/** Document 1, "Limits": delivery attempts before dead-letter. */
+/** Delivery attempts before dead-letter (the specification's limit). */
 export const MAX_ATTEMPTS = 5;
 
 /** How long DELIVERED deliveries stay in the history (DEAD ones stay until replayed or their endpoint is deleted). */
@@ -43,17 +44,12 @@ export function wakeDispatchers(): void {
   wakeups.emit('due');
 }
 
-/** The envelope of document 1 ("Webhook delivery envelope"), serialised in this key order. */
+/** The webhook delivery envelope the specification defines, serialised in this key order. */
 export function envelopeBody(topic: string, deliveryId: string, tenantId: string, occurredAt: string, data: Record<string, unknown>): string {
   return JSON.stringify({ topic, deliveryId, tenantId, occurredAt, data });
 }
 
-interface EventPayload {
-  eventId: string;
-  topic: string;
-  occurredAt: string;
-  data: Record<string, unknown>;
-}
+type EventPayload = Pick<WebhookEventPayload, 'eventId' | 'occurredAt' | 'data'> & { topic: string };
 
 /** Creates the deliveries of one event; returns how many were new. */
 export async function fanOutEvent(dataSource: DataSource, tenantId: string, event: EventPayload): Promise<number> {
@@ -79,15 +75,25 @@ export async function fanOutEvent(dataSource: DataSource, tenantId: string, even
 }
 
 /** The `webhooks` queue consumer: fans each event of the job out to the subscribed endpoints. */
-export function webhookEventsHandler(dataSource: DataSource): DeliveryHandler {
+export function webhookEventsHandler(dataSource: DataSource): DeliveryHandler<'webhooks'> {
   return async (delivery) => {
-    let created = 0;
-    for (const message of delivery.messages) {
-      const payload = message.payload as unknown as EventPayload;
-      if (!delivery.tenantId || !payload?.eventId) continue;
-      created += await fanOutEvent(dataSource, delivery.tenantId, payload);
+    switch (delivery.aggregateType) {
+      case 'webhook_event': {
+        let created = 0;
+        for (const message of delivery.messages) {
+          const payload = message.payload;
+          if (!delivery.tenantId || !payload?.eventId) continue;
+          created += await fanOutEvent(dataSource, delivery.tenantId, payload);
+        }
+        if (created > 0) wakeDispatchers();
+        return;
+      }
+      default: {
+        // Every aggregate type of the queue is handled above; a row of an older version with another is acknowledged.
+        const _exhaustive: never = delivery.aggregateType;
+        void _exhaustive;
+      }
     }
-    if (created > 0) wakeDispatchers();
   };
 }
 

@@ -1,7 +1,7 @@
 /**
- * Webhook endpoints of a tenant (subscription management, an extension: document 1 says endpoints
- * and topics are registered in the dashboard but lists no operation). Owners and admins, or API keys
- * with the webhooks scopes (requireWebhookAdmin). Another tenant's endpoint answers 404. Every change records one audit entry (`webhook_endpoint.create|update|delete|
+ * Webhook endpoints of a tenant (subscription management, an extension: the specification says
+ * endpoints and topics are registered in the dashboard but lists no operation). Owners and admins,
+ * or API keys with the webhooks scopes (requireWebhookAdmin). Another tenant's endpoint answers 404. Every change records one audit entry (`webhook_endpoint.create|update|delete|
  * rotate_secret`, never the secret); a PATCH that changes nothing records nothing.
  */
 import { WebhookEndpoint } from '../../storage/entities';
@@ -9,12 +9,13 @@ import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
 import { inTransaction, servicesOf, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors';
 import { checkUrl } from '../../lib/safe-fetch';
 import { UUID_PATTERN } from '../http/schema-types';
 import { requireTenantUser, TENANT_ADMINS } from '../../domain/store-access';
 import { WEBHOOK_TOPICS } from './events';
 import { newSigningSecret, sealSecret } from './secrets';
+import { webhooksError } from './webhooks.errors';
 
 /** Endpoints one tenant may register. */
 export const WEBHOOK_ENDPOINTS_MAX = 20;
@@ -31,7 +32,7 @@ export interface WebhookEndpointView {
   updatedAt: string;
 }
 
-export const endpointNotFound = (): NotFoundError => new NotFoundError('The webhook endpoint does not exist.', 'webhook_endpoint_not_found');
+export const endpointNotFound = (): NotFoundError => webhooksError('webhook_endpoint_not_found', 'The webhook endpoint does not exist.');
 
 export function endpointView(e: WebhookEndpoint): WebhookEndpointView {
   return {
@@ -77,7 +78,7 @@ function normaliseTopics(topics: string[]): string[] {
   return WEBHOOK_TOPICS.filter((t) => topics.includes(t));
 }
 
-const urlTaken = (): ConflictError => new ConflictError('The tenant already has an endpoint with this URL.', 'webhook_endpoint_url_taken', [{ path: 'body.url', message: 'url is already registered' }]);
+const urlTaken = (): ConflictError => webhooksError('webhook_endpoint_url_taken', 'The tenant already has an endpoint with this URL.', [{ path: 'body.url', message: 'url is already registered' }]);
 
 const fields = (e: Pick<WebhookEndpoint, 'url' | 'description' | 'topics' | 'enabled'>): Record<string, unknown> => ({ url: e.url, description: e.description, topics: e.topics, enabled: e.enabled });
 
@@ -98,7 +99,7 @@ export async function createEndpoint(ctx: RequestContext, body: CreateEndpointIn
     // Serialises creations of one tenant so the limit and the URL check cannot race.
     await tx.manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`webhook_endpoints:${tx.tenantId}`]);
     const repo = tenantRepository(tx, WebhookEndpoint, endpointNotFound);
-    if ((await repo.count()) >= WEBHOOK_ENDPOINTS_MAX) throw new ConflictError(`A tenant has at most ${WEBHOOK_ENDPOINTS_MAX} webhook endpoints.`, 'webhook_endpoint_limit');
+    if ((await repo.count()) >= WEBHOOK_ENDPOINTS_MAX) throw webhooksError('webhook_endpoint_limit', `A tenant has at most ${WEBHOOK_ENDPOINTS_MAX} webhook endpoints.`);
     if (await repo.exists({ url })) throw urlTaken();
     const secret = newSigningSecret();
     const now = new Date();
@@ -116,7 +117,7 @@ export interface ListEndpointsQuery {
 
 export async function listEndpoints(ctx: RequestContext, query: ListEndpointsQuery): Promise<{ items: WebhookEndpointView[]; nextCursor: string | null }> {
   requireWebhookAdmin(ctx);
-  if (query.cursor !== undefined && !UUID_PATTERN.test(query.cursor)) throw new BadRequestError('The cursor is not valid.', 'invalid_cursor');
+  if (query.cursor !== undefined && !UUID_PATTERN.test(query.cursor)) throw webhooksError('invalid_cursor', 'The cursor is not valid.');
   const qb = tenantRepository(ctx, WebhookEndpoint).createQueryBuilder('e');
   if (query.cursor !== undefined) qb.andWhere('e.id > :cursor', { cursor: query.cursor });
   const rows = await qb.orderBy('e.id', 'ASC').take(query.limit + 1).getMany();
@@ -179,7 +180,7 @@ export async function deleteEndpoint(ctx: RequestContext, id: string): Promise<v
   });
 }
 
-/** A new signing secret, shown once; the old one stops signing at once (no grace period, see README). */
+/** A new signing secret, shown once; the old one stops signing at once (no grace period, see docs/webhooks.md, "Operations"). */
 export async function rotateEndpointSecret(ctx: RequestContext, id: string): Promise<WebhookEndpointView & { secret: string }> {
   requireWebhookAdmin(ctx);
   return inTransaction(ctx, async (tx) => {

@@ -1,5 +1,5 @@
 /**
- * Realistic `data` for every topic, sent by the webhook tester (POST /webhooks/test). Document 1 shows
+ * Realistic `data` for every topic, sent by the webhook tester (POST /webhooks/test). The specification shows
  * the fields of order.placed only (orderId, total, currency, customerId); the other topics carry what
  * their emitting operation sends (product events: see product-events.ts) or, for areas not built yet,
  * the identifiers and amounts an integrator needs to act, with the same naming rules: ids are UUIDs,

@@ -1,6 +1,6 @@
 /**
  * One webhook request: POST of the frozen body to the receiver, SSRF-safe like the image fetcher
- * (api/http/safe-fetch.ts: http(s) only, no credentials in the URL, every resolved address public,
+ * (lib/safe-fetch.ts: http(s) only, no credentials in the URL, every resolved address public,
  * checked inside the socket's lookup so DNS rebinding cannot slip through), one deadline for the whole
  * exchange, and no redirects: a 3xx is a failed attempt like any other non-2xx answer (a receiver
  * that moved must update its endpoint URL). At most 64 KiB of the answer is read, then dropped.

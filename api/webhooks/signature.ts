@@ -1,5 +1,5 @@
 /**
- * The webhook signature of document 1 ("Authentication", item 6), sender side:
+ * The webhook signature (docs/webhooks.md), sender side:
  * `X-Service-Signature: t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`.
  */
 import { createHmac } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Receiver-side verification of a webhook (document 1, "Authentication" item 6), for integrators to
+ * Receiver-side verification of a webhook (docs/webhooks.md, "Verifying on the receiver"), for integrators to
  * copy or import. Depends on node:crypto only.
  *
  *   const result = verifyWebhookSignature({ rawBody, header: req.headers['x-service-signature'], secret });

@@ -1,7 +1,7 @@
 /**
- * The webhook tester (document 1 "Subscription and test"; document 2 "Sandbox and import") and the
- * subscription management around it. Document 1 says endpoints and topics are registered in the
- * dashboard and dead letters replayed from the panel or the CLI, but lists no operation for either:
+ * The webhook tester and the subscription management around it (docs/webhooks.md). The
+ * specification says endpoints and topics are registered in the dashboard and dead letters replayed
+ * from the panel or the CLI, but lists no operation for either:
  * those operations are extensions (webhookExtensionOperationIds), each saying so in its description.
  */
 import { defineRoutes, type RouteRequest } from '../http/route';
@@ -51,7 +51,7 @@ export const webhookExtensionOperationIds = [
   'webhooks.replayDeadLetters',
 ] as const;
 
-const extension = 'Extension: document 1 says endpoints and topics are registered in the dashboard and dead letters are replayed from the panel or the CLI, but lists no operation.';
+const extension = 'Extension: endpoints and topics are registered, and dead letters replayed, from the dashboard or the CLI, for which the specification lists no operation.';
 const admins = "Owners and admins of the tenant, or an API key of the tenant with webhooks:read (GET) or webhooks:write (others), such as a sandbox token; staff answer 403 insufficient_role. Webhooks are tenant-wide: such a key sees the endpoints and deliveries of every store of the tenant. Another tenant's endpoint or delivery answers 404.";
 const audited = 'Each change records one audit entry; a change that changes nothing records nothing.';
 const delivery =
@@ -64,7 +64,7 @@ export const webhookRoutes = defineRoutes({ tag: 'webhooks', auth: 'merchant' },
     method: 'POST',
     path: '/webhooks/test',
     summary: 'Send a signed test event of a topic to an endpoint, with production headers and retries',
-    description: `Listed as POST /api/v1/webhooks/test. The success status is not stated: 202 Accepted with the deliveryId, because delivery (and its retries) happens in the background. ${admins} topic is one of the 33 topics; data is a realistic sample of that topic (order.placed: orderId, total, currency, customerId as document 1 lists them). The delivery is made and sent exactly like a production one (${delivery}) and shows in GET /webhooks/deliveries/{id}; it is replayable the same way. Signing: when endpoint is the URL of an enabled endpoint of the tenant, that endpoint's secret signs it (and it shows in the endpoint's history); otherwise the tenant's test secret, returned in testSecret. A URL with credentials, another scheme, or a private/loopback IP literal answers 400; host names resolving to private addresses fail the attempt when sending.`,
+    description: `Listed as POST /api/v1/webhooks/test. The success status is not stated: 202 Accepted with the deliveryId, because delivery (and its retries) happens in the background. ${admins} topic is one of the 33 topics; data is a realistic sample of that topic (order.placed: orderId, total, currency and customerId, the fields the specification names). The delivery is made and sent exactly like a production one (${delivery}) and shows in GET /webhooks/deliveries/{id}; it is replayable the same way. Signing: when endpoint is the URL of an enabled endpoint of the tenant, that endpoint's secret signs it (and it shows in the endpoint's history); otherwise the tenant's test secret, returned in testSecret. A URL with credentials, another scheme, or a private/loopback IP literal answers 400; host names resolving to private addresses fail the attempt when sending.`,
     body: WebhookTestDto,
     response: WebhookTestResponse,
     status: 202,

@@ -1,4 +1,4 @@
-/** DTOs of the webhooks area: the tester (document 2) and subscription management (extensions). */
+/** DTOs of the webhooks area: the tester (a listed operation) and subscription management (extensions). */
 import Joi from 'joi';
 import { dto } from '../http/route';
 import { bool, httpUrl, oneOf, uuid } from '../http/schema-types';
@@ -11,7 +11,7 @@ export const DELIVERY_STATUSES = ['PENDING', 'DELIVERED', 'DEAD'] as const;
 export const WebhookTestDto = dto(
   'WebhookTestDto',
   Joi.object({
-    topic: oneOf(WEBHOOK_TOPICS).required().description('One of the 33 topics of document 1.'),
+    topic: oneOf(WEBHOOK_TOPICS).required().description('One of the 33 webhook topics (see the enum).'),
     endpoint: httpUrl().required().description('The receiver URL (http or https, at most 2048 characters; no credentials; a private or loopback IP literal is refused).'),
   }),
 );
@@ -24,7 +24,7 @@ const envelope = Joi.object({
   data: Joi.object().unknown(true).required(),
 })
   .label('WebhookEnvelope')
-  .description('The body every attempt sends (document 1, "Webhook delivery envelope").');
+  .description('The webhook delivery envelope: the body every attempt sends.');
 
 export const WebhookTestResponse = dto(
   'WebhookTestResponse',

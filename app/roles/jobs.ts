@@ -1,10 +1,13 @@
 /**
- * The jobs role: consumes the `jobs` queue (imports, exports, bulk edits) and `webhooks` (deliveries).
+ * The jobs role: consumes the `jobs` queue (bulk edits), `import` and `export` (product imports and
+ * exports) and `webhooks` (event fan-out to deliveries); it also runs the webhook dispatcher, which
+ * sends due deliveries, and the pricing window scheduler.
  *
  * Work reaches the `jobs` queue as outbox rows (queue `jobs`), one aggregate per job: the relay turns
- * them into bee-queue jobs and `jobHandlers` picks the handler by the row's aggregate type. A handler
- * must be idempotent and resumable: a job whose worker died is delivered again (outbox reclaim).
- * To add a kind of job, add one entry to `jobHandlers`.
+ * them into bee-queue jobs and `createJobsHandler` picks the handler by the row's aggregate type. A
+ * handler must be idempotent and resumable: a job whose worker died is delivered again (outbox
+ * reclaim). To add a kind of job, add its event to JobsEvent (storage/outbox-events.ts): the build
+ * then fails until `jobHandlers` has its entry and the switch below its case.
  */
 import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
@@ -12,6 +15,7 @@ import type { RunningRole } from '../lifecycle';
 import { consumerDeps, type Runtime } from '../runtime';
 import { startConsumers, type ConsumerTable, type DeliveryHandler } from '../../storage/consumers';
 import type { OutboxDelivery } from '../../storage/outbox';
+import type { AggregateTypeOf } from '../../storage/outbox-events';
 import type { ContextServices } from '../../storage/request-context';
 import { runBulkEditJob } from '../../api/product-bulk-edits/product-bulk-edits.job';
 import { transferJobsHandler } from '../../api/imports/transfer-jobs.service';
@@ -25,26 +29,32 @@ export interface JobDeps {
   services?: ContextServices;
 }
 
-export type JobHandler = (delivery: OutboxDelivery, deps: JobDeps) => Promise<void>;
+/** The handler of one aggregate type of the `jobs` queue. */
+export type JobHandler<A extends AggregateTypeOf<'jobs'> = AggregateTypeOf<'jobs'>> = (delivery: Extract<OutboxDelivery<'jobs'>, { aggregateType: A }>, deps: JobDeps) => Promise<void>;
 
-/** Handlers of the `jobs` queue by outbox aggregate type. */
-export const jobHandlers: Record<string, JobHandler> = {
+/** Handlers of the `jobs` queue by outbox aggregate type: one entry per aggregate type of JobsEvent. */
+export const jobHandlers: { [A in AggregateTypeOf<'jobs'>]: JobHandler<A> } = {
   product_bulk_edit: runBulkEditJob,
 };
 
 /** The `jobs` queue consumer: dispatches each delivery to the handler of its aggregate type. */
-export function createJobsHandler(deps: JobDeps): DeliveryHandler {
+export function createJobsHandler(deps: JobDeps): DeliveryHandler<'jobs'> {
   return async (delivery) => {
-    const handler = jobHandlers[delivery.aggregateType];
-    if (!handler) {
-      // Nothing can process it: fail loudly; the outbox keeps the rows and retries with backoff.
-      throw new Error(`no jobs handler for aggregate type ${delivery.aggregateType}`);
+    switch (delivery.aggregateType) {
+      case 'product_bulk_edit':
+        await jobHandlers.product_bulk_edit(delivery, deps);
+        return;
+      default: {
+        // Every aggregate type of the queue is handled above. A row of an older version with another
+        // one has nothing to process it: fail loudly; the outbox keeps the rows and retries with backoff.
+        const _exhaustive: never = delivery.aggregateType;
+        throw new Error(`no jobs handler for aggregate type ${String(_exhaustive)}`);
+      }
     }
-    await handler(delivery, deps);
   };
 }
 
-/** Consumers of this role; the import/export and webhook issues add theirs here. */
+/** Consumers of this role, one per queue it works on. */
 export function jobsConsumers(runtime: Runtime): ConsumerTable {
   return {
     jobs: { handle: createJobsHandler({ dataSource: runtime.dataSource, logger: runtime.logger, services: runtime.services }), concurrency: 2 },

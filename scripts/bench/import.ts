@@ -1,6 +1,6 @@
 /**
  * `npm run bench:import [-- --quick] [-- --products N] [-- --keep]`: the product import benchmark
- * (issue 7, "Speed").
+ * (docs/benchmarks.md, "Import").
  *
  * 1. Builds a fresh tenant + store (brands, categories with attributes, tags, an API key) and writes
  *    a CSV of N products (default 100000; 1 to 3 variants each, so about 2 rows per product) in the

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:sandbox [-- --sandboxes N] [-- --resets R]`: sandbox creation and reset timings
- * (issue 8: "re-seeded in seconds; target under 5 s for the default data").
+ * (docs/benchmarks.md, "Sandbox": a reset re-seeds in seconds; target under 5 s for the default data).
  *
  * Starts the app in this process on an ephemeral port (against the configured database, Redis and
  * Meilisearch), creates N sandboxes (default 3) through POST /api/v1/sandbox and resets each R times

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:search [-- --quick] [-- --keep]`: the storefront search benchmark (issue 5, "Speed").
+ * `npm run bench:search [-- --quick] [-- --keep]`: the storefront search benchmark (docs/benchmarks.md, "Search").
  *
  * 1. Builds a fresh tenant + store of N published products straight in PostgreSQL.
  * 2. Times our `reindex` of that store against Meilisearch alone ingesting the same documents.

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:vision [-- --quick] [-- --keep]`: the visual search benchmark (issue 6, "Speed").
+ * `npm run bench:vision [-- --quick] [-- --keep]`: the visual search benchmark (docs/benchmarks.md, "Visual search").
  *
  * 1. Embedder throughput with the default model (MobileNetV2 on tfjs wasm): images/s embedded one at
  *    a time and in batches (8, 16), decode (sharp normalisation) time per image, and the process RSS
@@ -21,13 +21,14 @@ import sharp from 'sharp';
 import { loadConfig, type Config } from '../../lib/config';
 import { createDataSource } from '../../storage/data-source';
 import { runMigrations } from '../../storage/migrate';
-import { createAdminClient, ensureSearchKey } from '../../search/meili';
+import { createAdminClient, ensureSearchKey, keyValueFor, searchKeyUid } from '../../search/meili';
+import { createSearchTransport } from '../../search/search-transport';
 import { storeIndexUid } from '../../search/index-names';
 import { reindexStore } from '../../indexer/reindex';
 import { getEmbedder, disposeEmbedders, type Embedder } from '../../vision/embedder';
 import { prepareImage, type PreparedImage } from '../../vision/image';
 import { encodeVector } from '../../storage/vectors';
-import { searchAllStatuses, searchPublished, visionSearchClient } from '../../vision/query';
+import { searchAllStatuses, searchPublished } from '../../vision/query';
 import { createBenchStore, deleteBenchStore, insertProducts, Rng } from './search-data';
 import { percentile } from './load';
 import { emit, roundScaled } from './common';
@@ -165,7 +166,8 @@ async function main(): Promise<void> {
     emit({ phase: 'catalogue', products: productRows.length, buildMs: roundScaled(buildMs), reindexMs: roundScaled(performance.now() - started), indexed: reindex.documents });
 
     // 3. Query latency.
-    const client = visionSearchClient(config);
+    // The api process's search connection: the search-only key derived from the master key.
+    const client = createSearchTransport(config.meiliUrl, keyValueFor(searchKeyUid(config.meiliMasterKey), config.meiliMasterKey));
     const parts = { decode: [] as number[], embed: [] as number[], search: [] as number[], total: [] as number[], merchantSearch: [] as number[] };
     let firstHits = 0;
     for (let q = 0; q < options.queries; q += 1) {
@@ -190,6 +192,7 @@ async function main(): Promise<void> {
         parts.merchantSearch.push(performance.now() - m0);
       }
     }
+    client.close();
     const rssEnd = process.memoryUsage().rss;
     const summary = {
       phase: 'summary',

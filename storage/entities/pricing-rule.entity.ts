@@ -9,7 +9,7 @@ export interface PricingRuleTier {
   value: string;
 }
 
-/** A price rule of a store (api/pricing/engine.ts applies them). Amounts are numeric strings. */
+/** A price rule of a store (domain/pricing-engine.ts applies them). Amounts are numeric strings. */
 @Entity({ name: 'pricing_rules' })
 export class PricingRule {
   @PrimaryColumn('uuid') id!: string;

@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** Document 1, "Enumerated values": product bulk edit `action` and `status`. */
+/** Product bulk edit `action` and `status`: the specification's enumerated values. */
 export type BulkEditAction = 'UPDATE_PRICE' | 'UPDATE_STATUS' | 'UPDATE_TAGS' | 'UPDATE_CATEGORY' | 'ARCHIVE' | 'DELETE';
 export type BulkEditStatus = 'RUNNING' | 'COMPLETED' | 'FAILED';
 /** The operation that made the edit: one of the eight bulk routes, or a revert of another edit. */

@@ -3,7 +3,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 export type TenantRole = 'owner' | 'admin' | 'staff';
 export type PlatformRole = 'platform_admin' | 'support_agent' | 'sales_rep';
 
-/** A person who signs in. Belongs to one tenant (ruling 7); platform staff may have none. */
+/** A person who signs in. Belongs to one tenant (docs/decisions.md, Tenancy); platform staff may have none. */
 @Entity({ name: 'users' })
 export class User {
   @PrimaryColumn('uuid') id!: string;

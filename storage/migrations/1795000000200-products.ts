@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Products with variants, images, categories, tags and relations. Money is numeric (ruling 6);
+ * Products with variants, images, categories, tags and relations. Money is numeric (docs/decisions.md, Money);
  * counters for the public sorts live on the product; translations and attribute values are jsonb
  * because they are read and written with the product as a whole.
  */

@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Product bundles: products with quantities sold together at a fixed price or a percentage off the
- * items' sum. Money is numeric (ruling 6); a CHECK ties the pricing type to the one column it uses.
+ * items' sum. Money is numeric (docs/decisions.md, Money); a CHECK ties the pricing type to the one column it uses.
  * A bundle may be sold as one product of type BUNDLE (`product_id`, at most one bundle per product).
  * An item is a product, or one variant of it, with a quantity; (product, variant) is unique per bundle.
  */

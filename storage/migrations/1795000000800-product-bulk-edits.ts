@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Product bulk edits (document 2, "Product bulk edits"): one row per bulk operation (and per revert),
+ * Product bulk edits (docs/catalog.md, "Bulk edits"): one row per bulk operation (and per revert),
  * one item per selected product with its result and the previous values of what the edit changed
  * (for a hard delete the whole product with its variants, images and links, as JSON). `updated_at_after`
  * is the product's updated_at once the edit changed it: a revert refuses products whose updated_at

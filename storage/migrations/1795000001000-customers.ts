@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Customers of a store (issue 7; orders and the sandbox build on them). The e-mail is unique per store,
+ * Customers of a store (orders and the sandbox build on them). The e-mail is unique per store,
  * case-insensitively (`email_key` = lower(email)). Addresses are a JSON list; tags a text array;
  * marketing consent is a flag with the time it was given (null while not given).
  */

@@ -1,8 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Product import and export jobs (issue 7). A job row holds the state and the progress; the uploaded
- * CSV of an asynchronous import and the CSV an export writes are kept in `transfer_job_chunks` (in
+ * Product import and export jobs (docs/catalog.md, "Import and export"). A job row holds the state
+ * and the progress; the uploaded CSV of an asynchronous import and the CSV an export writes are kept in `transfer_job_chunks` (in
  * order, about 1 MiB each), so they survive a crash or restart and belong to the job's tenant.
  * `next_row` is the first data row not yet committed: each batch commits its products, its row
  * errors and the new `next_row` in one transaction, so a resumed job continues there.

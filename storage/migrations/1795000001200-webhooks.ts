@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Outbound webhooks (document 1, "Events"): the endpoints a tenant subscribes, one delivery per
+ * Outbound webhooks (docs/webhooks.md): the endpoints a tenant subscribes, one delivery per
  * (event, endpoint) with its envelope frozen at fan-out (every attempt and replay sends the same
  * bytes), the history of attempts, and one test signing secret per tenant for the webhook tester.
  * All delivery state lives here, so restarts of any process or of Redis lose nothing.

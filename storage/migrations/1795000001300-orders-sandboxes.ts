@@ -1,12 +1,12 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Orders with their lines (issue 8), and sandboxes: a sandbox is a tenant of kind `sandbox` with one
+ * Orders with their lines, and sandboxes: a sandbox is a tenant of kind `sandbox` with one
  * store, created with an e-mail address; its token is a store API key of that tenant. Every table
  * refers to the tenant with ON DELETE CASCADE, so a reset (which deletes and re-creates the tenant
  * with the same ids) removes everything of the sandbox, including what later areas add.
  *
- * Money is numeric(14, 4) (ruling 6). An order keeps a copy of what was bought (title, sku, options,
+ * Money is numeric(14, 4) (docs/decisions.md, Money). An order keeps a copy of what was bought (title, sku, options,
  * unit price) so later catalog changes do not rewrite it; the variant and product references become
  * null when those are deleted.
  */

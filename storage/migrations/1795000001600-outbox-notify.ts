@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Every statement that inserts outbox rows notifies the `outbox_pending` channel, so the relay
- * (storage/outbox-wake.ts) wakes when the writing transaction commits instead of at its next poll.
+ * (relay/outbox-wake.ts) wakes when the writing transaction commits instead of at its next poll.
  * A statement-level trigger: one notification per statement, whatever number of rows it inserts, and
  * PostgreSQL collapses repeated notifications of one transaction into one.
  */

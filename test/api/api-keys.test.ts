@@ -7,21 +7,15 @@
 import { expect } from 'chai';
 import { sha256 } from '../../api/auth/secrets';
 import { uuidv7 } from '../../storage/ids';
-import { call, startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
-import { addMember, auditRows, bearer, expectProblem, signUp, type SignedUp } from '../helpers/accounts';
+import { call, type TestResponse, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
+import { addMember, auditRows, bearer, expectProblem, type SignedUp } from '../helpers/accounts';
+import { merchant, store } from '../helpers/fixtures';
+import { eventually } from '../helpers/wait';
 
 describe('api keys', () => {
   let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.close());
-
-  async function store(owner: SignedUp): Promise<string> {
-    const res = await call(server, 'POST', '/api/v1/organization/stores', { headers: bearer(owner.accessToken), body: { name: 'Key Shop' } });
-    expect(res.status, res.text).to.equal(201);
-    return res.json.id;
-  }
+  apiSuite((started) => (server = started));
 
   function create(headers: Record<string, string>, body: Record<string, unknown>): Promise<TestResponse> {
     return call(server, 'POST', '/api/v1/api-keys', { headers, body });
@@ -36,8 +30,7 @@ describe('api keys', () => {
   const list = (headers: Record<string, string>, storeId: string) => call(server, 'GET', `/api/v1/api-keys?storeId=${storeId}`, { headers });
 
   it('creates a key (201) whose secret is shown once and stored only as a hash with a visible prefix', async () => {
-    const owner = await signUp(server);
-    const storeId = await store(owner);
+    const { owner, storeId } = await merchant(server);
     const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
     const res = await create(bearer(owner.accessToken), { storeId, name: 'ERP sync', scopes: ['api-keys:read', 'organization:read'], expiresAt });
     expect(res.status, res.text).to.equal(201);
@@ -69,9 +62,8 @@ describe('api keys', () => {
   });
 
   it('authorises a key by its scopes on its own store only (403 insufficient_scope, 404 for other stores)', async () => {
-    const owner = await signUp(server);
-    const storeId = await store(owner);
-    const sibling = await store(owner);
+    const { owner, storeId } = await merchant(server);
+    const sibling = await store(server, { headers: bearer(owner.accessToken) });
     const reader = await key(owner, storeId, ['api-keys:read']);
     const ok = await list({ 'X-API-Key': reader.key }, storeId);
     expect(ok.status, ok.text).to.equal(200);
@@ -85,15 +77,13 @@ describe('api keys', () => {
     // Without the scope: 403.
     const other = await key(owner, storeId, ['organization:read']);
     expectProblem(await list({ 'X-API-Key': other.key }, storeId), 403, 'insufficient_scope');
-    // last used is recorded.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const [row] = await server.runtime.dataSource.query('SELECT last_used_at FROM api_keys WHERE id = $1', [reader.id]);
-    expect(row.last_used_at).to.not.equal(null);
+    // last used is recorded (after the answer).
+    const lastUsed = async (): Promise<Date | null> => (await server.runtime.dataSource.query('SELECT last_used_at FROM api_keys WHERE id = $1', [reader.id]))[0].last_used_at;
+    expect(await eventually(lastUsed, 'the key to be marked as used')).to.be.instanceOf(Date);
   });
 
   it('refuses wrong and tampered keys with 401', async () => {
-    const owner = await signUp(server);
-    const storeId = await store(owner);
+    const { owner, storeId } = await merchant(server);
     const valid = await key(owner, storeId, ['*']);
     const tampered = `${valid.key.slice(0, -2)}${valid.key.endsWith('AA') ? 'BB' : 'AA'}`;
     for (const wrong of [tampered, `${valid.prefix}_`, valid.prefix, 'sk_nonexistent_abc', 'sk_']) {
@@ -102,8 +92,7 @@ describe('api keys', () => {
   });
 
   it('revokes a key (204): it answers 401 at once; revoking again is 204 and audited once', async () => {
-    const owner = await signUp(server);
-    const storeId = await store(owner);
+    const { owner, storeId } = await merchant(server);
     const k = await key(owner, storeId, ['api-keys:read']);
     expect((await list({ 'X-API-Key': k.key }, storeId)).status).to.equal(200);
     const res = await call(server, 'DELETE', `/api/v1/api-keys/${k.id}`, { headers: bearer(owner.accessToken) });
@@ -120,8 +109,7 @@ describe('api keys', () => {
   });
 
   it('stops an expired key with 401 and lists it as expired', async () => {
-    const owner = await signUp(server);
-    const storeId = await store(owner);
+    const { owner, storeId } = await merchant(server);
     const k = await key(owner, storeId, ['api-keys:read']);
     await server.runtime.dataSource.query("UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1", [k.id]);
     expectProblem(await list({ 'X-API-Key': k.key }, storeId), 401, 'invalid_api_key');
@@ -129,8 +117,7 @@ describe('api keys', () => {
   });
 
   it('never lets a key create or revoke keys (403), whatever its scopes', async () => {
-    const owner = await signUp(server);
-    const storeId = await store(owner);
+    const { owner, storeId } = await merchant(server);
     const admin = await key(owner, storeId, ['*']);
     const writer = await key(owner, storeId, ['api-keys:write']);
     for (const k of [admin, writer]) {
@@ -142,8 +129,7 @@ describe('api keys', () => {
   });
 
   it('lets staff list and export but not create or revoke (403); admins manage', async () => {
-    const owner = await signUp(server);
-    const storeId = await store(owner);
+    const { owner, storeId } = await merchant(server);
     const k = await key(owner, storeId, ['api-keys:read']);
     const staff = (await addMember(server, owner, 'staff')).headers;
     expect((await list(staff, storeId)).status).to.equal(200);
@@ -157,10 +143,8 @@ describe('api keys', () => {
   });
 
   it("answers 404 for another tenant's store and key on every route, and lists only the caller's keys", async () => {
-    const owner = await signUp(server);
-    const intruder = await signUp(server);
-    const storeId = await store(owner);
-    const ownStore = await store(intruder);
+    const { owner, storeId } = await merchant(server);
+    const { owner: intruder, storeId: ownStore } = await merchant(server);
     const k = await key(owner, storeId, ['api-keys:read']);
     const h = bearer(intruder.accessToken);
     expectProblem(await list(h, storeId), 404, 'store_not_found');
@@ -176,8 +160,7 @@ describe('api keys', () => {
   });
 
   it('validates the request: known scopes only (1 to 50, no duplicates), a name of 1 to 100, a future expiry', async () => {
-    const owner = await signUp(server);
-    const storeId = await store(owner);
+    const { owner, storeId } = await merchant(server);
     const h = bearer(owner.accessToken);
     for (const body of [
       { storeId, name: 'x', scopes: [] },
@@ -204,9 +187,9 @@ describe('api keys', () => {
   });
 
   it('refuses keys for an archived store (409) but still lists its keys', async () => {
-    const owner = await signUp(server);
-    const main = await store(owner);
-    const outlet = await store(owner);
+    const m = await merchant(server);
+    const { owner, storeId: main } = m;
+    const outlet = await store(server, m);
     const k = await key(owner, outlet, ['api-keys:read']);
     expect((await call(server, 'DELETE', `/api/v1/organization/stores/${outlet}`, { headers: bearer(owner.accessToken) })).status).to.equal(204);
     expectProblem(await create(bearer(owner.accessToken), { storeId: outlet, name: 'late', scopes: ['*'] }), 409, 'store_archived');
@@ -215,8 +198,7 @@ describe('api keys', () => {
   });
 
   it('exports CSV with a header row, as a download, never secrets, with formulas neutralised', async () => {
-    const owner = await signUp(server);
-    const storeId = await store(owner);
+    const { owner, storeId } = await merchant(server);
     const evil = await key(owner, storeId, ['api-keys:read'], '=cmd()');
     await key(owner, storeId, ['organization:read', 'api-keys:read'], '+1, "quoted"');
     await key(owner, storeId, ['*'], '@SUM(A1)');

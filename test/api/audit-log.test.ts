@@ -8,21 +8,17 @@ import { createStore } from '../../api/organization/organization.stores.service'
 import { uuidv7 } from '../../storage/ids';
 import type { RequestContext } from '../../storage/request-context';
 import { inTransaction } from '../../storage/request-context';
-import { call, startTestServer, type TestServer } from '../helpers/harness';
+import { call, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
 import { addMember, auditRows, bearer, expectProblem, signUp } from '../helpers/accounts';
+import { store } from '../helpers/fixtures';
 
 describe('audit log', () => {
   let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.close());
+  apiSuite((started) => (server = started));
 
-  async function newStore(headers: Record<string, string>, name = 'Audited Shop'): Promise<string> {
-    const res = await call(server, 'POST', '/api/v1/organization/stores', { headers, body: { name } });
-    expect(res.status, res.text).to.equal(201);
-    return res.json.id;
-  }
+  /** A store made through POST /organization/stores with `headers` (the request whose entry the tests read). */
+  const newStore = (headers: Record<string, string>, name = 'Audited Shop'): Promise<string> => store(server, { headers }, { name });
 
   const auditLog = (headers: Record<string, string>, query = '') => call(server, 'GET', `/api/v1/audit-log${query}`, { headers });
 

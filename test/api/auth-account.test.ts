@@ -4,17 +4,15 @@
  * (current password checked and limited, rules enforced, other sessions ended).
  */
 import { expect } from 'chai';
-import { call, startTestServer, type TestServer } from '../helpers/harness';
+import { call, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
 import { auditRows, bearer, expectProblem, GOOD_PASSWORD, RULE_BREAKERS, signIn, signUp } from '../helpers/accounts';
 
 const NEW_PASSWORD = 'Changed-Secret-77-ok';
 
 describe('auth: sessions and account', () => {
   let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.close());
+  apiSuite((started) => (server = started));
 
   async function status(accessToken: string): Promise<number> {
     return (await call(server, 'GET', '/api/v1/auth/account', { headers: bearer(accessToken) })).status;

@@ -5,7 +5,9 @@
  */
 import { expect } from 'chai';
 import { call, type TestResponse, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
 import { auditRows, bearer, expectProblem, signUp, startIsolatedServer } from '../helpers/accounts';
+import { sleep } from '../helpers/wait';
 import { CliDeviceResponse, CliTokenResponse } from '../../api/auth/auth-second-factor.schemas';
 import type { NamedSchema } from '../../api/http/route';
 
@@ -38,11 +40,8 @@ async function row(server: TestServer, deviceCode: string): Promise<{ status: st
 
 describe('command line device flow (RFC 8628)', () => {
   let server: TestServer;
-
-  before(async () => {
-    server = await startIsolatedServer();
-  });
-  after(async () => server.close());
+  // A rate limiter of the file's own: its tests count attempts per client.
+  apiSuite((started) => (server = started), { start: () => startIsolatedServer() });
 
   it('issues a device code, user code and verification URIs', async () => {
     const res = await call(server, 'POST', '/api/v1/auth/cli/device', { body: { clientName: 'commerce-cli', scopes: ['products:read', 'orders:write'] } });
@@ -185,7 +184,7 @@ describe('command line device flow (RFC 8628)', () => {
       const { deviceCode, interval, expiresIn } = await requestCode(quick);
       expect({ interval, expiresIn }).to.deep.equal({ interval: 1, expiresIn: 60 });
       expectProblem(await poll(quick, deviceCode), 400, 'authorization_pending');
-      await new Promise((resolve) => setTimeout(resolve, 1100));
+      await sleep(1_100); // past the 1 s interval: the next poll is not too fast
       expectProblem(await poll(quick, deviceCode), 400, 'authorization_pending');
     } finally {
       await quick.close();

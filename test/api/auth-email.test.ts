@@ -4,7 +4,8 @@
  * accounts; a reset enforces the password rules and signs the account out everywhere.
  */
 import { expect } from 'chai';
-import { call, startTestServer, type TestServer } from '../helpers/harness';
+import { call, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
 import { auditRows, bearer, emailedToken, expectProblem, GOOD_PASSWORD, RULE_BREAKERS, signIn, signUp, startIsolatedServer, uniqueEmail } from '../helpers/accounts';
 import { limitKey } from '../../api/auth/accounts';
 import { sha256 } from '../../api/auth/secrets';
@@ -13,10 +14,7 @@ const NEW_PASSWORD = 'Fresh-Start-2025-ok';
 
 describe('auth: e-mail verification and password reset', () => {
   let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.close());
+  apiSuite((started) => (server = started));
 
   async function expireToken(token: string): Promise<void> {
     await server.runtime.dataSource.query("UPDATE one_time_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = $1", [sha256(token)]);

@@ -5,7 +5,8 @@
  */
 import { expect } from 'chai';
 import { SignJWT } from 'jose';
-import { call, startTestServer, type TestServer } from '../helpers/harness';
+import { call, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
 import { auditRows, bearer, expectProblem, signIn, signUp, startIsolatedServer, uniqueEmail } from '../helpers/accounts';
 import { signAccessToken } from '../../api/auth/access-tokens';
 
@@ -24,10 +25,7 @@ const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base
 
 describe('auth: sign-in and tokens', () => {
   let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.close());
+  apiSuite((started) => (server = started));
 
   describe('POST /auth/login', () => {
     it('answers a token pair and the user, opens a session and audits it', async () => {

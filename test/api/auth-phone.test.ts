@@ -6,6 +6,7 @@
 import { randomInt } from 'node:crypto';
 import { expect } from 'chai';
 import { call, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
 import { auditRows, bearer, expectProblem, lastMessage, signUp, startIsolatedServer, type SignedUp } from '../helpers/accounts';
 
 /** A fresh E.164 number per test (the per-number hourly limit would otherwise be shared). */
@@ -40,11 +41,8 @@ async function age(server: TestServer, userId: string, seconds: number): Promise
 
 describe('phone one-time passwords', () => {
   let server: TestServer;
-
-  before(async () => {
-    server = await startIsolatedServer();
-  });
-  after(async () => server.close());
+  // A rate limiter of the file's own: its tests count attempts per client.
+  apiSuite((started) => (server = started), { start: () => startIsolatedServer() });
 
   it('sends a code by SMS and verifies the number with it', async () => {
     const account = await signUp(server);

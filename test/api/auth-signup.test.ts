@@ -4,15 +4,13 @@
  * enforced, closed registration, duplicate addresses rolled back without a trace, and the limit.
  */
 import { expect } from 'chai';
-import { call, startTestServer, type TestServer } from '../helpers/harness';
+import { call, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
 import { auditRows, bearer, emailedToken, expectProblem, GOOD_PASSWORD, RULE_BREAKERS, startIsolatedServer, uniqueEmail } from '../helpers/accounts';
 
 describe('auth: sign-up', () => {
   let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.close());
+  apiSuite((started) => (server = started));
 
   describe('GET /auth/password-rules and /auth/registration', () => {
     it('serves the enforced rules and the size of the common-password list, without a token', async () => {

@@ -10,6 +10,7 @@
 import { expect } from 'chai';
 import { Secret, TOTP, URI } from 'otpauth';
 import { call, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
 import { auditRows, bearer, expectProblem, signUp, startIsolatedServer, type SignedUp } from '../helpers/accounts';
 import { TwoFactorActivateResponse, TwoFactorChallengeResponse, TwoFactorSetupResponse } from '../../api/auth/auth-second-factor.schemas';
 import { LoginResponse } from '../../api/auth/auth.schemas';
@@ -64,11 +65,8 @@ async function loginChallenge(server: TestServer, account: SignedUp): Promise<st
 
 describe('two-factor authentication', () => {
   let server: TestServer;
-
-  before(async () => {
-    server = await startIsolatedServer();
-  });
-  after(async () => server.close());
+  // A rate limiter of the file's own: its tests count attempts per client.
+  apiSuite((started) => (server = started), { start: () => startIsolatedServer() });
 
   it('runs the whole flow: setup, activate, login challenge, recovery code once, disable', async () => {
     const account = await signUp(server);

@@ -7,48 +7,16 @@
  */
 import { expect } from 'chai';
 import { uuidv7 } from '../../storage/ids';
-import { call, startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
-import { createStore, insertProduct as insertProductRow, storeApiKey, storeMerchant } from '../helpers/catalog';
-import { auditRows, expectProblem, type SignedUp } from '../helpers/accounts';
+import { call, type TestResponse, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
+import { auditRows, expectProblem } from '../helpers/accounts';
+import { apiKey, merchant, product, store, variant, type Headers, type Merchant } from '../helpers/fixtures';
 import { divideHalfUp, formatUnits, rescale, toUnits } from '../../domain/money';
-
-type Headers = Record<string, string>;
 
 describe('bundles', () => {
   let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.close());
+  apiSuite((started) => (server = started));
 
-  interface Merchant {
-    owner: SignedUp;
-    h: Headers;
-    storeId: string;
-  }
-
-  const newStore = (h: Headers, currency = 'EUR'): Promise<string> => createStore(server, h, { name: 'Bundle Shop', currency });
-  const merchant = (): Promise<Merchant> => storeMerchant(server, { name: 'Bundle Shop', currency: 'EUR' });
-
-  async function insertProduct(m: Merchant, price: string, options: { storeId?: string; type?: string; currency?: string; title?: string } = {}): Promise<string> {
-    const id = uuidv7();
-    return insertProductRow(server, m.owner.tenantId, options.storeId ?? m.storeId, {
-      id,
-      title: options.title ?? `Product ${id.slice(-6)}`,
-      slug: `p-${id.slice(-12)}`,
-      type: options.type ?? 'PHYSICAL',
-      price,
-      currency: options.currency ?? 'EUR',
-    });
-  }
-
-  async function insertVariant(m: Merchant, productId: string, price: string | null, sku = `SKU-${uuidv7().slice(-8)}`, storeId = m.storeId): Promise<string> {
-    const id = uuidv7();
-    await server.runtime.dataSource.query('INSERT INTO product_variants (id, tenant_id, store_id, product_id, sku, price, stock) VALUES ($1, $2, $3, $4, $5, $6, $7)', [id, m.owner.tenantId, storeId, productId, sku, price, 5]);
-    return id;
-  }
-
-  const apiKey = (m: Merchant, storeId: string, scopes: string[]): Promise<Headers> => storeApiKey(server, m.h, storeId, scopes);
 
   const create = (h: Headers, body: Record<string, unknown>) => call(server, 'POST', '/api/v1/bundles', { headers: h, body });
   const list = (h: Headers, storeId: string) => call(server, 'GET', `/api/v1/bundles?storeId=${storeId}`, { headers: h });
@@ -59,7 +27,7 @@ describe('bundles', () => {
   const compute = (h: Headers, body: Record<string, unknown>) => call(server, 'POST', '/api/v1/bundles/compute', { headers: h, body });
 
   async function bundle(m: Merchant, body: Record<string, unknown>): Promise<Record<string, any>> {
-    const res = await create(m.h, { storeId: m.storeId, name: `Bundle ${uuidv7().slice(-6)}`, pricing: { type: 'PERCENT_OFF', percentOff: 10 }, ...body });
+    const res = await create(m.headers, { storeId: m.storeId, name: `Bundle ${uuidv7().slice(-6)}`, pricing: { type: 'PERCENT_OFF', percentOff: 10 }, ...body });
     expect(res.status, res.text).to.equal(201);
     return res.json;
   }
@@ -84,12 +52,12 @@ describe('bundles', () => {
 
   describe('POST /bundles', () => {
     it('creates a bundle (201) with its priced items, one audit entry and one outbox row', async () => {
-      const m = await merchant();
-      const shirt = await insertProduct(m, '9.99', { title: 'Shirt' });
-      const socks = await insertProduct(m, '4.5000', { title: 'Socks' });
-      const large = await insertVariant(m, socks, '5.2500', 'SOCKS-L');
-      const seller = await insertProduct(m, '20', { type: 'BUNDLE', title: 'Shirt and socks' });
-      const res = await create(m.h, {
+      const m = await merchant(server);
+      const shirt = await product(server, m, { price: '9.99', title: 'Shirt' });
+      const socks = await product(server, m, { price: '4.5000', title: 'Socks' });
+      const large = await variant(server, m, socks, { price: '5.2500', sku: 'SOCKS-L' });
+      const seller = await product(server, m, { price: '20', type: 'BUNDLE', title: 'Shirt and socks' });
+      const res = await create(m.headers, {
         storeId: m.storeId,
         name: 'Shirt & Socks',
         productId: seller,
@@ -108,7 +76,7 @@ describe('bundles', () => {
       ]);
       // 9.99 + 2 × 5.25 = 20.49; savings 0.99 = 4.83%.
       expect(res.json).to.include({ itemsTotal: 20.49, bundlePrice: 19.5, savings: 0.99, savingsPercent: 4.83 });
-      const got = await get(m.h, res.json.id);
+      const got = await get(m.headers, res.json.id);
       expect(got.status, got.text).to.equal(200);
       expect(got.json).to.deep.equal(res.json);
 
@@ -122,94 +90,94 @@ describe('bundles', () => {
     });
 
     it('derives free slugs from the name and refuses a taken slug (409) case-insensitively', async () => {
-      const m = await merchant();
-      const p = await insertProduct(m, '1');
+      const m = await merchant(server);
+      const p = await product(server, m, { price: '1' });
       const items = [{ productId: p, quantity: 1 }];
       expect((await bundle(m, { name: 'Summer Set!', items })).slug).to.equal('summer-set');
       expect((await bundle(m, { name: 'summer set', items })).slug).to.equal('summer-set-2');
       expect((await bundle(m, { name: '***', items })).slug).to.equal('bundle');
       const before = await bundleCount(m.storeId);
-      const dup = await create(m.h, { storeId: m.storeId, name: 'X', slug: 'summer-set', pricing: { type: 'PERCENT_OFF', percentOff: 5 }, items });
+      const dup = await create(m.headers, { storeId: m.storeId, name: 'X', slug: 'summer-set', pricing: { type: 'PERCENT_OFF', percentOff: 5 }, items });
       expectProblem(dup, 409, 'slug_taken');
       expect(dup.json.errors).to.deep.equal([{ path: 'body.slug', message: 'slug is already taken in the store' }]);
       expect(await bundleCount(m.storeId)).to.equal(before);
       // Another store of the tenant has slugs of its own.
-      const other = await newStore(m.h);
-      const p2 = await insertProduct(m, '1', { storeId: other });
-      const res = await create(m.h, { storeId: other, name: 'Summer set', pricing: { type: 'PERCENT_OFF', percentOff: 5 }, items: [{ productId: p2, quantity: 1 }] });
+      const other = await store(server, m);
+      const p2 = await product(server, m, { price: '1', store_id: other });
+      const res = await create(m.headers, { storeId: other, name: 'Summer set', pricing: { type: 'PERCENT_OFF', percentOff: 5 }, items: [{ productId: p2, quantity: 1 }] });
       expect(res.status, res.text).to.equal(201);
       expect(res.json.slug).to.equal('summer-set');
     });
 
     it('validates bounds with field paths (400) and writes nothing', async () => {
-      const m = await merchant();
-      const p = await insertProduct(m, '1');
+      const m = await merchant(server);
+      const p = await product(server, m, { price: '1' });
       const base = { storeId: m.storeId, name: 'B', pricing: { type: 'PERCENT_OFF', percentOff: 10 }, items: [{ productId: p, quantity: 1 }] };
-      expectFieldErrors(await create(m.h, { ...base, name: '' }), ['body.name']);
-      expectFieldErrors(await create(m.h, { ...base, name: 'x'.repeat(201) }), ['body.name']);
-      expectFieldErrors(await create(m.h, { ...base, slug: 'Bad Slug' }), ['body.slug']);
-      expectFieldErrors(await create(m.h, { ...base, items: [] }), ['body.items']);
-      expectFieldErrors(await create(m.h, { ...base, items: Array.from({ length: 51 }, () => ({ productId: uuidv7(), quantity: 1 })) }), ['body.items']);
-      expectFieldErrors(await create(m.h, { ...base, items: [{ productId: p, quantity: 0 }] }), ['body.items[0].quantity']);
-      expectFieldErrors(await create(m.h, { ...base, items: [{ productId: p, quantity: 1001 }] }), ['body.items[0].quantity']);
-      expectFieldErrors(await create(m.h, { ...base, items: [{ productId: p, quantity: 1.5 }] }), ['body.items[0].quantity']);
-      expectFieldErrors(await create(m.h, { ...base, items: [{ productId: p, quantity: 1 }, { productId: p, quantity: 2 }] }), ['body.items[1]']);
-      expectFieldErrors(await create(m.h, { ...base, items: [{ productId: 'nope', quantity: 1 }] }), ['body.items[0].productId']);
-      expectFieldErrors(await create(m.h, { ...base, pricing: { type: 'PERCENT_OFF', percentOff: 0 } }), ['body.pricing.percentOff']);
-      expectFieldErrors(await create(m.h, { ...base, pricing: { type: 'PERCENT_OFF', percentOff: 100 } }), ['body.pricing.percentOff']);
-      expectFieldErrors(await create(m.h, { ...base, pricing: { type: 'PERCENT_OFF' } }), ['body.pricing.percentOff']);
-      expectFieldErrors(await create(m.h, { ...base, pricing: { type: 'PERCENT_OFF', percentOff: 10, price: 5 } }), ['body.pricing.price']);
-      expectFieldErrors(await create(m.h, { ...base, pricing: { type: 'FIXED_PRICE' } }), ['body.pricing.price']);
-      expectFieldErrors(await create(m.h, { ...base, pricing: { type: 'FIXED_PRICE', price: -1 } }), ['body.pricing.price']);
-      expectFieldErrors(await create(m.h, { ...base, pricing: { type: 'FIXED_PRICE', price: 1_000_000_001 } }), ['body.pricing.price']);
-      expectFieldErrors(await create(m.h, { ...base, pricing: { type: 'BOGO' } }), ['body.pricing.type']);
-      expectFieldErrors(await create(m.h, { ...base, colour: 'red' }), ['body.colour']);
-      expectFieldErrors(await create(m.h, { name: 'B', pricing: base.pricing, items: base.items }), ['body.storeId']);
+      expectFieldErrors(await create(m.headers, { ...base, name: '' }), ['body.name']);
+      expectFieldErrors(await create(m.headers, { ...base, name: 'x'.repeat(201) }), ['body.name']);
+      expectFieldErrors(await create(m.headers, { ...base, slug: 'Bad Slug' }), ['body.slug']);
+      expectFieldErrors(await create(m.headers, { ...base, items: [] }), ['body.items']);
+      expectFieldErrors(await create(m.headers, { ...base, items: Array.from({ length: 51 }, () => ({ productId: uuidv7(), quantity: 1 })) }), ['body.items']);
+      expectFieldErrors(await create(m.headers, { ...base, items: [{ productId: p, quantity: 0 }] }), ['body.items[0].quantity']);
+      expectFieldErrors(await create(m.headers, { ...base, items: [{ productId: p, quantity: 1001 }] }), ['body.items[0].quantity']);
+      expectFieldErrors(await create(m.headers, { ...base, items: [{ productId: p, quantity: 1.5 }] }), ['body.items[0].quantity']);
+      expectFieldErrors(await create(m.headers, { ...base, items: [{ productId: p, quantity: 1 }, { productId: p, quantity: 2 }] }), ['body.items[1]']);
+      expectFieldErrors(await create(m.headers, { ...base, items: [{ productId: 'nope', quantity: 1 }] }), ['body.items[0].productId']);
+      expectFieldErrors(await create(m.headers, { ...base, pricing: { type: 'PERCENT_OFF', percentOff: 0 } }), ['body.pricing.percentOff']);
+      expectFieldErrors(await create(m.headers, { ...base, pricing: { type: 'PERCENT_OFF', percentOff: 100 } }), ['body.pricing.percentOff']);
+      expectFieldErrors(await create(m.headers, { ...base, pricing: { type: 'PERCENT_OFF' } }), ['body.pricing.percentOff']);
+      expectFieldErrors(await create(m.headers, { ...base, pricing: { type: 'PERCENT_OFF', percentOff: 10, price: 5 } }), ['body.pricing.price']);
+      expectFieldErrors(await create(m.headers, { ...base, pricing: { type: 'FIXED_PRICE' } }), ['body.pricing.price']);
+      expectFieldErrors(await create(m.headers, { ...base, pricing: { type: 'FIXED_PRICE', price: -1 } }), ['body.pricing.price']);
+      expectFieldErrors(await create(m.headers, { ...base, pricing: { type: 'FIXED_PRICE', price: 1_000_000_001 } }), ['body.pricing.price']);
+      expectFieldErrors(await create(m.headers, { ...base, pricing: { type: 'BOGO' } }), ['body.pricing.type']);
+      expectFieldErrors(await create(m.headers, { ...base, colour: 'red' }), ['body.colour']);
+      expectFieldErrors(await create(m.headers, { name: 'B', pricing: base.pricing, items: base.items }), ['body.storeId']);
       expect(await bundleCount(m.storeId)).to.equal(0);
     });
 
     it('refuses products and variants that are not of the store or not of their product (400)', async () => {
-      const m = await merchant();
-      const p = await insertProduct(m, '1');
-      const q = await insertProduct(m, '2');
-      const qVariant = await insertVariant(m, q, null);
-      const otherStore = await newStore(m.h);
-      const elsewhere = await insertProduct(m, '1', { storeId: otherStore });
-      const stranger = await merchant();
-      const foreign = await insertProduct(stranger, '1');
+      const m = await merchant(server);
+      const p = await product(server, m, { price: '1' });
+      const q = await product(server, m, { price: '2' });
+      const qVariant = await variant(server, m, q, { price: null });
+      const otherStore = await store(server, m);
+      const elsewhere = await product(server, m, { price: '1', store_id: otherStore });
+      const stranger = await merchant(server);
+      const foreign = await product(server, stranger, { price: '1' });
       const base = { storeId: m.storeId, name: 'B', pricing: { type: 'PERCENT_OFF', percentOff: 10 } };
       for (const productId of [uuidv7(), elsewhere, foreign]) {
-        const res = await create(m.h, { ...base, items: [{ productId: p, quantity: 1 }, { productId, quantity: 1 }] });
+        const res = await create(m.headers, { ...base, items: [{ productId: p, quantity: 1 }, { productId, quantity: 1 }] });
         expectFieldErrors(res, ['body.items[1].productId'], 'invalid_product');
       }
-      const wrongVariant = await create(m.h, { ...base, items: [{ productId: p, variantId: qVariant, quantity: 1 }] });
+      const wrongVariant = await create(m.headers, { ...base, items: [{ productId: p, variantId: qVariant, quantity: 1 }] });
       expectFieldErrors(wrongVariant, ['body.items[0].variantId'], 'invalid_variant');
-      const unknownVariant = await create(m.h, { ...base, items: [{ productId: q, variantId: uuidv7(), quantity: 1 }] });
+      const unknownVariant = await create(m.headers, { ...base, items: [{ productId: q, variantId: uuidv7(), quantity: 1 }] });
       expectFieldErrors(unknownVariant, ['body.items[0].variantId'], 'invalid_variant');
       // The selling product must be a BUNDLE product of the store, not an item, and sell one bundle only.
-      const notBundle = await create(m.h, { ...base, productId: p, items: [{ productId: q, quantity: 1 }] });
+      const notBundle = await create(m.headers, { ...base, productId: p, items: [{ productId: q, quantity: 1 }] });
       expectFieldErrors(notBundle, ['body.productId'], 'invalid_product');
-      const seller = await insertProduct(m, '5', { type: 'BUNDLE' });
-      const selfItem = await create(m.h, { ...base, productId: seller, items: [{ productId: seller, quantity: 1 }] });
+      const seller = await product(server, m, { price: '5', type: 'BUNDLE' });
+      const selfItem = await create(m.headers, { ...base, productId: seller, items: [{ productId: seller, quantity: 1 }] });
       expectFieldErrors(selfItem, ['body.items[0].productId'], 'invalid_product');
       await bundle(m, { productId: seller, items: [{ productId: p, quantity: 1 }] });
-      expectProblem(await create(m.h, { ...base, productId: seller, items: [{ productId: q, quantity: 1 }] }), 409, 'product_has_bundle');
+      expectProblem(await create(m.headers, { ...base, productId: seller, items: [{ productId: q, quantity: 1 }] }), 409, 'product_has_bundle');
       expect(await bundleCount(m.storeId)).to.equal(1);
     });
 
     it("answers 404 for another tenant's store and for an API key's other store; checks scopes", async () => {
-      const m = await merchant();
-      const stranger = await merchant();
-      const p = await insertProduct(stranger, '1');
+      const m = await merchant(server);
+      const stranger = await merchant(server);
+      const p = await product(server, stranger, { price: '1' });
       const body = { storeId: stranger.storeId, name: 'B', pricing: { type: 'PERCENT_OFF', percentOff: 10 }, items: [{ productId: p, quantity: 1 }] };
-      expectProblem(await create(m.h, body), 404, 'store_not_found');
-      const other = await newStore(m.h);
-      const key = await apiKey(m, m.storeId, ['bundles:write', 'bundles:read']);
+      expectProblem(await create(m.headers, body), 404, 'store_not_found');
+      const other = await store(server, m);
+      const key = await apiKey(server, m, ['bundles:write', 'bundles:read']);
       expectProblem(await create(key, { ...body, storeId: other }), 404, 'store_not_found');
-      const own = await insertProduct(m, '1');
+      const own = await product(server, m, { price: '1' });
       const made = await create(key, { ...body, storeId: m.storeId, items: [{ productId: own, quantity: 1 }] });
       expect(made.status, made.text).to.equal(201);
-      const readOnly = await apiKey(m, m.storeId, ['bundles:read']);
+      const readOnly = await apiKey(server, m, ['bundles:read']);
       expectProblem(await create(readOnly, { ...body, storeId: m.storeId, items: [{ productId: own, quantity: 1 }] }), 403, 'insufficient_scope');
       expect((await writes(made.json.id)).audit).to.have.length(1);
     });
@@ -217,15 +185,15 @@ describe('bundles', () => {
 
   describe('GET /bundles and GET /bundles/by-product/{productId}', () => {
     it('lists the store\'s bundles by name and finds those containing or sold as a product', async () => {
-      const m = await merchant();
-      const a = await insertProduct(m, '1');
-      const b = await insertProduct(m, '2');
-      const bv = await insertVariant(m, b, '3');
-      const seller = await insertProduct(m, '3', { type: 'BUNDLE' });
+      const m = await merchant(server);
+      const a = await product(server, m, { price: '1' });
+      const b = await product(server, m, { price: '2' });
+      const bv = await variant(server, m, b, { price: '3' });
+      const seller = await product(server, m, { price: '3', type: 'BUNDLE' });
       const zeta = await bundle(m, { name: 'Zeta', items: [{ productId: a, quantity: 1 }] });
       const alpha = await bundle(m, { name: 'alpha', productId: seller, items: [{ productId: b, variantId: bv, quantity: 3 }] });
       const mid = await bundle(m, { name: 'Mid', items: [{ productId: a, quantity: 2 }, { productId: b, quantity: 1 }] });
-      const res = await list(m.h, m.storeId);
+      const res = await list(m.headers, m.storeId);
       expect(res.status, res.text).to.equal(200);
       expect(Object.keys(res.json)).to.deep.equal(['items']);
       expect(res.json.items.map((x: any) => x.name)).to.deep.equal(['alpha', 'Mid', 'Zeta']);
@@ -241,27 +209,27 @@ describe('bundles', () => {
         createdAt: alpha.createdAt,
         updatedAt: alpha.updatedAt,
       });
-      const ofA = await byProduct(m.h, a);
+      const ofA = await byProduct(m.headers, a);
       expect(ofA.status, ofA.text).to.equal(200);
       expect(ofA.json.items.map((x: any) => x.id)).to.deep.equal([mid.id, zeta.id]);
-      expect((await byProduct(m.h, b)).json.items.map((x: any) => x.id)).to.deep.equal([alpha.id, mid.id]);
-      expect((await byProduct(m.h, seller)).json.items.map((x: any) => x.id)).to.deep.equal([alpha.id]);
-      expect((await byProduct(m.h, await insertProduct(m, '1'))).json.items).to.deep.equal([]);
-      expect((await list(m.h, await newStore(m.h))).json.items).to.deep.equal([]);
+      expect((await byProduct(m.headers, b)).json.items.map((x: any) => x.id)).to.deep.equal([alpha.id, mid.id]);
+      expect((await byProduct(m.headers, seller)).json.items.map((x: any) => x.id)).to.deep.equal([alpha.id]);
+      expect((await byProduct(m.headers, await product(server, m, { price: '1' }))).json.items).to.deep.equal([]);
+      expect((await list(m.headers, await store(server, m))).json.items).to.deep.equal([]);
     });
 
     it('answers 404 for unknown products and another tenant\'s store or product, and 400 for malformed ids', async () => {
-      const m = await merchant();
-      const stranger = await merchant();
-      const theirs = await insertProduct(stranger, '1');
-      expectProblem(await list(m.h, stranger.storeId), 404, 'store_not_found');
-      expectProblem(await byProduct(m.h, theirs), 404, 'product_not_found');
-      expectProblem(await byProduct(m.h, uuidv7()), 404, 'product_not_found');
-      expectFieldErrors(await byProduct(m.h, 'nope'), ['params.productId']);
-      expectFieldErrors(await call(server, 'GET', '/api/v1/bundles', { headers: m.h }), ['query.storeId']);
-      const other = await newStore(m.h);
-      const otherProduct = await insertProduct(m, '1', { storeId: other });
-      const key = await apiKey(m, m.storeId, ['bundles:read']);
+      const m = await merchant(server);
+      const stranger = await merchant(server);
+      const theirs = await product(server, stranger, { price: '1' });
+      expectProblem(await list(m.headers, stranger.storeId), 404, 'store_not_found');
+      expectProblem(await byProduct(m.headers, theirs), 404, 'product_not_found');
+      expectProblem(await byProduct(m.headers, uuidv7()), 404, 'product_not_found');
+      expectFieldErrors(await byProduct(m.headers, 'nope'), ['params.productId']);
+      expectFieldErrors(await call(server, 'GET', '/api/v1/bundles', { headers: m.headers }), ['query.storeId']);
+      const other = await store(server, m);
+      const otherProduct = await product(server, m, { price: '1', store_id: other });
+      const key = await apiKey(server, m, ['bundles:read']);
       expectProblem(await list(key, other), 404, 'store_not_found');
       expectProblem(await byProduct(key, otherProduct), 404, 'product_not_found');
       expect((await list(key, m.storeId)).status).to.equal(200);
@@ -271,48 +239,48 @@ describe('bundles', () => {
 
   describe('GET /bundles/{id}', () => {
     it('prices one bundle: percent off rounded half up, savings and savingsPercent', async () => {
-      const m = await merchant();
-      const p = await insertProduct(m, '9.99');
+      const m = await merchant(server);
+      const p = await product(server, m, { price: '9.99' });
       const res = await bundle(m, { pricing: { type: 'PERCENT_OFF', percentOff: 15 }, items: [{ productId: p, quantity: 3 }] });
       // 29.97 × 0.85 = 25.4745 → 25.47; savings 4.50 = 15.02% of 29.97 (15.0150… → 15.02).
       expect(res).to.include({ itemsTotal: 29.97, bundlePrice: 25.47, savings: 4.5, savingsPercent: 15.02, currency: 'EUR' });
       const fixedAbove = await bundle(m, { pricing: { type: 'FIXED_PRICE', price: 40 }, items: [{ productId: p, quantity: 3 }] });
       expect(fixedAbove).to.include({ itemsTotal: 29.97, bundlePrice: 40, savings: -10.03, savingsPercent: -33.47 });
-      const free = await insertProduct(m, '0');
+      const free = await product(server, m, { price: '0' });
       expect(await bundle(m, { pricing: { type: 'FIXED_PRICE', price: 0 }, items: [{ productId: free, quantity: 1 }] })).to.include({ itemsTotal: 0, bundlePrice: 0, savings: 0, savingsPercent: 0 });
     });
 
     it('shows null totals when an item is priced in another currency', async () => {
-      const m = await merchant();
-      const eur = await insertProduct(m, '1');
-      const usd = await insertProduct(m, '1', { currency: 'USD' });
+      const m = await merchant(server);
+      const eur = await product(server, m, { price: '1' });
+      const usd = await product(server, m, { price: '1', currency: 'USD' });
       const res = await bundle(m, { items: [{ productId: eur, quantity: 1 }, { productId: usd, quantity: 1 }] });
       expect(res).to.include({ currency: 'EUR', itemsTotal: null, bundlePrice: null, savings: null, savingsPercent: null });
       expect(res.items[1]).to.include({ productCurrency: 'USD', unitPrice: 1 });
     });
 
     it("answers 404 for unknown ids, another tenant's bundle and an API key's other store", async () => {
-      const m = await merchant();
-      const stranger = await merchant();
-      const theirs = await bundle(stranger, { items: [{ productId: await insertProduct(stranger, '1'), quantity: 1 }] });
-      expectProblem(await get(m.h, theirs.id), 404, 'bundle_not_found');
-      expectProblem(await get(m.h, uuidv7()), 404, 'bundle_not_found');
-      expectFieldErrors(await get(m.h, 'nope'), ['params.id']);
-      const other = await newStore(m.h);
-      const elsewhere = await bundle({ ...m, storeId: other }, { items: [{ productId: await insertProduct(m, '1', { storeId: other }), quantity: 1 }] });
-      const key = await apiKey(m, m.storeId, ['bundles:read']);
+      const m = await merchant(server);
+      const stranger = await merchant(server);
+      const theirs = await bundle(stranger, { items: [{ productId: await product(server, stranger, { price: '1' }), quantity: 1 }] });
+      expectProblem(await get(m.headers, theirs.id), 404, 'bundle_not_found');
+      expectProblem(await get(m.headers, uuidv7()), 404, 'bundle_not_found');
+      expectFieldErrors(await get(m.headers, 'nope'), ['params.id']);
+      const other = await store(server, m);
+      const elsewhere = await bundle({ ...m, storeId: other }, { items: [{ productId: await product(server, m, { price: '1', store_id: other }), quantity: 1 }] });
+      const key = await apiKey(server, m, ['bundles:read']);
       expectProblem(await get(key, elsewhere.id), 404, 'bundle_not_found');
-      expect((await get(m.h, elsewhere.id)).status).to.equal(200);
+      expect((await get(m.headers, elsewhere.id)).status).to.equal(200);
     });
   });
 
   describe('PATCH /bundles/{id}', () => {
     it('changes the fields given, replaces items, and writes one audit entry and one outbox row per change', async () => {
-      const m = await merchant();
-      const a = await insertProduct(m, '10');
-      const b = await insertProduct(m, '2.5');
+      const m = await merchant(server);
+      const a = await product(server, m, { price: '10' });
+      const b = await product(server, m, { price: '2.5' });
       const made = await bundle(m, { name: 'Starter', items: [{ productId: a, quantity: 1 }] });
-      const res = await patch(m.h, made.id, { name: 'Starter Kit', pricing: { type: 'FIXED_PRICE', price: 11 }, items: [{ productId: b, quantity: 2 }, { productId: a, quantity: 1 }], isActive: false });
+      const res = await patch(m.headers, made.id, { name: 'Starter Kit', pricing: { type: 'FIXED_PRICE', price: 11 }, items: [{ productId: b, quantity: 2 }, { productId: a, quantity: 1 }], isActive: false });
       expect(res.status, res.text).to.equal(200);
       expect(res.json).to.include({ name: 'Starter Kit', slug: 'starter', isActive: false, itemsTotal: 15, bundlePrice: 11, savings: 4, savingsPercent: 26.67 });
       expect(res.json.pricing).to.deep.equal({ type: 'FIXED_PRICE', price: 11 });
@@ -320,7 +288,7 @@ describe('bundles', () => {
         [b, 2, 0],
         [a, 1, 1],
       ]);
-      expect((await get(m.h, made.id)).json).to.deep.equal(res.json);
+      expect((await get(m.headers, made.id)).json).to.deep.equal(res.json);
       const w = await writes(made.id);
       expect(w.outbox.map((o) => o.topic)).to.deep.equal(['bundle.created', 'bundle.updated']);
       expect(w.audit.map((x) => x.action)).to.deep.equal(['bundle.create', 'bundle.update']);
@@ -328,54 +296,54 @@ describe('bundles', () => {
       expect(w.audit[1]!.after).to.deep.include({ name: 'Starter Kit', isActive: false });
 
       // The same values again change nothing and write nothing.
-      const same = await patch(m.h, made.id, { name: 'Starter Kit', items: [{ productId: b, quantity: 2 }, { productId: a, quantity: 1 }] });
+      const same = await patch(m.headers, made.id, { name: 'Starter Kit', items: [{ productId: b, quantity: 2 }, { productId: a, quantity: 1 }] });
       expect(same.status, same.text).to.equal(200);
       expect(same.json.updatedAt).to.equal(res.json.updatedAt);
       expect((await writes(made.id)).outbox).to.have.length(2);
 
       // Switching back to percent off, and setting / clearing the selling product.
-      const seller = await insertProduct(m, '1', { type: 'BUNDLE' });
-      const again = await patch(m.h, made.id, { pricing: { type: 'PERCENT_OFF', percentOff: 12.5 }, productId: seller });
+      const seller = await product(server, m, { price: '1', type: 'BUNDLE' });
+      const again = await patch(m.headers, made.id, { pricing: { type: 'PERCENT_OFF', percentOff: 12.5 }, productId: seller });
       expect(again.json).to.include({ productId: seller, bundlePrice: 13.13 }); // 15 × 0.875 = 13.125 → 13.13
-      expect((await patch(m.h, made.id, { productId: null })).json.productId).to.equal(null);
+      expect((await patch(m.headers, made.id, { productId: null })).json.productId).to.equal(null);
       expect((await writes(made.id)).audit).to.have.length(4);
     });
 
     it('refuses bad input, taken slugs, invalid items, unknown and foreign bundles', async () => {
-      const m = await merchant();
-      const a = await insertProduct(m, '1');
+      const m = await merchant(server);
+      const a = await product(server, m, { price: '1' });
       const first = await bundle(m, { name: 'First', items: [{ productId: a, quantity: 1 }] });
       const second = await bundle(m, { name: 'Second', items: [{ productId: a, quantity: 1 }] });
-      expectFieldErrors(await patch(m.h, second.id, {}), ['body']);
-      expectFieldErrors(await patch(m.h, second.id, { storeId: m.storeId }), ['body.storeId']);
-      expectFieldErrors(await patch(m.h, second.id, { items: [] }), ['body.items']);
-      expectFieldErrors(await patch(m.h, second.id, { pricing: { type: 'FIXED_PRICE', percentOff: 5 } }), ['body.pricing.price']);
-      expectProblem(await patch(m.h, second.id, { slug: 'first' }), 409, 'slug_taken');
-      expectFieldErrors(await patch(m.h, second.id, { items: [{ productId: uuidv7(), quantity: 1 }] }), ['body.items[0].productId'], 'invalid_product');
-      expectFieldErrors(await patch(m.h, second.id, { items: [{ productId: a, variantId: uuidv7(), quantity: 1 }] }), ['body.items[0].variantId'], 'invalid_variant');
-      const seller = await insertProduct(m, '1', { type: 'BUNDLE' });
-      await patch(m.h, first.id, { productId: seller });
-      expectProblem(await patch(m.h, second.id, { productId: seller }), 409, 'product_has_bundle');
-      expectFieldErrors(await patch(m.h, second.id, { productId: a }), ['body.productId'], 'invalid_product');
+      expectFieldErrors(await patch(m.headers, second.id, {}), ['body']);
+      expectFieldErrors(await patch(m.headers, second.id, { storeId: m.storeId }), ['body.storeId']);
+      expectFieldErrors(await patch(m.headers, second.id, { items: [] }), ['body.items']);
+      expectFieldErrors(await patch(m.headers, second.id, { pricing: { type: 'FIXED_PRICE', percentOff: 5 } }), ['body.pricing.price']);
+      expectProblem(await patch(m.headers, second.id, { slug: 'first' }), 409, 'slug_taken');
+      expectFieldErrors(await patch(m.headers, second.id, { items: [{ productId: uuidv7(), quantity: 1 }] }), ['body.items[0].productId'], 'invalid_product');
+      expectFieldErrors(await patch(m.headers, second.id, { items: [{ productId: a, variantId: uuidv7(), quantity: 1 }] }), ['body.items[0].variantId'], 'invalid_variant');
+      const seller = await product(server, m, { price: '1', type: 'BUNDLE' });
+      await patch(m.headers, first.id, { productId: seller });
+      expectProblem(await patch(m.headers, second.id, { productId: seller }), 409, 'product_has_bundle');
+      expectFieldErrors(await patch(m.headers, second.id, { productId: a }), ['body.productId'], 'invalid_product');
       expect((await writes(second.id)).audit).to.have.length(1);
-      expectProblem(await patch(m.h, uuidv7(), { name: 'X' }), 404, 'bundle_not_found');
-      const stranger = await merchant();
-      expectProblem(await patch(stranger.h, second.id, { name: 'X' }), 404, 'bundle_not_found');
-      expect((await get(m.h, second.id)).json.name).to.equal('Second');
+      expectProblem(await patch(m.headers, uuidv7(), { name: 'X' }), 404, 'bundle_not_found');
+      const stranger = await merchant(server);
+      expectProblem(await patch(stranger.headers, second.id, { name: 'X' }), 404, 'bundle_not_found');
+      expect((await get(m.headers, second.id)).json.name).to.equal('Second');
     });
   });
 
   describe('DELETE /bundles/{id}', () => {
     it('deletes the bundle and its lines (204) with one audit entry and one outbox row; the products stay', async () => {
-      const m = await merchant();
-      const a = await insertProduct(m, '1');
+      const m = await merchant(server);
+      const a = await product(server, m, { price: '1' });
       const made = await bundle(m, { items: [{ productId: a, quantity: 1 }] });
-      const stranger = await merchant();
-      expectProblem(await remove(stranger.h, made.id), 404, 'bundle_not_found');
-      const res = await remove(m.h, made.id);
+      const stranger = await merchant(server);
+      expectProblem(await remove(stranger.headers, made.id), 404, 'bundle_not_found');
+      const res = await remove(m.headers, made.id);
       expect(res.status, res.text).to.equal(204);
-      expectProblem(await get(m.h, made.id), 404, 'bundle_not_found');
-      expectProblem(await remove(m.h, made.id), 404, 'bundle_not_found');
+      expectProblem(await get(m.headers, made.id), 404, 'bundle_not_found');
+      expectProblem(await remove(m.headers, made.id), 404, 'bundle_not_found');
       const [{ n }] = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM bundle_items WHERE bundle_id = $1', [made.id]);
       expect(n).to.equal(0);
       const [{ p }] = await server.runtime.dataSource.query('SELECT count(*)::int AS p FROM products WHERE id = $1', [a]);
@@ -387,24 +355,24 @@ describe('bundles', () => {
     });
 
     it('drops the lines of a deleted product from its bundles', async () => {
-      const m = await merchant();
-      const a = await insertProduct(m, '1');
-      const b = await insertProduct(m, '2');
+      const m = await merchant(server);
+      const a = await product(server, m, { price: '1' });
+      const b = await product(server, m, { price: '2' });
       const made = await bundle(m, { items: [{ productId: a, quantity: 1 }, { productId: b, quantity: 1 }] });
       await server.runtime.dataSource.query('DELETE FROM products WHERE id = $1', [a]);
-      const res = await get(m.h, made.id);
+      const res = await get(m.headers, made.id);
       expect(res.json.items.map((i: any) => i.productId)).to.deep.equal([b]);
     });
   });
 
   describe('POST /bundles/compute', () => {
     it('computes a percent-off bundle exactly, with quantity overrides and a count', async () => {
-      const m = await merchant();
-      const shirt = await insertProduct(m, '9.99');
-      const socks = await insertProduct(m, '3.3333');
-      const red = await insertVariant(m, socks, null);
+      const m = await merchant(server);
+      const shirt = await product(server, m, { price: '9.99' });
+      const socks = await product(server, m, { price: '3.3333' });
+      const red = await variant(server, m, socks, { price: null });
       const made = await bundle(m, { pricing: { type: 'PERCENT_OFF', percentOff: 15 }, items: [{ productId: shirt, quantity: 3 }] });
-      const res = await compute(m.h, { bundleId: made.id });
+      const res = await compute(m.headers, { bundleId: made.id });
       expect(res.status, res.text).to.equal(200);
       expect(res.json).to.deep.equal({
         currency: 'EUR',
@@ -416,10 +384,10 @@ describe('bundles', () => {
         total: 25.47,
       });
 
-      const two = await patch(m.h, made.id, { items: [{ productId: shirt, quantity: 3 }, { productId: socks, variantId: red, quantity: 1 }] });
+      const two = await patch(m.headers, made.id, { items: [{ productId: shirt, quantity: 3 }, { productId: socks, variantId: red, quantity: 1 }] });
       expect(two.status, two.text).to.equal(200);
       // Variant without its own price: the product's 3.3333. Line 3.3333 × 2 × 3 = 19.9998 → 20.00.
-      const res2 = await compute(m.h, { bundleId: made.id, quantities: [{ productId: socks, variantId: red, quantity: 2 }], count: 3 });
+      const res2 = await compute(m.headers, { bundleId: made.id, quantities: [{ productId: socks, variantId: red, quantity: 2 }], count: 3 });
       expect(res2.status, res2.text).to.equal(200);
       expect(res2.json.lines).to.deep.equal([
         { productId: shirt, variantId: null, quantity: 9, unitPrice: 9.99, lineTotal: 89.91 },
@@ -428,19 +396,19 @@ describe('bundles', () => {
       // 109.91 × 0.85 = 93.4235 → 93.42.
       expect(res2.json).to.include({ count: 3, itemsTotal: 109.91, bundlePrice: 93.42, discount: 16.49, total: 93.42 });
       // A half cent rounds up: 0.10 at 15% off = 0.085 → 0.09.
-      const dime = await insertProduct(m, '0.10');
+      const dime = await product(server, m, { price: '0.10' });
       const small = await bundle(m, { pricing: { type: 'PERCENT_OFF', percentOff: 15 }, items: [{ productId: dime, quantity: 1 }] });
-      expect((await compute(m.h, { bundleId: small.id })).json).to.include({ itemsTotal: 0.1, bundlePrice: 0.09, discount: 0.01, total: 0.09 });
+      expect((await compute(m.headers, { bundleId: small.id })).json).to.include({ itemsTotal: 0.1, bundlePrice: 0.09, discount: 0.01, total: 0.09 });
       // Reads write nothing.
       expect((await writes(made.id)).outbox).to.have.length(2);
     });
 
     it('computes a fixed-price bundle: the price per bundle times count', async () => {
-      const m = await merchant();
-      const a = await insertProduct(m, '12.34');
-      const b = await insertProduct(m, '7.005');
+      const m = await merchant(server);
+      const a = await product(server, m, { price: '12.34' });
+      const b = await product(server, m, { price: '7.005' });
       const made = await bundle(m, { pricing: { type: 'FIXED_PRICE', price: 15.555 }, items: [{ productId: a, quantity: 1 }, { productId: b, quantity: 1 }] });
-      const res = await compute(m.h, { bundleId: made.id, count: 2 });
+      const res = await compute(m.headers, { bundleId: made.id, count: 2 });
       expect(res.status, res.text).to.equal(200);
       // Lines: 24.68 and 14.01; fixed 15.555 × 2 = 31.11.
       expect(res.json).to.deep.equal({
@@ -456,25 +424,25 @@ describe('bundles', () => {
         total: 31.11,
       });
       // One bundle: 15.555 → 15.56 (half up).
-      expect((await compute(m.h, { bundleId: made.id })).json).to.include({ itemsTotal: 19.35, bundlePrice: 15.56, discount: 3.79 });
+      expect((await compute(m.headers, { bundleId: made.id })).json).to.include({ itemsTotal: 19.35, bundlePrice: 15.56, discount: 3.79 });
     });
 
     it('refuses bad input, lines not in the bundle, mixed currencies, unknown and foreign bundles', async () => {
-      const m = await merchant();
-      const a = await insertProduct(m, '1');
+      const m = await merchant(server);
+      const a = await product(server, m, { price: '1' });
       const made = await bundle(m, { items: [{ productId: a, quantity: 1 }] });
-      expectFieldErrors(await compute(m.h, {}), ['body.bundleId']);
-      expectFieldErrors(await compute(m.h, { bundleId: made.id, count: 0 }), ['body.count']);
-      expectFieldErrors(await compute(m.h, { bundleId: made.id, count: 101 }), ['body.count']);
-      expectFieldErrors(await compute(m.h, { bundleId: made.id, quantities: [{ productId: a, quantity: 0 }] }), ['body.quantities[0].quantity']);
-      expectFieldErrors(await compute(m.h, { bundleId: made.id, quantities: [{ productId: a, quantity: 1 }, { productId: a, quantity: 2 }] }), ['body.quantities[1]']);
-      expectFieldErrors(await compute(m.h, { bundleId: made.id, quantities: [{ productId: uuidv7(), quantity: 1 }] }), ['body.quantities[0]'], 'item_not_in_bundle');
-      expectProblem(await compute(m.h, { bundleId: uuidv7() }), 404, 'bundle_not_found');
-      const stranger = await merchant();
-      expectProblem(await compute(stranger.h, { bundleId: made.id }), 404, 'bundle_not_found');
-      const usd = await insertProduct(m, '1', { currency: 'USD' });
+      expectFieldErrors(await compute(m.headers, {}), ['body.bundleId']);
+      expectFieldErrors(await compute(m.headers, { bundleId: made.id, count: 0 }), ['body.count']);
+      expectFieldErrors(await compute(m.headers, { bundleId: made.id, count: 101 }), ['body.count']);
+      expectFieldErrors(await compute(m.headers, { bundleId: made.id, quantities: [{ productId: a, quantity: 0 }] }), ['body.quantities[0].quantity']);
+      expectFieldErrors(await compute(m.headers, { bundleId: made.id, quantities: [{ productId: a, quantity: 1 }, { productId: a, quantity: 2 }] }), ['body.quantities[1]']);
+      expectFieldErrors(await compute(m.headers, { bundleId: made.id, quantities: [{ productId: uuidv7(), quantity: 1 }] }), ['body.quantities[0]'], 'item_not_in_bundle');
+      expectProblem(await compute(m.headers, { bundleId: uuidv7() }), 404, 'bundle_not_found');
+      const stranger = await merchant(server);
+      expectProblem(await compute(stranger.headers, { bundleId: made.id }), 404, 'bundle_not_found');
+      const usd = await product(server, m, { price: '1', currency: 'USD' });
       const mixed = await bundle(m, { items: [{ productId: a, quantity: 1 }, { productId: usd, quantity: 1 }] });
-      expectProblem(await compute(m.h, { bundleId: mixed.id }), 409, 'mixed_currency');
+      expectProblem(await compute(m.headers, { bundleId: mixed.id }), 409, 'mixed_currency');
     });
   });
 

@@ -6,30 +6,14 @@
  */
 import { expect } from 'chai';
 import { uuidv7 } from '../../storage/ids';
-import { call, startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
-import { createStore, storeApiKey, uniqueSlug } from '../helpers/catalog';
-import { bearer, expectProblem, signUp, type SignedUp } from '../helpers/accounts';
-
-interface Merchant {
-  owner: SignedUp;
-  headers: Record<string, string>;
-  storeId: string;
-}
+import { call, type TestResponse, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
+import { expectProblem } from '../helpers/accounts';
+import { apiKey, merchant, store, type Merchant } from '../helpers/fixtures';
 
 describe('categories', () => {
   let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.close());
-
-  async function merchant(): Promise<Merchant> {
-    const owner = await signUp(server);
-    const headers = bearer(owner.accessToken);
-    return { owner, headers, storeId: await newStore(headers) };
-  }
-
-  const newStore = (headers: Record<string, string>): Promise<string> => createStore(server, headers, { name: 'Shop', slug: uniqueSlug() });
+  apiSuite((started) => (server = started));
 
   const create = (m: Merchant, body: Record<string, unknown>, headers = m.headers): Promise<TestResponse> =>
     call(server, 'POST', '/api/v1/catalog/categories', { headers, body: { storeId: m.storeId, ...body } });
@@ -61,11 +45,9 @@ describe('categories', () => {
     return { audit, outbox };
   }
 
-  const apiKey = (m: Merchant, storeId: string, scopes: string[]): Promise<Record<string, string>> => storeApiKey(server, m.headers, storeId, scopes);
-
   describe('POST /catalog/categories', () => {
     it('creates a root category with defaults and derives the slug from the name', async () => {
-      const m = await merchant();
+      const m = await merchant(server);
       const res = await create(m, { name: 'Summer Shoes & Sandals' });
       expect(res.status, res.text).to.equal(201);
       expect(res.json).to.include({ storeId: m.storeId, parentId: null, name: 'Summer Shoes & Sandals', slug: 'summer-shoes-sandals', description: null, imageUrl: null, position: 0, isActive: true, depth: 0, childCount: 0 });
@@ -79,7 +61,7 @@ describe('categories', () => {
     });
 
     it('places a child under its parent, after the last sibling, with depth and path', async () => {
-      const m = await merchant();
+      const m = await merchant(server);
       const root = await category(m, { name: 'Clothing', slug: 'clothing', description: 'All of it', imageUrl: 'https://cdn.example.test/c.png', isActive: false });
       expect(root).to.include({ description: 'All of it', imageUrl: 'https://cdn.example.test/c.png', isActive: false });
       const a = await category(m, { name: 'Shirts', parentId: root.id });
@@ -95,20 +77,20 @@ describe('categories', () => {
     });
 
     it('refuses a taken slug (case-insensitively) with 409 and writes nothing', async () => {
-      const m = await merchant();
+      const m = await merchant(server);
       await category(m, { name: 'Shoes', slug: 'shoes' });
       const res = await create(m, { name: 'Other', slug: 'shoes' });
       expectProblem(res, 409, 'slug_taken');
       expect(res.json.errors[0].path).to.equal('body.slug');
       expect(await list(m)).to.have.length(1);
       // Another store of the same tenant may use the slug.
-      const other = { ...m, storeId: await newStore(m.headers) };
+      const other = { ...m, storeId: await store(server, m) };
       expect((await create(other, { name: 'Shoes', slug: 'shoes' })).status).to.equal(201);
     });
 
     it('refuses a parent of another store with 400 invalid_parent', async () => {
-      const m = await merchant();
-      const other = { ...m, storeId: await newStore(m.headers) };
+      const m = await merchant(server);
+      const other = { ...m, storeId: await store(server, m) };
       const foreign = await category(other, { name: 'Elsewhere' });
       expectProblem(await create(m, { name: 'Child', parentId: foreign.id }), 400, 'invalid_parent');
       expectProblem(await create(m, { name: 'Child', parentId: uuidv7() }), 400, 'invalid_parent');
@@ -116,7 +98,7 @@ describe('categories', () => {
     });
 
     it('validates the bounds', async () => {
-      const m = await merchant();
+      const m = await merchant(server);
       const cases: Array<[Record<string, unknown>, string]> = [
         [{}, 'body.name'],
         [{ name: '' }, 'body.name'],
@@ -145,8 +127,8 @@ describe('categories', () => {
     });
 
     it('answers 404 for another tenant\'s store and 401 without a token', async () => {
-      const m = await merchant();
-      const stranger = await merchant();
+      const m = await merchant(server);
+      const stranger = await merchant(server);
       expectProblem(await create(m, { name: 'Mine' }, stranger.headers), 404, 'store_not_found');
       expectProblem(await create({ ...m, storeId: uuidv7() }, { name: 'x' }), 404, 'store_not_found');
       expect((await call(server, 'POST', '/api/v1/catalog/categories', { body: { storeId: m.storeId, name: 'x' } })).status).to.equal(401);
@@ -154,19 +136,19 @@ describe('categories', () => {
     });
 
     it('lets an API key write to its own store only', async () => {
-      const m = await merchant();
-      const second = await newStore(m.headers);
-      const key = await apiKey(m, m.storeId, ['catalog:write']);
+      const m = await merchant(server);
+      const second = await store(server, m);
+      const key = await apiKey(server, m, ['catalog:write']);
       expect((await create(m, { name: 'By key' }, key)).status).to.equal(201);
       expectProblem(await create({ ...m, storeId: second }, { name: 'By key' }, key), 404, 'store_not_found');
-      const readOnly = await apiKey(m, m.storeId, ['catalog:read']);
+      const readOnly = await apiKey(server, m, ['catalog:read']);
       expect((await create(m, { name: 'Read only' }, readOnly)).status).to.equal(403);
     });
   });
 
   describe('GET /catalog/categories', () => {
     it('lists depth-first by position, then name, with child counts', async () => {
-      const m = await merchant();
+      const m = await merchant(server);
       const b = await category(m, { name: 'B', slug: 'b', position: 1 });
       const a = await category(m, { name: 'A', slug: 'a', position: 1 });
       await category(m, { name: 'Z', slug: 'z', position: 0 });
@@ -183,8 +165,8 @@ describe('categories', () => {
     });
 
     it('answers 404 for another tenant\'s store and 400 without storeId', async () => {
-      const m = await merchant();
-      const stranger = await merchant();
+      const m = await merchant(server);
+      const stranger = await merchant(server);
       expectProblem(await call(server, 'GET', `/api/v1/catalog/categories?storeId=${m.storeId}`, { headers: stranger.headers }), 404, 'store_not_found');
       expect((await call(server, 'GET', '/api/v1/catalog/categories', { headers: m.headers })).status).to.equal(400);
       expect((await call(server, 'GET', '/api/v1/catalog/categories?storeId=nope', { headers: m.headers })).status).to.equal(400);
@@ -193,7 +175,7 @@ describe('categories', () => {
 
   describe('PUT /catalog/categories/{id}', () => {
     it('replaces the editable fields, resetting omitted ones, and records the change once', async () => {
-      const m = await merchant();
+      const m = await merchant(server);
       const root = await category(m, { name: 'Root', slug: 'root' });
       const cat = await category(m, { name: 'Cat', slug: 'cat', description: 'd', imageUrl: 'https://x.test/i.png', isActive: false, position: 4, parentId: root.id });
       const res = await put(m, cat.id, { name: 'Renamed' });
@@ -215,14 +197,14 @@ describe('categories', () => {
     });
 
     it('keeps the position when the parent stays', async () => {
-      const m = await merchant();
+      const m = await merchant(server);
       await category(m, { name: 'A', slug: 'a' });
       const b = await category(m, { name: 'B', slug: 'b' });
       expect((await put(m, b.id, { name: 'B!', slug: 'b' })).json.position).to.equal(1);
     });
 
     it('refuses moves under itself or a descendant with 400 category_cycle', async () => {
-      const m = await merchant();
+      const m = await merchant(server);
       const a = await category(m, { name: 'A' });
       const b = await category(m, { name: 'B', parentId: a.id });
       const c = await category(m, { name: 'C', parentId: b.id });
@@ -235,12 +217,12 @@ describe('categories', () => {
     });
 
     it('answers 409 for a slug another category has, 404 for unknown or foreign ids, 400 for bad bodies', async () => {
-      const m = await merchant();
+      const m = await merchant(server);
       await category(m, { name: 'One', slug: 'one' });
       const two = await category(m, { name: 'Two', slug: 'two' });
       expectProblem(await put(m, two.id, { name: 'Two', slug: 'one' }), 409, 'slug_taken');
       expectProblem(await put(m, uuidv7(), { name: 'X' }), 404, 'category_not_found');
-      const stranger = await merchant();
+      const stranger = await merchant(server);
       expectProblem(await put(m, two.id, { name: 'Hacked' }, stranger.headers), 404, 'category_not_found');
       expect((await put(m, two.id, {})).status).to.equal(400);
       expect((await put(m, two.id, { name: 'x', storeId: m.storeId })).status).to.equal(400);
@@ -249,17 +231,17 @@ describe('categories', () => {
     });
 
     it('keeps an API key to the categories of its store', async () => {
-      const m = await merchant();
-      const second = { ...m, storeId: await newStore(m.headers) };
+      const m = await merchant(server);
+      const second = { ...m, storeId: await store(server, m) };
       const elsewhere = await category(second, { name: 'Elsewhere' });
-      const key = await apiKey(m, m.storeId, ['catalog:write']);
+      const key = await apiKey(server, m, ['catalog:write']);
       expectProblem(await put(m, elsewhere.id, { name: 'Nope' }, key), 404, 'store_not_found');
     });
   });
 
   describe('DELETE /catalog/categories/{id}', () => {
     it('deletes a leaf with its attributes, once audited; refuses a parent with 409', async () => {
-      const m = await merchant();
+      const m = await merchant(server);
       const parent = await category(m, { name: 'Parent' });
       const child = await category(m, { name: 'Child', parentId: parent.id });
       const attrs = await call(server, 'PUT', `/api/v1/categories/${child.id}/attributes`, { headers: m.headers, body: { attributes: [{ name: 'Size', type: 'text' }] } });
@@ -277,9 +259,9 @@ describe('categories', () => {
     });
 
     it('answers 404 for unknown and foreign ids', async () => {
-      const m = await merchant();
+      const m = await merchant(server);
       const cat = await category(m, { name: 'Mine' });
-      const stranger = await merchant();
+      const stranger = await merchant(server);
       expectProblem(await call(server, 'DELETE', `/api/v1/catalog/categories/${cat.id}`, { headers: stranger.headers }), 404, 'category_not_found');
       expectProblem(await call(server, 'DELETE', `/api/v1/catalog/categories/${uuidv7()}`, { headers: m.headers }), 404, 'category_not_found');
       expect(await list(m)).to.have.length(1);
@@ -290,7 +272,7 @@ describe('categories', () => {
     const reorder = (m: Merchant, body: Record<string, unknown>, headers = m.headers) => call(server, 'POST', '/api/v1/catalog/categories/reorder', { headers, body: { storeId: m.storeId, ...body } });
 
     it('sets positions 0..n-1, recording only the categories that moved', async () => {
-      const m = await merchant();
+      const m = await merchant(server);
       const parent = await category(m, { name: 'P' });
       const a = await category(m, { name: 'A', parentId: parent.id });
       const b = await category(m, { name: 'B', parentId: parent.id });
@@ -308,7 +290,7 @@ describe('categories', () => {
     });
 
     it('refuses a wrong set with 400 reorder_mismatch and changes nothing', async () => {
-      const m = await merchant();
+      const m = await merchant(server);
       const a = await category(m, { name: 'A' });
       const b = await category(m, { name: 'B' });
       const child = await category(m, { name: 'Kid', parentId: a.id });
@@ -322,7 +304,7 @@ describe('categories', () => {
       expect((await reorder(m, { ids: [a.id] })).status).to.equal(400);
       expect((await reorder(m, { parentId: null, ids: Array.from({ length: 1001 }, () => uuidv7()) })).status).to.equal(400);
       expect(await storeWrites(m.storeId)).to.deep.equal(before);
-      const stranger = await merchant();
+      const stranger = await merchant(server);
       expectProblem(await reorder(m, { parentId: null, ids: [b.id, a.id] }, stranger.headers), 404, 'store_not_found');
     });
   });
@@ -333,7 +315,7 @@ describe('categories', () => {
     const comparable = (items: Array<Record<string, any>>) => items.map(({ slug, name, position, isActive, description, imageUrl, path, depth }) => ({ slug, name, position, isActive, description, imageUrl, path, depth }));
 
     it('exports parents before children with neutralised formulas, and round-trips into a fresh store', async () => {
-      const m = await merchant();
+      const m = await merchant(server);
       const root = await category(m, { name: '=HYPERLINK("x")', slug: 'root', description: 'Line one,\n"quoted"', position: 3 });
       await category(m, { name: 'Kid', slug: 'kid', parentId: root.id, imageUrl: 'https://cdn.example.test/k.png', isActive: false });
       await category(m, { name: 'Alone', slug: 'alone', position: 0 });
@@ -347,7 +329,7 @@ describe('categories', () => {
       expect(lines[2]).to.match(/^root,"'=HYPERLINK\(""x""\)",,3,true,/);
       expect(res.text).to.include('kid,Kid,root,0,false,,https://cdn.example.test/k.png');
 
-      const fresh = { ...m, storeId: await newStore(m.headers) };
+      const fresh = { ...m, storeId: await store(server, m) };
       const imported = await importCsv(fresh, res.text);
       expect(imported.status, imported.text).to.equal(200);
       expect(imported.json).to.deep.equal({ created: 3, updated: 0, unchanged: 0 });
@@ -361,7 +343,7 @@ describe('categories', () => {
     });
 
     it('creates and updates by slug, resolving parents in any order within the file', async () => {
-      const m = await merchant();
+      const m = await merchant(server);
       const shoes = await category(m, { name: 'Shoes', slug: 'shoes', description: 'old' });
       const csv = ['slug,name,parentSlug,position,isActive', 'boots,Boots,outdoor,,false', 'outdoor,Outdoor,shoes,,', 'SHOES,Footwear,,,'].join('\n');
       const res = await importCsv(m, csv);
@@ -375,7 +357,7 @@ describe('categories', () => {
     });
 
     it('refuses the whole file when one row is bad, listing the rows, and writes nothing', async () => {
-      const m = await merchant();
+      const m = await merchant(server);
       await category(m, { name: 'Existing', slug: 'existing' });
       const before = await storeWrites(m.storeId);
       const cases: Array<[string, string[]]> = [
@@ -407,8 +389,8 @@ describe('categories', () => {
     });
 
     it('answers 404 for another tenant\'s store on export and import, and 413 above the row limit', async () => {
-      const m = await merchant();
-      const stranger = await merchant();
+      const m = await merchant(server);
+      const stranger = await merchant(server);
       expectProblem(await call(server, 'GET', `/api/v1/catalog/categories/export?storeId=${m.storeId}`, { headers: stranger.headers }), 404, 'store_not_found');
       expectProblem(await importCsv(m, 'slug,name\na,A\n', m.storeId, stranger.headers), 404, 'store_not_found');
       const big = ['slug,name', ...Array.from({ length: 5001 }, (_, i) => `c${i},C`)].join('\n');

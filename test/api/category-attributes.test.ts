@@ -5,24 +5,19 @@
  */
 import { expect } from 'chai';
 import { uuidv7 } from '../../storage/ids';
-import { call, startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
-import { bearer, expectProblem, signUp } from '../helpers/accounts';
+import { call, type TestResponse, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
+import { expectProblem } from '../helpers/accounts';
+import { apiKey, category, createProduct, merchant, store, type Merchant } from '../helpers/fixtures';
 
 describe('category attributes', () => {
   let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.close());
+  apiSuite((started) => (server = started));
 
-  async function merchantWithCategory(): Promise<{ headers: Record<string, string>; storeId: string; categoryId: string }> {
-    const owner = await signUp(server);
-    const headers = bearer(owner.accessToken);
-    const store = await call(server, 'POST', '/api/v1/organization/stores', { headers, body: { name: 'Shop', slug: `shop-${uuidv7().replace(/-/g, '').slice(-12)}` } });
-    expect(store.status, store.text).to.equal(201);
-    const cat = await call(server, 'POST', '/api/v1/catalog/categories', { headers, body: { storeId: store.json.id, name: 'Shirts' } });
-    expect(cat.status, cat.text).to.equal(201);
-    return { headers, storeId: store.json.id, categoryId: cat.json.id };
+  /** A merchant with a category 'Shirts' (no attributes yet). */
+  async function merchantWithCategory(): Promise<Merchant & { categoryId: string }> {
+    const m = await merchant(server);
+    return { ...m, categoryId: await category(server, m, { name: 'Shirts' }) };
   }
 
   const get = (id: string, headers: Record<string, string>): Promise<TestResponse> => call(server, 'GET', `/api/v1/categories/${id}/attributes`, { headers });
@@ -127,14 +122,11 @@ describe('category attributes', () => {
     expect((await get(m.categoryId, m.headers)).json.items).to.deep.equal([]);
 
     // An API key of another store of the same tenant cannot reach this category.
-    const otherStore = await call(server, 'POST', '/api/v1/organization/stores', { headers: m.headers, body: { name: 'Second', slug: `second-${uuidv7().replace(/-/g, '').slice(-12)}` } });
-    const keyRes = await call(server, 'POST', '/api/v1/api-keys', { headers: m.headers, body: { storeId: otherStore.json.id, name: 'k', scopes: ['category-attributes:write'] } });
-    expect(keyRes.status, keyRes.text).to.equal(201);
-    const key = { 'X-API-Key': keyRes.json.key };
+    const key = await apiKey(server, m, ['category-attributes:write'], await store(server, m));
     expectProblem(await set(m.categoryId, key, [{ name: 'Size', type: 'text' }]), 404, 'store_not_found');
     // A key of the category's own store can.
-    const ownKey = await call(server, 'POST', '/api/v1/api-keys', { headers: m.headers, body: { storeId: m.storeId, name: 'k2', scopes: ['category-attributes:write'] } });
-    expect((await set(m.categoryId, { 'X-API-Key': ownKey.json.key }, [{ name: 'Size', type: 'text' }])).status).to.equal(200);
+    const ownKey = await apiKey(server, m, ['category-attributes:write']);
+    expect((await set(m.categoryId, ownKey, [{ name: 'Size', type: 'text' }])).status).to.equal(200);
     expect(await writes(m.categoryId)).to.deep.equal({ audit: 1, outbox: 1 });
   });
 
@@ -148,38 +140,33 @@ describe('category attributes', () => {
         { name: 'Cotton', type: 'boolean', required: true },
         { name: 'Weight', type: 'number' },
       ])).status).to.equal(200);
-      const created = await call(server, 'POST', '/api/v1/catalog/products', {
-        headers: m.headers,
-        body: { storeId: m.storeId, title: 'Tee', type: 'PHYSICAL', price: 10, categoryIds: [m.categoryId], attributes: { Size: 'M' } },
-      });
-      expect(created.status, created.text).to.equal(201);
-      const report = await validate(created.json.id, m.headers);
+      const created = await createProduct(server, m, { title: 'Tee', categoryIds: [m.categoryId], attributes: { Size: 'M' } });
+      const report = await validate(created.id, m.headers);
       expect(report.status, report.text).to.equal(200);
-      expect(report.json).to.deep.equal({ productId: created.json.id, valid: false, missing: ['Cotton'], invalid: [], unknown: [] });
+      expect(report.json).to.deep.equal({ productId: created.id, valid: false, missing: ['Cotton'], invalid: [], unknown: [] });
 
       // Values stored before the attributes changed can break them: the report names each.
-      await server.runtime.dataSource.query(`UPDATE products SET attributes = '{"Size": "XXL", "Cotton": true, "Colour": "red"}'::jsonb WHERE id = $1`, [created.json.id]);
-      const stale = await validate(created.json.id, m.headers);
+      await server.runtime.dataSource.query(`UPDATE products SET attributes = '{"Size": "XXL", "Cotton": true, "Colour": "red"}'::jsonb WHERE id = $1`, [created.id]);
+      const stale = await validate(created.id, m.headers);
       expect(stale.json.valid).to.equal(false);
       expect(stale.json.missing).to.deep.equal([]);
       expect(stale.json.invalid).to.deep.equal([{ path: 'attributes.Size', message: 'Size must be one of S, M, L' }]);
       expect(stale.json.unknown).to.deep.equal(['Colour']);
 
-      await server.runtime.dataSource.query(`UPDATE products SET attributes = '{"Size": "L", "Cotton": true, "Weight": 180}'::jsonb WHERE id = $1`, [created.json.id]);
-      expect((await validate(created.json.id, m.headers)).json).to.deep.equal({ productId: created.json.id, valid: true, missing: [], invalid: [], unknown: [] });
-      const [{ n }] = await server.runtime.dataSource.query("SELECT count(*)::int AS n FROM audit_log WHERE resource_id = $1 AND action LIKE '%validate%'", [created.json.id]);
+      await server.runtime.dataSource.query(`UPDATE products SET attributes = '{"Size": "L", "Cotton": true, "Weight": 180}'::jsonb WHERE id = $1`, [created.id]);
+      expect((await validate(created.id, m.headers)).json).to.deep.equal({ productId: created.id, valid: true, missing: [], invalid: [], unknown: [] });
+      const [{ n }] = await server.runtime.dataSource.query("SELECT count(*)::int AS n FROM audit_log WHERE resource_id = $1 AND action LIKE '%validate%'", [created.id]);
       expect(n).to.equal(0);
     });
 
     it('answers 404 for an unknown product and for another tenant\'s product, and 400 for a malformed id', async () => {
       const m = await merchantWithCategory();
-      const created = await call(server, 'POST', '/api/v1/catalog/products', { headers: m.headers, body: { storeId: m.storeId, title: 'Tee', type: 'PHYSICAL', price: 10 } });
-      expect(created.status, created.text).to.equal(201);
+      const created = await createProduct(server, m, { title: 'Tee' });
       expectProblem(await validate(uuidv7(), m.headers), 404, 'product_not_found');
       const stranger = await merchantWithCategory();
-      expectProblem(await validate(created.json.id, stranger.headers), 404, 'product_not_found');
+      expectProblem(await validate(created.id, stranger.headers), 404, 'product_not_found');
       expectProblem(await validate('nope', m.headers), 400, 'validation_failed');
-      expect((await validate(created.json.id, m.headers)).json).to.deep.equal({ productId: created.json.id, valid: true, missing: [], invalid: [], unknown: [] });
+      expect((await validate(created.id, m.headers)).json).to.deep.equal({ productId: created.id, valid: true, missing: [], invalid: [], unknown: [] });
     });
   });
 });

@@ -7,10 +7,10 @@ import { expect } from 'chai';
 import { call, type TestServer } from '../helpers/harness';
 import { apiSuite } from '../helpers/api-suite';
 import { auditRows, expectProblem } from '../helpers/accounts';
-import { storeApiKey, storeMerchant, type StoreMerchant } from '../helpers/catalog';
+import { apiKey, merchant, type Merchant } from '../helpers/fixtures';
 import { uuidv7 } from '../../storage/ids';
 import { deliverIndexRows } from '../helpers/indexing';
-import { eventually } from '../helpers/wait';
+import { eventually, sleepUntil } from '../helpers/wait';
 
 describe('content pages and posts', function () {
   this.timeout(60_000);
@@ -18,16 +18,16 @@ describe('content pages and posts', function () {
 
   const suite = apiSuite((started) => (server = started));
 
-  const newMerchant = async (): Promise<StoreMerchant> => suite.addMerchant(await storeMerchant(server));
+  const newMerchant = async (): Promise<Merchant> => suite.addMerchant(await merchant(server));
 
   type Kind = 'pages' | 'posts';
-  const create = (m: StoreMerchant, kind: Kind, body: Record<string, unknown>) => call(server, 'POST', `/api/v1/content/${kind}`, { headers: m.h, body: { storeId: m.storeId, ...body } });
-  async function entry(m: StoreMerchant, kind: Kind, body: Record<string, unknown>): Promise<Record<string, any>> {
+  const create = (m: Merchant, kind: Kind, body: Record<string, unknown>) => call(server, 'POST', `/api/v1/content/${kind}`, { headers: m.headers, body: { storeId: m.storeId, ...body } });
+  async function entry(m: Merchant, kind: Kind, body: Record<string, unknown>): Promise<Record<string, any>> {
     const res = await create(m, kind, body);
     expect(res.status, res.text).to.equal(201);
     return res.json;
   }
-  const patch = (m: StoreMerchant, kind: Kind, id: string, body: Record<string, unknown>) => call(server, 'PATCH', `/api/v1/content/${kind}/${id}`, { headers: m.h, body });
+  const patch = (m: Merchant, kind: Kind, id: string, body: Record<string, unknown>) => call(server, 'PATCH', `/api/v1/content/${kind}/${id}`, { headers: m.headers, body });
   const pub = (storeId: string, rest: string) => call(server, 'GET', `/api/v1/content/public/stores/${storeId}/${rest}`);
 
   it('creates, lists, updates and deletes pages and posts with one audit entry and one outbox row per write', async () => {
@@ -50,12 +50,12 @@ describe('content pages and posts', function () {
     expect(post).to.deep.include({ slug: 'spring-sale', status: 'PUBLISHED', live: true, scheduled: false, excerpt: 'Everything 20% off', author: 'Ada', tags: ['Sale', 'spring'], bodyHtml: '' });
     expect(Date.parse(post.publishedAt)).to.be.closeTo(Date.now(), 60_000);
 
-    const pages = await call(server, 'GET', `/api/v1/content/pages?storeId=${m.storeId}`, { headers: m.h });
+    const pages = await call(server, 'GET', `/api/v1/content/pages?storeId=${m.storeId}`, { headers: m.headers });
     expect(pages.status, pages.text).to.equal(200);
     expect(pages.json).to.deep.equal({ items: [page], nextCursor: null });
-    const posts = await call(server, 'GET', `/api/v1/content/posts?storeId=${m.storeId}&status=PUBLISHED`, { headers: m.h });
+    const posts = await call(server, 'GET', `/api/v1/content/posts?storeId=${m.storeId}&status=PUBLISHED`, { headers: m.headers });
     expect(posts.json.items.map((p: { id: string }) => p.id)).to.deep.equal([post.id]);
-    expect((await call(server, 'GET', `/api/v1/content/posts?storeId=${m.storeId}&status=DRAFT`, { headers: m.h })).json.items).to.deep.equal([]);
+    expect((await call(server, 'GET', `/api/v1/content/posts?storeId=${m.storeId}&status=DRAFT`, { headers: m.headers })).json.items).to.deep.equal([]);
 
     const updated = await patch(m, 'pages', page.id, { title: 'About us', seoTitle: null, status: 'PUBLISHED' });
     expect(updated.status, updated.text).to.equal(200);
@@ -66,10 +66,10 @@ describe('content pages and posts', function () {
     expect(same.json.updatedAt).to.equal(updated.json.updatedAt);
     // A page id is not a post.
     expectProblem(await patch(m, 'posts', page.id, { title: 'x' }), 404, 'content_not_found');
-    expectProblem(await call(server, 'DELETE', `/api/v1/content/posts/${page.id}`, { headers: m.h }), 404, 'content_not_found');
+    expectProblem(await call(server, 'DELETE', `/api/v1/content/posts/${page.id}`, { headers: m.headers }), 404, 'content_not_found');
 
-    expect((await call(server, 'DELETE', `/api/v1/content/posts/${post.id}`, { headers: m.h })).status).to.equal(204);
-    expectProblem(await call(server, 'DELETE', `/api/v1/content/posts/${post.id}`, { headers: m.h }), 404, 'content_not_found');
+    expect((await call(server, 'DELETE', `/api/v1/content/posts/${post.id}`, { headers: m.headers })).status).to.equal(204);
+    expectProblem(await call(server, 'DELETE', `/api/v1/content/posts/${post.id}`, { headers: m.headers }), 404, 'content_not_found');
 
     const audit = (await auditRows(server, m.owner.tenantId)).filter((r) => r.resource_type.startsWith('content_'));
     expect(audit.map((r) => [r.action, r.resource_id])).to.deep.equal([
@@ -113,7 +113,7 @@ describe('content pages and posts', function () {
     const other = await newMerchant();
     expect((await entry(other, 'pages', { title: 'x', slug: 'shipping-policy' })).slug).to.equal('shipping-policy');
     // A deleted page frees its slug.
-    expect((await call(server, 'DELETE', `/api/v1/content/pages/${a.id}`, { headers: m.h })).status).to.equal(204);
+    expect((await call(server, 'DELETE', `/api/v1/content/pages/${a.id}`, { headers: m.headers })).status).to.equal(204);
     expect((await entry(m, 'pages', { title: 'Shipping policy' })).slug).to.equal('shipping-policy');
   });
 
@@ -177,10 +177,10 @@ describe('content pages and posts', function () {
     expect(edge.tags).to.have.length(20);
     expect((await patch(m, 'posts', edge.id, {})).status).to.equal(400);
     expect((await patch(m, 'posts', edge.id, { storeId: m.storeId })).status).to.equal(400);
-    expect((await call(server, 'GET', `/api/v1/content/posts?storeId=${m.storeId}&limit=101`, { headers: m.h })).status).to.equal(400);
-    expect((await call(server, 'GET', `/api/v1/content/pages?storeId=${m.storeId}&status=GONE`, { headers: m.h })).status).to.equal(400);
-    expectProblem(await call(server, 'GET', `/api/v1/content/pages?storeId=${m.storeId}&cursor=abc`, { headers: m.h }), 400, 'invalid_cursor');
-    expect((await call(server, 'GET', '/api/v1/content/pages', { headers: m.h })).status).to.equal(400);
+    expect((await call(server, 'GET', `/api/v1/content/posts?storeId=${m.storeId}&limit=101`, { headers: m.headers })).status).to.equal(400);
+    expect((await call(server, 'GET', `/api/v1/content/pages?storeId=${m.storeId}&status=GONE`, { headers: m.headers })).status).to.equal(400);
+    expectProblem(await call(server, 'GET', `/api/v1/content/pages?storeId=${m.storeId}&cursor=abc`, { headers: m.headers }), 400, 'invalid_cursor');
+    expect((await call(server, 'GET', '/api/v1/content/pages', { headers: m.headers })).status).to.equal(400);
     expect((await pub(m.storeId, `pages?slug=${'x'.repeat(201)}`)).status).to.equal(400);
     expect((await pub(m.storeId, 'pages?slug=')).status).to.equal(400);
     expect((await pub(m.storeId, 'posts?limit=101')).status).to.equal(400);
@@ -213,7 +213,7 @@ describe('content pages and posts', function () {
     expect((await pub(m.storeId, 'pages?slug=draft-page')).json.items).to.deep.equal([]);
 
     // The scheduled page appears once its date has come, without another write (and through the cache).
-    await new Promise((resolve) => setTimeout(resolve, Date.parse(later) - Date.now() + 50));
+    await sleepUntil(new Date(later), 50);
     list = await pub(m.storeId, 'pages');
     expect(list.json.items.map((p: { id: string }) => p.id)).to.deep.equal([scheduled.id, live.id]);
     expect((await pub(m.storeId, 'pages/scheduled-page')).status).to.equal(200);
@@ -259,14 +259,14 @@ describe('content pages and posts', function () {
     const a = await newMerchant();
     const b = await newMerchant();
     const page = await entry(a, 'pages', { title: 'Mine', status: 'PUBLISHED' });
-    expectProblem(await call(server, 'GET', `/api/v1/content/pages?storeId=${a.storeId}`, { headers: b.h }), 404, 'store_not_found');
+    expectProblem(await call(server, 'GET', `/api/v1/content/pages?storeId=${a.storeId}`, { headers: b.headers }), 404, 'store_not_found');
     expectProblem(await create(b, 'pages', { storeId: a.storeId, title: 'x' }), 404, 'store_not_found');
     expectProblem(await patch(b, 'pages', page.id, { title: 'x' }), 404, 'content_not_found');
-    expectProblem(await call(server, 'DELETE', `/api/v1/content/pages/${page.id}`, { headers: b.h }), 404, 'content_not_found');
+    expectProblem(await call(server, 'DELETE', `/api/v1/content/pages/${page.id}`, { headers: b.headers }), 404, 'content_not_found');
     expectProblem(await pub(b.storeId, 'pages/mine'), 404, 'content_not_found');
     expect((await pub(b.storeId, 'pages')).json.items).to.deep.equal([]);
     expect((await call(server, 'GET', `/api/v1/content/pages?storeId=${a.storeId}`)).status).to.equal(401);
-    const reader = await storeApiKey(server, a.h, a.storeId, ['cms:read']);
+    const reader = await apiKey(server, a, ['cms:read']);
     expect((await call(server, 'GET', `/api/v1/content/pages?storeId=${a.storeId}`, { headers: reader })).status).to.equal(200);
     expect((await call(server, 'PATCH', `/api/v1/content/pages/${page.id}`, { headers: reader, body: { title: 'x' } })).status).to.equal(403);
 

@@ -3,19 +3,15 @@
  * and column, kept and cleared columns, marketing consent, addresses, audit entries, limits, tenancy.
  */
 import { expect } from 'chai';
-import { call, startTestServer, type TestServer } from '../helpers/harness';
+import { call, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
 import { auditRows, expectProblem } from '../helpers/accounts';
-import { storeApiKey } from '../helpers/catalog';
-import { merchant, type Merchant } from './products.helpers';
+import { apiKey, merchant, store, type Merchant } from '../helpers/fixtures';
 
 describe('customer import', function () {
   this.timeout(60_000);
   let server: TestServer;
-
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.close());
+  apiSuite((started) => (server = started));
 
   const importCsv = (m: Merchant, csv: string, storeId = m.storeId, headers = m.headers) =>
     call(server, 'POST', `/api/v1/customers/import?storeId=${storeId}`, { headers, rawBody: csv, contentType: 'text/csv' });
@@ -113,11 +109,11 @@ describe('customer import', function () {
 
   it('lets an API key of the store import into its own store only', async () => {
     const m = await merchant(server);
-    const key = await storeApiKey(server, m.headers, m.storeId, ['import:write']);
+    const key = await apiKey(server, m, ['import:write']);
     const ok = await importCsv(m, 'email\nk@example.test\n', m.storeId, key);
     expect(ok.status, ok.text).to.equal(200);
     expect(ok.json.customers.created).to.equal(1);
-    const other = await call(server, 'POST', '/api/v1/organization/stores', { headers: m.headers, body: { name: 'Second' } });
-    expectProblem(await importCsv(m, 'email\nk@example.test\n', other.json.id, key), 404, 'store_not_found');
+    const other = await store(server, m, { name: 'Second' });
+    expectProblem(await importCsv(m, 'email\nk@example.test\n', other, key), 404, 'store_not_found');
   });
 });

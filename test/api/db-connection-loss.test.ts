@@ -16,9 +16,10 @@ import { isConnectionLoss } from '../../api/http/db-errors';
 import { dto, type RouteDef, type RouteRequest } from '../../api/http/route';
 import { inTransaction } from '../../storage/request-context';
 import { call, testRuntime, type TestResponse, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
+import { eventually, sleep } from '../helpers/wait';
 
 const TABLE = 'test_connection_loss_rows';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Mode = 'between' | 'during' | 'commit' | 'ok' | 'bug';
 
@@ -79,25 +80,25 @@ const route: RouteDef = {
 describe('a database connection lost mid-request', function () {
   this.timeout(30_000);
   let server: TestServer;
-  let httpServer: http.Server;
   const logLines: Array<Record<string, unknown>> = [];
 
-  before(async () => {
+  /** The app with the test route above and a logger whose lines the tests read (startTestServer's server logs nowhere). */
+  async function startLossServer(): Promise<TestServer> {
     const runtime = await testRuntime();
     await runtime.dataSource.query(`CREATE TABLE IF NOT EXISTS ${TABLE} (id uuid PRIMARY KEY, note text NOT NULL)`);
     const logger = pino({ level: 'info' }, { write: (line: string) => logLines.push(JSON.parse(line) as Record<string, unknown>) });
     const app = createApp({ ...runtime, logger, routes: [route] });
-    httpServer = http.createServer(app.callback());
+    const httpServer = http.createServer(app.callback());
     await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve()));
-    server = {
+    return {
       baseUrl: `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`,
       runtime,
       close: () => new Promise<void>((resolve) => httpServer.close(() => resolve())),
     };
-  });
+  }
 
+  apiSuite((started) => (server = started), { start: startLossServer });
   after(async () => {
-    await server.close();
     await server.runtime.dataSource.query(`DROP TABLE IF EXISTS ${TABLE}`);
   });
 
@@ -107,12 +108,10 @@ describe('a database connection lost mid-request', function () {
   async function terminate(pid: number): Promise<void> {
     const dataSource = server.runtime.dataSource;
     await dataSource.query('SELECT pg_terminate_backend($1)', [pid]);
-    for (let i = 0; i < 100; i += 1) {
-      const [{ n }] = (await dataSource.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = $1', [pid])) as Array<{ n: number }>;
-      if (n === 0) break;
-      await sleep(20);
-    }
-    // Lets the client read the server's goodbye before the handler's next statement.
+    const gone = async (): Promise<boolean> => ((await dataSource.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = $1', [pid])) as Array<{ n: number }>)[0]!.n === 0;
+    await eventually(gone, `backend ${pid} to be gone`, 2_000);
+    // Lets the client read the server's goodbye before the handler's next statement. Nothing public
+    // tells when the pooled client has read it, so a little time passes instead.
     await sleep(50);
   }
 

@@ -4,7 +4,8 @@
  * oversized and mistyped bodies, and operations not built yet.
  */
 import { expect } from 'chai';
-import { call, startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
+import { call, type TestResponse, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
 import { bearer, signUp } from '../helpers/accounts';
 
 const STORE = '0190a5f0-8b7c-7def-8123-456789abcdef';
@@ -29,11 +30,10 @@ describe('error responses', () => {
   let server: TestServer;
   /** A signed-in merchant: built operations check the token before they read their input. */
   let h: Record<string, string>;
+  apiSuite((started) => (server = started), { config: { bodyLimitJsonBytes: 2048 } });
   before(async () => {
-    server = await startTestServer({ config: { bodyLimitJsonBytes: 2048 } });
     h = bearer((await signUp(server)).accessToken);
   });
-  after(() => server.close());
 
   describe('400 validation', () => {
     it('rejects an unknown query parameter', async () => {

@@ -6,20 +6,14 @@
  */
 import { expect } from 'chai';
 import { uuidv7 } from '../../storage/ids';
-import { call, startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
-import { storeMerchant, type StoreMerchant } from '../helpers/catalog';
+import { call, type TestResponse, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
+import { apiKey, merchant, store, type Headers } from '../helpers/fixtures';
 import { expectProblem } from '../helpers/accounts';
-
-type Headers = Record<string, string>;
 
 describe('storefront filter configuration', () => {
   let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.close());
-
-  const merchant = (): Promise<StoreMerchant> => storeMerchant(server, { name: 'Filter Shop' });
+  apiSuite((started) => (server = started));
 
   const get = (h: Headers, storeId: string) => call(server, 'GET', `/api/v1/storefront/filter-config?storeId=${storeId}`, { headers: h });
   const put = (h: Headers, storeId: string, body: unknown) => call(server, 'PUT', `/api/v1/storefront/filter-config?storeId=${storeId}`, { headers: h, body });
@@ -47,8 +41,8 @@ describe('storefront filter configuration', () => {
   };
 
   it('answers the default configuration, with updatedAt null, for a store that saved none', async () => {
-    const m = await merchant();
-    const res = await get(m.h, m.storeId);
+    const m = await merchant(server);
+    const res = await get(m.headers, m.storeId);
     expect(res.status, res.text).to.equal(200);
     expect(res.json).to.deep.equal({
       storeId: m.storeId,
@@ -72,8 +66,8 @@ describe('storefront filter configuration', () => {
   });
 
   it('replaces the configuration (positions from the order), with one audit entry and one outbox row per change', async () => {
-    const m = await merchant();
-    const res = await put(m.h, m.storeId, CONFIG);
+    const m = await merchant(server);
+    const res = await put(m.headers, m.storeId, CONFIG);
     expect(res.status, res.text).to.equal(200);
     const expected = {
       storeId: m.storeId,
@@ -87,7 +81,7 @@ describe('storefront filter configuration', () => {
     };
     expect(res.json).to.deep.include(expected);
     expect(new Date(res.json.updatedAt).toISOString()).to.equal(res.json.updatedAt);
-    expect((await get(m.h, m.storeId)).json).to.deep.equal(res.json);
+    expect((await get(m.headers, m.storeId)).json).to.deep.equal(res.json);
     let w = await writes(m.storeId);
     expect(w.outbox).to.deep.equal([{ topic: 'filter_config.updated', queue: 'index', aggregate_type: 'store' }]);
     expect(w.audit).to.have.length(1);
@@ -95,7 +89,7 @@ describe('storefront filter configuration', () => {
     expect(w.audit[0].after).to.deep.equal({ facets: expected.facets, priceBuckets: expected.priceBuckets });
 
     // The same configuration again: nothing changes, nothing is written.
-    const same = await put(m.h, m.storeId, CONFIG);
+    const same = await put(m.headers, m.storeId, CONFIG);
     expect(same.status).to.equal(200);
     expect(same.json).to.deep.equal(res.json);
     w = await writes(m.storeId);
@@ -103,7 +97,7 @@ describe('storefront filter configuration', () => {
     expect(w.audit).to.have.length(1);
 
     // A real change: one more of each; empty lists are a valid configuration (no filters shown).
-    const empty = await put(m.h, m.storeId, { facets: [], priceBuckets: [] });
+    const empty = await put(m.headers, m.storeId, { facets: [], priceBuckets: [] });
     expect(empty.status, empty.text).to.equal(200);
     expect(empty.json).to.deep.include({ facets: [], priceBuckets: [] });
     w = await writes(m.storeId);
@@ -114,29 +108,29 @@ describe('storefront filter configuration', () => {
   });
 
   it('validates facets (400 with field paths)', async () => {
-    const m = await merchant();
+    const m = await merchant(server);
     const facet = (f: Record<string, unknown>) => ({ facets: [{ key: 'brand', label: 'Brand', display: 'checkbox', ...f }], priceBuckets: [] });
     for (const key of ['color', 'Brand', 'option:', 'attr: size', 'attr:size ', 'option:a:b', `attr:${'x'.repeat(61)}`, '']) {
-      expectFieldErrors(await put(m.h, m.storeId, facet({ key })), ['body.facets[0].key']);
+      expectFieldErrors(await put(m.headers, m.storeId, facet({ key })), ['body.facets[0].key']);
     }
-    expect((await put(m.h, m.storeId, facet({ key: `attr:${'x'.repeat(60)}` }))).status).to.equal(200);
-    expectFieldErrors(await put(m.h, m.storeId, facet({ label: '' })), ['body.facets[0].label']);
-    expectFieldErrors(await put(m.h, m.storeId, facet({ label: 'l'.repeat(61) })), ['body.facets[0].label']);
-    expectFieldErrors(await put(m.h, m.storeId, facet({ display: 'dropdown' })), ['body.facets[0].display']);
-    expectFieldErrors(await put(m.h, m.storeId, facet({ enabled: 'yes please' })), ['body.facets[0].enabled']);
-    expectFieldErrors(await put(m.h, m.storeId, facet({ position: 3 })), ['body.facets[0].position']);
+    expect((await put(m.headers, m.storeId, facet({ key: `attr:${'x'.repeat(60)}` }))).status).to.equal(200);
+    expectFieldErrors(await put(m.headers, m.storeId, facet({ label: '' })), ['body.facets[0].label']);
+    expectFieldErrors(await put(m.headers, m.storeId, facet({ label: 'l'.repeat(61) })), ['body.facets[0].label']);
+    expectFieldErrors(await put(m.headers, m.storeId, facet({ display: 'dropdown' })), ['body.facets[0].display']);
+    expectFieldErrors(await put(m.headers, m.storeId, facet({ enabled: 'yes please' })), ['body.facets[0].enabled']);
+    expectFieldErrors(await put(m.headers, m.storeId, facet({ position: 3 })), ['body.facets[0].position']);
     const dup = { facets: [{ key: 'brand', label: 'A', display: 'checkbox' }, { key: 'brand', label: 'B', display: 'radio' }], priceBuckets: [] };
-    expectFieldErrors(await put(m.h, m.storeId, dup), ['body.facets[1]']);
+    expectFieldErrors(await put(m.headers, m.storeId, dup), ['body.facets[1]']);
     const many = (n: number) => ({ facets: Array.from({ length: n }, (_, i) => ({ key: `attr:a${i}`, label: `A${i}`, display: 'checkbox' })), priceBuckets: [] });
-    expectFieldErrors(await put(m.h, m.storeId, many(41)), ['body.facets']);
-    expect((await put(m.h, m.storeId, many(40))).status).to.equal(200);
-    expectFieldErrors(await put(m.h, m.storeId, { priceBuckets: [] }), ['body.facets']);
-    expectFieldErrors(await put(m.h, m.storeId, { facets: [], priceBuckets: [], extra: 1 }), ['body.extra']);
+    expectFieldErrors(await put(m.headers, m.storeId, many(41)), ['body.facets']);
+    expect((await put(m.headers, m.storeId, many(40))).status).to.equal(200);
+    expectFieldErrors(await put(m.headers, m.storeId, { priceBuckets: [] }), ['body.facets']);
+    expectFieldErrors(await put(m.headers, m.storeId, { facets: [], priceBuckets: [], extra: 1 }), ['body.extra']);
   });
 
   it('validates price buckets: ascending, non-overlapping, max above min, only the last open-ended (400 with field paths)', async () => {
-    const m = await merchant();
-    const buckets = (priceBuckets: unknown[]) => put(m.h, m.storeId, { facets: [], priceBuckets });
+    const m = await merchant(server);
+    const buckets = (priceBuckets: unknown[]) => put(m.headers, m.storeId, { facets: [], priceBuckets });
     expectFieldErrors(await buckets([{ min: -1, max: 10 }]), ['body.priceBuckets[0].min']);
     expectFieldErrors(await buckets([{ max: 10 }]), ['body.priceBuckets[0].min']);
     expectFieldErrors(await buckets([{ min: 10, max: 10 }]), ['body.priceBuckets[0].max']);
@@ -158,27 +152,23 @@ describe('storefront filter configuration', () => {
   });
 
   it("answers 404 for another tenant's or an unknown store, and 409 for an archived one", async () => {
-    const m = await merchant();
-    const stranger = await merchant();
+    const m = await merchant(server);
+    const stranger = await merchant(server);
     for (const storeId of [m.storeId, uuidv7()]) {
-      expectProblem(await get(stranger.h, storeId), 404, 'store_not_found');
-      expectProblem(await put(stranger.h, storeId, CONFIG), 404, 'store_not_found');
+      expectProblem(await get(stranger.headers, storeId), 404, 'store_not_found');
+      expectProblem(await put(stranger.headers, storeId, CONFIG), 404, 'store_not_found');
     }
     expect((await writes(m.storeId)).audit).to.have.length(0);
-    expectFieldErrors(await get(m.h, 'not-a-uuid'), ['query.storeId']);
+    expectFieldErrors(await get(m.headers, 'not-a-uuid'), ['query.storeId']);
     expectProblem(await get({}, m.storeId), 401, 'unauthorized');
     await server.runtime.dataSource.query("UPDATE stores SET status = 'archived', is_default = false WHERE id = $1", [m.storeId]);
-    expectProblem(await put(m.h, m.storeId, CONFIG), 409, 'store_archived');
-    expect((await get(m.h, m.storeId)).status).to.equal(200);
+    expectProblem(await put(m.headers, m.storeId, CONFIG), 409, 'store_archived');
+    expect((await get(m.headers, m.storeId)).status).to.equal(200);
   });
 
   it('lets API keys of the store with the catalog scope read and replace it, on their own store only', async () => {
-    const m = await merchant();
-    const key = async (scopes: string[]) => {
-      const res = await call(server, 'POST', '/api/v1/api-keys', { headers: m.h, body: { storeId: m.storeId, name: 'integration', scopes } });
-      expect(res.status, res.text).to.equal(201);
-      return { 'X-API-Key': res.json.key as string };
-    };
+    const m = await merchant(server);
+    const key = (scopes: string[]) => apiKey(server, m, scopes);
     const writer = await key(['catalog:read', 'catalog:write']);
     expect((await put(writer, m.storeId, CONFIG)).status).to.equal(200);
     expect((await get(writer, m.storeId)).json.facets).to.have.length(4);
@@ -188,7 +178,6 @@ describe('storefront filter configuration', () => {
     expectProblem(await put(reader, m.storeId, CONFIG), 403, 'insufficient_scope');
     const brands = await key(['brands:read']);
     expectProblem(await get(brands, m.storeId), 403, 'insufficient_scope');
-    const other = await call(server, 'POST', '/api/v1/organization/stores', { headers: m.h, body: { name: 'Other' } });
-    expectProblem(await get(writer, other.json.id), 404, 'store_not_found');
+    expectProblem(await get(writer, await store(server, m, { name: 'Other' })), 404, 'store_not_found');
   });
 });

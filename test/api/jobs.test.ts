@@ -4,11 +4,12 @@
  * retry re-running a failed job, delete, and access for platform admins only.
  */
 import { expect } from 'chai';
-import { call, startTestServer, type TestServer } from '../helpers/harness';
+import { call, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
 import { bearer, expectProblem, signUp } from '../helpers/accounts';
 import { RETRY, silentLogger } from '../helpers/indexing';
+import { eventually, sleep } from '../helpers/wait';
 import { startConsumers, type RunningConsumers } from '../../storage/consumers';
-import { closeJobsConsole } from '../../api/jobs/jobs.service';
 import { uuidv7 } from '../../storage/ids';
 import { OutboxRelay } from '../../relay/outbox-relay';
 
@@ -24,8 +25,16 @@ describe('jobs console', function () {
   const failOnce = new Set<string>();
   const ids: string[] = [];
 
+  // Registered before apiSuite's hooks, so it runs first (mocha runs `after` hooks in the order they
+  // were registered), while the server still answers the resume.
+  after(async () => {
+    await call(server, 'POST', `/api/v1/jobs/queues/${QUEUE}/resume`, { headers: admin });
+    await consumers.stop(2_000);
+    await server.runtime.dataSource.query("UPDATE outbox SET status = 'done', done_at = now() WHERE aggregate_type = $1 AND status <> 'done'", [AGGREGATE]);
+  });
+  apiSuite((started) => (server = started));
+
   before(async () => {
-    server = await startTestServer();
     const user = await signUp(server);
     await server.runtime.dataSource.query("UPDATE users SET platform_role = 'platform_admin' WHERE id = $1", [user.userId]);
     admin = bearer(user.accessToken);
@@ -41,14 +50,6 @@ describe('jobs console', function () {
         },
       },
     );
-  });
-
-  after(async () => {
-    await call(server, 'POST', `/api/v1/jobs/queues/${QUEUE}/resume`, { headers: admin });
-    await consumers.stop(2_000);
-    await server.runtime.dataSource.query("UPDATE outbox SET status = 'done', done_at = now() WHERE aggregate_type = $1 AND status <> 'done'", [AGGREGATE]);
-    await closeJobsConsole();
-    await server.close();
   });
 
   /**
@@ -69,15 +70,8 @@ describe('jobs console', function () {
 
   const rowStatus = async (id: string): Promise<string> => (await server.runtime.dataSource.query('SELECT status FROM outbox WHERE aggregate_id = $1', [id]))[0].status;
   const queue = async () => (await call(server, 'GET', `/api/v1/jobs/queues/${QUEUE}`, { headers: admin })).json;
-  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-  async function until(what: string, check: () => Promise<boolean>, ms = 10_000): Promise<void> {
-    const end = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-      await sleep(100);
-    }
-  }
+  /** The workers read the paused flag through a cache: after a pause, time must pass before none takes a job. */
+  const PAUSE_SEEN_MS = 700;
 
   it('lists every queue with its counts, and one queue', async () => {
     const res = await call(server, 'GET', '/api/v1/jobs/queues', { headers: admin });
@@ -98,15 +92,16 @@ describe('jobs console', function () {
 
   it('runs jobs, and a paused queue holds its jobs until it is resumed, losing none', async () => {
     const first = await enqueue();
-    await until('the first job', async () => (await rowStatus(first)) === 'done');
+    await eventually(async () => (await rowStatus(first)) === 'done', 'the first job', 10_000);
     expect((await queue()).counts.succeeded).to.be.at.least(1);
 
     const paused = await call(server, 'POST', `/api/v1/jobs/queues/${QUEUE}/pause`, { headers: admin });
     expect(paused.status, paused.text).to.equal(200);
     expect(paused.json.paused).to.equal(true);
     expect((await call(server, 'POST', `/api/v1/jobs/queues/${QUEUE}/pause`, { headers: admin })).json.paused).to.equal(true);
-    await sleep(700); // longer than the workers' cached view of the flag
+    await sleep(PAUSE_SEEN_MS);
     const held = [await enqueue(), await enqueue(), await enqueue()];
+    // Time passes with jobs waiting: none may run while the queue is paused.
     await sleep(1_500);
     expect(handled.filter((id) => held.includes(id))).to.deep.equal([]);
     const during = await queue();
@@ -122,7 +117,7 @@ describe('jobs console', function () {
 
     const resumed = await call(server, 'POST', `/api/v1/jobs/queues/${QUEUE}/resume`, { headers: admin });
     expect(resumed.json.paused).to.equal(false);
-    await until('the held jobs', async () => (await Promise.all(held.map(rowStatus))).every((s) => s === 'done'));
+    await eventually(async () => (await Promise.all(held.map(rowStatus))).every((s) => s === 'done'), 'the held jobs', 10_000);
     expect(handled.filter((id) => held.includes(id))).to.have.members(held);
     const after = await queue();
     expect(after.counts).to.include({ waiting: 0, active: 0 });
@@ -131,7 +126,7 @@ describe('jobs console', function () {
   it('keeps a failed job, and retry runs it again', async () => {
     const id = await enqueue({ failOnce: true });
     const jobId = `${AGGREGATE}:${id}`;
-    await until('the failure', async () => (await queue()).counts.failed >= 1);
+    await eventually(async () => (await queue()).counts.failed >= 1, 'the failure', 10_000);
     expect(await rowStatus(id)).to.equal('pending');
     const listed = await call(server, 'GET', `/api/v1/jobs/queues/${QUEUE}/jobs?limit=100`, { headers: admin });
     const failed = listed.json.items.find((j: { id: string }) => j.id === jobId);
@@ -141,7 +136,7 @@ describe('jobs console', function () {
     const retried = await call(server, 'POST', `/api/v1/jobs/queues/${QUEUE}/jobs/${encodeURIComponent(jobId)}/retry`, { headers: admin });
     expect(retried.status, retried.text).to.equal(200);
     expect(retried.json).to.deep.include({ id: jobId, status: 'waiting' });
-    await until('the retried job', async () => (await rowStatus(id)) === 'done');
+    await eventually(async () => (await rowStatus(id)) === 'done', 'the retried job', 10_000);
     expect(handled.filter((h) => h === id)).to.have.length(2);
     expect((await queue()).counts.failed).to.equal(0);
     expectProblem(await call(server, 'POST', `/api/v1/jobs/queues/${QUEUE}/jobs/${encodeURIComponent(jobId)}/retry`, { headers: admin }), 404, 'job_not_found');
@@ -150,25 +145,26 @@ describe('jobs console', function () {
   it('lets the outbox relay replace a failed job when it delivers the rows again', async () => {
     const id = await enqueue({ failOnce: true });
     const jobId = `${AGGREGATE}:${id}`;
-    await until('the failure', async () => (await rowStatus(id)) === 'pending');
+    await eventually(async () => (await rowStatus(id)) === 'pending', 'the failure', 10_000);
     expect((await server.runtime.queues.get(QUEUE).getJob(jobId))?.status).to.equal('failed');
     // The back-off is over: the relay claims the row again and must not collapse it into the failed job.
     await server.runtime.dataSource.query('UPDATE outbox SET available_at = now() WHERE aggregate_id = $1', [id]);
     const relay = new OutboxRelay(server.runtime.dataSource, server.runtime.queues, { pollIntervalMs: 20, batchSize: 1_000, reclaimAfterMs: 600_000, retryBaseMs: 600_000, retryMaxMs: 600_000 }, silentLogger, 'jobs-console-test');
     for (let pass = 0; pass < 50 && (await rowStatus(id)) === 'pending'; pass += 1) await relay.runOnce();
-    await until('the redelivered job', async () => (await rowStatus(id)) === 'done');
+    await eventually(async () => (await rowStatus(id)) === 'done', 'the redelivered job', 10_000);
     expect(handled.filter((h) => h === id)).to.have.length(2);
     // bee-queue removes a succeeded job just after its handler returned (the row is marked done inside the handler).
-    await until('the succeeded job to be removed', async () => (await server.runtime.queues.get(QUEUE).getJob(jobId)) === null, 5_000);
+    await eventually(async () => (await server.runtime.queues.get(QUEUE).getJob(jobId)) === null, 'the succeeded job to be removed', 5_000);
   });
 
   it('refuses to retry a job that has not failed, and deletes jobs', async () => {
     await call(server, 'POST', `/api/v1/jobs/queues/${QUEUE}/pause`, { headers: admin });
-    await sleep(700);
+    await sleep(PAUSE_SEEN_MS);
     const blocker = await enqueue();
     const waiting = await enqueue();
-    await sleep(300);
     const jobId = `${AGGREGATE}:${waiting}`;
+    const jobIds = async (): Promise<string[]> => (await call(server, 'GET', `/api/v1/jobs/queues/${QUEUE}/jobs?limit=100`, { headers: admin })).json.items.map((j: { id: string }) => j.id);
+    await eventually(async () => (await jobIds()).includes(jobId), 'the waiting job to be listed');
     expectProblem(await call(server, 'POST', `/api/v1/jobs/queues/${QUEUE}/jobs/${encodeURIComponent(jobId)}/retry`, { headers: admin }), 409, 'job_not_failed');
     const removed = await call(server, 'DELETE', `/api/v1/jobs/queues/${QUEUE}/jobs/${encodeURIComponent(jobId)}`, { headers: admin });
     expect(removed.status, removed.text).to.equal(200);
@@ -180,7 +176,7 @@ describe('jobs console', function () {
     // Its outbox row is not dropped: it stays in flight for the relay to deliver again.
     expect(await rowStatus(waiting)).to.equal('in_flight');
     await call(server, 'POST', `/api/v1/jobs/queues/${QUEUE}/resume`, { headers: admin });
-    await until('the blocker', async () => (await rowStatus(blocker)) === 'done');
+    await eventually(async () => (await rowStatus(blocker)) === 'done', 'the blocker', 10_000);
     expect(handled).to.not.include(waiting);
   });
 

@@ -9,8 +9,7 @@ import { expect } from 'chai';
 import { call, type TestServer } from '../helpers/harness';
 import { apiSuite } from '../helpers/api-suite';
 import { auditRows, expectProblem } from '../helpers/accounts';
-import { storeApiKey } from '../helpers/catalog';
-import { merchant, type Merchant } from './products.helpers';
+import { apiKey, customer, merchant, product, store, variant, type Merchant } from '../helpers/fixtures';
 import { uuidv7 } from '../../storage/ids';
 
 describe('orders', function () {
@@ -21,43 +20,14 @@ describe('orders', function () {
 
   const db = () => server.runtime.dataSource;
 
-  const newMerchant = async (currency = 'EUR'): Promise<Merchant> => suite.addMerchant(await merchant(server, currency));
+  const newMerchant = async (): Promise<Merchant> => suite.addMerchant(await merchant(server));
 
-  async function insertCustomer(m: Merchant, email = `c-${uuidv7().slice(-12)}@example.com`): Promise<string> {
-    const id = uuidv7();
-    await db().query('INSERT INTO customers (id, tenant_id, store_id, name, email) VALUES ($1, $2, $3, $4, $5)', [id, m.owner.tenantId, m.storeId, 'Ada Buyer', email]);
-    return id;
-  }
-
-  /** A product with variants: [variant price or null, stock]. Returns product and variant ids. */
-  async function insertProduct(m: Merchant, price: string, variants: Array<[string | null, number]>, extra: { status?: string; currency?: string; title?: string } = {}): Promise<{ productId: string; variantIds: string[] }> {
-    const productId = uuidv7();
-    await db().query('INSERT INTO products (id, tenant_id, store_id, title, slug, type, status, price, currency) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
-      productId,
-      m.owner.tenantId,
-      m.storeId,
-      extra.title ?? 'Linen Shirt',
-      `p-${productId.slice(-12)}`,
-      'PHYSICAL',
-      extra.status ?? 'PUBLISHED',
-      price,
-      extra.currency ?? 'EUR',
-    ]);
+  /** A published product 'Linen Shirt' with variants: [variant price or null, stock]. Returns product and variant ids. */
+  async function stockedProduct(m: Merchant, price: string, variants: Array<[string | null, number]>, extra: { status?: string; currency?: string; title?: string } = {}): Promise<{ productId: string; variantIds: string[] }> {
+    const productId = await product(server, m, { title: 'Linen Shirt', status: 'PUBLISHED', price, ...extra });
     const variantIds: string[] = [];
     for (const [i, [vprice, stock]] of variants.entries()) {
-      const id = uuidv7();
-      variantIds.push(id);
-      await db().query('INSERT INTO product_variants (id, tenant_id, store_id, product_id, sku, options, price, stock, position) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
-        id,
-        m.owner.tenantId,
-        m.storeId,
-        productId,
-        `SKU-${id.slice(-10)}`,
-        JSON.stringify({ size: `S${i}` }),
-        vprice,
-        stock,
-        i,
-      ]);
+      variantIds.push(await variant(server, m, productId, { sku: `SKU-${uuidv7().slice(-10)}`, options: JSON.stringify({ size: `S${i}` }), price: vprice, stock, position: i }));
     }
     return { productId, variantIds };
   }
@@ -69,9 +39,9 @@ describe('orders', function () {
 
   it('places an order: exact totals, stock reserved, sales counts, audit, order.placed and index rows', async () => {
     const m = await newMerchant();
-    const customerId = await insertCustomer(m);
-    const a = await insertProduct(m, '19.99', [[null, 10], ['24.5', 3]]);
-    const b = await insertProduct(m, '0.10', [[null, 100]], { title: 'Sticker' });
+    const customerId = await customer(server, m);
+    const a = await stockedProduct(m, '19.99', [[null, 10], ['24.5', 3]]);
+    const b = await stockedProduct(m, '0.10', [[null, 100]], { title: 'Sticker' });
     const res = await place(m, {
       customerId,
       items: [
@@ -115,10 +85,10 @@ describe('orders', function () {
 
   it("prices lines with the pricing engine: rules in force, customer-group rules for the customer's tags", async () => {
     const m = await newMerchant();
-    const customerId = await insertCustomer(m);
-    const vip = await insertCustomer(m);
+    const customerId = await customer(server, m);
+    const vip = await customer(server, m);
     await db().query("UPDATE customers SET tags = '{VIP}' WHERE id = $1", [vip]);
-    const p = await insertProduct(m, '50', [[null, 10]]);
+    const p = await stockedProduct(m, '50', [[null, 10]]);
     const rule = (body: Record<string, unknown>) => call(server, 'POST', '/api/v1/pricing/rules', { headers: m.headers, body: { storeId: m.storeId, ...body } });
     expect((await rule({ name: 'Ten off', type: 'PERCENT', value: 10 })).status).to.equal(201);
     expect((await rule({ name: 'VIP', type: 'FIXED_AMOUNT', value: 20, customerGroups: ['vip'] })).status).to.equal(201);
@@ -133,8 +103,8 @@ describe('orders', function () {
 
   it("charges unit prices in the currency's minor unit (half up), so lines and totals are what the shopper pays", async () => {
     const m = await newMerchant();
-    const customerId = await insertCustomer(m);
-    const p = await insertProduct(m, '0.3350', [[null, 50]]);
+    const customerId = await customer(server, m);
+    const p = await stockedProduct(m, '0.3350', [[null, 50]]);
     const res = await place(m, { customerId, items: [{ variantId: p.variantIds[0], quantity: 3 }] });
     expect(res.status, res.text).to.equal(201);
     expect(res.json.items[0]).to.include({ unitPrice: 0.34, lineTotal: 1.02 });
@@ -143,8 +113,8 @@ describe('orders', function () {
 
   it('answers 409 insufficient_stock naming the short lines and reserves nothing', async () => {
     const m = await newMerchant();
-    const customerId = await insertCustomer(m);
-    const a = await insertProduct(m, '10', [[null, 5], [null, 1]]);
+    const customerId = await customer(server, m);
+    const a = await stockedProduct(m, '10', [[null, 5], [null, 1]]);
     const res = await place(m, {
       customerId,
       items: [
@@ -173,8 +143,8 @@ describe('orders', function () {
 
   it('never sells more than the stock under concurrent orders', async () => {
     const m = await newMerchant();
-    const customerId = await insertCustomer(m);
-    const a = await insertProduct(m, '10', [[null, 4]]);
+    const customerId = await customer(server, m);
+    const a = await stockedProduct(m, '10', [[null, 4]]);
     const results = await Promise.all(Array.from({ length: 8 }, () => place(m, { customerId, items: [{ variantId: a.variantIds[0], quantity: 1 }] })));
     expect(results.filter((r) => r.status === 201)).to.have.length(4);
     expect(results.filter((r) => r.status === 409)).to.have.length(4);
@@ -184,7 +154,7 @@ describe('orders', function () {
 
   it('validates the body: bounds of items, quantity, address, ids and unknown fields', async () => {
     const m = await newMerchant();
-    const customerId = await insertCustomer(m);
+    const customerId = await customer(server, m);
     const variantId = uuidv7();
     const item = { variantId, quantity: 1 };
     const bad: Array<[Record<string, unknown>, string]> = [
@@ -222,14 +192,13 @@ describe('orders', function () {
   it('answers 404 for a customer or variant of another store or tenant, and 409 for an archived product', async () => {
     const m = await newMerchant();
     const other = await newMerchant();
-    const sibling = await call(server, 'POST', '/api/v1/organization/stores', { headers: m.headers, body: { name: 'Second', slug: `second-${uuidv7().slice(-12)}` } });
-    expect(sibling.status, sibling.text).to.equal(201);
-    const mine = await insertCustomer(m);
-    const theirs = await insertCustomer(other);
-    const siblingCustomer = await insertCustomer({ ...m, storeId: sibling.json.id });
-    const p = await insertProduct(m, '5', [[null, 5]]);
-    const q = await insertProduct(other, '5', [[null, 5]]);
-    const s = await insertProduct({ ...m, storeId: sibling.json.id }, '5', [[null, 5]]);
+    const sibling = await store(server, m, { name: 'Second' });
+    const mine = await customer(server, m);
+    const theirs = await customer(server, other);
+    const siblingCustomer = await customer(server, { ...m, storeId: sibling });
+    const p = await stockedProduct(m, '5', [[null, 5]]);
+    const q = await stockedProduct(other, '5', [[null, 5]]);
+    const s = await stockedProduct({ ...m, storeId: sibling }, '5', [[null, 5]]);
     expectProblem(await place(m, { customerId: theirs, items: [{ variantId: p.variantIds[0], quantity: 1 }] }), 404, 'customer_not_found');
     expectProblem(await place(m, { customerId: siblingCustomer, items: [{ variantId: p.variantIds[0], quantity: 1 }] }), 404, 'customer_not_found');
     const foreign = await place(m, { customerId: mine, items: [{ variantId: p.variantIds[0], quantity: 1 }, { variantId: q.variantIds[0], quantity: 1 }, { variantId: s.variantIds[0], quantity: 1 }] });
@@ -239,17 +208,17 @@ describe('orders', function () {
     expect(await stockOf(p.variantIds[0]!)).to.equal(5);
     expect(await stockOf(q.variantIds[0]!)).to.equal(5);
 
-    const archived = await insertProduct(m, '5', [[null, 5]], { status: 'ARCHIVED' });
+    const archived = await stockedProduct(m, '5', [[null, 5]], { status: 'ARCHIVED' });
     expectProblem(await place(m, { customerId: mine, items: [{ variantId: archived.variantIds[0], quantity: 1 }] }), 409, 'product_unavailable');
-    const dollars = await insertProduct(m, '5', [[null, 5]], { currency: 'USD' });
+    const dollars = await stockedProduct(m, '5', [[null, 5]], { currency: 'USD' });
     expectProblem(await place(m, { customerId: mine, items: [{ variantId: p.variantIds[0], quantity: 1 }, { variantId: dollars.variantIds[0], quantity: 1 }] }), 409, 'mixed_currencies');
   });
 
   it('lets a store API key place orders on its own store only, with the orders scopes', async () => {
     const m = await newMerchant();
-    const customerId = await insertCustomer(m);
-    const p = await insertProduct(m, '7.5', [[null, 5]]);
-    const key = await storeApiKey(server, m.headers, m.storeId, ['orders:write', 'orders:read']);
+    const customerId = await customer(server, m);
+    const p = await stockedProduct(m, '7.5', [[null, 5]]);
+    const key = await apiKey(server, m, ['orders:write', 'orders:read']);
     const res = await call(server, 'POST', '/api/v1/orders', { headers: key, body: { customerId, items: [{ variantId: p.variantIds[0], quantity: 2 }], shippingAddress: address } });
     expect(res.status, res.text).to.equal(201);
     expect(res.json).to.deep.include({ storeId: m.storeId, total: 15 });
@@ -258,14 +227,14 @@ describe('orders', function () {
     expect(list.json.items.map((o: any) => o.id)).to.deep.equal([res.json.id]);
     const other = await newMerchant();
     expectProblem(await call(server, 'POST', '/api/v1/orders', { headers: key, body: { storeId: other.storeId, customerId, items: [{ variantId: p.variantIds[0], quantity: 1 }], shippingAddress: address } }), 404, 'store_not_found');
-    const readOnly = await storeApiKey(server, m.headers, m.storeId, ['orders:read']);
+    const readOnly = await apiKey(server, m, ['orders:read']);
     expectProblem(await call(server, 'POST', '/api/v1/orders', { headers: readOnly, body: { customerId, items: [{ variantId: p.variantIds[0], quantity: 1 }], shippingAddress: address } }), 403, 'insufficient_scope');
   });
 
   it('cancels: stock released, sales counts reduced, order.cancelled once, idempotent', async () => {
     const m = await newMerchant();
-    const customerId = await insertCustomer(m);
-    const p = await insertProduct(m, '12', [[null, 10], [null, 4]]);
+    const customerId = await customer(server, m);
+    const p = await stockedProduct(m, '12', [[null, 10], [null, 4]]);
     const res = await place(m, { customerId, items: [{ variantId: p.variantIds[0], quantity: 3 }, { variantId: p.variantIds[1], quantity: 4 }] });
     expect(res.status, res.text).to.equal(201);
     expect(await stockOf(p.variantIds[1]!)).to.equal(0);
@@ -295,9 +264,9 @@ describe('orders', function () {
 
   it('lists newest first with cursor paging and filters; isolates tenants (404)', async () => {
     const m = await newMerchant();
-    const c1 = await insertCustomer(m);
-    const c2 = await insertCustomer(m);
-    const p = await insertProduct(m, '1', [[null, 100]]);
+    const c1 = await customer(server, m);
+    const c2 = await customer(server, m);
+    const p = await stockedProduct(m, '1', [[null, 100]]);
     const ids: string[] = [];
     for (let i = 0; i < 5; i += 1) {
       const res = await place(m, { customerId: i % 2 ? c2 : c1, items: [{ variantId: p.variantIds[0], quantity: 1 }] });

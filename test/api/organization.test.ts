@@ -6,18 +6,15 @@
  */
 import { expect } from 'chai';
 import { uuidv7 } from '../../storage/ids';
-import { call, startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
+import { call, type TestResponse, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
 import { addMember, auditRows, bearer, expectProblem, signUp, startIsolatedServer, type SignedUp } from '../helpers/accounts';
+import { apiKey, uniqueSlug } from '../helpers/fixtures';
 import { CHECK_SLUG_LIMIT } from '../../api/organization/organization.service';
-
-const uniqueSlug = (label = 'shop'): string => `${label}-${uuidv7().replace(/-/g, '').slice(-12)}`;
 
 describe('organization', () => {
   let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.close());
+  apiSuite((started) => (server = started));
 
   async function createStore(owner: SignedUp, body: Record<string, unknown> = {}): Promise<TestResponse> {
     return call(server, 'POST', '/api/v1/organization/stores', { headers: bearer(owner.accessToken), body: { name: 'Test Shop', slug: uniqueSlug(), ...body } });
@@ -27,12 +24,6 @@ describe('organization', () => {
     const res = await createStore(owner, body);
     expect(res.status, res.text).to.equal(201);
     return res.json;
-  }
-
-  async function apiKey(owner: SignedUp, storeId: string, scopes: string[]): Promise<Record<string, string>> {
-    const res = await call(server, 'POST', '/api/v1/api-keys', { headers: bearer(owner.accessToken), body: { storeId, name: 'integration', scopes } });
-    expect(res.status, res.text).to.equal(201);
-    return { 'X-API-Key': res.json.key };
   }
 
   const checkSlug = (slug: string) => call(server, 'GET', `/api/v1/organization/public/check-slug?slug=${encodeURIComponent(slug)}`);
@@ -309,7 +300,7 @@ describe('organization', () => {
       expect(empty.json.counts).to.deep.equal({ stores: 0, users: 1, apiKeys: 0 });
       const store = await storeOf(owner);
       await addMember(server, owner, 'staff');
-      await apiKey(owner, store.id, ['organization:read']);
+      await apiKey(server, { headers: bearer(owner.accessToken), storeId: store.id }, ['organization:read']);
       const revoked = await call(server, 'POST', '/api/v1/api-keys', { headers: bearer(owner.accessToken), body: { storeId: store.id, name: 'old', scopes: ['*'] } });
       await call(server, 'DELETE', `/api/v1/api-keys/${revoked.json.id}`, { headers: bearer(owner.accessToken) });
       const full = await call(server, 'GET', '/api/v1/organization/summary', { headers: bearer(owner.accessToken) });
@@ -333,7 +324,7 @@ describe('organization', () => {
       await server.runtime.dataSource.query('UPDATE users SET email_verified_at = now() WHERE id = $1', [owner.userId]);
       const store = await storeOf(owner);
       expect((await call(server, 'GET', '/api/v1/organization/onboarding-status', { headers: h })).json).to.include({ nextStep: 'api_key_created', completed: 2 });
-      await apiKey(owner, store.id, ['organization:read']);
+      await apiKey(server, { headers: bearer(owner.accessToken), storeId: store.id }, ['organization:read']);
       const later = await call(server, 'GET', '/api/v1/organization/onboarding-status', { headers: h });
       expect(done(later)).to.deep.equal({ account_verified: true, store_created: true, product_published: false, checkout_configured: false, api_key_created: true });
       // Only unavailable steps are left: still not complete, and the next step is the first of them.
@@ -407,7 +398,7 @@ describe('organization', () => {
       const owner = await signUp(server);
       const store = await storeOf(owner);
       const sibling = await storeOf(owner);
-      const key = await apiKey(owner, store.id, ['*']);
+      const key = await apiKey(server, { headers: bearer(owner.accessToken), storeId: store.id }, ['*']);
       expect((await call(server, 'GET', `/api/v1/organization/stores/${store.id}/readiness`, { headers: key })).status).to.equal(200);
       expectProblem(await call(server, 'GET', `/api/v1/organization/stores/${sibling.id}/readiness`, { headers: key }), 404, 'store_not_found');
       expectProblem(await call(server, 'GET', '/api/v1/organization/summary', { headers: key }), 403, 'api_key_not_allowed');
@@ -416,7 +407,7 @@ describe('organization', () => {
       expectProblem(await call(server, 'POST', '/api/v1/organization/stores', { headers: key, body: { name: 'x' } }), 403, 'api_key_not_allowed');
       expectProblem(await call(server, 'PATCH', `/api/v1/organization/stores/${store.id}`, { headers: key, body: { name: 'x' } }), 403, 'api_key_not_allowed');
       expectProblem(await call(server, 'DELETE', `/api/v1/organization/stores/${store.id}`, { headers: key }), 403, 'api_key_not_allowed');
-      const readOnly = await apiKey(owner, store.id, ['api-keys:read']);
+      const readOnly = await apiKey(server, { headers: bearer(owner.accessToken), storeId: store.id }, ['api-keys:read']);
       expectProblem(await call(server, 'GET', `/api/v1/organization/stores/${store.id}/readiness`, { headers: readOnly }), 403, 'insufficient_scope');
     });
   });

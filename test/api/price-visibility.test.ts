@@ -8,53 +8,39 @@ import { expect } from 'chai';
 import { uuidv7 } from '../../storage/ids';
 import { call, type TestServer } from '../helpers/harness';
 import { apiSuite } from '../helpers/api-suite';
-import { auditRows, bearer, expectProblem, signUp, type SignedUp } from '../helpers/accounts';
-import { insertProduct, insertVariant } from '../helpers/catalog';
+import { auditRows, bearer, expectProblem, signUp } from '../helpers/accounts';
+import { merchant, product, uniqueSlug, variant, type Headers, type Merchant } from '../helpers/fixtures';
 import { signAccessToken } from '../../api/auth/access-tokens';
-
-type Headers = Record<string, string>;
 
 describe('price visibility', function () {
   this.timeout(60_000);
   let server: TestServer;
   const suite = apiSuite((started) => (server = started));
 
-  interface Merchant {
-    owner: SignedUp;
-    h: Headers;
-    storeId: string;
-  }
 
   const db = <T = unknown>(sql: string, params: unknown[]): Promise<T> => server.runtime.dataSource.query(sql, params);
 
-  async function merchant(body: Record<string, unknown> = {}): Promise<Merchant> {
-    const owner = await signUp(server);
-    suite.addTenant(owner.tenantId);
-    const h = bearer(owner.accessToken);
-    const res = await call(server, 'POST', '/api/v1/organization/stores', { headers: h, body: { name: 'Price Shop', currency: 'EUR', ...body } });
-    expect(res.status, res.text).to.equal(201);
-    return { owner, h, storeId: res.json.id };
-  }
+  const newMerchant = async (storeBody: Record<string, unknown> = {}): Promise<Merchant> => suite.addMerchant(await merchant(server, storeBody));
 
-  const setVisibility = (m: Merchant, priceVisibility: unknown) => call(server, 'PATCH', `/api/v1/organization/stores/${m.storeId}`, { headers: m.h, body: { priceVisibility } });
+  const setVisibility = (m: Merchant, priceVisibility: unknown) => call(server, 'PATCH', `/api/v1/organization/stores/${m.storeId}`, { headers: m.headers, body: { priceVisibility } });
   const visibility = (storeId: string, headers: Headers = {}) => call(server, 'GET', `/api/v1/catalog/public/stores/${storeId}/price-visibility`, { headers });
   const get = (path: string, headers: Headers = {}) => call(server, 'GET', `/api/v1/catalog/public/stores/${path}`, { headers });
 
-  async function product(m: Merchant, price: string, compareAt: string | null = null): Promise<{ id: string; slug: string }> {
-    const id = uuidv7();
-    const slug = `p-${id.slice(-12)}`;
-    await insertProduct(server, m.owner.tenantId, m.storeId, { id, title: `Product ${slug}`, slug, status: 'PUBLISHED', price, compare_at_price: compareAt });
-    await insertVariant(server, m.owner.tenantId, m.storeId, id, { price, compare_at_price: compareAt, stock: 4 });
+  /** A published product at `price` (and `compareAt`) with one variant at the same prices; answers its id and slug. */
+  async function pricedProduct(m: Merchant, price: string, compareAt: string | null = null): Promise<{ id: string; slug: string }> {
+    const slug = uniqueSlug('p');
+    const id = await product(server, m, { title: `Product ${slug}`, slug, status: 'PUBLISHED', price, compare_at_price: compareAt });
+    await variant(server, m, id, { price, compare_at_price: compareAt, stock: 4 });
     return { id, slug };
   }
 
   /** A store with a product, a related product, a bundle of both and a collection of both. */
   async function catalog(m: Merchant): Promise<{ base: { id: string; slug: string }; other: { id: string; slug: string }; collectionSlug: string }> {
-    const base = await product(m, '20', '25');
-    const other = await product(m, '30');
+    const base = await pricedProduct(m, '20', '25');
+    const other = await pricedProduct(m, '30');
     await db('INSERT INTO product_relations (id, tenant_id, store_id, product_id, related_product_id, kind, position) VALUES ($1, $2, $3, $4, $5, $6, $7)', [uuidv7(), m.owner.tenantId, m.storeId, base.id, other.id, 'RELATED', 0]);
     const bundle = await call(server, 'POST', '/api/v1/bundles', {
-      headers: m.h,
+      headers: m.headers,
       body: { storeId: m.storeId, name: 'Pair', pricing: { type: 'FIXED_PRICE', price: 45 }, items: [{ productId: base.id, quantity: 1 }, { productId: other.id, quantity: 1 }] },
     });
     expect(bundle.status, bundle.text).to.equal(201);
@@ -112,7 +98,7 @@ describe('price visibility', function () {
 
   describe('store setting', () => {
     it('defaults to EVERYONE, accepts the three values on create and update, refuses anything else', async () => {
-      const m = await merchant();
+      const m = await newMerchant();
       const [fresh] = await db<Array<{ price_visibility: string }>>('SELECT price_visibility FROM stores WHERE id = $1', [m.storeId]);
       expect(fresh!.price_visibility).to.equal('EVERYONE');
       expect((await visibility(m.storeId)).json.priceVisibility).to.equal('EVERYONE');
@@ -126,10 +112,10 @@ describe('price visibility', function () {
         expectProblem(res, 400, 'validation_failed');
         expect(JSON.stringify(res.json.errors)).to.contain('priceVisibility');
       }
-      const created = await call(server, 'POST', '/api/v1/organization/stores', { headers: m.h, body: { name: 'Hidden Shop', priceVisibility: 'HIDDEN' } });
+      const created = await call(server, 'POST', '/api/v1/organization/stores', { headers: m.headers, body: { name: 'Hidden Shop', priceVisibility: 'HIDDEN' } });
       expect(created.status, created.text).to.equal(201);
       expect(created.json.priceVisibility).to.equal('HIDDEN');
-      expectProblem(await call(server, 'POST', '/api/v1/organization/stores', { headers: m.h, body: { name: 'Bad Shop', priceVisibility: 'SOMETIMES' } }), 400, 'validation_failed');
+      expectProblem(await call(server, 'POST', '/api/v1/organization/stores', { headers: m.headers, body: { name: 'Bad Shop', priceVisibility: 'SOMETIMES' } }), 400, 'validation_failed');
       const [row] = await db<Array<{ price_visibility: string }>>('SELECT price_visibility FROM stores WHERE id = $1', [created.json.id]);
       expect(row!.price_visibility).to.equal('HIDDEN');
       let failed = false;
@@ -138,7 +124,7 @@ describe('price visibility', function () {
     });
 
     it('audits a change and writes one store event on the index queue; a no-op writes nothing', async () => {
-      const m = await merchant();
+      const m = await newMerchant();
       const outbox = () => db<Array<{ topic: string; queue: string; aggregate_type: string; aggregate_id: string }>>("SELECT topic, queue, aggregate_type, aggregate_id FROM outbox WHERE tenant_id = $1 AND aggregate_type = 'store' ORDER BY id", [m.owner.tenantId]);
       const before = (await auditRows(server, m.owner.tenantId)).length;
       expect(await outbox()).to.deep.equal([]);
@@ -151,22 +137,22 @@ describe('price visibility', function () {
       expect(await auditRows(server, m.owner.tenantId)).to.have.length(before + 1);
       expect(await outbox()).to.have.length(1);
       // A change search does not read (the name) is audited without a store event.
-      expect((await call(server, 'PATCH', `/api/v1/organization/stores/${m.storeId}`, { headers: m.h, body: { name: 'Renamed' } })).status).to.equal(200);
+      expect((await call(server, 'PATCH', `/api/v1/organization/stores/${m.storeId}`, { headers: m.headers, body: { name: 'Renamed' } })).status).to.equal(200);
       expect(await auditRows(server, m.owner.tenantId)).to.have.length(before + 2);
       expect(await outbox()).to.have.length(1);
     });
 
     it('only the tenant changes its store: another tenant gets 404', async () => {
-      const m = await merchant();
-      const stranger = await merchant();
-      expectProblem(await call(server, 'PATCH', `/api/v1/organization/stores/${m.storeId}`, { headers: stranger.h, body: { priceVisibility: 'HIDDEN' } }), 404, 'store_not_found');
+      const m = await newMerchant();
+      const stranger = await newMerchant();
+      expectProblem(await call(server, 'PATCH', `/api/v1/organization/stores/${m.storeId}`, { headers: stranger.headers, body: { priceVisibility: 'HIDDEN' } }), 404, 'store_not_found');
       expect((await visibility(m.storeId)).json.priceVisibility).to.equal('EVERYONE');
     });
   });
 
   describe('GET /catalog/public/stores/{storeId}/price-visibility', () => {
     it('answers the setting and whether this request sees prices, for anonymous, valid and invalid tokens', async () => {
-      const m = await merchant();
+      const m = await newMerchant();
       const shopper = await signUp(server);
       suite.addTenant(shopper.tenantId);
       const expired = await signAccessToken(server.runtime.config.appSecret, { sub: shopper.userId, sid: shopper.sessionId, tid: shopper.tenantId }, 60, Date.now() - 3_600_000);
@@ -174,7 +160,7 @@ describe('price visibility', function () {
       const cases: Array<[label: string, headers: Headers, signedIn: boolean]> = [
         ['anonymous', {}, false],
         ['valid bearer of another tenant', bearer(shopper.accessToken), true],
-        ['valid bearer of the store owner', m.h, true],
+        ['valid bearer of the store owner', m.headers, true],
         ['garbage bearer', { Authorization: 'Bearer not-a-jwt' }, false],
         ['expired bearer', bearer(expired), false],
         ['forged bearer', bearer(forged), false],
@@ -193,7 +179,7 @@ describe('price visibility', function () {
     });
 
     it('treats a token of a revoked session as not signed in', async () => {
-      const m = await merchant({ priceVisibility: 'SIGNED_IN' });
+      const m = await newMerchant({ priceVisibility: 'SIGNED_IN' });
       const shopper = await signUp(server);
       suite.addTenant(shopper.tenantId);
       expect((await visibility(m.storeId, bearer(shopper.accessToken))).json.pricesShown).to.equal(true);
@@ -204,9 +190,9 @@ describe('price visibility', function () {
     });
 
     it('answers 404 store_not_found for an unknown or archived store and 400 for a malformed id, with or without a token', async () => {
-      const m = await merchant();
+      const m = await newMerchant();
       expectProblem(await visibility(uuidv7()), 404, 'store_not_found');
-      expectProblem(await visibility(uuidv7(), m.h), 404, 'store_not_found');
+      expectProblem(await visibility(uuidv7(), m.headers), 404, 'store_not_found');
       expectProblem(await visibility('not-a-uuid'), 400, 'validation_failed');
       await db(`UPDATE stores SET status = 'archived' WHERE id = $1`, [m.storeId]);
       expectProblem(await visibility(m.storeId), 404, 'store_not_found');
@@ -216,18 +202,18 @@ describe('price visibility', function () {
 
   describe('public reads', () => {
     it('show prices to everyone by default and leave every price field out when HIDDEN', async () => {
-      const m = await merchant();
+      const m = await newMerchant();
       const c = await catalog(m);
       await expectPrices(m, c, {}, true);
       expect((await setVisibility(m, 'HIDDEN')).status).to.equal(200);
       await expectPrices(m, c, {}, false);
-      await expectPrices(m, c, m.h, false);
+      await expectPrices(m, c, m.headers, false);
       expect((await setVisibility(m, 'EVERYONE')).status).to.equal(200);
       await expectPrices(m, c, {}, true);
     });
 
     it('show prices under SIGNED_IN only to requests with a valid access token', async () => {
-      const m = await merchant({ priceVisibility: 'SIGNED_IN' });
+      const m = await newMerchant({ priceVisibility: 'SIGNED_IN' });
       const c = await catalog(m);
       const shopper = await signUp(server);
       suite.addTenant(shopper.tenantId);
@@ -240,8 +226,8 @@ describe('price visibility', function () {
     });
 
     it("one store's setting does not touch another store's reads", async () => {
-      const hidden = await merchant({ priceVisibility: 'HIDDEN' });
-      const open = await merchant();
+      const hidden = await newMerchant({ priceVisibility: 'HIDDEN' });
+      const open = await newMerchant();
       const hiddenCatalog = await catalog(hidden);
       const openCatalog = await catalog(open);
       await expectPrices(hidden, hiddenCatalog, {}, false);

@@ -8,13 +8,14 @@ import { expect } from 'chai';
 import { call, type TestResponse, type TestServer } from '../helpers/harness';
 import { apiSuite } from '../helpers/api-suite';
 import { auditRows, expectProblem } from '../helpers/accounts';
-import { storeApiKey, storeMerchant, type StoreMerchant } from '../helpers/catalog';
+import { assignCategory, apiKey, brand, category, collection, customer, merchant, product, store, variant, type Merchant } from '../helpers/fixtures';
 import { uuidv7 } from '../../storage/ids';
 import { runPricingSchedulerPass, SCHEDULER_LAG_MS, startPricingScheduler } from '../../api/pricing/reprice';
 import { deliverIndexRows, indexHandler, silentLogger } from '../helpers/indexing';
 import { storeIndexUid } from '../../search/index-names';
 import { priceUnit, type EngineRule } from '../../domain/pricing-engine';
-import { fixtures, sleep, waitUntil, writeCalls } from './pricing.helpers';
+import { repriced, writeCalls } from './pricing.helpers';
+import { eventually, sleepUntil } from '../helpers/wait';
 
 const RULES = '/api/v1/pricing/rules';
 const COMPUTE = '/api/v1/pricing/compute';
@@ -23,23 +24,23 @@ describe('pricing rules', function () {
   this.timeout(60_000);
   let server: TestServer;
   const suite = apiSuite((started) => (server = started));
-  const f = fixtures(() => server);
+  const db = (sql: string, params: unknown[] = []): Promise<any[]> => server.runtime.dataSource.query(sql, params);
 
-  const newMerchant = async (): Promise<StoreMerchant> => suite.addMerchant(await storeMerchant(server));
+  const newMerchant = async (): Promise<Merchant> => suite.addMerchant(await merchant(server));
 
   const { create, created: rule, patch } = writeCalls(() => server, RULES, () => ({ name: 'Rule', type: 'PERCENT', value: 10 }));
-  const compute = (m: StoreMerchant, body: Record<string, unknown>, headers = m.h): Promise<TestResponse> => call(server, 'POST', COMPUTE, { headers, body: { storeId: m.storeId, ...body } });
-  async function priced(m: StoreMerchant, items: Array<Record<string, unknown>>, extra: Record<string, unknown> = {}): Promise<Record<string, any>> {
+  const compute = (m: Merchant, body: Record<string, unknown>, headers = m.headers): Promise<TestResponse> => call(server, 'POST', COMPUTE, { headers, body: { storeId: m.storeId, ...body } });
+  async function priced(m: Merchant, items: Array<Record<string, unknown>>, extra: Record<string, unknown> = {}): Promise<Record<string, any>> {
     const res = await compute(m, { items, ...extra });
     expect(res.status, res.text).to.equal(200);
     return res.json;
   }
-  const unit = async (m: StoreMerchant, productId: string, quantity = 1, extra: Record<string, unknown> = {}): Promise<Record<string, any>> => (await priced(m, [{ productId, quantity }], extra)).items[0];
+  const unit = async (m: Merchant, productId: string, quantity = 1, extra: Record<string, unknown> = {}): Promise<Record<string, any>> => (await priced(m, [{ productId, quantity }], extra)).items[0];
 
   describe('merchant operations', () => {
     it('creates, lists, updates and deletes a rule with one audit entry and one outbox row per write; a no-op PATCH writes nothing', async () => {
       const m = await newMerchant();
-      const productId = await f.product(m, { price: '20' });
+      const productId = await product(server, m, { price: '20', status: 'PUBLISHED' });
       const created = await create(m, { name: ' Summer ', type: 'PERCENT', value: 12.5, scope: 'PRODUCTS', targetIds: [productId], tiers: [{ minQuantity: 10, value: 20 }, { minQuantity: 5, value: 15 }], priority: 7, stackable: true, customerGroups: [' VIP '] });
       expect(created.status, created.text).to.equal(201);
       expect(created.json).to.deep.include({ storeId: m.storeId, name: 'Summer', type: 'PERCENT', value: 12.5, scope: 'PRODUCTS', targetIds: [productId], customerGroups: ['vip'], priority: 7, stackable: true, isActive: true, state: 'ACTIVE', startsAt: null, endsAt: null });
@@ -49,7 +50,7 @@ describe('pricing rules', function () {
       ]);
       const id = created.json.id;
 
-      const listed = await call(server, 'GET', `${RULES}?storeId=${m.storeId}`, { headers: m.h });
+      const listed = await call(server, 'GET', `${RULES}?storeId=${m.storeId}`, { headers: m.headers });
       expect(listed.status, listed.text).to.equal(200);
       expect(listed.json.items.map((r: { id: string }) => r.id)).to.deep.equal([id]);
       expect(listed.json.nextCursor).to.equal(null);
@@ -60,15 +61,15 @@ describe('pricing rules', function () {
       const same = await patch(m, id, { value: 30 });
       expect(same.status).to.equal(200);
 
-      const deleted = await call(server, 'DELETE', `${RULES}/${id}`, { headers: m.h });
+      const deleted = await call(server, 'DELETE', `${RULES}/${id}`, { headers: m.headers });
       expect(deleted.status, deleted.text).to.equal(204);
-      expectProblem(await call(server, 'DELETE', `${RULES}/${id}`, { headers: m.h }), 404, 'pricing_rule_not_found');
+      expectProblem(await call(server, 'DELETE', `${RULES}/${id}`, { headers: m.headers }), 404, 'pricing_rule_not_found');
 
       const audit = (await auditRows(server, m.owner.tenantId)).filter((a) => a.resource_type === 'pricing_rule');
       expect(audit.map((a) => a.action)).to.deep.equal(['pricing_rule.create', 'pricing_rule.update', 'pricing_rule.delete']);
       expect(audit[1]!.before).to.include({ value: '12.5', startsAt: null });
       expect(audit[1]!.after).to.include({ value: '30', startsAt: '2099-01-01T00:00:00.000Z' });
-      const events = await f.db("SELECT topic FROM outbox WHERE tenant_id = $1 AND aggregate_type = 'pricing_rule' ORDER BY id", [m.owner.tenantId]);
+      const events = await db("SELECT topic FROM outbox WHERE tenant_id = $1 AND aggregate_type = 'pricing_rule' ORDER BY id", [m.owner.tenantId]);
       expect(events.map((e) => e.topic)).to.deep.equal(['pricing_rule.created', 'pricing_rule.updated', 'pricing_rule.deleted']);
     });
 
@@ -76,39 +77,39 @@ describe('pricing rules', function () {
       const m = await newMerchant();
       const ids: string[] = [];
       for (let i = 0; i < 3; i += 1) ids.push((await rule(m, { name: `R${i}` })).id);
-      const first = await call(server, 'GET', `${RULES}?storeId=${m.storeId}&limit=2`, { headers: m.h });
+      const first = await call(server, 'GET', `${RULES}?storeId=${m.storeId}&limit=2`, { headers: m.headers });
       expect(first.json.items.map((r: { id: string }) => r.id)).to.deep.equal([ids[2], ids[1]]);
       expect(first.json.nextCursor).to.equal(ids[1]);
-      const second = await call(server, 'GET', `${RULES}?storeId=${m.storeId}&limit=2&cursor=${first.json.nextCursor}`, { headers: m.h });
+      const second = await call(server, 'GET', `${RULES}?storeId=${m.storeId}&limit=2&cursor=${first.json.nextCursor}`, { headers: m.headers });
       expect(second.json.items.map((r: { id: string }) => r.id)).to.deep.equal([ids[0]]);
       expect(second.json.nextCursor).to.equal(null);
-      for (const q of ['limit=0', 'limit=201', 'cursor=nope', 'extra=1']) expectProblem(await call(server, 'GET', `${RULES}?storeId=${m.storeId}&${q}`, { headers: m.h }), 400, 'validation_failed');
-      expectProblem(await call(server, 'GET', RULES, { headers: m.h }), 400, 'validation_failed');
+      for (const q of ['limit=0', 'limit=201', 'cursor=nope', 'extra=1']) expectProblem(await call(server, 'GET', `${RULES}?storeId=${m.storeId}&${q}`, { headers: m.headers }), 400, 'validation_failed');
+      expectProblem(await call(server, 'GET', RULES, { headers: m.headers }), 400, 'validation_failed');
     });
 
     it('queues the reached published products for re-indexing when a rule changes a price seen now, and not for customer-group or future rules', async () => {
       const m = await newMerchant();
-      const a = await f.product(m, { price: '20' });
-      const b = await f.product(m, { price: '30' });
-      await f.product(m, { price: '30', status: 'DRAFT' });
+      const a = await product(server, m, { price: '20', status: 'PUBLISHED' });
+      const b = await product(server, m, { price: '30', status: 'PUBLISHED' });
+      await product(server, m, { price: '30', status: 'DRAFT' });
       const groupRule = await rule(m, { customerGroups: ['vip'] });
       const future = await rule(m, { startsAt: '2099-01-01T00:00:00Z' });
-      expect(await f.repriced(m)).to.have.length(0);
+      expect(await repriced(server, m)).to.have.length(0);
       const onA = await rule(m, { scope: 'PRODUCTS', targetIds: [a] });
-      expect((await f.repriced(m)).map((r) => r.aggregate_id)).to.deep.equal([a]);
+      expect((await repriced(server, m)).map((r) => r.aggregate_id)).to.deep.equal([a]);
       // Moving the rule from a to b re-indexes both.
       expect((await patch(m, onA.id, { targetIds: [b] })).status).to.equal(200);
-      expect((await f.repriced(m)).map((r) => r.aggregate_id).slice(1).sort()).to.deep.equal([a, b].sort());
+      expect((await repriced(server, m)).map((r) => r.aggregate_id).slice(1).sort()).to.deep.equal([a, b].sort());
       const all = await rule(m, {});
-      expect((await f.repriced(m)).slice(3).map((r) => r.aggregate_id).sort()).to.deep.equal([a, b].sort());
-      expect((await f.repriced(m)).at(-1)!.payload).to.deep.equal({ pricingRuleId: all.id, change: 'created' });
+      expect((await repriced(server, m)).slice(3).map((r) => r.aggregate_id).sort()).to.deep.equal([a, b].sort());
+      expect((await repriced(server, m)).at(-1)!.payload).to.deep.equal({ pricingRuleId: all.id, change: 'created' });
       expect(groupRule.state).to.equal('ACTIVE');
       expect(future.state).to.equal('SCHEDULED');
     });
 
     it('rejects every out-of-bounds field with 400', async () => {
       const m = await newMerchant();
-      const productId = await f.product(m);
+      const productId = await product(server, m, { status: 'PUBLISHED' });
       const many = (n: number, make: (i: number) => unknown): unknown[] => Array.from({ length: n }, (_, i) => make(i));
       const bad: Array<Record<string, unknown>> = [
         { name: '' },
@@ -146,7 +147,7 @@ describe('pricing rules', function () {
         { unknown: true },
       ];
       for (const body of bad) expectProblem(await create(m, body), 400, 'validation_failed');
-      expectProblem(await call(server, 'POST', RULES, { headers: m.h, body: { name: 'x', type: 'PERCENT', value: 1 } }), 400, 'validation_failed');
+      expectProblem(await call(server, 'POST', RULES, { headers: m.headers, body: { name: 'x', type: 'PERCENT', value: 1 } }), 400, 'validation_failed');
       // Bounds that hold: 100 %, 2 decimals, a large fixed amount with 4 decimals, 500 targets, 20 groups and tiers.
       expect((await create(m, { value: 100 })).status).to.equal(201);
       expect((await create(m, { value: 12.34 })).status).to.equal(201);
@@ -162,30 +163,30 @@ describe('pricing rules', function () {
       const fixed = await rule(m, { type: 'FIXED_AMOUNT', value: 150 });
       expectProblem(await patch(m, fixed.id, { type: 'PERCENT' }), 400, 'validation_failed');
       expect((await patch(m, fixed.id, { type: 'PERCENT', value: 15 })).json).to.include({ type: 'PERCENT', value: 15 });
-      expectProblem(await call(server, 'PATCH', `${RULES}/not-a-uuid`, { headers: m.h, body: { value: 1 } }), 400, 'validation_failed');
+      expectProblem(await call(server, 'PATCH', `${RULES}/not-a-uuid`, { headers: m.headers, body: { value: 1 } }), 400, 'validation_failed');
     });
 
     it('keeps tenants apart: another tenant’s store, rules and targets answer 404', async () => {
       const m = await newMerchant();
       const other = await newMerchant();
-      const theirProduct = await f.product(other);
-      const theirCategory = await f.category(other, 'Theirs');
+      const theirProduct = await product(server, other, { status: 'PUBLISHED' });
+      const theirCategory = await category(server, other, { name: 'Theirs' });
       const mine = await rule(m, {});
-      expectProblem(await call(server, 'GET', `${RULES}?storeId=${m.storeId}`, { headers: other.h }), 404, 'store_not_found');
-      expectProblem(await create(m, {}, other.h), 404, 'store_not_found');
-      expectProblem(await patch(m, mine.id, { value: 5 }, other.h), 404, 'pricing_rule_not_found');
-      expectProblem(await call(server, 'DELETE', `${RULES}/${mine.id}`, { headers: other.h }), 404, 'pricing_rule_not_found');
+      expectProblem(await call(server, 'GET', `${RULES}?storeId=${m.storeId}`, { headers: other.headers }), 404, 'store_not_found');
+      expectProblem(await create(m, {}, other.headers), 404, 'store_not_found');
+      expectProblem(await patch(m, mine.id, { value: 5 }, other.headers), 404, 'pricing_rule_not_found');
+      expectProblem(await call(server, 'DELETE', `${RULES}/${mine.id}`, { headers: other.headers }), 404, 'pricing_rule_not_found');
       expectProblem(await create(m, { scope: 'PRODUCTS', targetIds: [theirProduct] }), 404, 'target_not_found');
       expectProblem(await create(m, { scope: 'CATEGORIES', targetIds: [theirCategory] }), 404, 'target_not_found');
       expectProblem(await create(m, { scope: 'BRANDS', targetIds: [uuidv7()] }), 404, 'target_not_found');
       expectProblem(await compute(m, { items: [{ productId: theirProduct }] }), 404, 'product_not_found');
-      expectProblem(await compute(m, { items: [{ productId: theirProduct }] }, other.h), 404, 'store_not_found');
+      expectProblem(await compute(m, { items: [{ productId: theirProduct }] }, other.headers), 404, 'store_not_found');
       // An API key of another store of the same tenant sees neither the store nor its rules.
-      const secondStore = await call(server, 'POST', '/api/v1/organization/stores', { headers: m.h, body: { name: 'Second' } });
-      const key = await storeApiKey(server, m.h, secondStore.json.id, ['pricing:read', 'pricing:write']);
+      const secondStore = await store(server, m, { name: 'Second' });
+      const key = await apiKey(server, m, ['pricing:read', 'pricing:write'], secondStore);
       expectProblem(await patch(m, mine.id, { value: 5 }, key), 404, 'pricing_rule_not_found');
       expectProblem(await call(server, 'GET', `${RULES}?storeId=${m.storeId}`, { headers: key }), 404, 'store_not_found');
-      expect((await call(server, 'GET', `${RULES}?storeId=${secondStore.json.id}`, { headers: key })).status).to.equal(200);
+      expect((await call(server, 'GET', `${RULES}?storeId=${secondStore}`, { headers: key })).status).to.equal(200);
       expect((await call(server, 'GET', `${RULES}?storeId=${m.storeId}`)).status).to.equal(401);
     });
   });
@@ -193,8 +194,8 @@ describe('pricing rules', function () {
   describe('compute', () => {
     it('returns base and final unit prices, line totals, the rules applied and totals; rounds half up once at the end', async () => {
       const m = await newMerchant();
-      const a = await f.product(m, { price: '19.99', compare_at_price: '25' });
-      const b = await f.product(m, { price: '10.05' });
+      const a = await product(server, m, { price: '19.99', compare_at_price: '25', status: 'PUBLISHED' });
+      const b = await product(server, m, { price: '10.05', status: 'PUBLISHED' });
       const r = await rule(m, { name: 'Half', type: 'PERCENT', value: 50, scope: 'PRODUCTS', targetIds: [b] });
       const ten = await rule(m, { name: 'Ten', type: 'PERCENT', value: 10, scope: 'PRODUCTS', targetIds: [a] });
       const res = await priced(m, [
@@ -210,13 +211,13 @@ describe('pricing rules', function () {
       expect(res.items[1].applied[0]).to.include({ id: r.id, amount: 5.02 });
       expect(res.totals).to.deep.equal({ subtotal: 80.07, discount: 16.04, total: 64.03 });
       // A stored price with more decimals than the currency is rounded half up too.
-      const odd = await f.product(m, { price: '9.995' });
+      const odd = await product(server, m, { price: '9.995', status: 'PUBLISHED' });
       expect(await unit(m, odd)).to.deep.include({ baseUnitPrice: 10, unitPrice: 10, applied: [] });
     });
 
     it('non-stackable rules: the best single rule wins whatever its priority', async () => {
       const m = await newMerchant();
-      const p = await f.product(m, { price: '20' });
+      const p = await product(server, m, { price: '20', status: 'PUBLISHED' });
       await rule(m, { name: 'Ten', value: 10, priority: 9 });
       const three = await rule(m, { name: 'Three off', type: 'FIXED_AMOUNT', value: 3, priority: 1 });
       const line = await unit(m, p);
@@ -226,7 +227,7 @@ describe('pricing rules', function () {
 
     it('stackable rules apply in priority order (then age), each to the price the previous one left', async () => {
       const m = await newMerchant();
-      const p = await f.product(m, { price: '20' });
+      const p = await product(server, m, { price: '20', status: 'PUBLISHED' });
       const off = await rule(m, { name: 'One off', type: 'FIXED_AMOUNT', value: 1, priority: 5, stackable: true });
       const pct = await rule(m, { name: 'Ten', value: 10, priority: 10, stackable: true });
       // 10 % first (priority 10): 20 → 18, then 1 off → 17.
@@ -255,8 +256,8 @@ describe('pricing rules', function () {
 
     it('FIXED_PRICE sets the unit price only when lower; prices never go below 0', async () => {
       const m = await newMerchant();
-      const cheap = await f.product(m, { price: '5' });
-      const dear = await f.product(m, { price: '20' });
+      const cheap = await product(server, m, { price: '5', status: 'PUBLISHED' });
+      const dear = await product(server, m, { price: '20', status: 'PUBLISHED' });
       await rule(m, { type: 'FIXED_PRICE', value: 9.99 });
       expect((await unit(m, cheap)).unitPrice).to.equal(5);
       expect((await unit(m, dear)).unitPrice).to.equal(9.99);
@@ -268,7 +269,7 @@ describe('pricing rules', function () {
 
     it('quantity tiers choose the value by the line quantity', async () => {
       const m = await newMerchant();
-      const p = await f.product(m, { price: '10' });
+      const p = await product(server, m, { price: '10', status: 'PUBLISHED' });
       await rule(m, { value: 0, tiers: [{ minQuantity: 5, value: 10 }, { minQuantity: 10, value: 20 }] });
       expect((await unit(m, p, 4)).applied).to.deep.equal([]);
       expect(await unit(m, p, 5)).to.deep.include({ unitPrice: 9, lineTotal: 45 });
@@ -279,7 +280,7 @@ describe('pricing rules', function () {
 
     it('date windows: a rule applies from startsAt (inclusive) to endsAt (exclusive), priced as at `at`', async () => {
       const m = await newMerchant();
-      const p = await f.product(m, { price: '100' });
+      const p = await product(server, m, { price: '100', status: 'PUBLISHED' });
       await rule(m, { value: 25, startsAt: '2030-06-01T00:00:00Z', endsAt: '2030-06-08T00:00:00Z' });
       const at = async (iso?: string): Promise<number> => (await unit(m, p, 1, iso ? { at: iso } : {})).unitPrice;
       expect(await at()).to.equal(100);
@@ -293,18 +294,18 @@ describe('pricing rules', function () {
 
     it('scopes: products, category subtrees, brands and collections', async () => {
       const m = await newMerchant();
-      const parent = await f.category(m, 'Clothes');
-      const child = await f.category(m, 'Shirts', parent);
-      const brand = await f.brand(m, 'Acme');
-      const inChild = await f.product(m, { price: '10' });
-      await f.assign(inChild, child);
-      const branded = await f.product(m, { price: '10', brand_id: brand });
-      const collected = await f.product(m, { price: '10' });
-      const collection = await f.collection(m, [collected]);
-      const plain = await f.product(m, { price: '10' });
+      const parent = await category(server, m, { name: 'Clothes' });
+      const child = await category(server, m, { name: 'Shirts', parent_id: parent });
+      const acme = await brand(server, m, { name: 'Acme' });
+      const inChild = await product(server, m, { price: '10', status: 'PUBLISHED' });
+      await assignCategory(server, inChild, child);
+      const branded = await product(server, m, { price: '10', brand_id: acme, status: 'PUBLISHED' });
+      const collected = await product(server, m, { price: '10', status: 'PUBLISHED' });
+      const picks = await collection(server, m, [collected]);
+      const plain = await product(server, m, { price: '10', status: 'PUBLISHED' });
       await rule(m, { name: 'Cat', value: 10, scope: 'CATEGORIES', targetIds: [parent] });
-      await rule(m, { name: 'Brand', value: 20, scope: 'BRANDS', targetIds: [brand] });
-      await rule(m, { name: 'Col', value: 30, scope: 'COLLECTIONS', targetIds: [collection] });
+      await rule(m, { name: 'Brand', value: 20, scope: 'BRANDS', targetIds: [acme] });
+      await rule(m, { name: 'Col', value: 30, scope: 'COLLECTIONS', targetIds: [picks] });
       const res = await priced(m, [inChild, branded, collected, plain].map((productId) => ({ productId })));
       expect(res.items.map((i: { unitPrice: number }) => i.unitPrice)).to.deep.equal([9, 8, 7, 10]);
       expect(res.items.map((i: { applied: Array<{ name: string }> }) => i.applied.map((a) => a.name))).to.deep.equal([['Cat'], ['Brand'], ['Col'], []]);
@@ -313,24 +314,24 @@ describe('pricing rules', function () {
     it('customer groups: given groups or the customer’s tags, case-insensitive; never the public price', async () => {
       const m = await newMerchant();
       const other = await newMerchant();
-      const p = await f.product(m, { price: '50' });
+      const p = await product(server, m, { price: '50', status: 'PUBLISHED' });
       await rule(m, { name: 'VIP', value: 20, customerGroups: ['vip'] });
       expect((await unit(m, p)).unitPrice).to.equal(50);
       expect((await unit(m, p, 1, { customerGroups: ['VIP'] })).unitPrice).to.equal(40);
       expect((await unit(m, p, 1, { customerGroups: ['retail'] })).unitPrice).to.equal(50);
-      const vip = await f.customer(m, ['Vip', 'newsletter']);
+      const vip = await customer(server, m, { tags: ['Vip', 'newsletter'] });
       const res = await priced(m, [{ productId: p }], { customerId: vip });
       expect(res.items[0].unitPrice).to.equal(40);
       expect(res.customerGroups).to.deep.equal(['newsletter', 'vip']);
-      expectProblem(await compute(m, { items: [{ productId: p }], customerId: await f.customer(other, ['vip']) }), 404, 'customer_not_found');
+      expectProblem(await compute(m, { items: [{ productId: p }], customerId: await customer(server, other, { tags: ['vip'] }) }), 404, 'customer_not_found');
     });
 
     it('variants use their own price; currencies: minor units, fixed amounts only in the store currency, mixed lines refused', async () => {
       const m = await newMerchant();
-      const p = await f.product(m, { price: '20' });
-      const ownPrice = await f.variant(m, p, '30');
-      const inherits = await f.variant(m, p, null);
-      const yen = await f.product(m, { price: '999', currency: 'JPY' });
+      const p = await product(server, m, { price: '20', status: 'PUBLISHED' });
+      const ownPrice = await variant(server, m, p, { price: '30' });
+      const inherits = await variant(server, m, p, { price: null });
+      const yen = await product(server, m, { price: '999', currency: 'JPY', status: 'PUBLISHED' });
       await rule(m, { value: 15, scope: 'PRODUCTS', targetIds: [p, yen] });
       await rule(m, { type: 'FIXED_AMOUNT', value: 100, stackable: true, scope: 'PRODUCTS', targetIds: [yen] });
       const res = await priced(m, [
@@ -344,14 +345,14 @@ describe('pricing rules', function () {
       expect(y).to.deep.include({ unitPrice: 849, baseUnitPrice: 999 });
       expect(y.applied).to.have.length(1);
       expectProblem(await compute(m, { items: [{ productId: p }, { productId: yen }] }), 400, 'mixed_currencies');
-      const stranger = await f.product(m);
+      const stranger = await product(server, m, { status: 'PUBLISHED' });
       expectProblem(await compute(m, { items: [{ productId: stranger, variantId: ownPrice }] }), 404, 'variant_not_found');
       expectProblem(await compute(m, { items: [{ productId: uuidv7() }] }), 404, 'product_not_found');
     });
 
     it('rejects out-of-bounds compute bodies with 400', async () => {
       const m = await newMerchant();
-      const p = await f.product(m);
+      const p = await product(server, m, { status: 'PUBLISHED' });
       const bad: Array<Record<string, unknown>> = [
         { items: [] },
         { items: Array.from({ length: 101 }, () => ({ productId: p })) },
@@ -367,7 +368,7 @@ describe('pricing rules', function () {
         { items: [{ productId: p }], unknown: 1 },
       ];
       for (const body of bad) expectProblem(await compute(m, body), 400, 'validation_failed');
-      expectProblem(await call(server, 'POST', COMPUTE, { headers: m.h, body: { items: [{ productId: p }] } }), 400, 'validation_failed');
+      expectProblem(await call(server, 'POST', COMPUTE, { headers: m.headers, body: { items: [{ productId: p }] } }), 400, 'validation_failed');
       expect((await compute(m, { items: Array.from({ length: 100 }, () => ({ productId: p, quantity: 100_000 })) })).status).to.equal(200);
     });
   });
@@ -376,8 +377,8 @@ describe('pricing rules', function () {
     it('documents carry the public rule price (no customer group, quantity 1) and go back when the rule is deleted', async () => {
       const m = await newMerchant();
       suite.addIndexedStore(m.storeId);
-      const listed = await f.product(m, { price: '50', compare_at_price: '70' });
-      const plain = await f.product(m, { price: '40' });
+      const listed = await product(server, m, { price: '50', compare_at_price: '70', status: 'PUBLISHED' });
+      const plain = await product(server, m, { price: '40', status: 'PUBLISHED' });
       await indexHandler(server).indexer.syncProducts([listed, plain]);
       const doc = (id: string): Promise<Record<string, any>> => server.runtime.meiliAdmin.index(storeIndexUid(m.storeId)).getDocument(id);
       await rule(m, { customerGroups: ['vip'], value: 50 });
@@ -388,7 +389,7 @@ describe('pricing rules', function () {
       // shown against its own price. The customer-group rule and the quantity tier never reach the public price.
       expect(await doc(listed)).to.include({ price: 45, compareAtPrice: 70, discountPercent: 36, discounted: true, badge: null });
       expect(await doc(plain)).to.include({ price: 35, compareAtPrice: 40, discountPercent: 13, discounted: true });
-      expect((await call(server, 'DELETE', `${RULES}/${r.id}`, { headers: m.h })).status).to.equal(204);
+      expect((await call(server, 'DELETE', `${RULES}/${r.id}`, { headers: m.headers })).status).to.equal(204);
       expect(await deliverIndexRows(server, m.owner.tenantId)).to.deep.equal([]);
       expect(await doc(plain)).to.include({ price: 36, compareAtPrice: 40, discountPercent: 10 });
     });
@@ -409,23 +410,24 @@ describe('pricing rules', function () {
   describe('scheduler', () => {
     it('re-indexes the products of a rule when its window opens and when it closes, once per boundary', async () => {
       const m = await newMerchant();
-      const p = await f.product(m, { price: '10' });
+      const p = await product(server, m, { price: '10', status: 'PUBLISHED' });
       await runPricingSchedulerPass(server.runtime.dataSource, new Date(), 0);
       const startsAt = new Date(Date.now() + 1_200);
       const endsAt = new Date(startsAt.getTime() + 1_200);
       const r = await rule(m, { scope: 'PRODUCTS', targetIds: [p], startsAt: startsAt.toISOString(), endsAt: endsAt.toISOString() });
       await rule(m, { customerGroups: ['vip'], startsAt: startsAt.toISOString() });
-      expect(await f.repriced(m)).to.have.length(0);
-      await waitUntil(startsAt);
+      expect(await repriced(server, m)).to.have.length(0);
+      // The passes below run at the real time: the boundaries must have passed.
+      await sleepUntil(startsAt);
       const pass = await runPricingSchedulerPass(server.runtime.dataSource, new Date(), 0);
       expect(pass.ran).to.equal(true);
-      expect(await f.repriced(m)).to.deep.equal([{ aggregate_id: p, payload: { pricingRuleId: r.id, change: 'window' } }]);
+      expect(await repriced(server, m)).to.deep.equal([{ aggregate_id: p, payload: { pricingRuleId: r.id, change: 'window' } }]);
       await runPricingSchedulerPass(server.runtime.dataSource, new Date(), 0);
-      expect(await f.repriced(m)).to.have.length(1);
-      await waitUntil(endsAt);
+      expect(await repriced(server, m)).to.have.length(1);
+      await sleepUntil(endsAt);
       await runPricingSchedulerPass(server.runtime.dataSource, new Date(), 0);
-      expect(await f.repriced(m)).to.have.length(2);
-      const [state] = await f.db('SELECT last_pass_at FROM pricing_schedule_state');
+      expect(await repriced(server, m)).to.have.length(2);
+      const [state] = await db('SELECT last_pass_at FROM pricing_schedule_state');
       expect(new Date(state.last_pass_at).getTime()).to.be.at.least(endsAt.getTime());
     });
 
@@ -445,17 +447,17 @@ describe('pricing rules', function () {
 
     it('the timer loop of the jobs role re-prices a window that opens, within interval + lag, with no manual step', async () => {
       const m = await newMerchant();
-      const p = await f.product(m, { price: '10' });
+      const p = await product(server, m, { price: '10', status: 'PUBLISHED' });
       const startsAt = new Date(Date.now() + 800);
       const r = await rule(m, { scope: 'PRODUCTS', targetIds: [p], startsAt: startsAt.toISOString() });
       const scheduler = startPricingScheduler(server.runtime.dataSource, silentLogger, 100);
       try {
-        await waitUntil(new Date(startsAt.getTime() + SCHEDULER_LAG_MS), 0);
-        for (let i = 0; i < 30 && (await f.repriced(m)).length === 0; i += 1) await sleep(100);
+        const due = startsAt.getTime() + SCHEDULER_LAG_MS;
+        await eventually(async () => (await repriced(server, m)).length > 0, 'the scheduler to re-price the product', due - Date.now() + 3_000);
       } finally {
         await scheduler.stop();
       }
-      expect(await f.repriced(m)).to.deep.equal([{ aggregate_id: p, payload: { pricingRuleId: r.id, change: 'window' } }]);
+      expect(await repriced(server, m)).to.deep.equal([{ aggregate_id: p, payload: { pricingRuleId: r.id, change: 'window' } }]);
     });
   });
 });

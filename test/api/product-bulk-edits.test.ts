@@ -13,29 +13,29 @@ import { expect } from 'chai';
 import { createApp } from '../../app/http-app';
 import { createJobsHandler, jobsConsumers } from '../../app/roles/jobs';
 import { processBatch, runQueuedBulkEdit } from '../../api/product-bulk-edits/product-bulk-edits.engine';
-import { changedPrice, minorUnit } from '../../api/product-bulk-edits/product-bulk-edits.operations';
+import { changedPrice } from '../../api/product-bulk-edits/product-bulk-edits.operations';
+import { minorUnit } from '../../domain/money';
 import { uuidv7 } from '../../storage/ids';
 import { DeliveryReleased, jobIdFor, outboxConsumer, type OutboxJobData } from '../../storage/outbox';
 import { startConsumers } from '../../storage/consumers';
 import { QueueRegistry } from '../../storage/queues';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
-import { call, startTestServer, testRuntime, type TestResponse, type TestServer } from '../helpers/harness';
-import { createStore, insertProduct, storeApiKey, storeMerchant, uniqueSlug, type StoreMerchant } from '../helpers/catalog';
+import { call, testRuntime, type TestResponse, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
+import { apiKey, attribute, category, createProduct, merchant, product, store, tag, type Merchant } from '../helpers/fixtures';
 import { expectProblem } from '../helpers/accounts';
 import { RETRY, silentLogger } from '../helpers/indexing';
+import { eventually } from '../helpers/wait';
 
 type Json = Record<string, any>;
 
 describe('product bulk edits', () => {
   let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.close());
+  apiSuite((started) => (server = started));
 
   const q = <T = any>(sql: string, params: unknown[] = []): Promise<T[]> => server.runtime.dataSource.query(sql, params);
 
-  const bulk = (m: StoreMerchant, op: string, body: Json, headers = m.h, srv = server): Promise<TestResponse> =>
+  const bulk = (m: Merchant, op: string, body: Json, headers = m.headers, srv = server): Promise<TestResponse> =>
     call(srv, 'POST', `/api/v1/catalog/products/bulk/${op}`, { headers, body: { storeId: m.storeId, ...body } });
 
   async function ok(res: TestResponse): Promise<Json> {
@@ -43,37 +43,22 @@ describe('product bulk edits', () => {
     return res.json;
   }
 
-  async function product(m: StoreMerchant, body: Json = {}): Promise<Json> {
-    const res = await call(server, 'POST', '/api/v1/catalog/products', { headers: m.h, body: { storeId: m.storeId, title: 'Shirt', type: 'PHYSICAL', price: 10, ...body } });
-    expect(res.status, res.text).to.equal(201);
-    return res.json;
-  }
-
-  const getProduct = async (m: StoreMerchant, id: string): Promise<TestResponse> => call(server, 'GET', `/api/v1/catalog/products/${id}`, { headers: m.h });
-  const current = async (m: StoreMerchant, id: string): Promise<Json> => {
+  const getProduct = async (m: Merchant, id: string): Promise<TestResponse> => call(server, 'GET', `/api/v1/catalog/products/${id}`, { headers: m.headers });
+  const current = async (m: Merchant, id: string): Promise<Json> => {
     const res = await getProduct(m, id);
     expect(res.status, res.text).to.equal(200);
     return res.json;
   };
 
-  async function category(m: StoreMerchant, name = 'Shoes', attributes?: Json[]): Promise<string> {
-    const res = await call(server, 'POST', '/api/v1/catalog/categories', { headers: m.h, body: { storeId: m.storeId, name: `${name} ${uuidv7().slice(-6)}` } });
-    expect(res.status, res.text).to.equal(201);
-    if (attributes) {
-      const set = await call(server, 'PUT', `/api/v1/categories/${res.json.id}/attributes`, { headers: m.h, body: { attributes } });
-      expect(set.status, set.text).to.equal(200);
-    }
-    return res.json.id;
+  /** A category named `name` whose attributes are `attributes`, in that order; answers its id. */
+  async function categoryWith(m: Merchant, name: string, attributes: Array<{ name: string; type: string } & Json>): Promise<string> {
+    const id = await category(server, m, { name });
+    for (const [position, a] of attributes.entries()) await attribute(server, m, id, { ...a, position });
+    return id;
   }
 
-  async function tag(m: StoreMerchant, name = 'Sale'): Promise<string> {
-    const res = await call(server, 'POST', '/api/v1/catalog/product-tags', { headers: m.h, body: { storeId: m.storeId, name: `${name} ${uuidv7().slice(-6)}` } });
-    expect(res.status, res.text).to.equal(201);
-    return res.json.id;
-  }
-
-  const revert = (m: StoreMerchant, id: string, headers = m.h, srv = server): Promise<TestResponse> => call(srv, 'POST', `/api/v1/product-bulk-edits/${id}/revert`, { headers });
-  const edit = async (m: StoreMerchant, id: string, headers = m.h): Promise<Json> => ok(await call(server, 'GET', `/api/v1/product-bulk-edits/${id}`, { headers }));
+  const revert = (m: Merchant, id: string, headers = m.headers, srv = server): Promise<TestResponse> => call(srv, 'POST', `/api/v1/product-bulk-edits/${id}/revert`, { headers });
+  const edit = async (m: Merchant, id: string, headers = m.headers): Promise<Json> => ok(await call(server, 'GET', `/api/v1/product-bulk-edits/${id}`, { headers }));
 
   const item = (e: Json, productId: string): Json => e.items.find((i: Json) => i.productId === productId);
 
@@ -91,15 +76,15 @@ describe('product bulk edits', () => {
   // ------------------------------------------------------------------------------------------ DTOs
 
   describe('validation', () => {
-    let m: StoreMerchant;
+    let m: Merchant;
     let p: Json;
     before(async () => {
-      m = await storeMerchant(server);
-      p = await product(m);
+      m = await merchant(server);
+      p = await createProduct(server, m);
     });
 
     const bad = async (op: string, body: Json, path?: string): Promise<void> => {
-      const res = await call(server, 'POST', `/api/v1/catalog/products/bulk/${op}`, { headers: m.h, body });
+      const res = await call(server, 'POST', `/api/v1/catalog/products/bulk/${op}`, { headers: m.headers, body });
       expect(res.status, res.text).to.equal(400);
       if (path) expect(res.json.errors.map((e: Json) => e.path).join(' '), res.text).to.contain(path);
     };
@@ -171,17 +156,17 @@ describe('product bulk edits', () => {
     });
 
     it('list and store-overview query bounds', async () => {
-      const list = (query: string) => call(server, 'GET', `/api/v1/product-bulk-edits?${query}`, { headers: m.h });
+      const list = (query: string) => call(server, 'GET', `/api/v1/product-bulk-edits?${query}`, { headers: m.headers });
       for (const query of ['', 'storeId=x', `storeId=${m.storeId}&limit=0`, `storeId=${m.storeId}&limit=101`, `storeId=${m.storeId}&limit=1.5`, `storeId=${m.storeId}&action=PUBLISH`, `storeId=${m.storeId}&status=DONE`, `storeId=${m.storeId}&cursor=abc`, `storeId=${m.storeId}&other=1`]) {
         expect((await list(query)).status, query).to.equal(400);
       }
       for (const query of [`storeId=${m.storeId}&limit=1`, `storeId=${m.storeId}&limit=100`, `storeId=${m.storeId}&action=DELETE&status=FAILED&cursor=${uuidv7()}`]) {
         expect((await list(query)).status, query).to.equal(200);
       }
-      const overview = (query: string) => call(server, 'GET', `/api/v1/product-bulk-edits/store-overview?${query}`, { headers: m.h });
+      const overview = (query: string) => call(server, 'GET', `/api/v1/product-bulk-edits/store-overview?${query}`, { headers: m.headers });
       for (const query of ['', `storeId=${m.storeId}&sinceDays=0`, `storeId=${m.storeId}&sinceDays=366`, `storeId=${m.storeId}&sinceDays=x`]) expect((await overview(query)).status, query).to.equal(400);
       for (const query of [`storeId=${m.storeId}&sinceDays=1`, `storeId=${m.storeId}&sinceDays=365`, `storeId=${m.storeId}`]) expect((await overview(query)).status, query).to.equal(200);
-      expect((await call(server, 'GET', '/api/v1/product-bulk-edits/not-a-uuid', { headers: m.h })).status).to.equal(400);
+      expect((await call(server, 'GET', '/api/v1/product-bulk-edits/not-a-uuid', { headers: m.headers })).status).to.equal(400);
     });
   });
 
@@ -189,12 +174,12 @@ describe('product bulk edits', () => {
 
   describe('bad input and tenant isolation', () => {
     it('a product of another store or tenant, or an unknown id, fails the whole request with 400 and changes nothing', async () => {
-      const m = await storeMerchant(server);
-      const mine = await product(m);
-      const otherStore = await createStore(server, m.h, { name: 'Second', slug: uniqueSlug() });
-      const inOtherStore = await insertProduct(server, m.owner.tenantId, otherStore);
-      const stranger = await storeMerchant(server);
-      const theirs = await product(stranger);
+      const m = await merchant(server);
+      const mine = await createProduct(server, m);
+      const otherStore = await store(server, m, { name: 'Second' });
+      const inOtherStore = await product(server, m, { store_id: otherStore });
+      const stranger = await merchant(server);
+      const theirs = await createProduct(server, stranger);
       for (const foreign of [inOtherStore, theirs.id, uuidv7()]) {
         const res = await bulk(m, 'archive', { productIds: [mine.id, foreign] });
         expectProblem(res, 400, 'invalid_product');
@@ -207,35 +192,35 @@ describe('product bulk edits', () => {
     });
 
     it("a category or tag of another store is 400 and changes nothing", async () => {
-      const m = await storeMerchant(server);
-      const p = await product(m);
-      const stranger = await storeMerchant(server);
-      const res = await bulk(m, 'set-category', { productIds: [p.id], categoryId: await category(stranger) });
+      const m = await merchant(server);
+      const p = await createProduct(server, m);
+      const stranger = await merchant(server);
+      const res = await bulk(m, 'set-category', { productIds: [p.id], categoryId: await category(server, stranger) });
       expectProblem(res, 400, 'invalid_category');
       expect(res.json.errors[0].path).to.equal('body.categoryId');
-      expectProblem(await bulk(m, 'add-tags', { productIds: [p.id], tagIds: [await tag(stranger)] }), 400, 'invalid_tag');
+      expectProblem(await bulk(m, 'add-tags', { productIds: [p.id], tagIds: [await tag(server, stranger)] }), 400, 'invalid_tag');
       expectProblem(await bulk(m, 'remove-tags', { productIds: [p.id], tagIds: [uuidv7()] }), 400, 'invalid_tag');
       expect(await editCount(m.storeId)).to.equal(0);
     });
 
     it("another tenant's store, bulk edit and revert answer 404; an API key stays on its store", async () => {
-      const m = await storeMerchant(server);
-      const p = await product(m);
+      const m = await merchant(server);
+      const p = await createProduct(server, m);
       const e = await ok(await bulk(m, 'archive', { productIds: [p.id] }));
-      const stranger = await storeMerchant(server);
-      expectProblem(await call(server, 'POST', '/api/v1/catalog/products/bulk/archive', { headers: stranger.h, body: { storeId: m.storeId, productIds: [p.id] } }), 404, 'store_not_found');
-      expectProblem(await call(server, 'GET', `/api/v1/product-bulk-edits/${e.id}`, { headers: stranger.h }), 404, 'bulk_edit_not_found');
-      expectProblem(await revert(m, e.id, stranger.h), 404, 'bulk_edit_not_found');
-      expectProblem(await call(server, 'GET', `/api/v1/product-bulk-edits?storeId=${m.storeId}`, { headers: stranger.h }), 404, 'store_not_found');
-      expectProblem(await call(server, 'GET', `/api/v1/product-bulk-edits/store-overview?storeId=${m.storeId}`, { headers: stranger.h }), 404, 'store_not_found');
+      const stranger = await merchant(server);
+      expectProblem(await call(server, 'POST', '/api/v1/catalog/products/bulk/archive', { headers: stranger.headers, body: { storeId: m.storeId, productIds: [p.id] } }), 404, 'store_not_found');
+      expectProblem(await call(server, 'GET', `/api/v1/product-bulk-edits/${e.id}`, { headers: stranger.headers }), 404, 'bulk_edit_not_found');
+      expectProblem(await revert(m, e.id, stranger.headers), 404, 'bulk_edit_not_found');
+      expectProblem(await call(server, 'GET', `/api/v1/product-bulk-edits?storeId=${m.storeId}`, { headers: stranger.headers }), 404, 'store_not_found');
+      expectProblem(await call(server, 'GET', `/api/v1/product-bulk-edits/store-overview?storeId=${m.storeId}`, { headers: stranger.headers }), 404, 'store_not_found');
       expect((await current(m, p.id)).status).to.equal('ARCHIVED');
 
-      const otherStore = await createStore(server, m.h, { name: 'Second', slug: uniqueSlug() });
-      const key = await storeApiKey(server, m.h, otherStore, ['catalog:write', 'product-bulk-edits:read', 'product-bulk-edits:write']);
+      const otherStore = await store(server, m, { name: 'Second' });
+      const key = await apiKey(server, m, ['catalog:write', 'product-bulk-edits:read', 'product-bulk-edits:write'], otherStore);
       expectProblem(await call(server, 'GET', `/api/v1/product-bulk-edits/${e.id}`, { headers: key }), 404, 'bulk_edit_not_found');
       expectProblem(await revert(m, e.id, key), 404, 'bulk_edit_not_found');
       expectProblem(await bulk(m, 'publish', { productIds: [p.id] }, key), 404, 'store_not_found');
-      const ownKey = await storeApiKey(server, m.h, m.storeId, ['catalog:write', 'product-bulk-edits:read']);
+      const ownKey = await apiKey(server, m, ['catalog:write', 'product-bulk-edits:read']);
       const byKey = await ok(await bulk(m, 'set-status', { productIds: [p.id], status: 'DRAFT' }, ownKey));
       expect(byKey.actor.type).to.equal('api_key');
       expect((await edit(m, byKey.id, ownKey)).status).to.equal('COMPLETED');
@@ -246,12 +231,12 @@ describe('product bulk edits', () => {
 
   describe('publish, archive and set-status', () => {
     it('publishes drafts, leaves published ones UNCHANGED and fails a product missing a required attribute; revert restores each status', async () => {
-      const m = await storeMerchant(server);
-      const needsColour = await category(m, 'Paint', [{ name: 'colour', type: 'text', required: true }]);
-      const a = await product(m);
-      const b = await product(m);
-      const published = await product(m, { status: 'PUBLISHED' });
-      const incomplete = await product(m, { categoryIds: [needsColour] });
+      const m = await merchant(server);
+      const needsColour = await categoryWith(m, 'Paint', [{ name: 'colour', type: 'text', required: true }]);
+      const a = await createProduct(server, m);
+      const b = await createProduct(server, m);
+      const published = await createProduct(server, m, { status: 'PUBLISHED' });
+      const incomplete = await createProduct(server, m, { categoryIds: [needsColour] });
       const e = await ok(await bulk(m, 'publish', { productIds: [a.id, b.id, published.id, incomplete.id] }));
       expect(e).to.include({ action: 'UPDATE_STATUS', operation: 'publish', status: 'COMPLETED', productCount: 4, processedCount: 4, okCount: 2, unchangedCount: 1, failedCount: 1, revertOf: null, revertedBy: null });
       expect(e.params).to.deep.equal({ status: 'PUBLISHED' });
@@ -290,9 +275,9 @@ describe('product bulk edits', () => {
     });
 
     it('archives (action ARCHIVE) and reverts to the previous status, publishedAt kept', async () => {
-      const m = await storeMerchant(server);
-      const live = await product(m, { status: 'PUBLISHED' });
-      const draft = await product(m);
+      const m = await merchant(server);
+      const live = await createProduct(server, m, { status: 'PUBLISHED' });
+      const draft = await createProduct(server, m);
       const e = await ok(await bulk(m, 'archive', { productIds: [live.id, draft.id] }));
       expect(e).to.include({ action: 'ARCHIVE', operation: 'archive', okCount: 2 });
       expect(item(e, live.id).previous).to.deep.equal({ status: 'PUBLISHED', publishedAt: live.publishedAt });
@@ -304,9 +289,9 @@ describe('product bulk edits', () => {
     });
 
     it('set-status moves to any status (UPDATE_STATUS) and reverts', async () => {
-      const m = await storeMerchant(server);
-      const a = await product(m, { status: 'PUBLISHED' });
-      const b = await product(m, { status: 'ARCHIVED' });
+      const m = await merchant(server);
+      const a = await createProduct(server, m, { status: 'PUBLISHED' });
+      const b = await createProduct(server, m, { status: 'ARCHIVED' });
       const e = await ok(await bulk(m, 'set-status', { productIds: [a.id, b.id], status: 'DRAFT' }));
       expect(e).to.include({ action: 'UPDATE_STATUS', operation: 'set-status', okCount: 2 });
       expect(e.params).to.deep.equal({ status: 'DRAFT' });
@@ -321,9 +306,9 @@ describe('product bulk edits', () => {
     });
 
     it('an edit where every product fails is FAILED', async () => {
-      const m = await storeMerchant(server);
-      const needs = await category(m, 'Paint', [{ name: 'colour', type: 'text', required: true }]);
-      const p = await product(m, { categoryIds: [needs] });
+      const m = await merchant(server);
+      const needs = await categoryWith(m, 'Paint', [{ name: 'colour', type: 'text', required: true }]);
+      const p = await createProduct(server, m, { categoryIds: [needs] });
       const e = await ok(await bulk(m, 'publish', { productIds: [p.id] }));
       expect(e).to.include({ status: 'FAILED', failedCount: 1, okCount: 0 });
       expectProblem(await revert(m, e.id), 409, 'nothing_to_revert');
@@ -334,15 +319,15 @@ describe('product bulk edits', () => {
 
   describe('set-category', () => {
     it('makes the category the only one, checks attributes, null removes all; revert restores the list', async () => {
-      const m = await storeMerchant(server);
-      const c1 = await category(m, 'One');
-      const c2 = await category(m, 'Two');
-      const target = await category(m, 'Target');
-      const strict = await category(m, 'Strict', [{ name: 'size', type: 'enum', values: ['S', 'M'], required: true }]);
-      const a = await product(m, { categoryIds: [c1, c2] });
-      const b = await product(m);
-      const already = await product(m, { categoryIds: [target] });
-      const liveWithout = await product(m, { status: 'PUBLISHED' });
+      const m = await merchant(server);
+      const c1 = await category(server, m, { name: 'One' });
+      const c2 = await category(server, m, { name: 'Two' });
+      const target = await category(server, m, { name: 'Target' });
+      const strict = await categoryWith(m, 'Strict', [{ name: 'size', type: 'enum', values: ['S', 'M'], required: true }]);
+      const a = await createProduct(server, m, { categoryIds: [c1, c2] });
+      const b = await createProduct(server, m);
+      const already = await createProduct(server, m, { categoryIds: [target] });
+      const liveWithout = await createProduct(server, m, { status: 'PUBLISHED' });
       const e = await ok(await bulk(m, 'set-category', { productIds: [a.id, b.id, already.id], categoryId: target }));
       expect(e).to.include({ action: 'UPDATE_CATEGORY', operation: 'set-category', okCount: 2, unchangedCount: 1 });
       expect(item(e, a.id).previous).to.deep.equal({ categoryIds: [c1, c2] });
@@ -355,7 +340,7 @@ describe('product bulk edits', () => {
       expect(item(s, liveWithout.id)).to.include({ status: 'FAILED', errorCode: 'missing_required_attributes' });
       expect(item(s, b.id).status).to.equal('OK');
       // An attribute the new category does not define fails the product (as a replace would).
-      const attributed = await product(m, { categoryIds: [strict], attributes: { size: 'M' } });
+      const attributed = await createProduct(server, m, { categoryIds: [strict], attributes: { size: 'M' } });
       const u = await ok(await bulk(m, 'set-category', { productIds: [attributed.id], categoryId: target }));
       expect(item(u, attributed.id)).to.include({ status: 'FAILED', errorCode: 'unknown_attribute' });
 
@@ -386,11 +371,11 @@ describe('product bulk edits', () => {
 
   describe('add-tags and remove-tags', () => {
     it('adds and removes tags (UPDATE_TAGS), refuses more than 50 tags per product, and reverts', async () => {
-      const m = await storeMerchant(server);
-      const t1 = await tag(m, 'One');
-      const t2 = await tag(m, 'Two');
-      const a = await product(m, { tagIds: [t1] });
-      const b = await product(m);
+      const m = await merchant(server);
+      const t1 = await tag(server, m, { name: 'One' });
+      const t2 = await tag(server, m, { name: 'Two' });
+      const a = await createProduct(server, m, { tagIds: [t1] });
+      const b = await createProduct(server, m);
       const add = await ok(await bulk(m, 'add-tags', { productIds: [a.id, b.id], tagIds: [t1, t2] }));
       expect(add).to.include({ action: 'UPDATE_TAGS', operation: 'add-tags', okCount: 2 });
       expect(item(add, a.id).previous).to.deep.equal({ tagIds: [t1] });
@@ -414,8 +399,8 @@ describe('product bulk edits', () => {
       expect((await current(m, b.id)).tagIds.sort()).to.deep.equal([t1, t2].sort());
 
       const many: string[] = [];
-      for (let i = 0; i < 49; i += 1) many.push(await tag(m, `T${i}`));
-      const full = await product(m, { tagIds: many.slice(0, 49) });
+      for (let i = 0; i < 49; i += 1) many.push(await tag(server, m, { name: `T${i}` }));
+      const full = await createProduct(server, m, { tagIds: many.slice(0, 49) });
       const over = await ok(await bulk(m, 'add-tags', { productIds: [full.id], tagIds: [t1, t2] }));
       expect(item(over, full.id)).to.include({ status: 'FAILED', errorCode: 'too_many_tags' });
       expect((await current(m, full.id)).tagIds).to.have.length(49);
@@ -447,10 +432,10 @@ describe('product bulk edits', () => {
     });
 
     it('SET, ADD and PERCENT change product and variant prices; a negative result fails the product; revert restores them', async () => {
-      const m = await storeMerchant(server);
-      const a = await product(m, { price: 19.99, variants: [{ sku: `A-${uuidv7().slice(-8)}`, price: 25, stock: 1 }, { sku: null, stock: 2 }] });
-      const b = await product(m, { price: 3 });
-      const yen = await product(m, { price: 1000, currency: 'JPY' });
+      const m = await merchant(server);
+      const a = await createProduct(server, m, { price: 19.99, variants: [{ sku: `A-${uuidv7().slice(-8)}`, price: 25, stock: 1 }, { sku: null, stock: 2 }] });
+      const b = await createProduct(server, m, { price: 3 });
+      const yen = await createProduct(server, m, { price: 1000, currency: 'JPY' });
       const pct = await ok(await bulk(m, 'update-price', { productIds: [a.id, b.id, yen.id], mode: 'PERCENT', value: -15.05 }));
       expect(pct).to.include({ action: 'UPDATE_PRICE', operation: 'update-price', okCount: 3 });
       expect(pct.params).to.deep.equal({ mode: 'PERCENT', value: -15.05 });
@@ -494,9 +479,9 @@ describe('product bulk edits', () => {
     });
 
     it('a price above the compare-at price fails that product', async () => {
-      const m = await storeMerchant(server);
-      const p = await product(m, { price: 10, compareAtPrice: 12 });
-      const v = await product(m, { price: 10, variants: [{ stock: 1, compareAtPrice: 11 }] });
+      const m = await merchant(server);
+      const p = await createProduct(server, m, { price: 10, compareAtPrice: 12 });
+      const v = await createProduct(server, m, { price: 10, variants: [{ stock: 1, compareAtPrice: 11 }] });
       const e = await ok(await bulk(m, 'update-price', { productIds: [p.id, v.id], mode: 'PERCENT', value: 25 }));
       expect(item(e, p.id)).to.include({ status: 'FAILED', errorCode: 'compare_at_below_price' });
       expect(item(e, v.id)).to.include({ status: 'FAILED', errorCode: 'compare_at_below_price' });
@@ -511,11 +496,11 @@ describe('product bulk edits', () => {
 
   describe('hard-delete', () => {
     it('deletes the products, keeps them whole in the history, and revert recreates them with the same ids and links', async () => {
-      const m = await storeMerchant(server);
-      const cat = await category(m, 'Kept');
-      const t = await tag(m, 'Kept');
-      const keeper = await product(m, { title: 'Keeper' });
-      const a = await product(m, {
+      const m = await merchant(server);
+      const cat = await category(server, m, { name: 'Kept' });
+      const t = await tag(server, m, { name: 'Kept' });
+      const keeper = await createProduct(server, m, { title: 'Keeper' });
+      const a = await createProduct(server, m, {
         title: 'Alpha',
         status: 'PUBLISHED',
         categoryIds: [cat],
@@ -523,9 +508,9 @@ describe('product bulk edits', () => {
         variants: [{ sku: `SKU-${uuidv7().slice(-8)}`, barcode: '123', options: { size: 'M' }, price: 12, stock: 3 }, { stock: 0 }],
         images: [{ url: 'https://img.example.org/a.jpg', alt: 'front' }, { url: 'https://img.example.org/b.jpg' }],
       });
-      const b = await product(m, { title: 'Beta' });
+      const b = await createProduct(server, m, { title: 'Beta' });
       const relate = async (from: string, to: string) => {
-        const res = await call(server, 'POST', `/api/v1/catalog/products/${from}/relations`, { headers: m.h, body: { relatedProductId: to, kind: 'RELATED' } });
+        const res = await call(server, 'POST', `/api/v1/catalog/products/${from}/relations`, { headers: m.headers, body: { relatedProductId: to, kind: 'RELATED' } });
         expect(res.status, res.text).to.be.oneOf([200, 201]);
       };
       await relate(a.id, b.id);
@@ -567,18 +552,18 @@ describe('product bulk edits', () => {
     });
 
     it('refuses to revert a delete once the slug or a SKU is taken again (409 with the ids), and reverts nothing', async () => {
-      const m = await storeMerchant(server);
+      const m = await merchant(server);
       const sku = `SKU-${uuidv7().slice(-8)}`;
-      const a = await product(m, { title: 'Gone', variants: [{ sku, stock: 1 }] });
-      const b = await product(m, { title: 'Also gone' });
+      const a = await createProduct(server, m, { title: 'Gone', variants: [{ sku, stock: 1 }] });
+      const b = await createProduct(server, m, { title: 'Also gone' });
       const e = await ok(await bulk(m, 'hard-delete', { productIds: [a.id, b.id] }));
-      const squatter = await product(m, { title: 'Squatter', variants: [{ sku, stock: 1 }] });
+      const squatter = await createProduct(server, m, { title: 'Squatter', variants: [{ sku, stock: 1 }] });
       const refused = await revert(m, e.id);
       expectProblem(refused, 409, 'bulk_edit_conflict');
       expect(refused.json.productIds).to.deep.equal([a.id]);
       expect(refused.json.errors[0].message).to.match(/SKU/);
       expect((await getProduct(m, b.id)).status).to.equal(404);
-      await call(server, 'DELETE', `/api/v1/catalog/products/${squatter.id}`, { headers: m.h });
+      await call(server, 'DELETE', `/api/v1/catalog/products/${squatter.id}`, { headers: m.headers });
       await ok(await revert(m, e.id));
       expect((await current(m, a.id)).variants[0].sku).to.equal(sku);
       expect((await current(m, b.id)).title).to.equal('Also gone');
@@ -589,15 +574,15 @@ describe('product bulk edits', () => {
 
   describe('history', () => {
     it('lists newest first with action and status filters and a cursor; the overview counts per action and status', async () => {
-      const m = await storeMerchant(server);
-      const needs = await category(m, 'Paint', [{ name: 'colour', type: 'text', required: true }]);
-      const p = await product(m);
-      const bad = await product(m, { categoryIds: [needs] });
+      const m = await merchant(server);
+      const needs = await categoryWith(m, 'Paint', [{ name: 'colour', type: 'text', required: true }]);
+      const p = await createProduct(server, m);
+      const bad = await createProduct(server, m, { categoryIds: [needs] });
       const e1 = await ok(await bulk(m, 'archive', { productIds: [p.id] }));
       const e2 = await ok(await bulk(m, 'publish', { productIds: [bad.id] })); // FAILED
       const e3 = await ok(await bulk(m, 'update-price', { productIds: [p.id], mode: 'ADD', value: 1 }));
       const e4 = await ok(await revert(m, e3.id));
-      const list = async (query: string) => ok(await call(server, 'GET', `/api/v1/product-bulk-edits?storeId=${m.storeId}${query}`, { headers: m.h }));
+      const list = async (query: string) => ok(await call(server, 'GET', `/api/v1/product-bulk-edits?storeId=${m.storeId}${query}`, { headers: m.headers }));
       const all = await list('');
       expect(all.items.map((i: Json) => i.id)).to.deep.equal([e4.id, e3.id, e2.id, e1.id]);
       expect(all.nextCursor).to.equal(null);
@@ -613,7 +598,7 @@ describe('product bulk edits', () => {
       expect((await list('&status=FAILED')).items.map((i: Json) => i.id)).to.deep.equal([e2.id]);
       expect((await list('&action=ARCHIVE&status=COMPLETED')).items.map((i: Json) => i.id)).to.deep.equal([e1.id]);
 
-      const overview = await ok(await call(server, 'GET', `/api/v1/product-bulk-edits/store-overview?storeId=${m.storeId}&sinceDays=7`, { headers: m.h }));
+      const overview = await ok(await call(server, 'GET', `/api/v1/product-bulk-edits/store-overview?storeId=${m.storeId}&sinceDays=7`, { headers: m.headers }));
       expect(overview).to.include({ storeId: m.storeId, sinceDays: 7, total: 4 });
       expect(overview.byAction).to.deep.equal({ UPDATE_PRICE: 2, UPDATE_STATUS: 1, UPDATE_TAGS: 0, UPDATE_CATEGORY: 0, ARCHIVE: 1, DELETE: 0 });
       expect(overview.byStatus).to.deep.equal({ RUNNING: 0, COMPLETED: 3, FAILED: 1 });
@@ -624,7 +609,7 @@ describe('product bulk edits', () => {
       ]);
       // An edit older than sinceDays is not counted.
       await q("UPDATE product_bulk_edits SET created_at = now() - interval '3 days' WHERE id = $1", [e1.id]);
-      const recent = await ok(await call(server, 'GET', `/api/v1/product-bulk-edits/store-overview?storeId=${m.storeId}&sinceDays=1`, { headers: m.h }));
+      const recent = await ok(await call(server, 'GET', `/api/v1/product-bulk-edits/store-overview?storeId=${m.storeId}&sinceDays=1`, { headers: m.headers }));
       expect(recent.total).to.equal(3);
       expect(recent.byAction.ARCHIVE).to.equal(0);
       const one = await edit(m, e2.id);
@@ -635,6 +620,8 @@ describe('product bulk edits', () => {
   // ----------------------------------------------------------------------------------------- async
 
   describe('above the threshold (jobs worker)', () => {
+    // A server of its own: its process services carry another bulk-edit setting (syncMax 2), which
+    // startTestServer's config does not reach.
     let small: TestServer;
     before(async () => {
       const runtime = await testRuntime();
@@ -665,15 +652,15 @@ describe('product bulk edits', () => {
     const jobRows = (id: string) => q<{ status: string; topic: string }>("SELECT status, topic FROM outbox WHERE queue = 'jobs' AND aggregate_id = $1", [id]);
 
     it('answers at once with the edit RUNNING; the worker completes it, one index outbox row per changed product', async () => {
-      const m = await storeMerchant(server);
+      const m = await merchant(server);
       const ids: string[] = [];
-      for (let i = 0; i < 5; i += 1) ids.push((await product(m, { price: 10 + i })).id);
-      const e = await ok(await bulk(m, 'update-price', { productIds: ids, mode: 'PERCENT', value: 10 }, m.h, small));
+      for (let i = 0; i < 5; i += 1) ids.push((await createProduct(server, m, { price: 10 + i })).id);
+      const e = await ok(await bulk(m, 'update-price', { productIds: ids, mode: 'PERCENT', value: 10 }, m.headers, small));
       expect(e).to.include({ status: 'RUNNING', productCount: 5, processedCount: 0, okCount: 0, finishedAt: null });
       expect(e.items.map((i: Json) => i.status)).to.deep.equal(['PENDING', 'PENDING', 'PENDING', 'PENDING', 'PENDING']);
       expect((await current(m, ids[0]!)).price).to.equal(10);
       expect(await jobRows(e.id)).to.deep.equal([{ status: 'pending', topic: 'product_bulk_edit.run' }]);
-      const running = await ok(await call(server, 'GET', `/api/v1/product-bulk-edits?storeId=${m.storeId}&status=RUNNING`, { headers: m.h }));
+      const running = await ok(await call(server, 'GET', `/api/v1/product-bulk-edits?storeId=${m.storeId}&status=RUNNING`, { headers: m.headers }));
       expect(running.items.map((i: Json) => i.id)).to.deep.equal([e.id]);
       expectProblem(await revert(m, e.id), 409, 'bulk_edit_running');
 
@@ -691,7 +678,7 @@ describe('product bulk edits', () => {
       expect(audit.actor_type).to.equal('user');
 
       // A revert of more than the threshold runs on the worker too.
-      const r = await ok(await revert(m, e.id, m.h, small));
+      const r = await ok(await revert(m, e.id, m.headers, small));
       expect(r).to.include({ status: 'RUNNING', operation: 'revert', productCount: 5 });
       await runJobs(m.owner.tenantId);
       expect(await edit(m, r.id)).to.include({ status: 'COMPLETED', okCount: 5 });
@@ -699,10 +686,10 @@ describe('product bulk edits', () => {
     });
 
     it("the jobs role's consumer takes the edit from the jobs queue in Redis and completes it", async () => {
-      const m = await storeMerchant(server);
+      const m = await merchant(server);
       const ids: string[] = [];
-      for (let i = 0; i < 3; i += 1) ids.push((await product(m)).id);
-      const e = await ok(await bulk(m, 'archive', { productIds: ids }, m.h, small));
+      for (let i = 0; i < 3; i += 1) ids.push((await createProduct(server, m)).id);
+      const e = await ok(await bulk(m, 'archive', { productIds: ids }, m.headers, small));
       expect(e.status).to.equal('RUNNING');
       // Its own queue prefix, so no other worker takes the job; the job is made the way the relay makes it.
       const prefix = `bulk-${uuidv7().slice(-12)}`;
@@ -713,8 +700,7 @@ describe('product bulk edits', () => {
         expect(consumers.queues).to.include('jobs');
         await q("UPDATE outbox SET status = 'in_flight', claimed_at = now(), attempts = attempts + 1 WHERE queue = 'jobs' AND aggregate_id = $1", [e.id]);
         await producers.get('jobs').createJob({ aggregateType: 'product_bulk_edit', aggregateId: e.id, tenantId: m.owner.tenantId }).setId(jobIdFor('product_bulk_edit', e.id)).save();
-        const deadline = Date.now() + 20_000;
-        while (Date.now() < deadline && (await jobRows(e.id))[0]!.status !== 'done') await new Promise((r) => setTimeout(r, 50));
+        await eventually(async () => (await jobRows(e.id))[0]!.status === 'done', 'the jobs worker to run the bulk edit', 20_000);
         expect(await jobRows(e.id)).to.deep.equal([{ status: 'done', topic: 'product_bulk_edit.run' }]);
       } finally {
         await consumers.stop(2_000);
@@ -725,11 +711,11 @@ describe('product bulk edits', () => {
     });
 
     it('resumes after a crash mid-way without applying anything twice', async () => {
-      const m = await storeMerchant(server);
-      const t = await tag(m);
+      const m = await merchant(server);
+      const t = await tag(server, m);
       const ids: string[] = [];
-      for (let i = 0; i < 5; i += 1) ids.push((await product(m)).id);
-      const e = await ok(await bulk(m, 'add-tags', { productIds: ids, tagIds: [t] }, m.h, small));
+      for (let i = 0; i < 5; i += 1) ids.push((await createProduct(server, m)).id);
+      const e = await ok(await bulk(m, 'add-tags', { productIds: ids, tagIds: [t] }, m.headers, small));
       // A worker processed one batch of two and died before the rest (its outbox row left in flight).
       await q("UPDATE outbox SET status = 'in_flight', claimed_at = now() WHERE queue = 'jobs' AND aggregate_id = $1", [e.id]);
       const ctx: RequestContext = { requestId: 'test', tenantId: m.owner.tenantId, actor: { type: 'user', id: m.owner.userId }, dataSource: server.runtime.dataSource, manager: server.runtime.dataSource.manager, inTransaction: false, services: server.runtime.services };
@@ -754,10 +740,10 @@ describe('product bulk edits', () => {
     });
 
     it('stops between batches when its worker shuts down (DeliveryReleased) and the next run finishes the PENDING items', async () => {
-      const m = await storeMerchant(server);
+      const m = await merchant(server);
       const ids: string[] = [];
-      for (let i = 0; i < 3; i += 1) ids.push((await product(m)).id);
-      const e = await ok(await bulk(m, 'archive', { productIds: ids }, m.h, small));
+      for (let i = 0; i < 3; i += 1) ids.push((await createProduct(server, m)).id);
+      const e = await ok(await bulk(m, 'archive', { productIds: ids }, m.headers, small));
       const ctx: RequestContext = { requestId: 'test', tenantId: m.owner.tenantId, actor: { type: 'user', id: m.owner.userId }, dataSource: server.runtime.dataSource, manager: server.runtime.dataSource.manager, inTransaction: false, services: server.runtime.services };
       const stopping = new AbortController();
       stopping.abort();
@@ -770,16 +756,16 @@ describe('product bulk edits', () => {
     });
 
     it('a hard delete above the threshold is reverted by the worker with relations between deleted products', async () => {
-      const m = await storeMerchant(server);
+      const m = await merchant(server);
       const ids: string[] = [];
-      for (let i = 0; i < 3; i += 1) ids.push((await product(m, { title: `P${i}`, variants: [{ stock: i }] })).id);
-      const rel = await call(server, 'POST', `/api/v1/catalog/products/${ids[2]}/relations`, { headers: m.h, body: { relatedProductId: ids[0], kind: 'UPSELL' } });
+      for (let i = 0; i < 3; i += 1) ids.push((await createProduct(server, m, { title: `P${i}`, variants: [{ stock: i }] })).id);
+      const rel = await call(server, 'POST', `/api/v1/catalog/products/${ids[2]}/relations`, { headers: m.headers, body: { relatedProductId: ids[0], kind: 'UPSELL' } });
       expect(rel.status, rel.text).to.be.oneOf([200, 201]);
-      const e = await ok(await bulk(m, 'hard-delete', { productIds: ids }, m.h, small));
+      const e = await ok(await bulk(m, 'hard-delete', { productIds: ids }, m.headers, small));
       await runJobs(m.owner.tenantId);
       expect(await edit(m, e.id)).to.include({ status: 'COMPLETED', okCount: 3 });
       for (const id of ids) expect((await getProduct(m, id)).status).to.equal(404);
-      const r = await ok(await revert(m, e.id, m.h, small));
+      const r = await ok(await revert(m, e.id, m.headers, small));
       await runJobs(m.owner.tenantId);
       expect(await edit(m, r.id)).to.include({ status: 'COMPLETED', okCount: 3 });
       for (const id of ids) expect((await current(m, id)).variants).to.have.length(1);

@@ -7,9 +7,10 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { call, startTestServer, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
 import { expectProblem } from '../helpers/accounts';
-import { storeApiKey } from '../helpers/catalog';
-import { insertAttribute, insertBrand, insertCategory, insertTag, merchant, product, type Merchant } from './products.helpers';
+import { apiKey, attribute, brand, category, createProduct, merchant, store, tag, type Merchant } from '../helpers/fixtures';
+import { sleep } from '../helpers/wait';
 import { runExportJob, runImportJob, transferJobsHandler } from '../../api/imports/transfer-jobs.service';
 import { DeliveryReleased } from '../../storage/outbox';
 import { LAYOUT_COLUMNS, productGroups, type ProductGroup } from '../../api/imports/product-layout';
@@ -22,11 +23,7 @@ const HEADER = 'handle,title,description,type,status,price,compareAtPrice,brand,
 describe('product import and export', function () {
   this.timeout(60_000);
   let server: TestServer;
-
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.close());
+  apiSuite((started) => (server = started));
 
   const importSync = (m: Merchant, csv: string, headers = m.headers, storeId = m.storeId) =>
     call(server, 'POST', `/api/v1/bulk-import/products?storeId=${storeId}`, { headers, rawBody: csv, contentType: 'text/csv' });
@@ -86,11 +83,11 @@ describe('product import and export', function () {
 
   it('imports products with variants, resolving brand, categories and tags, with one audit entry per product and one outbox row per batch', async () => {
     const m = await merchant(server);
-    await insertBrand(server, m, 'Acme');
-    const shirts = await insertCategory(server, m, 'Shirts');
-    await insertAttribute(server, m, shirts, 'material', 'text');
+    await brand(server, m, { name: 'Acme' });
+    const shirts = await category(server, m, { name: 'Shirts' });
+    await attribute(server, m, shirts, { name: 'material', type: 'text' });
     const [shirtsRow] = await server.runtime.dataSource.query('SELECT slug FROM categories WHERE id = $1', [shirts]);
-    const tag = await insertTag(server, m, 'Summer');
+    const summer = await tag(server, m, { name: 'Summer' });
     const csv = [
       HEADER,
       `blue-shirt,Blue Shirt,<p>Soft</p><script>x</script>,PHYSICAL,PUBLISHED,19.9,29.9,acme,${shirtsRow.slug},summer,"{""material"":""cotton""}",https://img.example.test/a.jpg|https://img.example.test/b.jpg,BS-S,Size,S,,3`,
@@ -103,7 +100,7 @@ describe('product import and export', function () {
 
     const [shirt] = await server.runtime.dataSource.query("SELECT * FROM products WHERE store_id = $1 AND slug = 'blue-shirt'", [m.storeId]);
     const view = await call(server, 'GET', `/api/v1/catalog/products/${shirt.id}`, { headers: m.headers });
-    expect(view.json).to.deep.include({ title: 'Blue Shirt', descriptionHtml: '<p>Soft</p>', type: 'PHYSICAL', status: 'PUBLISHED', price: 19.9, compareAtPrice: 29.9, categoryIds: [shirts], tagIds: [tag], attributes: { material: 'cotton' } });
+    expect(view.json).to.deep.include({ title: 'Blue Shirt', descriptionHtml: '<p>Soft</p>', type: 'PHYSICAL', status: 'PUBLISHED', price: 19.9, compareAtPrice: 29.9, categoryIds: [shirts], tagIds: [summer], attributes: { material: 'cotton' } });
     expect(view.json.brandId).to.be.a('string');
     expect(view.json.images.map((i: { url: string }) => i.url)).to.deep.equal(['https://img.example.test/a.jpg', 'https://img.example.test/b.jpg']);
     expect(view.json.variants.map((v: Record<string, unknown>) => [v.sku, v.options, v.price, v.stock])).to.deep.equal([
@@ -148,7 +145,7 @@ describe('product import and export', function () {
 
   it('reports bad rows with row number and column and still imports the good products', async () => {
     const m = await merchant(server);
-    await product(server, m, { slug: 'taken-sku', variants: [{ sku: 'DUP-1', stock: 1 }] });
+    await createProduct(server, m, { slug: 'taken-sku', variants: [{ sku: 'DUP-1', stock: 1 }] });
     const csv = [
       'handle,title,price,compareAtPrice,type,brand,categories,tags,attributes,sku,option1Name,option1Value,stock',
       'good-one,Good One,10,,,,,,,G1,,,1',
@@ -276,7 +273,8 @@ describe('product import and export', function () {
       // A client that gives up part-way: the transaction rolls back.
       const cut = await streamAsync(small, other, csv.subarray(0, 1_500_000), 1_200_000);
       expect(cut).to.be.instanceOf(Error);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Time for the server to see the client gone and roll back: no job may be committed late.
+      await sleep(500);
       expect(await storedJobs(other.storeId)).to.deep.equal({ jobs: 0, chunks: 0 });
 
       // The server still answers on the same footing afterwards.
@@ -455,10 +453,10 @@ describe('product import and export', function () {
 
   it('exports the catalog in the import layout; re-importing the file changes nothing', async () => {
     const m = await merchant(server);
-    await insertBrand(server, m, 'Acme');
-    const cat = await insertCategory(server, m, 'Mugs');
-    await insertAttribute(server, m, cat, 'volume', 'text');
-    await insertTag(server, m, 'Gift');
+    await brand(server, m, { name: 'Acme' });
+    const cat = await category(server, m, { name: 'Mugs' });
+    await attribute(server, m, cat, { name: 'volume', type: 'text' });
+    await tag(server, m, { name: 'Gift' });
     const [catRow] = await server.runtime.dataSource.query('SELECT slug FROM categories WHERE id = $1', [cat]);
     const csv = [
       'handle,title,description,type,status,price,compareAtPrice,currency,vendor,brand,categories,tags,attributes,translations,images,imageAlts,sku,barcode,option1Name,option1Value,option2Name,option2Value,variantPrice,variantCompareAtPrice,stock',
@@ -511,9 +509,9 @@ describe('product import and export', function () {
     expectProblem(await call(server, 'GET', url), 401, 'unauthorized');
     expectProblem(await call(server, 'GET', url, { headers: other.headers }), 404, 'job_not_found');
     expectProblem(await progress(other, started.json.id, other.headers), 404, 'job_not_found');
-    const otherStoreKey = await storeApiKey(server, m.headers, (await call(server, 'POST', '/api/v1/organization/stores', { headers: m.headers, body: { name: 'Second' } })).json.id, ['import:read']);
+    const otherStoreKey = await apiKey(server, m, ['import:read'], await store(server, m, { name: 'Second' }));
     expectProblem(await call(server, 'GET', url, { headers: otherStoreKey }), 404, 'job_not_found');
-    const key = await storeApiKey(server, m.headers, m.storeId, ['import:read']);
+    const key = await apiKey(server, m, ['import:read']);
     expect((await call(server, 'GET', url, { headers: key })).status).to.equal(200);
 
     const expires = Number(/expires=(\d+)/.exec(url)![1]);
@@ -526,7 +524,7 @@ describe('product import and export', function () {
       const short = await call(server, 'POST', `/api/v1/bulk-import/products/export?storeId=${m.storeId}`, { headers: m.headers });
       await deliver('export', short.json.id);
       const link = (await progress(m, short.json.id)).json.download.url;
-      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      await sleep(1_100); // past the 1 s link lifetime
       expectProblem(await call(server, 'GET', link, { headers: m.headers }), 410, 'download_expired');
       const expired = await progress(m, short.json.id);
       expect(expired.json).to.deep.include({ download: null, downloadExpired: true });

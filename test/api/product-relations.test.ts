@@ -6,33 +6,16 @@
  */
 import { expect } from 'chai';
 import { uuidv7 } from '../../storage/ids';
-import { call, startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
-import { createStore, insertProduct, storeApiKey, uniqueSlug } from '../helpers/catalog';
-import { bearer, expectProblem, signUp, type SignedUp } from '../helpers/accounts';
+import { call, type TestResponse, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
+import { expectProblem } from '../helpers/accounts';
+import { apiKey, merchant, product, store, uniqueSlug, type Merchant } from '../helpers/fixtures';
 
 describe('product relations', () => {
   let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.close());
+  apiSuite((started) => (server = started));
 
-  interface Merchant {
-    owner: SignedUp;
-    headers: Record<string, string>;
-    storeId: string;
-    product: (overrides?: Record<string, unknown>) => Promise<string>;
-  }
-
-  const newStore = (owner: SignedUp): Promise<string> => createStore(server, bearer(owner.accessToken), { name: 'Relation Shop', slug: uniqueSlug() });
-
-  async function merchant(): Promise<Merchant> {
-    const owner = await signUp(server);
-    const storeId = await newStore(owner);
-    return { owner, headers: bearer(owner.accessToken), storeId, product: (overrides = {}) => insertProduct(server, owner.tenantId, storeId, overrides) };
-  }
-
-  const apiKey = (m: Merchant, storeId: string): Promise<Record<string, string>> => storeApiKey(server, m.headers, storeId, ['catalog:read', 'catalog:write']);
+  const SCOPES = ['catalog:read', 'catalog:write'];
 
   const upsert = (m: Merchant, productId: string, body: Record<string, unknown>, headers = m.headers): Promise<TestResponse> =>
     call(server, 'POST', `/api/v1/catalog/products/${productId}/relations`, { headers, body });
@@ -56,8 +39,8 @@ describe('product relations', () => {
 
   describe('POST /catalog/products/{productId}/relations', () => {
     it('creates a relation after the last of its kind, one audit entry and one product.updated row', async () => {
-      const m = await merchant();
-      const [p, a, b] = [await m.product(), await m.product({ title: 'Alpha', slug: uniqueSlug('alpha') }), await m.product()];
+      const m = await merchant(server);
+      const [p, a, b] = [await product(server, m), await product(server, m, { title: 'Alpha', slug: uniqueSlug('alpha') }), await product(server, m)];
       const res = await upsert(m, p, { relatedProductId: a, kind: 'UPSELL' });
       expect(res.status, res.text).to.equal(201);
       expect(res.json).to.deep.include({ relatedProductId: a, kind: 'UPSELL', position: 0 });
@@ -72,8 +55,8 @@ describe('product relations', () => {
     });
 
     it('updates the position of an existing relation; the same values again write nothing', async () => {
-      const m = await merchant();
-      const [p, a] = [await m.product(), await m.product()];
+      const m = await merchant(server);
+      const [p, a] = [await product(server, m), await product(server, m)];
       const first = await relationOf(m, p, a, 'CROSS_SELL');
       const moved = await relationOf(m, p, a, 'CROSS_SELL', 7);
       expect(moved).to.deep.include({ id: first.id, position: 7 });
@@ -85,11 +68,11 @@ describe('product relations', () => {
     });
 
     it('refuses the product itself and products of another store or tenant (400 invalid_related_product)', async () => {
-      const m = await merchant();
-      const stranger = await merchant();
-      const p = await m.product();
-      const otherStore = await insertProduct(server, m.owner.tenantId, await newStore(m.owner));
-      for (const related of [p, otherStore, await stranger.product(), uuidv7()]) {
+      const m = await merchant(server);
+      const stranger = await merchant(server);
+      const p = await product(server, m);
+      const otherStore = await product(server, m, { store_id: await store(server, m) });
+      for (const related of [p, otherStore, await product(server, stranger), uuidv7()]) {
         const res = await upsert(m, p, { relatedProductId: related, kind: 'RELATED' });
         expectProblem(res, 400, 'invalid_related_product');
         expect(res.json.errors[0].path).to.equal('body.relatedProductId');
@@ -98,8 +81,8 @@ describe('product relations', () => {
     });
 
     it('validates the body and answers 404 for unknown or foreign products', async () => {
-      const m = await merchant();
-      const [p, a] = [await m.product(), await m.product()];
+      const m = await merchant(server);
+      const [p, a] = [await product(server, m), await product(server, m)];
       for (const [body, path] of [
         [{ relatedProductId: a, kind: 'SIMILAR' }, 'body.kind'],
         [{ relatedProductId: a }, 'body.kind'],
@@ -116,20 +99,20 @@ describe('product relations', () => {
       }
       expect((await relationOf(m, p, a, 'RELATED', 10000)).position).to.equal(10000);
       expectProblem(await upsert(m, uuidv7(), { relatedProductId: a, kind: 'RELATED' }), 404, 'product_not_found');
-      const stranger = await merchant();
+      const stranger = await merchant(server);
       expectProblem(await upsert(stranger, p, { relatedProductId: a, kind: 'UPSELL' }), 404, 'product_not_found');
-      const otherStoreKey = await apiKey(m, await newStore(m.owner));
+      const otherStoreKey = await apiKey(server, m, SCOPES, await store(server, m));
       expectProblem(await upsert(m, p, { relatedProductId: a, kind: 'UPSELL' }, otherStoreKey), 404, 'product_not_found');
-      const ownKey = await apiKey(m, m.storeId);
+      const ownKey = await apiKey(server, m, SCOPES);
       expect((await upsert(m, p, { relatedProductId: a, kind: 'UPSELL' }, ownKey)).status).to.equal(201);
     });
   });
 
   describe('GET /catalog/products/{productId}/relations', () => {
     it('lists by kind (RELATED, UPSELL, CROSS_SELL), then position', async () => {
-      const m = await merchant();
-      const p = await m.product();
-      const [a, b, c] = [await m.product(), await m.product(), await m.product({ status: 'ARCHIVED' })];
+      const m = await merchant(server);
+      const p = await product(server, m);
+      const [a, b, c] = [await product(server, m), await product(server, m), await product(server, m, { status: 'ARCHIVED' })];
       await relationOf(m, p, a, 'CROSS_SELL');
       await relationOf(m, p, b, 'UPSELL', 5);
       await relationOf(m, p, c, 'UPSELL', 1);
@@ -143,10 +126,10 @@ describe('product relations', () => {
     });
 
     it('answers 404 for unknown and foreign products, 400 for a malformed id', async () => {
-      const m = await merchant();
-      const p = await m.product();
+      const m = await merchant(server);
+      const p = await product(server, m);
       expectProblem(await list(m, uuidv7()), 404, 'product_not_found');
-      const stranger = await merchant();
+      const stranger = await merchant(server);
       expectProblem(await list(m, p, stranger.headers), 404, 'product_not_found');
       expect((await list(m, 'nope')).status).to.equal(400);
     });
@@ -154,10 +137,10 @@ describe('product relations', () => {
 
   describe('POST /catalog/products/{productId}/relations/reorder', () => {
     it('sets the order of one kind: one audit entry and one outbox row; the same order again writes nothing', async () => {
-      const m = await merchant();
-      const p = await m.product();
+      const m = await merchant(server);
+      const p = await product(server, m);
       const rels = [];
-      for (let i = 0; i < 3; i += 1) rels.push(await relationOf(m, p, await m.product(), 'UPSELL'));
+      for (let i = 0; i < 3; i += 1) rels.push(await relationOf(m, p, await product(server, m), 'UPSELL'));
       const other = await relationOf(m, p, rels[0]!.relatedProductId, 'RELATED');
       const before = (await outboxOf(p)).length;
       const ids = [rels[2]!.id, rels[0]!.id, rels[1]!.id];
@@ -172,10 +155,10 @@ describe('product relations', () => {
     });
 
     it('answers 400 reorder_mismatch unless the ids are exactly that kind, and validates the body', async () => {
-      const m = await merchant();
-      const p = await m.product();
-      const [r1, r2] = [await relationOf(m, p, await m.product(), 'UPSELL'), await relationOf(m, p, await m.product(), 'UPSELL')];
-      const related = await relationOf(m, p, await m.product(), 'RELATED');
+      const m = await merchant(server);
+      const p = await product(server, m);
+      const [r1, r2] = [await relationOf(m, p, await product(server, m), 'UPSELL'), await relationOf(m, p, await product(server, m), 'UPSELL')];
+      const related = await relationOf(m, p, await product(server, m), 'RELATED');
       for (const ids of [[r1.id], [r1.id, r2.id, related.id], [r1.id, related.id], [r1.id, uuidv7()]]) {
         expectProblem(await reorder(m, p, { kind: 'UPSELL', ids }), 400, 'reorder_mismatch');
       }
@@ -184,7 +167,7 @@ describe('product relations', () => {
         expect((await reorder(m, p, body)).status, JSON.stringify(body)).to.equal(400);
       }
       expectProblem(await reorder(m, uuidv7(), { kind: 'UPSELL', ids: [r1.id] }), 404, 'product_not_found');
-      const stranger = await merchant();
+      const stranger = await merchant(server);
       expectProblem(await reorder(m, p, { kind: 'UPSELL', ids: [r2.id, r1.id] }, stranger.headers), 404, 'product_not_found');
       expect(await auditOf(p)).to.deep.equal([]);
     });
@@ -192,9 +175,9 @@ describe('product relations', () => {
 
   describe('DELETE /catalog/products/relations/{id}', () => {
     it('deletes a relation: one audit entry and one product.updated row', async () => {
-      const m = await merchant();
-      const p = await m.product();
-      const rel = await relationOf(m, p, await m.product(), 'RELATED');
+      const m = await merchant(server);
+      const p = await product(server, m);
+      const rel = await relationOf(m, p, await product(server, m), 'RELATED');
       expect((await remove(m, rel.id)).status).to.equal(204);
       expect(await auditOf(rel.id)).to.deep.equal(['product_relation.create', 'product_relation.delete']);
       expect(await outboxOf(p)).to.deep.equal(['product:product.updated', 'product:product.updated']);
@@ -203,17 +186,17 @@ describe('product relations', () => {
     });
 
     it('answers 404 for unknown and foreign relations and keeps API keys on their store', async () => {
-      const m = await merchant();
-      const p = await m.product();
-      const rel = await relationOf(m, p, await m.product(), 'RELATED');
+      const m = await merchant(server);
+      const p = await product(server, m);
+      const rel = await relationOf(m, p, await product(server, m), 'RELATED');
       expectProblem(await remove(m, uuidv7()), 404, 'product_relation_not_found');
       expect((await remove(m, 'bad')).status).to.equal(400);
-      const stranger = await merchant();
+      const stranger = await merchant(server);
       expectProblem(await remove(m, rel.id, stranger.headers), 404, 'product_relation_not_found');
-      const otherStoreKey = await apiKey(m, await newStore(m.owner));
+      const otherStoreKey = await apiKey(server, m, SCOPES, await store(server, m));
       expectProblem(await remove(m, rel.id, otherStoreKey), 404, 'product_relation_not_found');
       expect((await list(m, p)).json.items).to.have.length(1);
-      expect((await remove(m, rel.id, await apiKey(m, m.storeId))).status).to.equal(204);
+      expect((await remove(m, rel.id, await apiKey(server, m, SCOPES))).status).to.equal(204);
     });
   });
 });

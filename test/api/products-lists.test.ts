@@ -5,16 +5,14 @@
  */
 import { expect } from 'chai';
 import { uuidv7 } from '../../storage/ids';
-import { call, startTestServer, type TestServer } from '../helpers/harness';
+import { call, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
 import { expectProblem } from '../helpers/accounts';
-import { insertBrand, insertCategory, merchant, product, type Merchant } from './products.helpers';
+import { brand, category, createProduct, merchant, type Merchant } from '../helpers/fixtures';
 
 describe('products (merchant lists)', () => {
   let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.close());
+  apiSuite((started) => (server = started));
 
   const list = (m: Merchant, path: string, query: Record<string, string | number | boolean | string[]> = {}) => {
     const params = new URLSearchParams({ storeId: m.storeId });
@@ -27,15 +25,15 @@ describe('products (merchant lists)', () => {
   /** A store with five products of known prices, stock, categories, brands and states. */
   async function catalog(): Promise<{ m: Merchant; ids: Record<string, string>; brandId: string; categoryId: string; vendorId: string }> {
     const m = await merchant(server);
-    const brandId = await insertBrand(server, m);
-    const categoryId = await insertCategory(server, m, 'Shoes');
+    const brandId = await brand(server, m);
+    const categoryId = await category(server, m, { name: 'Shoes' });
     const vendorId = uuidv7();
     const ids: Record<string, string> = {};
-    ids.alpha = (await product(server, m, { title: 'Alpha Runner', price: 50, brandId, categoryIds: [categoryId], variants: [{ sku: 'ALP_1', barcode: '111', stock: 3 }] })).id;
-    ids.bravo = (await product(server, m, { title: 'bravo 100% wool', type: 'DIGITAL', price: 5.25, vendorId, variants: [{ sku: 'BRV-1', stock: 0 }] })).id;
-    ids.charlie = (await product(server, m, { title: 'Charlie Boot', price: 120, status: 'PUBLISHED', categoryIds: [categoryId], variants: [{ sku: 'CHL-1', stock: 10 }, { sku: 'CHL-2', stock: 1 }] })).id;
-    ids.delta = (await product(server, m, { title: 'Delta Sandal', price: 20, brandId })).id;
-    ids.echo = (await product(server, m, { title: 'Echo_Slipper', price: 20, status: 'ARCHIVED', variants: [{ barcode: '555', stock: 2 }] })).id;
+    ids.alpha = (await createProduct(server, m, { title: 'Alpha Runner', price: 50, brandId, categoryIds: [categoryId], variants: [{ sku: 'ALP_1', barcode: '111', stock: 3 }] })).id;
+    ids.bravo = (await createProduct(server, m, { title: 'bravo 100% wool', type: 'DIGITAL', price: 5.25, vendorId, variants: [{ sku: 'BRV-1', stock: 0 }] })).id;
+    ids.charlie = (await createProduct(server, m, { title: 'Charlie Boot', price: 120, status: 'PUBLISHED', categoryIds: [categoryId], variants: [{ sku: 'CHL-1', stock: 10 }, { sku: 'CHL-2', stock: 1 }] })).id;
+    ids.delta = (await createProduct(server, m, { title: 'Delta Sandal', price: 20, brandId })).id;
+    ids.echo = (await createProduct(server, m, { title: 'Echo_Slipper', price: 20, status: 'ARCHIVED', variants: [{ barcode: '555', stock: 2 }] })).id;
     return { m, ids, brandId, categoryId, vendorId };
   }
 
@@ -151,14 +149,14 @@ describe('products (merchant lists)', () => {
   describe('GET /catalog/products/category-value', () => {
     it('counts products and sums (variant price or product price) × stock per category exactly', async () => {
       const m = await merchant(server);
-      const shoes = await insertCategory(server, m, 'Shoes');
-      const hats = await insertCategory(server, m, 'Hats');
-      const empty = await insertCategory(server, m, 'Empty');
-      await product(server, m, { price: 0.1, categoryIds: [shoes], variants: [{ stock: 3 }, { price: 0.2, stock: 7 }] });
-      await product(server, m, { price: 19.9999, categoryIds: [shoes, hats], variants: [{ stock: 1 }] });
-      await product(server, m, { price: 1000, categoryIds: [hats] });
+      const shoes = await category(server, m, { name: 'Shoes' });
+      const hats = await category(server, m, { name: 'Hats' });
+      const empty = await category(server, m, { name: 'Empty' });
+      await createProduct(server, m, { price: 0.1, categoryIds: [shoes], variants: [{ stock: 3 }, { price: 0.2, stock: 7 }] });
+      await createProduct(server, m, { price: 19.9999, categoryIds: [shoes, hats], variants: [{ stock: 1 }] });
+      await createProduct(server, m, { price: 1000, categoryIds: [hats] });
       const other = await merchant(server);
-      await insertCategory(server, other, 'Foreign');
+      await category(server, other, { name: 'Foreign' });
       const res = await list(m, '/category-value');
       expect(res.status, res.text).to.equal(200);
       expect(res.json.items).to.deep.equal([

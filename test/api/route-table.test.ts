@@ -15,7 +15,7 @@ const fixture = fs
   .split('\n')
   .filter((line) => line.trim() !== '');
 
-/** Ruling 1: the first group is listed with its /api/v1 prefix, the rest without; all are served under it. */
+/** docs/decisions.md, Base path: the first group is listed with its /api/v1 prefix, the rest without; all are served under it. */
 const specKey = (line: string): string => line.replace(' /api/v1/', ' /');
 const routeKey = (r: { method: string; path: string }): string => `${r.method} ${r.path}`;
 

@@ -6,9 +6,10 @@
  * refresh rotation and reuse); test cards; seed images; rate limits and bounds.
  */
 import { expect } from 'chai';
-import { call, startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
+import { call, type TestResponse, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
 import { expectProblem, uniqueEmail } from '../helpers/accounts';
-import { merchant } from './products.helpers';
+import { merchant } from '../helpers/fixtures';
 import { uuidv7 } from '../../storage/ids';
 import { storeIndexUid } from '../../search/index-names';
 import { luhnValid } from '../../api/sandbox/sandbox.cards';
@@ -16,18 +17,11 @@ import { luhnValid } from '../../api/sandbox/sandbox.cards';
 describe('sandbox', function () {
   this.timeout(120_000);
   let server: TestServer;
+  /** The tenants the file made: deleted at the end, once the suite has settled their outbox rows and indexes. */
   const tenants: string[] = [];
-  const stores: string[] = [];
-
-  before(async () => {
-    server = await startTestServer();
-  });
-
+  const suite = apiSuite((started) => (server = started));
   after(async () => {
-    await server.runtime.dataSource.query("UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = ANY($1::uuid[]) AND status <> 'done'", [tenants]);
-    for (const storeId of stores) await server.runtime.meiliAdmin.deleteIndex(storeIndexUid(storeId)).waitTask({ timeout: 10_000 }).catch(() => undefined);
     await server.runtime.dataSource.query('DELETE FROM tenants WHERE id = ANY($1::uuid[])', [tenants]);
-    await server.close();
   });
 
   const db = () => server.runtime.dataSource;
@@ -37,7 +31,8 @@ describe('sandbox', function () {
     const res = await call(server, 'POST', '/api/v1/sandbox', { body: { email } });
     if (res.status === 201) {
       tenants.push(res.json.tenantId);
-      stores.push(res.json.storeId);
+      suite.addTenant(res.json.tenantId);
+      suite.addIndexedStore(res.json.storeId);
     }
     return res;
   }
@@ -150,7 +145,7 @@ describe('sandbox', function () {
     expect(statusB.json.storeId).to.equal(b.storeId);
     expect(statusB.json.counts.orders).to.equal(200);
     // A tenant that is not a sandbox has none.
-    const m = await merchant(server);
+    const m = suite.addMerchant(await merchant(server));
     tenants.push(m.owner.tenantId);
     expectProblem(await call(server, 'GET', '/api/v1/sandbox', { headers: m.headers }), 404, 'sandbox_not_found');
     expectProblem(await call(server, 'POST', '/api/v1/sandbox/reset', { headers: m.headers }), 404, 'sandbox_not_found');

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { call, type TestServer } from '../helpers/harness';
 import { apiSuite } from '../helpers/api-suite';
 import { auditRows, expectProblem } from '../helpers/accounts';
-import { merchant, type Merchant } from './products.helpers';
+import { merchant, type Merchant } from '../helpers/fixtures';
 import { deliverIndexRows, pendingIndexRows } from '../helpers/indexing';
 import { uuidv7 } from '../../storage/ids';
 import { storeSynonyms } from '../../search/index-settings';

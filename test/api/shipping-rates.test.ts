@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { call, type TestServer } from '../helpers/harness';
 import { apiSuite } from '../helpers/api-suite';
 import { auditRows, expectProblem } from '../helpers/accounts';
-import { insertProduct, storeApiKey, storeMerchant, type StoreMerchant } from '../helpers/catalog';
+import { apiKey, merchant, product, type Merchant } from '../helpers/fixtures';
 import { uuidv7 } from '../../storage/ids';
 import { quoteShipping } from '../../api/shipping-rates/shipping-quote';
 
@@ -17,21 +17,17 @@ describe('shipping rates', function () {
 
   const suite = apiSuite((started) => (server = started));
 
-  const newMerchant = async (body: Record<string, unknown> = {}): Promise<StoreMerchant> => suite.addMerchant(await storeMerchant(server, body));
+  const newMerchant = async (body: Record<string, unknown> = {}): Promise<Merchant> => suite.addMerchant(await merchant(server, body));
 
-  const create = (m: StoreMerchant, body: Record<string, unknown>) => call(server, 'POST', '/api/v1/shipping-rates', { headers: m.h, body: { storeId: m.storeId, ...body } });
+  const create = (m: Merchant, body: Record<string, unknown>) => call(server, 'POST', '/api/v1/shipping-rates', { headers: m.headers, body: { storeId: m.storeId, ...body } });
 
-  async function rate(m: StoreMerchant, body: Record<string, unknown>): Promise<Record<string, any>> {
+  async function rate(m: Merchant, body: Record<string, unknown>): Promise<Record<string, any>> {
     const res = await create(m, body);
     expect(res.status, res.text).to.equal(201);
     return res.json;
   }
 
   const quote = (storeId: string, body: Record<string, unknown>) => call(server, 'POST', `/api/v1/shipping-rates/public/stores/${storeId}/quote`, { body });
-
-  async function product(m: StoreMerchant, overrides: Record<string, unknown> = {}): Promise<string> {
-    return insertProduct(server, m.owner.tenantId, m.storeId, { status: 'PUBLISHED', ...overrides });
-  }
 
   it('creates, lists, updates and deletes rates with one audit entry and one outbox row per write', async () => {
     const m = await newMerchant({ currency: 'TRY' });
@@ -53,26 +49,26 @@ describe('shipping rates', function () {
     const fallback = await rate(m, { name: 'Everywhere', price: 50 });
     expect(fallback).to.deep.include({ city: null, district: null, destination: 'EVERYWHERE_ELSE', minWeightGrams: null, freeShippingThreshold: null, isActive: true });
 
-    const list = await call(server, 'GET', `/api/v1/shipping-rates?storeId=${m.storeId}`, { headers: m.h });
+    const list = await call(server, 'GET', `/api/v1/shipping-rates?storeId=${m.storeId}`, { headers: m.headers });
     expect(list.status, list.text).to.equal(200);
     expect(list.json.items.map((r: { id: string }) => r.id)).to.deep.equal([created.id, fallback.id]);
     expect(list.json.nextCursor).to.equal(null);
-    const page1 = await call(server, 'GET', `/api/v1/shipping-rates?storeId=${m.storeId}&limit=1`, { headers: m.h });
+    const page1 = await call(server, 'GET', `/api/v1/shipping-rates?storeId=${m.storeId}&limit=1`, { headers: m.headers });
     expect(page1.json.items.map((r: { id: string }) => r.id)).to.deep.equal([created.id]);
-    const page2 = await call(server, 'GET', `/api/v1/shipping-rates?storeId=${m.storeId}&limit=1&cursor=${page1.json.nextCursor}`, { headers: m.h });
+    const page2 = await call(server, 'GET', `/api/v1/shipping-rates?storeId=${m.storeId}&limit=1&cursor=${page1.json.nextCursor}`, { headers: m.headers });
     expect(page2.json.items.map((r: { id: string }) => r.id)).to.deep.equal([fallback.id]);
     expect(page2.json.nextCursor).to.equal(null);
 
-    const patched = await call(server, 'PATCH', `/api/v1/shipping-rates/${created.id}`, { headers: m.h, body: { district: null, price: 19.5, isActive: false } });
+    const patched = await call(server, 'PATCH', `/api/v1/shipping-rates/${created.id}`, { headers: m.headers, body: { district: null, price: 19.5, isActive: false } });
     expect(patched.status, patched.text).to.equal(200);
     expect(patched.json).to.deep.include({ city: 'İstanbul', district: null, destination: 'CITY', price: 19.5, isActive: false });
     // Nothing changes: no audit entry, no outbox row.
-    const same = await call(server, 'PATCH', `/api/v1/shipping-rates/${created.id}`, { headers: m.h, body: { price: 19.5, maxOrderValue: 1000.5 } });
+    const same = await call(server, 'PATCH', `/api/v1/shipping-rates/${created.id}`, { headers: m.headers, body: { price: 19.5, maxOrderValue: 1000.5 } });
     expect(same.status).to.equal(200);
     expect(same.json).to.deep.equal(patched.json);
 
-    expect((await call(server, 'DELETE', `/api/v1/shipping-rates/${fallback.id}`, { headers: m.h })).status).to.equal(204);
-    expectProblem(await call(server, 'DELETE', `/api/v1/shipping-rates/${fallback.id}`, { headers: m.h }), 404, 'shipping_rate_not_found');
+    expect((await call(server, 'DELETE', `/api/v1/shipping-rates/${fallback.id}`, { headers: m.headers })).status).to.equal(204);
+    expectProblem(await call(server, 'DELETE', `/api/v1/shipping-rates/${fallback.id}`, { headers: m.headers }), 404, 'shipping_rate_not_found');
 
     const audit = (await auditRows(server, m.owner.tenantId)).filter((r) => r.resource_type === 'shipping_rate');
     expect(audit.map((r) => [r.action, r.resource_id])).to.deep.equal([
@@ -131,16 +127,16 @@ describe('shipping rates', function () {
     expect(edge.maxWeightGrams).to.equal(10_000_000);
     // PATCH checks the rules on the rate as it would be.
     const r = await rate(m, { name: 'B', price: 1, minWeightGrams: 100, maxWeightGrams: 200 });
-    const bad = await call(server, 'PATCH', `/api/v1/shipping-rates/${r.id}`, { headers: m.h, body: { maxWeightGrams: 100 } });
+    const bad = await call(server, 'PATCH', `/api/v1/shipping-rates/${r.id}`, { headers: m.headers, body: { maxWeightGrams: 100 } });
     expectProblem(bad, 400, 'validation_failed');
     expect(bad.json.errors.map((e: { path: string }) => e.path)).to.deep.equal(['body.maxWeightGrams']);
-    expectProblem(await call(server, 'PATCH', `/api/v1/shipping-rates/${r.id}`, { headers: m.h, body: { district: 'Moda' } }), 400, 'validation_failed');
-    expect((await call(server, 'PATCH', `/api/v1/shipping-rates/${r.id}`, { headers: m.h, body: {} })).status).to.equal(400);
-    expect((await call(server, 'PATCH', `/api/v1/shipping-rates/${r.id}`, { headers: m.h, body: { storeId: m.storeId } })).status).to.equal(400);
-    expect((await call(server, 'GET', `/api/v1/shipping-rates?storeId=${m.storeId}&limit=201`, { headers: m.h })).status).to.equal(400);
-    expect((await call(server, 'GET', `/api/v1/shipping-rates?storeId=${m.storeId}&limit=0`, { headers: m.h })).status).to.equal(400);
-    expectProblem(await call(server, 'GET', `/api/v1/shipping-rates?storeId=${m.storeId}&cursor=nope`, { headers: m.h }), 400, 'invalid_cursor');
-    expect((await call(server, 'GET', '/api/v1/shipping-rates', { headers: m.h })).status).to.equal(400);
+    expectProblem(await call(server, 'PATCH', `/api/v1/shipping-rates/${r.id}`, { headers: m.headers, body: { district: 'Moda' } }), 400, 'validation_failed');
+    expect((await call(server, 'PATCH', `/api/v1/shipping-rates/${r.id}`, { headers: m.headers, body: {} })).status).to.equal(400);
+    expect((await call(server, 'PATCH', `/api/v1/shipping-rates/${r.id}`, { headers: m.headers, body: { storeId: m.storeId } })).status).to.equal(400);
+    expect((await call(server, 'GET', `/api/v1/shipping-rates?storeId=${m.storeId}&limit=201`, { headers: m.headers })).status).to.equal(400);
+    expect((await call(server, 'GET', `/api/v1/shipping-rates?storeId=${m.storeId}&limit=0`, { headers: m.headers })).status).to.equal(400);
+    expectProblem(await call(server, 'GET', `/api/v1/shipping-rates?storeId=${m.storeId}&cursor=nope`, { headers: m.headers }), 400, 'invalid_cursor');
+    expect((await call(server, 'GET', '/api/v1/shipping-rates', { headers: m.headers })).status).to.equal(400);
     const rows = await server.runtime.dataSource.query("SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1 AND aggregate_type = 'shipping_rate'", [m.owner.tenantId]);
     expect(rows[0].n).to.equal(2);
   });
@@ -149,20 +145,20 @@ describe('shipping rates', function () {
     const a = await newMerchant();
     const b = await newMerchant();
     const r = await rate(a, { name: 'A', price: 5 });
-    expectProblem(await call(server, 'GET', `/api/v1/shipping-rates?storeId=${a.storeId}`, { headers: b.h }), 404, 'store_not_found');
-    expectProblem(await call(server, 'GET', `/api/v1/shipping-rates/export?storeId=${a.storeId}`, { headers: b.h }), 404, 'store_not_found');
+    expectProblem(await call(server, 'GET', `/api/v1/shipping-rates?storeId=${a.storeId}`, { headers: b.headers }), 404, 'store_not_found');
+    expectProblem(await call(server, 'GET', `/api/v1/shipping-rates/export?storeId=${a.storeId}`, { headers: b.headers }), 404, 'store_not_found');
     expectProblem(await create(b, { storeId: a.storeId, name: 'X', price: 1 }), 404, 'store_not_found');
-    expectProblem(await call(server, 'PATCH', `/api/v1/shipping-rates/${r.id}`, { headers: b.h, body: { price: 1 } }), 404, 'shipping_rate_not_found');
-    expectProblem(await call(server, 'DELETE', `/api/v1/shipping-rates/${r.id}`, { headers: b.h }), 404, 'shipping_rate_not_found');
+    expectProblem(await call(server, 'PATCH', `/api/v1/shipping-rates/${r.id}`, { headers: b.headers, body: { price: 1 } }), 404, 'shipping_rate_not_found');
+    expectProblem(await call(server, 'DELETE', `/api/v1/shipping-rates/${r.id}`, { headers: b.headers }), 404, 'shipping_rate_not_found');
     expect((await call(server, 'GET', `/api/v1/shipping-rates?storeId=${a.storeId}`)).status).to.equal(401);
-    const reader = await storeApiKey(server, a.h, a.storeId, ['shipping-rates:read']);
+    const reader = await apiKey(server, a, ['shipping-rates:read']);
     expect((await call(server, 'GET', `/api/v1/shipping-rates?storeId=${a.storeId}`, { headers: reader })).status).to.equal(200);
     expect((await call(server, 'PATCH', `/api/v1/shipping-rates/${r.id}`, { headers: reader, body: { price: 1 } })).status).to.equal(403);
-    const writer = await storeApiKey(server, a.h, a.storeId, ['shipping-rates:write']);
+    const writer = await apiKey(server, a, ['shipping-rates:write']);
     const ok = await call(server, 'PATCH', `/api/v1/shipping-rates/${r.id}`, { headers: writer, body: { price: 1 } });
     expect(ok.status, ok.text).to.equal(200);
     await server.runtime.dataSource.query("UPDATE stores SET status = 'archived' WHERE id = $1", [a.storeId]);
-    expectProblem(await call(server, 'PATCH', `/api/v1/shipping-rates/${r.id}`, { headers: a.h, body: { price: 2 } }), 409, 'store_archived');
+    expectProblem(await call(server, 'PATCH', `/api/v1/shipping-rates/${r.id}`, { headers: a.headers, body: { price: 2 } }), 409, 'store_archived');
     expectProblem(await quote(a.storeId, { items: [{ productId: uuidv7(), quantity: 1 }], address: { city: 'X' } }), 404, 'store_not_found');
   });
 
@@ -170,7 +166,7 @@ describe('shipping rates', function () {
     const m = await newMerchant();
     const first = await rate(m, { name: '=cmd()', city: 'Ankara', price: 12.5, freeShippingThreshold: 100, minDeliveryDays: 2, maxDeliveryDays: 4 });
     const second = await rate(m, { name: 'Fallback, slow', price: 0, isActive: false });
-    const res = await call(server, 'GET', `/api/v1/shipping-rates/export?storeId=${m.storeId}`, { headers: m.h });
+    const res = await call(server, 'GET', `/api/v1/shipping-rates/export?storeId=${m.storeId}`, { headers: m.headers });
     expect(res.status, res.text).to.equal(200);
     expect(res.headers.get('content-type')).to.match(/^text\/csv/);
     expect(res.headers.get('content-disposition')).to.equal(`attachment; filename="shipping-rates-${m.storeId}.csv"`);
@@ -184,8 +180,8 @@ describe('shipping rates', function () {
 
   it('quotes across weight and order-value bands with free-shipping thresholds, cheapest first', async () => {
     const m = await newMerchant();
-    const light = await product(m, { price: '20', weight_grams: 400 });
-    const heavy = await product(m, { price: '150.25', weight_grams: 3000 });
+    const light = await product(server, m, { price: '20', weight_grams: 400, status: 'PUBLISHED' });
+    const heavy = await product(server, m, { price: '150.25', weight_grams: 3000, status: 'PUBLISHED' });
     const small = await rate(m, { name: 'Small parcel', price: 5, maxWeightGrams: 1000, minDeliveryDays: 3, maxDeliveryDays: 5 });
     const large = await rate(m, { name: 'Large parcel', price: 15, minWeightGrams: 1000, maxWeightGrams: 10000 });
     const express = await rate(m, { name: 'Express', price: 9.99, freeShippingThreshold: 300, minDeliveryDays: 1, maxDeliveryDays: 1 });
@@ -202,7 +198,7 @@ describe('shipping rates', function () {
     ]);
 
     // Exactly 1000 g falls in the next band (max is exclusive).
-    const weightless = await product(m, { price: '1' });
+    const weightless = await product(server, m, { price: '1', status: 'PUBLISHED' });
     res = await quote(m.storeId, { items: [{ productId: weightless, quantity: 1, weightGrams: 1000 }], address: { city: 'x' } });
     expect(res.json.weightGrams).to.equal(1000);
     expect(res.json.options.map((o: { rateId: string }) => o.rateId)).to.deep.equal([express.id, large.id]);
@@ -250,7 +246,7 @@ describe('shipping rates', function () {
 
   it('prefers district rates over city rates over the fallback, matching names case- and accent-insensitively', async () => {
     const m = await newMerchant();
-    const p = await product(m, { price: '10', weight_grams: 100 });
+    const p = await product(server, m, { price: '10', weight_grams: 100, status: 'PUBLISHED' });
     const fallback = await rate(m, { name: 'Fallback', price: 30 });
     const city = await rate(m, { name: 'City standard', city: 'İstanbul', price: 20 });
     const cityExpress = await rate(m, { name: 'City express', city: 'istanbul', price: 35, maxDeliveryDays: 1 });
@@ -281,7 +277,7 @@ describe('shipping rates', function () {
 
     // No fallback and no matching place: no option.
     const other = await newMerchant();
-    const q = await product(other);
+    const q = await product(server, other, { status: 'PUBLISHED' });
     await rate(other, { name: 'Ankara only', city: 'Ankara', price: 5 });
     res = await quote(other.storeId, { items: [{ productId: q, quantity: 1 }], address: { city: 'Izmir' } });
     expect(res.status).to.equal(200);
@@ -290,9 +286,9 @@ describe('shipping rates', function () {
 
   it('weighs items from variants, products or the quote, and refuses unpublished or foreign items', async () => {
     const m = await newMerchant();
-    const withWeight = await product(m, { price: '10', weight_grams: 500 });
-    const noWeight = await product(m, { price: '4' });
-    const draft = await product(m, { status: 'DRAFT' });
+    const withWeight = await product(server, m, { price: '10', weight_grams: 500, status: 'PUBLISHED' });
+    const noWeight = await product(server, m, { price: '4', status: 'PUBLISHED' });
+    const draft = await product(server, m, { status: 'DRAFT' });
     const variant = uuidv7();
     const plainVariant = uuidv7();
     await server.runtime.dataSource.query(
@@ -314,7 +310,7 @@ describe('shipping rates', function () {
     expect(res.json).to.deep.include({ weightGrams: 1600 + 500 + 500 + 500, orderValue: 24 + 10 + 8 + 10 });
 
     const other = await newMerchant();
-    const foreign = await product(other);
+    const foreign = await product(server, other, { status: 'PUBLISHED' });
     const bad = await quote(m.storeId, { items: [{ productId: draft, quantity: 1 }, { productId: foreign, quantity: 1 }, { variantId: uuidv7(), quantity: 1 }], address: { city: 'a' } });
     expectProblem(bad, 400, 'invalid_item');
     expect(bad.json.errors.map((e: { path: string }) => e.path)).to.deep.equal(['body.items[0].productId', 'body.items[1].productId', 'body.items[2].variantId']);
@@ -343,7 +339,7 @@ describe('shipping rates', function () {
 
   it('quoteShipping() gives orders the same answer inside a transaction', async () => {
     const m = await newMerchant();
-    const p = await product(m, { price: '10', weight_grams: 100 });
+    const p = await product(server, m, { price: '10', weight_grams: 100, status: 'PUBLISHED' });
     const r = await rate(m, { name: 'Only', price: 3.5, freeShippingThreshold: 50 });
     const result = await server.runtime.dataSource.transaction((manager) => quoteShipping(manager, m.storeId, { items: [{ productId: p, quantity: 5 }] }, { city: 'Anywhere', district: 'Centre' }));
     expect(result).to.deep.equal({

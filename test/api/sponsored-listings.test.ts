@@ -4,14 +4,15 @@
  * cursor paging, audit and outbox rows per write, and sponsoredCandidates() (keyword matching, order).
  */
 import { expect } from 'chai';
-import { call, startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
+import { call, type TestResponse, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
 import { auditRows, expectProblem } from '../helpers/accounts';
-import { insertProduct, storeApiKey, storeMerchant, type StoreMerchant } from '../helpers/catalog';
+import { apiKey, merchant, product, store, type Merchant } from '../helpers/fixtures';
 import { uuidv7 } from '../../storage/ids';
 import { sponsoredCandidates } from '../../api/sponsored-listings/sponsored-candidates';
 import { keywordMatches, normaliseSearchText } from '../../domain/sponsored-keywords';
 import { deliverIndexRows, indexHandler } from '../helpers/indexing';
-import { storeIndexUid, tmpIndexUid } from '../../search/index-names';
+import { eventually } from '../helpers/wait';
 
 const BASE = '/api/v1/merchant/sponsored-listings';
 const CLICK = '/api/v1/storefront/sponsored-listings/click';
@@ -19,57 +20,38 @@ const CLICK = '/api/v1/storefront/sponsored-listings/click';
 describe('sponsored listings', function () {
   this.timeout(60_000);
   let server: TestServer;
-  const tenants: string[] = [];
-  const indexedStores: string[] = [];
-
-  before(async () => {
-    server = await startTestServer();
-  });
-
-  after(async () => {
-    await server.runtime.dataSource.query("UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = ANY($1::uuid[]) AND status <> 'done'", [tenants]);
-    for (const storeId of indexedStores) {
-      for (const uid of [storeIndexUid(storeId), tmpIndexUid(storeId)]) await server.runtime.meiliAdmin.deleteIndex(uid).waitTask({ timeout: 10_000 }).catch(() => undefined);
-    }
-    await server.close();
-  });
+  const suite = apiSuite((started) => (server = started));
 
   const db = (sql: string, params: unknown[] = []): Promise<any[]> => server.runtime.dataSource.query(sql, params);
 
-  async function newMerchant(): Promise<StoreMerchant> {
-    const m = await storeMerchant(server);
-    tenants.push(m.owner.tenantId);
-    return m;
-  }
+  const newMerchant = async (): Promise<Merchant> => suite.addMerchant(await merchant(server));
 
-  const product = (m: StoreMerchant, overrides: Record<string, unknown> = {}): Promise<string> => insertProduct(server, m.owner.tenantId, m.storeId, { status: 'PUBLISHED', ...overrides });
+  const create = (m: Merchant, body: Record<string, unknown>, headers = m.headers): Promise<TestResponse> => call(server, 'POST', BASE, { headers, body: { storeId: m.storeId, costPerClick: 0.5, ...body } });
 
-  const create = (m: StoreMerchant, body: Record<string, unknown>, headers = m.h): Promise<TestResponse> => call(server, 'POST', BASE, { headers, body: { storeId: m.storeId, costPerClick: 0.5, ...body } });
-
-  async function listing(m: StoreMerchant, body: Record<string, unknown> = {}): Promise<Record<string, any>> {
-    const productId = (body.productId as string | undefined) ?? (await product(m));
+  async function listing(m: Merchant, body: Record<string, unknown> = {}): Promise<Record<string, any>> {
+    const productId = (body.productId as string | undefined) ?? (await product(server, m, { status: 'PUBLISHED' }));
     const res = await create(m, { productId, ...body });
     expect(res.status, res.text).to.equal(201);
     return res.json;
   }
 
-  const patch = (m: StoreMerchant, id: string, body: Record<string, unknown>, headers = m.h): Promise<TestResponse> => call(server, 'PATCH', `${BASE}/${id}`, { headers, body });
-  const list = (m: StoreMerchant, query = '', headers = m.h): Promise<TestResponse> => call(server, 'GET', `${BASE}?storeId=${m.storeId}${query}`, { headers });
+  const patch = (m: Merchant, id: string, body: Record<string, unknown>, headers = m.headers): Promise<TestResponse> => call(server, 'PATCH', `${BASE}/${id}`, { headers, body });
+  const list = (m: Merchant, query = '', headers = m.headers): Promise<TestResponse> => call(server, 'GET', `${BASE}?storeId=${m.storeId}${query}`, { headers });
   const click = (body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<TestResponse> => call(server, 'POST', CLICK, { headers, body });
-  const get = async (m: StoreMerchant, id: string): Promise<Record<string, any> | undefined> => {
+  const get = async (m: Merchant, id: string): Promise<Record<string, any> | undefined> => {
     const res = await list(m, '&limit=200');
     expect(res.status, res.text).to.equal(200);
     return res.json.items.find((i: { id: string }) => i.id === id);
   };
 
-  async function storeEvents(m: StoreMerchant): Promise<Array<{ queue: string; topic: string; aggregate_type: string; aggregate_id: string; payload: any }>> {
+  async function storeEvents(m: Merchant): Promise<Array<{ queue: string; topic: string; aggregate_type: string; aggregate_id: string; payload: any }>> {
     return db("SELECT queue, topic, aggregate_type, aggregate_id, payload FROM outbox WHERE tenant_id = $1 AND topic = 'sponsored_listings.updated' ORDER BY id", [m.owner.tenantId]);
   }
 
   describe('merchant operations', () => {
     it('creates, lists, updates and deletes a listing, with one audit entry and one store outbox row per write', async () => {
       const m = await newMerchant();
-      const productId = await product(m);
+      const productId = await product(server, m, { status: 'PUBLISHED' });
       const before = Date.now();
       const created = await create(m, { productId, keywords: [' Red  Shoes ', 'T-Shirt', 'ＴＶ'], budget: 100, costPerClick: 0.25, endsAt: '2099-01-01T00:00:00Z' });
       expect(created.status, created.text).to.equal(201);
@@ -102,10 +84,10 @@ describe('sponsored listings', function () {
       expect(same.status).to.equal(200);
       expect(same.json).to.deep.equal(paused.json);
 
-      const del = await call(server, 'DELETE', `${BASE}/${id}`, { headers: m.h });
+      const del = await call(server, 'DELETE', `${BASE}/${id}`, { headers: m.headers });
       expect(del.status, del.text).to.equal(204);
       expect((await list(m)).json.items).to.deep.equal([]);
-      expectProblem(await call(server, 'DELETE', `${BASE}/${id}`, { headers: m.h }), 404, 'sponsored_listing_not_found');
+      expectProblem(await call(server, 'DELETE', `${BASE}/${id}`, { headers: m.headers }), 404, 'sponsored_listing_not_found');
 
       const audit = (await auditRows(server, m.owner.tenantId)).filter((r) => r.resource_type === 'sponsored_listing');
       expect(audit.map((r) => [r.action, r.resource_id])).to.deep.equal([
@@ -126,7 +108,7 @@ describe('sponsored listings', function () {
 
     it('validates every bound of the create body', async () => {
       const m = await newMerchant();
-      const productId = await product(m);
+      const productId = await product(server, m, { status: 'PUBLISHED' });
       const bad = async (body: Record<string, unknown>, path: string): Promise<void> => {
         const res = await create(m, { productId, ...body });
         expectProblem(res, 400, 'validation_failed');
@@ -165,7 +147,7 @@ describe('sponsored listings', function () {
       expect(edge.json).to.deep.include({ costPerClick: 0, budget: 0.0001, status: 'PAUSED' });
       expect(edge.json.keywords).to.have.length(20);
       expect(edge.json.keywords[0]).to.have.length(60);
-      const other = await create(m, { productId: await product(m), costPerClick: 1_000_000_000, budget: null, startsAt: '2098-01-01T00:00:00Z' });
+      const other = await create(m, { productId: await product(server, m, { status: 'PUBLISHED' }), costPerClick: 1_000_000_000, budget: null, startsAt: '2098-01-01T00:00:00Z' });
       expect(other.status, other.text).to.equal(201);
       expect(other.json).to.deep.include({ costPerClick: 1_000_000_000, budget: null, remainingBudget: null, startsAt: '2098-01-01T00:00:00.000Z', endsAt: null });
     });
@@ -192,7 +174,7 @@ describe('sponsored listings', function () {
       await bad({ startsAt: '2099-02-01T00:00:00Z' }, 'body.endsAt');
 
       for (const query of ['&limit=0', '&limit=201', '&limit=1.5', '&cursor=abc', '&status=LIVE', '&unknown=1']) expectProblem(await list(m, query), 400, 'validation_failed');
-      expectProblem(await call(server, 'GET', BASE, { headers: m.h }), 400, 'validation_failed');
+      expectProblem(await call(server, 'GET', BASE, { headers: m.headers }), 400, 'validation_failed');
       expect((await list(m, '&limit=200')).status).to.equal(200);
       expect((await list(m, '&limit=1')).status).to.equal(200);
     });
@@ -231,50 +213,49 @@ describe('sponsored listings', function () {
       const a = await newMerchant();
       const b = await newMerchant();
       const aListing = await listing(a);
-      const bProduct = await product(b);
+      const bProduct = await product(server, b, { status: 'PUBLISHED' });
 
-      expectProblem(await list(a, '', b.h), 404, 'store_not_found');
-      expectProblem(await create(a, { productId: bProduct }, b.h), 404, 'store_not_found');
+      expectProblem(await list(a, '', b.headers), 404, 'store_not_found');
+      expectProblem(await create(a, { productId: bProduct }, b.headers), 404, 'store_not_found');
       expectProblem(await create(a, { productId: bProduct }), 404, 'product_not_found');
       expectProblem(await create(a, { productId: uuidv7() }), 404, 'product_not_found');
-      expectProblem(await patch(a, aListing.id, { status: 'PAUSED' }, b.h), 404, 'sponsored_listing_not_found');
-      expectProblem(await call(server, 'DELETE', `${BASE}/${aListing.id}`, { headers: b.h }), 404, 'sponsored_listing_not_found');
-      expectProblem(await call(server, 'DELETE', `${BASE}/${uuidv7()}`, { headers: a.h }), 404, 'sponsored_listing_not_found');
+      expectProblem(await patch(a, aListing.id, { status: 'PAUSED' }, b.headers), 404, 'sponsored_listing_not_found');
+      expectProblem(await call(server, 'DELETE', `${BASE}/${aListing.id}`, { headers: b.headers }), 404, 'sponsored_listing_not_found');
+      expectProblem(await call(server, 'DELETE', `${BASE}/${uuidv7()}`, { headers: a.headers }), 404, 'sponsored_listing_not_found');
       expect((await get(a, aListing.id))!.status).to.equal('ACTIVE');
 
       // A product of another store of the same tenant is not this store's product.
-      const second = await call(server, 'POST', '/api/v1/organization/stores', { headers: a.h, body: { name: 'Second' } });
-      expect(second.status, second.text).to.equal(201);
-      const secondProduct = await insertProduct(server, a.owner.tenantId, second.json.id);
+      const second = await store(server, a, { name: 'Second' });
+      const secondProduct = await product(server, a, { store_id: second });
       expectProblem(await create(a, { productId: secondProduct }), 404, 'product_not_found');
 
-      const key = await storeApiKey(server, a.h, a.storeId, ['sponsored-listings:read', 'sponsored-listings:write']);
+      const key = await apiKey(server, a, ['sponsored-listings:read', 'sponsored-listings:write']);
       expect((await list(a, '', key)).status).to.equal(200);
-      const viaKey = await create(a, { productId: await product(a) }, key);
+      const viaKey = await create(a, { productId: await product(server, a, { status: 'PUBLISHED' }) }, key);
       expect(viaKey.status, viaKey.text).to.equal(201);
       expect((await patch(a, viaKey.json.id, { status: 'PAUSED' }, key)).status).to.equal(200);
-      const secondStore = { ...a, storeId: second.json.id as string };
+      const secondStore = { ...a, storeId: second };
       expectProblem(await list(secondStore, '', key), 404, 'store_not_found');
       const inSecond = await listing(secondStore, { productId: secondProduct });
       expectProblem(await patch(secondStore, inSecond.id, { status: 'PAUSED' }, key), 404, 'sponsored_listing_not_found');
-      const readOnly = await storeApiKey(server, a.h, a.storeId, ['sponsored-listings:read']);
-      expect((await create(a, { productId: await product(a) }, readOnly)).status).to.equal(403);
+      const readOnly = await apiKey(server, a, ['sponsored-listings:read']);
+      expect((await create(a, { productId: await product(server, a, { status: 'PUBLISHED' }) }, readOnly)).status).to.equal(403);
     });
 
     it('allows one listing that is not ENDED per product', async () => {
       const m = await newMerchant();
-      const productId = await product(m);
+      const productId = await product(server, m, { status: 'PUBLISHED' });
       const first = await listing(m, { productId, status: 'PAUSED' });
       expectProblem(await create(m, { productId }), 409, 'sponsored_listing_exists');
       expect((await patch(m, first.id, { status: 'ENDED' })).json).to.deep.include({ status: 'ENDED', endedReason: 'MANUAL' });
       const second = await listing(m, { productId });
       // The ENDED one cannot come back while the product has another open listing.
       expectProblem(await patch(m, first.id, { status: 'ACTIVE' }), 409, 'sponsored_listing_exists');
-      expect((await call(server, 'DELETE', `${BASE}/${second.id}`, { headers: m.h })).status).to.equal(204);
+      expect((await call(server, 'DELETE', `${BASE}/${second.id}`, { headers: m.headers })).status).to.equal(204);
       expect((await patch(m, first.id, { status: 'ACTIVE' })).json).to.deep.include({ status: 'ACTIVE', endedAt: null, endedReason: null });
 
       // Requests racing for one product: exactly one listing, the others 409 with the same code.
-      const raced = await product(m);
+      const raced = await product(server, m, { status: 'PUBLISHED' });
       const answers = await Promise.all(Array.from({ length: 6 }, () => create(m, { productId: raced })));
       expect(answers.filter((r) => r.status === 201)).to.have.length(1);
       for (const r of answers.filter((x) => x.status !== 201)) expectProblem(r, 409, 'sponsored_listing_exists');
@@ -284,7 +265,7 @@ describe('sponsored listings', function () {
       const m = await newMerchant();
       const l = await listing(m);
       await db("UPDATE stores SET status = 'archived', archived_at = now() WHERE id = $1", [m.storeId]);
-      expectProblem(await create(m, { productId: await product(m) }), 409, 'store_archived');
+      expectProblem(await create(m, { productId: await product(server, m, { status: 'PUBLISHED' }) }), 409, 'store_archived');
       expectProblem(await patch(m, l.id, { status: 'PAUSED' }), 409, 'store_archived');
       expectProblem(await click({ listingId: l.id, storeId: m.storeId }), 404, 'store_not_found');
     });
@@ -381,7 +362,7 @@ describe('sponsored listings', function () {
       const l = await listing(a, { costPerClick: 1 });
       const paused = await listing(a, { status: 'PAUSED' });
       const scheduled = await listing(a, { startsAt: '2098-01-01T00:00:00Z' });
-      const draft = await listing(a, { productId: await product(a, { status: 'DRAFT' }) });
+      const draft = await listing(a, { productId: await product(server, a, { status: 'DRAFT' }) });
       const quiet = async (body: Record<string, unknown>): Promise<void> => {
         const res = await click(body);
         expect(res.status, res.text).to.equal(202);
@@ -456,7 +437,7 @@ describe('sponsored listings', function () {
       const cheap = await listing(m, { keywords: [], costPerClick: 0.1 });
       await listing(m, { keywords: [], costPerClick: 9, status: 'PAUSED' });
       await listing(m, { keywords: [], costPerClick: 9, startsAt: '2098-01-01T00:00:00Z' });
-      await listing(m, { keywords: [], costPerClick: 9, productId: await product(m, { status: 'DRAFT' }) });
+      await listing(m, { keywords: [], costPerClick: 9, productId: await product(server, m, { status: 'DRAFT' }) });
       const expiring = await listing(m, { keywords: [], costPerClick: 8, endsAt: '2099-01-01T00:00:00Z' });
       const spent = await listing(m, { keywords: [], costPerClick: 7, budget: 5 });
       await listing(other, { keywords: [], costPerClick: 50 });
@@ -492,9 +473,9 @@ describe('sponsored listings', function () {
   describe('in the public search', () => {
     it('changes the sponsored slot as soon as the store event of a write or of a spent budget is delivered', async () => {
       const m = await newMerchant();
-      indexedStores.push(m.storeId);
+      suite.addIndexedStore(m.storeId);
       const products: string[] = [];
-      for (let i = 1; i <= 9; i += 1) products.push(await product(m, { title: `Desk Lamp ${i}`, price: String(i * 10), published_at: new Date() }));
+      for (let i = 1; i <= 9; i += 1) products.push(await product(server, m, { title: `Desk Lamp ${i}`, price: String(i * 10), published_at: new Date(), status: 'PUBLISHED' }));
       await indexHandler(server).indexer.syncProducts(products);
       const l = await listing(m, { productId: products[8], keywords: ['lamp'], costPerClick: 1, budget: 2 });
       const sponsoredIds = async (): Promise<string[]> => {
@@ -506,12 +487,7 @@ describe('sponsored listings', function () {
       const settle = async (expected: string[]): Promise<void> => {
         expect(await deliverIndexRows(server, m.owner.tenantId)).to.deep.equal([]);
         let seen: string[] = [];
-        for (let attempt = 0; attempt < 50; attempt += 1) {
-          seen = await sponsoredIds();
-          if (JSON.stringify(seen) === JSON.stringify(expected)) return;
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-        expect(seen).to.deep.equal(expected);
+        await eventually(async () => JSON.stringify((seen = await sponsoredIds())) === JSON.stringify(expected), () => `sponsored ${JSON.stringify(expected)} in the search answer (last seen: ${JSON.stringify(seen)})`, 5_000);
       };
 
       await settle([products[8]!]);

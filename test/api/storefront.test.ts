@@ -4,64 +4,26 @@
  */
 import { expect } from 'chai';
 import { uuidv7 } from '../../storage/ids';
-import { call, startTestServer, type TestServer } from '../helpers/harness';
-import { bearer, expectProblem, signUp, type SignedUp } from '../helpers/accounts';
-import { insertProduct, insertVariant } from '../helpers/catalog';
-
-type Headers = Record<string, string>;
+import { call, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
+import { expectProblem } from '../helpers/accounts';
+import { brand, category, collection, merchant, product, uniqueSlug, variant, type Merchant } from '../helpers/fixtures';
 
 describe('storefront public reads', () => {
   let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(async () => {
-    await server.close();
-  });
-
-  interface Merchant {
-    owner: SignedUp;
-    h: Headers;
-    storeId: string;
-  }
+  apiSuite((started) => (server = started));
 
   const db = (sql: string, params: unknown[]): Promise<unknown> => server.runtime.dataSource.query(sql, params);
   const get = (path: string) => call(server, 'GET', `/api/v1/catalog/public/stores/${path}`);
 
-  async function merchant(): Promise<Merchant> {
-    const owner = await signUp(server);
-    const h = bearer(owner.accessToken);
-    const res = await call(server, 'POST', '/api/v1/organization/stores', { headers: h, body: { name: 'Public Shop', currency: 'EUR' } });
-    expect(res.status, res.text).to.equal(201);
-    return { owner, h, storeId: res.json.id };
-  }
+  const LOGO = 'https://cdn.example.test/l.png';
 
-  async function product(m: Merchant, o: { status?: string; price?: string; compareAt?: string | null; slug?: string; stock?: number | null; type?: string } = {}): Promise<{ id: string; slug: string }> {
-    const id = uuidv7();
-    const slug = o.slug ?? `p-${id.slice(-12)}`;
-    const row = { id, title: `Product ${slug}`, slug, type: o.type ?? 'PHYSICAL', status: o.status ?? 'PUBLISHED', price: o.price ?? '80', compare_at_price: o.compareAt ?? null };
-    await insertProduct(server, m.owner.tenantId, m.storeId, row);
-    if (o.stock !== null) await insertVariant(server, m.owner.tenantId, m.storeId, id, { price: null, stock: o.stock ?? 3 });
+  /** A product (published unless said, 80 EUR) with one variant holding `stock` (3 unless given; none when null); answers its id and slug. */
+  async function listedProduct(m: Merchant, o: { status?: string; price?: string; compareAt?: string | null; slug?: string; stock?: number | null; type?: string } = {}): Promise<{ id: string; slug: string }> {
+    const slug = o.slug ?? uniqueSlug('p');
+    const id = await product(server, m, { title: `Product ${slug}`, slug, type: o.type ?? 'PHYSICAL', status: o.status ?? 'PUBLISHED', price: o.price ?? '80', compare_at_price: o.compareAt ?? null });
+    if (o.stock !== null) await variant(server, m, id, { price: null, stock: o.stock ?? 3 });
     return { id, slug };
-  }
-
-  async function category(m: Merchant, slug: string, parentId: string | null, active = true, position = 0): Promise<string> {
-    const id = uuidv7();
-    await db('INSERT INTO categories (id, tenant_id, store_id, parent_id, name, slug, is_active, position) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [id, m.owner.tenantId, m.storeId, parentId, slug.toUpperCase(), slug, active, position]);
-    return id;
-  }
-
-  async function brand(m: Merchant, slug: string, active = true): Promise<string> {
-    const id = uuidv7();
-    await db('INSERT INTO brands (id, tenant_id, store_id, name, slug, is_active, logo_url) VALUES ($1, $2, $3, $4, $5, $6, $7)', [id, m.owner.tenantId, m.storeId, slug, slug, active, 'https://cdn.example.test/l.png']);
-    return id;
-  }
-
-  async function collection(m: Merchant, slug: string, active: boolean, productIds: string[]): Promise<string> {
-    const id = uuidv7();
-    await db('INSERT INTO collections (id, tenant_id, store_id, name, slug, is_active) VALUES ($1, $2, $3, $4, $5, $6)', [id, m.owner.tenantId, m.storeId, slug, slug, active]);
-    for (const [position, productId] of productIds.entries()) await db('INSERT INTO collection_items (collection_id, product_id, position) VALUES ($1, $2, $3)', [id, productId, position]);
-    return id;
   }
 
   async function relate(m: Merchant, productId: string, relatedId: string, kind: string, position: number): Promise<void> {
@@ -71,7 +33,7 @@ describe('storefront public reads', () => {
   describe('store checks', () => {
     it('answers 404 store_not_found for an unknown or archived store, without a token', async () => {
       expectProblem(await get(`${uuidv7()}/categories`), 404, 'store_not_found');
-      const m = await merchant();
+      const m = await merchant(server);
       expect((await get(`${m.storeId}/brands`)).status).to.equal(200);
       await db(`UPDATE stores SET status = 'archived' WHERE id = $1`, [m.storeId]);
       for (const path of ['categories', 'brands', 'collections', 'filter-config', 'sitemap-feed', 'brands/x', 'categories/x', 'collections/x', 'products/x']) {
@@ -87,13 +49,13 @@ describe('storefront public reads', () => {
 
   describe('categories', () => {
     it('returns the active tree, hides inactive subtrees, and gives breadcrumbs', async () => {
-      const m = await merchant();
-      const root = await category(m, 'apparel', null, true, 0);
-      const men = await category(m, 'men', root, true, 0);
-      await category(m, 'shirts', men, true, 0);
-      const hidden = await category(m, 'hidden', root, false, 1);
-      await category(m, 'under-hidden', hidden, true, 0);
-      await category(m, 'home', null, true, 1);
+      const m = await merchant(server);
+      const root = await category(server, m, { name: 'APPAREL', slug: 'apparel' });
+      const men = await category(server, m, { name: 'MEN', slug: 'men', parent_id: root });
+      await category(server, m, { name: 'SHIRTS', slug: 'shirts', parent_id: men });
+      const hidden = await category(server, m, { name: 'HIDDEN', slug: 'hidden', parent_id: root, is_active: false, position: 1 });
+      await category(server, m, { name: 'UNDER-HIDDEN', slug: 'under-hidden', parent_id: hidden });
+      await category(server, m, { name: 'HOME', slug: 'home', position: 1 });
       const res = await get(`${m.storeId}/categories`);
       expect(res.status, res.text).to.equal(200);
       expect(res.json.items.map((c: { slug: string }) => c.slug)).to.deep.equal(['apparel', 'home']);
@@ -110,8 +72,8 @@ describe('storefront public reads', () => {
       expectProblem(await get(`${m.storeId}/categories/under-hidden`), 404, 'category_not_found');
       expectProblem(await get(`${m.storeId}/categories/nope`), 404, 'category_not_found');
 
-      const other = await merchant();
-      await category(other, 'only-other', null);
+      const other = await merchant(server);
+      await category(server, other, { name: 'ONLY-OTHER', slug: 'only-other' });
       expectProblem(await get(`${m.storeId}/categories/only-other`), 404, 'category_not_found');
       expect((await get(`${other.storeId}/categories`)).json.items.map((c: { slug: string }) => c.slug)).to.deep.equal(['only-other']);
     });
@@ -119,29 +81,29 @@ describe('storefront public reads', () => {
 
   describe('brands', () => {
     it('lists active brands and reads one by slug', async () => {
-      const m = await merchant();
-      const id = await brand(m, 'acme');
-      await brand(m, 'retired', false);
+      const m = await merchant(server);
+      const id = await brand(server, m, { name: 'acme', slug: 'acme', logo_url: LOGO });
+      await brand(server, m, { name: 'retired', slug: 'retired', is_active: false, logo_url: LOGO });
       const res = await get(`${m.storeId}/brands`);
       expect(res.status, res.text).to.equal(200);
       expect(res.json.items).to.deep.equal([{ id, name: 'acme', slug: 'acme', description: null, logoUrl: 'https://cdn.example.test/l.png', websiteUrl: null }]);
       expect((await get(`${m.storeId}/brands/ACME`)).json).to.include({ id });
       expectProblem(await get(`${m.storeId}/brands/retired`), 404, 'brand_not_found');
       expectProblem(await get(`${m.storeId}/brands/unknown`), 404, 'brand_not_found');
-      const other = await merchant();
-      await brand(other, 'theirs');
+      const other = await merchant(server);
+      await brand(server, other, { name: 'theirs', slug: 'theirs', logo_url: LOGO });
       expectProblem(await get(`${m.storeId}/brands/theirs`), 404, 'brand_not_found');
     });
   });
 
   describe('filter-config', () => {
     it('returns the default, then the saved configuration with enabled facets only', async () => {
-      const m = await merchant();
+      const m = await merchant(server);
       const first = await get(`${m.storeId}/filter-config`);
       expect(first.status, first.text).to.equal(200);
       expect(first.json.facets.map((f: { key: string }) => f.key)).to.include.members(['brand', 'price']);
       const saved = await call(server, 'PUT', `/api/v1/storefront/filter-config?storeId=${m.storeId}`, {
-        headers: m.h,
+        headers: m.headers,
         body: {
           facets: [
             { key: 'price', label: 'Price', display: 'range', enabled: true },
@@ -159,9 +121,9 @@ describe('storefront public reads', () => {
 
   describe('products', () => {
     it('shows the price the pricing engine gives visitors: a running rule lowers it, the regular price becomes the compare-at price', async () => {
-      const m = await merchant();
-      const p = await product(m, { price: '80' });
-      const rule = await call(server, 'POST', '/api/v1/pricing/rules', { headers: m.h, body: { storeId: m.storeId, name: 'Ten off', type: 'PERCENT', value: 10 } });
+      const m = await merchant(server);
+      const p = await listedProduct(m, { price: '80' });
+      const rule = await call(server, 'POST', '/api/v1/pricing/rules', { headers: m.headers, body: { storeId: m.storeId, name: 'Ten off', type: 'PERCENT', value: 10 } });
       expect(rule.status, rule.text).to.equal(201);
       const res = await get(`${m.storeId}/products/${p.slug}`);
       expect(res.status, res.text).to.equal(200);
@@ -170,8 +132,8 @@ describe('storefront public reads', () => {
     });
 
     it('reads a published product with public fields only; drafts, archived, unknown and other stores answer 404', async () => {
-      const m = await merchant();
-      const p = await product(m, { price: '75', compareAt: '100' });
+      const m = await merchant(server);
+      const p = await listedProduct(m, { price: '75', compareAt: '100' });
       const res = await get(`${m.storeId}/products/${p.slug.toUpperCase()}`);
       expect(res.status, res.text).to.equal(200);
       expect(res.json).to.include({ id: p.id, slug: p.slug, price: 75, compareAtPrice: 100, discountPercent: 25, currency: 'EUR', inStock: true });
@@ -179,19 +141,19 @@ describe('storefront public reads', () => {
       expect(res.json.variants[0]).to.include({ price: 75, inStock: true });
       expect(res.json.variants[0]).to.not.have.property('stock');
       expect(res.json).to.not.have.any.keys('tenantId', 'storeId', 'status', 'viewCount', 'salesCount');
-      const draft = await product(m, { status: 'DRAFT' });
-      const archived = await product(m, { status: 'ARCHIVED' });
+      const draft = await listedProduct(m, { status: 'DRAFT' });
+      const archived = await listedProduct(m, { status: 'ARCHIVED' });
       expectProblem(await get(`${m.storeId}/products/${draft.slug}`), 404, 'product_not_found');
       expectProblem(await get(`${m.storeId}/products/${archived.slug}`), 404, 'product_not_found');
       expectProblem(await get(`${m.storeId}/products/unknown`), 404, 'product_not_found');
-      const other = await merchant();
-      const theirs = await product(other);
+      const other = await merchant(server);
+      const theirs = await listedProduct(other);
       expectProblem(await get(`${m.storeId}/products/${theirs.slug}`), 404, 'product_not_found');
     });
 
     it('counts a view with one UPDATE, without audit or outbox rows', async () => {
-      const m = await merchant();
-      const p = await product(m);
+      const m = await merchant(server);
+      const p = await listedProduct(m);
       const view = (storeId: string, productId: string) => call(server, 'POST', `/api/v1/catalog/public/stores/${storeId}/products/${productId}/view`);
       expect((await view(m.storeId, p.id)).status).to.equal(204);
       expect((await view(m.storeId, p.id)).status).to.equal(204);
@@ -201,23 +163,23 @@ describe('storefront public reads', () => {
       const [audit] = (await db('SELECT count(*)::int AS n FROM audit_log WHERE resource_id = $1', [p.id])) as Array<{ n: number }>;
       expect(outbox!.n).to.equal(0);
       expect(audit!.n).to.equal(0);
-      const draft = await product(m, { status: 'DRAFT' });
+      const draft = await listedProduct(m, { status: 'DRAFT' });
       expectProblem(await view(m.storeId, draft.id), 404, 'product_not_found');
       expectProblem(await view(m.storeId, uuidv7()), 404, 'product_not_found');
-      const other = await merchant();
+      const other = await merchant(server);
       expectProblem(await view(other.storeId, p.id), 404, 'product_not_found');
       const [after] = (await db('SELECT view_count FROM products WHERE id = $1', [p.id])) as Array<{ view_count: string }>;
       expect(Number(after!.view_count)).to.equal(2);
     });
 
     it('lists published related products, RELATED then UPSELL then CROSS_SELL, with limit bounds', async () => {
-      const m = await merchant();
-      const base = await product(m);
-      const cross = await product(m);
-      const up = await product(m);
-      const rel2 = await product(m);
-      const rel1 = await product(m, { stock: 0 });
-      const draft = await product(m, { status: 'DRAFT' });
+      const m = await merchant(server);
+      const base = await listedProduct(m);
+      const cross = await listedProduct(m);
+      const up = await listedProduct(m);
+      const rel2 = await listedProduct(m);
+      const rel1 = await listedProduct(m, { stock: 0 });
+      const draft = await listedProduct(m, { status: 'DRAFT' });
       await relate(m, base.id, cross.id, 'CROSS_SELL', 0);
       await relate(m, base.id, up.id, 'UPSELL', 0);
       await relate(m, base.id, rel2.id, 'RELATED', 1);
@@ -232,18 +194,18 @@ describe('storefront public reads', () => {
       expect((await get(`${m.storeId}/products/${base.id}/related?limit=101`)).status).to.equal(400);
       expect((await get(`${m.storeId}/products/${base.id}/related?limit=100`)).status).to.equal(200);
       expectProblem(await get(`${m.storeId}/products/${draft.id}/related`), 404, 'product_not_found');
-      const other = await merchant();
+      const other = await merchant(server);
       expectProblem(await get(`${other.storeId}/products/${base.id}/related`), 404, 'product_not_found');
     });
 
     it('returns the active bundles of a product with computed prices, 404 when none', async () => {
-      const m = await merchant();
-      const a = await product(m, { price: '10' });
-      const b = await product(m, { price: '30' });
-      const lonely = await product(m);
+      const m = await merchant(server);
+      const a = await listedProduct(m, { price: '10' });
+      const b = await listedProduct(m, { price: '30' });
+      const lonely = await listedProduct(m);
       expectProblem(await get(`${m.storeId}/products/${a.id}/bundle`), 404, 'bundle_not_found');
       const created = await call(server, 'POST', '/api/v1/bundles', {
-        headers: m.h,
+        headers: m.headers,
         body: { storeId: m.storeId, name: 'Pair', pricing: { type: 'PERCENT_OFF', percentOff: 10 }, items: [{ productId: a.id, quantity: 1 }, { productId: b.id, quantity: 1 }] },
       });
       expect(created.status, created.text).to.equal(201);
@@ -259,19 +221,19 @@ describe('storefront public reads', () => {
       expect((await get(`${m.storeId}/products/${a.id}/bundle`)).status).to.equal(200);
       await db('UPDATE bundles SET is_active = false WHERE id = $1', [created.json.id]);
       expectProblem(await get(`${m.storeId}/products/${a.id}/bundle`), 404, 'bundle_not_found');
-      const other = await merchant();
+      const other = await merchant(server);
       expectProblem(await get(`${other.storeId}/products/${a.id}/bundle`), 404, 'product_not_found');
     });
   });
 
   describe('collections', () => {
     it('lists active collections and reads one with its published products in order', async () => {
-      const m = await merchant();
-      const p1 = await product(m, { price: '5' });
-      const p2 = await product(m);
-      const draft = await product(m, { status: 'DRAFT' });
-      await collection(m, 'summer', true, [p2.id, draft.id, p1.id]);
-      await collection(m, 'winter', false, [p1.id]);
+      const m = await merchant(server);
+      const p1 = await listedProduct(m, { price: '5' });
+      const p2 = await listedProduct(m);
+      const draft = await listedProduct(m, { status: 'DRAFT' });
+      await collection(server, m, [p2.id, draft.id, p1.id], { name: 'summer', slug: 'summer' });
+      await collection(server, m, [p1.id], { name: 'winter', slug: 'winter', is_active: false });
       const list = await get(`${m.storeId}/collections`);
       expect(list.status, list.text).to.equal(200);
       expect(list.json.items.map((c: { slug: string }) => c.slug)).to.deep.equal(['summer']);
@@ -281,21 +243,21 @@ describe('storefront public reads', () => {
       expect(one.json.products[1]).to.include({ price: 5, compareAtPrice: null, discountPercent: 0, imageUrl: null, inStock: true });
       expectProblem(await get(`${m.storeId}/collections/winter`), 404, 'collection_not_found');
       expectProblem(await get(`${m.storeId}/collections/unknown`), 404, 'collection_not_found');
-      const other = await merchant();
-      await collection(other, 'theirs', true, []);
+      const other = await merchant(server);
+      await collection(server, other, [], { name: 'theirs', slug: 'theirs' });
       expectProblem(await get(`${m.storeId}/collections/theirs`), 404, 'collection_not_found');
     });
   });
 
   describe('sitemap feed', () => {
     it('pages published products by id with cursor and limit bounds', async () => {
-      const m = await merchant();
+      const m = await merchant(server);
       const published = [];
-      for (let i = 0; i < 5; i++) published.push(await product(m, { stock: null }));
-      await product(m, { status: 'DRAFT', stock: null });
-      await product(m, { status: 'ARCHIVED', stock: null });
-      const other = await merchant();
-      await product(other, { stock: null });
+      for (let i = 0; i < 5; i++) published.push(await listedProduct(m, { stock: null }));
+      await listedProduct(m, { status: 'DRAFT', stock: null });
+      await listedProduct(m, { status: 'ARCHIVED', stock: null });
+      const other = await merchant(server);
+      await listedProduct(other, { stock: null });
       const seen: string[] = [];
       let cursor: string | null = null;
       let pages = 0;

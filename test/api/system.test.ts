@@ -8,7 +8,11 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { call, startTestServer, type TestResponse, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
 import { extensionOperationIds } from '../../api/routes';
+import type { Pool } from 'pg';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { eventually } from '../helpers/wait';
 
 function expectProblem(response: TestResponse, status: number, code: string): void {
   expect(response.status, response.text).to.equal(status);
@@ -46,10 +50,7 @@ function countOperations(document: { paths: Record<string, Record<string, unknow
 
 describe('system endpoints', () => {
   let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.close());
+  apiSuite((started) => (server = started));
 
   for (const path of ['/livez', '/healthz']) {
     it(`GET ${path} (liveness) answers 200 {status: ok} and is not cached`, async () => {
@@ -82,7 +83,8 @@ describe('system endpoints', () => {
     const pool = server.runtime.config.dbPoolSize;
     const sleepers = Array.from({ length: pool + 2 }, () => server.runtime.dataSource.query('SELECT pg_sleep(1.5)'));
     try {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      const pg = (server.runtime.dataSource.driver as PostgresDriver).master as Pool;
+      await eventually(() => pg.totalCount === pool && pg.idleCount === 0 && pg.waitingCount > 0, 'every pooled connection to be busy');
       const { res, ms } = await timedCall(server, 'GET', '/readyz');
       expect(res.status, res.text).to.equal(200);
       expect(ms).to.be.below(1000);
@@ -93,6 +95,7 @@ describe('system endpoints', () => {
   });
 
   describe('GET /readyz with a backing service down', () => {
+    // Servers of their own, pointed at a Redis and a Meilisearch that do not answer.
     let refused: TestServer;
     let noSearch: TestServer;
     before(async () => {

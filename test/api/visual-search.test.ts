@@ -11,9 +11,11 @@ import type BeeQueue from 'bee-queue';
 import { expect } from 'chai';
 import pino from 'pino';
 import sharp from 'sharp';
-import { call, startTestServer, type TestServer } from '../helpers/harness';
+import { call, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
+import { eventually } from '../helpers/wait';
 import { auditRows, expectProblem } from '../helpers/accounts';
-import { merchant, insertCategory, type Merchant } from './products.helpers';
+import { category, createProduct, merchant, type Merchant } from '../helpers/fixtures';
 import { jobIdFor, outboxConsumer, type OutboxJobData } from '../../storage/outbox';
 import type { DeliveryHandler } from '../../storage/consumers';
 import type { QueueName } from '../../storage/queues';
@@ -59,13 +61,12 @@ describe('visual search', function () {
   let imageBase: string;
   let saved: VisionConfig;
   const served = new Map<string, { body: Buffer; type: string }>();
-  const tenants: string[] = [];
-  const stores: string[] = [];
   let visionHandler: DeliveryHandler;
   let indexHandler: DeliveryHandler;
 
+  const suite = apiSuite((started) => (server = started));
+
   before(async () => {
-    server = await startTestServer();
     saved = { ...server.runtime.config.vision };
     Object.assign(server.runtime.config.vision, { fetchAllowAddresses: ['127.0.0.1'], uploadMaxBytes: 300_000, maxPixels: 4_000_000, fetchMaxBytes: 400_000, fetchTimeoutMs: 3_000, maxAttempts: 2, publicQueriesPerMinute: 100_000 });
     visionHandler = createVisionHandler({ dataSource: server.runtime.dataSource, logger: silent, config: server.runtime.config.vision });
@@ -112,18 +113,10 @@ describe('visual search', function () {
     // The rest of the suite runs in this process: give the model threads' memory back.
     await disposeEmbedders();
     Object.assign(server.runtime.config.vision, saved);
-    await server.runtime.dataSource.query("UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = ANY($1::uuid[]) AND status <> 'done'", [tenants]);
-    for (const storeId of stores) await server.runtime.meiliAdmin.deleteIndex(storeIndexUid(storeId)).waitTask({ timeout: 10_000 }).catch(() => undefined);
     await new Promise<void>((resolve) => images.close(() => resolve()));
-    await server.close();
   });
 
-  async function newMerchant(): Promise<Merchant> {
-    const m = await merchant(server);
-    tenants.push(m.owner.tenantId);
-    stores.push(m.storeId);
-    return m;
-  }
+  const newMerchant = async (): Promise<Merchant> => suite.addMerchant(await merchant(server), { indexed: true });
 
   /** Delivers the tenant's pending rows of `queue` aggregate by aggregate; returns the failures. */
   async function drain(m: Merchant, queue: QueueName, handler: DeliveryHandler): Promise<Error[]> {
@@ -145,29 +138,29 @@ describe('visual search', function () {
     return failures;
   }
 
-  /** Runs the vision worker, then the indexer, until the tenant has nothing pending. */
+  /** Runs the vision worker, then the indexer, until the tenant has nothing pending (rows waiting for a retry included); returns the failures. */
   async function settle(m: Merchant): Promise<Error[]> {
     const failures: Error[] = [];
-    for (let round = 0; round < 6; round += 1) {
-      failures.push(...(await drain(m, 'vision', visionHandler)));
-      failures.push(...(await drain(m, 'index', indexHandler)));
-      const [left]: Array<{ n: number }> = await server.runtime.dataSource.query(
-        "SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1 AND queue IN ('vision', 'index') AND status <> 'done'",
-        [m.owner.tenantId],
-      );
-      if (left!.n === 0) break;
-      await new Promise((r) => setTimeout(r, 30));
-    }
+    await eventually(
+      async () => {
+        failures.push(...(await drain(m, 'vision', visionHandler)));
+        failures.push(...(await drain(m, 'index', indexHandler)));
+        const [left]: Array<{ n: number }> = await server.runtime.dataSource.query(
+          "SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1 AND queue IN ('vision', 'index') AND status <> 'done'",
+          [m.owner.tenantId],
+        );
+        return left!.n === 0;
+      },
+      'the vision and index rows of the tenant to be done',
+      30_000,
+    );
     return failures;
   }
 
+  /** A published product made through the API with the image at `image` of the test image server (none when null); answers its id. */
   async function product(m: Merchant, title: string, image: string | null, extra: Record<string, unknown> = {}): Promise<string> {
-    const res = await call(server, 'POST', '/api/v1/catalog/products', {
-      headers: m.headers,
-      body: { storeId: m.storeId, title, type: 'PHYSICAL', price: 10, status: 'PUBLISHED', images: image ? [{ url: `${imageBase}${image}` }] : [], variants: [{ stock: 5 }], ...extra },
-    });
-    expect(res.status, res.text).to.equal(201);
-    return res.json.id;
+    const body = { title, status: 'PUBLISHED', images: image ? [{ url: `${imageBase}${image}` }] : [], variants: [{ stock: 5 }], ...extra };
+    return (await createProduct(server, m, body)).id;
   }
 
   async function enable(m: Merchant, body: Record<string, unknown> = {}): Promise<void> {
@@ -200,7 +193,7 @@ describe('visual search', function () {
     shop = await newMerchant();
     redBrand = uuidv7();
     await server.runtime.dataSource.query('INSERT INTO brands (id, tenant_id, store_id, name, slug) VALUES ($1, $2, $3, $4, $5)', [redBrand, shop.owner.tenantId, shop.storeId, 'Redline', `redline-${redBrand.slice(-8)}`]);
-    hats = await insertCategory(server, shop, 'Hats');
+    hats = await category(server, shop, { name: 'Hats' });
     ids.red = await product(shop, 'Red circle', '/red-circle.png', { brandId: redBrand, categoryIds: [hats], price: 25 });
     ids.blue = await product(shop, 'Blue stripes', '/blue-stripes.png', { price: 40 });
     ids.green = await product(shop, 'Green checker', '/green-checker.png', { categoryIds: [hats], price: 15, variants: [{ stock: 0 }] });
@@ -321,7 +314,6 @@ describe('visual search', function () {
       expect(row!.error).to.match(/^http_status: .*503/);
       const [outbox]: Array<{ status: string }> = await server.runtime.dataSource.query("SELECT status FROM outbox WHERE aggregate_id = $1 AND queue = 'vision' ORDER BY id DESC LIMIT 1", [flaky]);
       expect(outbox!.status).to.equal('pending');
-      await new Promise((r) => setTimeout(r, 20));
       expect(await settle(m)).to.deep.equal([]);
       [row] = await server.runtime.dataSource.query('SELECT status, attempts, error FROM product_image_vectors WHERE product_id = $1', [flaky]);
       expect(row).to.include({ status: 'FAILED', attempts: 2 });
@@ -352,13 +344,9 @@ describe('visual search', function () {
         for (const row of rows) {
           await producers.get('vision').createJob({ aggregateType: row.aggregate_type, aggregateId: row.aggregate_id, tenantId: m.owner.tenantId }).setId(jobIdFor(row.aggregate_type, row.aggregate_id)).save();
         }
-        const deadline = Date.now() + 60_000;
-        let left = 3;
-        while (Date.now() < deadline && left > 0) {
-          await new Promise((r) => setTimeout(r, 100));
-          [{ n: left }] = (await server.runtime.dataSource.query("SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1 AND queue = 'vision' AND status <> 'done'", [m.owner.tenantId])) as Array<{ n: number }>;
-        }
-        expect(left).to.equal(0);
+        const left = async (): Promise<number> =>
+          ((await server.runtime.dataSource.query("SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1 AND queue = 'vision' AND status <> 'done'", [m.owner.tenantId])) as Array<{ n: number }>)[0]!.n;
+        await eventually(async () => (await left()) === 0, 'the worker to finish the vision rows', { timeoutMs: 60_000, intervalMs: 100 });
       } finally {
         await consumers.stop(2_000);
         await producers.close(1_000);
@@ -391,7 +379,6 @@ describe('visual search', function () {
       const rows: Array<{ status: string }> = await server.runtime.dataSource.query("SELECT status FROM outbox WHERE tenant_id = $1 AND queue = 'vision' AND aggregate_id = ANY($2::text[])", [m.owner.tenantId, [a, b]]);
       expect(rows.map((r) => r.status)).to.deep.equal(['pending', 'pending']);
       // A worker that died without answering leaves rows in flight; the relay reclaims them the same way.
-      await new Promise((r) => setTimeout(r, 20));
       expect(await settle(m)).to.deep.equal([]);
       const done: Array<{ status: string }> = await server.runtime.dataSource.query('SELECT status FROM product_image_vectors WHERE product_id = ANY($1::uuid[])', [[a, b]]);
       expect(done.map((r) => r.status)).to.deep.equal(['INDEXED', 'INDEXED']);

@@ -20,10 +20,11 @@ import { uuidv7 } from '../../storage/ids';
 import { jobIdFor, outboxConsumer, type OutboxJobData } from '../../storage/outbox';
 import { QueueRegistry } from '../../storage/queues';
 import { addMember, auditRows, expectProblem } from '../helpers/accounts';
-import { storeApiKey } from '../helpers/catalog';
 import { call, testRuntime, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
 import { RETRY, silentLogger } from '../helpers/indexing';
-import { merchant, product, type Merchant } from './products.helpers';
+import { apiKey, createProduct, merchant, type Merchant } from '../helpers/fixtures';
+import { eventually } from '../helpers/wait';
 
 type Json = Record<string, any>;
 
@@ -83,22 +84,26 @@ const WEBHOOKS: WebhookConfig = { retryDelaysMs: DELAYS, timeoutMs: 2_000, pollI
 describe('webhooks', function () {
   this.timeout(60_000);
   let server: TestServer;
-  let closeApp: () => Promise<void>;
   const receiver = new Receiver();
   const tenants: string[] = [];
   const dispatchers: WebhookDispatcher[] = [];
 
-  before(async () => {
+  /** The app with webhook settings of its own (process services, which startTestServer's config does not reach): the local receiver's address is allowed (tests only). */
+  async function startWebhookServer(): Promise<TestServer> {
     const runtime = await testRuntime();
-    // The app with webhook settings of its own: the local receiver's address is allowed (tests only).
     const services = { ...runtime.services, config: { ...runtime.services.config, webhooks: WEBHOOKS } };
     const app = createApp({ ...runtime, services });
     const httpServer = http.createServer(app.callback());
     await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', () => resolve()));
-    server = { baseUrl: `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`, runtime: { ...runtime, services }, close: async () => undefined };
-    closeApp = () => new Promise<void>((resolve) => httpServer.close(() => resolve()));
-    await receiver.start();
-  });
+    return {
+      baseUrl: `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`,
+      runtime: { ...runtime, services },
+      close: () => new Promise<void>((resolve) => httpServer.close(() => resolve())),
+    };
+  }
+
+  const suite = apiSuite((started) => (server = started), { start: startWebhookServer });
+  before(() => receiver.start());
 
   afterEach(async () => {
     for (const d of dispatchers.splice(0)) await d.stop();
@@ -107,15 +112,12 @@ describe('webhooks', function () {
     await q("UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = ANY($1::uuid[]) AND status <> 'done'", [tenants]);
   });
 
-  after(async () => {
-    await receiver.close();
-    await closeApp();
-  });
+  after(() => receiver.close());
 
   const q = <T = Json>(sql: string, params: unknown[] = []): Promise<T[]> => server.runtime.dataSource.query(sql, params);
 
   async function newMerchant(): Promise<Merchant> {
-    const m = await merchant(server);
+    const m = suite.addMerchant(await merchant(server));
     tenants.push(m.owner.tenantId);
     return m;
   }
@@ -149,20 +151,10 @@ describe('webhooks', function () {
     return rows.length;
   }
 
-  async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await probe();
-      if (value) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
-
   const deliveryRow = async (id: string): Promise<Json> => (await q('SELECT * FROM webhook_deliveries WHERE id = $1', [id]))[0]!;
-  const waitStatus = (id: string, status: string, timeoutMs?: number) => waitFor(`delivery ${id} ${status}`, async () => ((await deliveryRow(id)).status === status ? true : undefined), timeoutMs);
+  const waitStatus = (id: string, status: string, timeoutMs = 15_000) => eventually(async () => (await deliveryRow(id)).status === status, `delivery ${id} ${status}`, timeoutMs);
 
-  /** Checks one received request against document 1 byte for byte; returns the parsed envelope. */
+  /** Checks one received request against the specified headers and envelope byte for byte; returns the parsed envelope. */
   function verifyRequest(r: Received, secret: string, topic: string): Json {
     expect(r.headers['content-type']).to.equal('application/json');
     expect(r.headers['x-service-topic']).to.equal(topic);
@@ -266,16 +258,16 @@ describe('webhooks', function () {
       expectProblem(await api(m, 'GET', '/webhooks/endpoints', undefined, staff.headers), 403, 'insufficient_role');
       expectProblem(await api(m, 'POST', '/webhooks/endpoints', { url: 'https://example.com/c', topics: ['*'] }, staff.headers), 403, 'insufficient_role');
       // API keys of the tenant with the webhooks scopes (a sandbox token has '*').
-      const reader = await storeApiKey(server, m.headers, m.storeId, ['webhooks:read']);
+      const reader = await apiKey(server, m, ['webhooks:read']);
       expect((await api(m, 'GET', '/webhooks/endpoints', undefined, reader)).json.items.map((x: Json) => x.id)).to.include(e.id);
       expectProblem(await api(m, 'POST', `/webhooks/endpoints/${e.id}/rotate-secret`, undefined, reader), 403, 'insufficient_scope');
-      const writer = await storeApiKey(server, m.headers, m.storeId, ['*']);
+      const writer = await apiKey(server, m, ['*']);
       const byKey = await api(m, 'POST', '/webhooks/endpoints', { url: 'https://example.com/by-key', topics: ['*'] }, writer);
       expect(byKey.status, byKey.text).to.equal(201);
       expect(byKey.json.secret).to.match(/^whsec_/);
-      const catalogOnly = await storeApiKey(server, m.headers, m.storeId, ['catalog:read']);
+      const catalogOnly = await apiKey(server, m, ['catalog:read']);
       expectProblem(await api(m, 'GET', '/webhooks/endpoints', undefined, catalogOnly), 403, 'insufficient_scope');
-      const otherKey = await storeApiKey(server, other.headers, other.storeId, ['*']);
+      const otherKey = await apiKey(server, other, ['*']);
       expectProblem(await api(m, 'GET', `/webhooks/endpoints/${e.id}`, undefined, otherKey), 404, 'webhook_endpoint_not_found');
 
       const path = `/webhooks/endpoints/${e.id}`;
@@ -301,13 +293,13 @@ describe('webhooks', function () {
     async function oneDelivery(path: string, topics = ['product.created']): Promise<{ m: Merchant; e: Json; row: Json }> {
       const m = await newMerchant();
       const e = await endpoint(m, { url: `${receiver.base}${path}`, topics });
-      await product(server, m);
+      await createProduct(server, m);
       await fanOut(m.owner.tenantId);
       const [row] = await q('SELECT id FROM webhook_deliveries WHERE tenant_id = $1', [m.owner.tenantId]);
       return { m, e, row: row! };
     }
 
-    it('product operations emit product.created/updated/published/archived; each arrives signed, with the headers and envelope of document 1, once per endpoint', async () => {
+    it('product operations emit product.created/updated/published/archived; each arrives signed, with the specified headers and envelope, once per endpoint', async () => {
       const m = await newMerchant();
       const pathAll = receiver.path();
       const pathPublished = receiver.path();
@@ -315,7 +307,7 @@ describe('webhooks', function () {
       const published = await endpoint(m, { url: `${receiver.base}${pathPublished}`, topics: ['product.published'] });
       await endpoint(m, { url: `${receiver.base}${receiver.path()}`, topics: ['*'], enabled: false });
 
-      const p = await product(server, m, { title: 'Linen Shirt', price: 39.9 });
+      const p = await createProduct(server, m, { title: 'Linen Shirt', price: 39.9 });
       const put = await api(m, 'PUT', `/catalog/products/${p.id}`, { title: 'Linen Shirt Blue', type: 'PHYSICAL', price: 41.5 });
       expect(put.status, put.text).to.equal(200);
       expect((await api(m, 'POST', `/catalog/products/${p.id}/publish`)).status).to.equal(201);
@@ -335,7 +327,7 @@ describe('webhooks', function () {
       );
 
       dispatcher().start();
-      await waitFor('five arrivals', async () => receiver.at(pathAll).length + receiver.at(pathPublished).length >= 5 || undefined);
+      await eventually(async () => receiver.at(pathAll).length + receiver.at(pathPublished).length >= 5, 'five arrivals', 15_000);
       for (const r of rows) await waitStatus(r.id, 'DELIVERED');
       const got = receiver.at(pathAll).map((r) => verifyRequest(r, all.secret, r.headers['x-service-topic'] as string));
       expect(got.map((e) => e.topic).sort()).to.deep.equal(['product.archived', 'product.created', 'product.published', 'product.updated']);
@@ -374,10 +366,10 @@ describe('webhooks', function () {
 
     it('a tenant without subscribers records no product events, and an endpoint only gets events after it was created', async () => {
       const m = await newMerchant();
-      await product(server, m);
+      await createProduct(server, m);
       expect(await q("SELECT 1 FROM outbox WHERE tenant_id = $1 AND queue = 'webhooks'", [m.owner.tenantId])).to.have.length(0);
       const first = await endpoint(m, { url: `${receiver.base}${receiver.path()}`, topics: ['product.created'] });
-      await product(server, m);
+      await createProduct(server, m);
       // An endpoint created after the event happened gets no delivery of it.
       await q('UPDATE webhook_endpoints SET created_at = now() + interval \'1 hour\' WHERE id = $1', [first.id]);
       await fanOut(m.owner.tenantId);
@@ -443,7 +435,7 @@ describe('webhooks', function () {
       // Replaying a delivered one sends it again: the receiver sees the same deliveryId twice and processes it once.
       expectProblem(await api(m, 'POST', `/webhooks/deliveries/${uuidv7()}/replay`), 404, 'webhook_delivery_not_found');
       expect((await api(m, 'POST', `/webhooks/deliveries/${row!.id}/replay`)).status).to.equal(202);
-      await waitFor('the duplicate', async () => ((await deliveryRow(row!.id)).total_attempts === 7 ? true : undefined));
+      await eventually(async () => (await deliveryRow(row!.id)).total_attempts === 7, 'the duplicate', 15_000);
       expect(receiver.at(path)).to.have.length(7);
       const seen = new Set<string>();
       let processed = 0;
@@ -464,8 +456,8 @@ describe('webhooks', function () {
       const m = await newMerchant();
       const path = receiver.path(new Array(10).fill(500));
       const e = await endpoint(m, { url: `${receiver.base}${path}`, topics: ['product.created'] });
-      await product(server, m);
-      await product(server, m);
+      await createProduct(server, m);
+      await createProduct(server, m);
       await fanOut(m.owner.tenantId);
       const ids = (await q('SELECT id FROM webhook_deliveries WHERE tenant_id = $1 ORDER BY id', [m.owner.tenantId])).map((r) => r.id as string);
       expectProblem(await api(m, 'POST', `/webhooks/deliveries/${ids[0]}/replay`), 409, 'webhook_delivery_pending');
@@ -486,7 +478,7 @@ describe('webhooks', function () {
       const { m, e, row } = await oneDelivery(path);
       const first = dispatcher();
       first.start();
-      await waitFor('attempt 1', async () => ((await deliveryRow(row!.id)).attempts === 1 ? true : undefined));
+      await eventually(async () => (await deliveryRow(row!.id)).attempts === 1, 'attempt 1', 15_000);
       await first.stop();
       expect(await deliveryRow(row!.id)).to.include({ status: 'PENDING', attempts: 1, claim_token: null });
       const second = dispatcher();
@@ -501,7 +493,7 @@ describe('webhooks', function () {
       // A dispatcher that claimed a delivery and died: the claim blocks others until it expires.
       const path2 = receiver.path();
       await api(m, 'PATCH', `/webhooks/endpoints/${e.id}`, { url: `${receiver.base}${path2}` });
-      await product(server, m);
+      await createProduct(server, m);
       await fanOut(m.owner.tenantId);
       const [held] = await q('SELECT id FROM webhook_deliveries WHERE tenant_id = $1 AND status = $2', [m.owner.tenantId, 'PENDING']);
       await q("UPDATE webhook_deliveries SET claim_token = $2, claimed_until = now() + interval '1 hour' WHERE id = $1", [held!.id, uuidv7()]);
@@ -532,7 +524,7 @@ describe('webhooks', function () {
       await q('UPDATE webhook_deliveries SET next_attempt_at = now() WHERE id = $1', [row!.id]);
       await dispatcher().runOnce();
       expect(await deliveryRow(row!.id)).to.include({ status: 'PENDING', attempts: 2 });
-      await product(server, m);
+      await createProduct(server, m);
       expect(await q("SELECT 1 FROM outbox WHERE tenant_id = $1 AND queue = 'webhooks' AND status = 'pending'", [m.owner.tenantId])).to.have.length(0);
       expect((await api(m, 'PATCH', `/webhooks/endpoints/${e.id}`, { enabled: true })).status).to.equal(200);
       await dispatcher().runOnce();
@@ -545,16 +537,16 @@ describe('webhooks', function () {
       const fast = receiver.path();
       await endpoint(m, { url: `${receiver.base}${slow}`, topics: ['product.created'] });
       await endpoint(m, { url: `${receiver.base}${fast}`, topics: ['product.updated'] });
-      const p = await product(server, m);
+      const p = await createProduct(server, m);
       await fanOut(m.owner.tenantId);
       const d = dispatcher({ concurrency: 2, timeoutMs: 5_000, claimTimeoutMs: 10_000 });
       d.start();
-      await waitFor('the slow request', async () => receiver.at(slow).length === 1 || undefined);
+      await eventually(async () => receiver.at(slow).length === 1, 'the slow request', 15_000);
       for (let i = 0; i < 3; i += 1) {
         expect((await api(m, 'PUT', `/catalog/products/${p.id}`, { title: `Renamed ${i}`, type: 'PHYSICAL', price: 10 })).status).to.equal(200);
         await fanOut(m.owner.tenantId);
       }
-      await waitFor('three fast deliveries', async () => (await q("SELECT 1 FROM webhook_deliveries WHERE tenant_id = $1 AND status = 'DELIVERED'", [m.owner.tenantId])).length === 3 || undefined);
+      await eventually(async () => (await q("SELECT 1 FROM webhook_deliveries WHERE tenant_id = $1 AND status = 'DELIVERED'", [m.owner.tenantId])).length === 3, 'three fast deliveries', 15_000);
       expect(receiver.at(fast)).to.have.length(3);
       expect(receiver.at(slow)).to.have.length(1);
       await q("UPDATE webhook_deliveries SET status = 'DEAD', dead_at = now() - interval '40 days' WHERE tenant_id = $1 AND topic = 'product.created'", [m.owner.tenantId]);
@@ -592,7 +584,7 @@ describe('webhooks', function () {
       const m = await newMerchant();
       const path = receiver.path();
       await endpoint(m, { url: `${receiver.base}${path}`, topics: ['product.created'] });
-      await product(server, m);
+      await createProduct(server, m);
       const [event] = await q("SELECT aggregate_id FROM outbox WHERE tenant_id = $1 AND queue = 'webhooks'", [m.owner.tenantId]);
       const prefix = `webhooks-${uuidv7().slice(-12)}`;
       const { redisUrl } = server.runtime.config;
@@ -603,7 +595,7 @@ describe('webhooks', function () {
       try {
         await q("UPDATE outbox SET status = 'in_flight', claimed_at = now(), attempts = attempts + 1 WHERE queue = 'webhooks' AND aggregate_id = $1", [event!.aggregate_id]);
         await producers.get('webhooks').createJob({ aggregateType: 'webhook_event', aggregateId: event!.aggregate_id, tenantId: m.owner.tenantId }).setId(jobIdFor('webhook_event', event!.aggregate_id)).save();
-        await waitFor('the event row done', async () => (await q("SELECT status FROM outbox WHERE queue = 'webhooks' AND aggregate_id = $1", [event!.aggregate_id]))[0]!.status === 'done' || undefined);
+        await eventually(async () => (await q("SELECT status FROM outbox WHERE queue = 'webhooks' AND aggregate_id = $1", [event!.aggregate_id]))[0]!.status === 'done', 'the event row done', 15_000);
         expect(await q('SELECT topic FROM webhook_deliveries WHERE tenant_id = $1', [m.owner.tenantId])).to.deep.equal([{ topic: 'product.created' }]);
       } finally {
         await consumers.stop(2_000);
@@ -629,7 +621,7 @@ describe('webhooks', function () {
       expect(secret).to.match(/^whsec_/);
       expect(new Set(answers.map((a) => a.testSecret)).size).to.equal(1);
       dispatcher().start();
-      await waitFor('33 arrivals', async () => receiver.at(path).length >= 33 || undefined);
+      await eventually(async () => receiver.at(path).length >= 33, '33 arrivals', 15_000);
       const byTopic = new Map<string, Json>();
       for (const r of receiver.at(path)) byTopic.set(r.headers['x-service-topic'] as string, verifyRequest(r, secret, r.headers['x-service-topic'] as string));
       expect([...byTopic.keys()].sort()).to.deep.equal([...WEBHOOK_TOPICS].sort());
@@ -677,11 +669,11 @@ describe('webhooks', function () {
       await bad({ topic: 'order.placed', endpoint: e.url, extra: 1 }, 'extra');
       const staff = await addMember(server, m.owner, 'staff');
       expectProblem(await api(m, 'POST', '/webhooks/test', { topic: 'order.placed', endpoint: e.url }, staff.headers), 403, 'insufficient_role');
-      const key = await storeApiKey(server, m.headers, m.storeId, ['webhooks:write']);
+      const key = await apiKey(server, m, ['webhooks:write']);
       const byKey = await api(m, 'POST', '/webhooks/test', { topic: 'order.placed', endpoint: `${receiver.base}${receiver.path()}` }, key);
       expect(byKey.status, byKey.text).to.equal(202);
       expect(byKey.json.signedWith).to.equal('TEST_SECRET');
-      const readOnly = await storeApiKey(server, m.headers, m.storeId, ['webhooks:read']);
+      const readOnly = await apiKey(server, m, ['webhooks:read']);
       expectProblem(await api(m, 'POST', '/webhooks/test', { topic: 'order.placed', endpoint: e.url }, readOnly), 403, 'insufficient_scope');
       expect((await call(server, 'POST', '/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: e.url } })).status).to.equal(401);
     });

@@ -8,11 +8,12 @@ import { expect } from 'chai';
 import { call, type TestServer } from '../helpers/harness';
 import { apiSuite } from '../helpers/api-suite';
 import { expectProblem } from '../helpers/accounts';
-import { merchant, type Merchant } from './products.helpers';
+import { merchant, type Merchant } from '../helpers/fixtures';
 import { deliverIndexRows, pendingIndexRows } from '../helpers/indexing';
 import { uuidv7 } from '../../storage/ids';
 import { listZeroResultQueries, normaliseQuery, recordZeroResult, ZeroResultRecorder, type ZeroResultQueryView } from '../../api/search-synonyms/zero-result-queries.service';
 import type { RequestContext } from '../../storage/request-context';
+import { createSearchTransport } from '../../search/search-transport';
 import type { DataSource } from 'typeorm';
 import { eventually } from '../helpers/wait';
 
@@ -252,7 +253,8 @@ describe('zero-result queries', function () {
     it('answers answeredNow null when Meilisearch cannot be reached, instead of failing', async () => {
       const m = await newMerchant();
       await record(m.storeId, 'lamp');
-      const services = server.runtime.services;
+      // The list asks Meilisearch over the process's search connection (the context's services): here one to nowhere.
+      const unreachable = createSearchTransport('http://127.0.0.1:9', 'no-key', 1_000);
       const ctx: RequestContext = {
         requestId: 'test',
         tenantId: m.owner.tenantId,
@@ -260,11 +262,15 @@ describe('zero-result queries', function () {
         dataSource: server.runtime.dataSource,
         manager: server.runtime.dataSource.manager,
         inTransaction: false,
-        services: { ...services, config: { ...services.config, meiliUrl: 'http://127.0.0.1:9' } },
+        services: { ...server.runtime.services, meiliSearch: unreachable },
       };
-      const got = await listZeroResultQueries(ctx, m.storeId);
-      expect(got.items).to.have.length(1);
-      expect(got.items[0]).to.include({ query: 'lamp', count: 1, answeredNow: null, answeredBy: null });
+      try {
+        const got = await listZeroResultQueries(ctx, m.storeId);
+        expect(got.items).to.have.length(1);
+        expect(got.items[0]).to.include({ query: 'lamp', count: 1, answeredNow: null, answeredBy: null });
+      } finally {
+        unreachable.close();
+      }
     });
   });
 });

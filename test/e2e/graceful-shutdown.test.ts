@@ -12,10 +12,9 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { PROJECT_ROOT } from '../../lib/config';
 import { freePort } from '../helpers/ports';
+import { eventually, sleep } from '../helpers/wait';
 
 const SHUTDOWN_TIMEOUT_MS = 20_000;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface ApiProcess {
   child: ChildProcess;
@@ -47,17 +46,17 @@ async function startApi(): Promise<ApiProcess> {
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.once('exit', (code) => resolve({ code, at: Date.now() })));
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`api exited early with ${child.exitCode}:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`api not ready in time:\n${output}`);
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
-      (r) => r.status === 200,
-      () => false,
-    );
-    if (ready) break;
-    await sleep(100);
-  }
+  await eventually(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`api exited early with ${child.exitCode}:\n${output}`);
+      return fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+    },
+    () => `the api to be ready:\n${output}`,
+    { timeoutMs: 30_000, intervalMs: 100 },
+  );
   return {
     child,
     port,
@@ -66,12 +65,10 @@ async function startApi(): Promise<ApiProcess> {
     async terminate() {
       const at = Date.now();
       child.kill('SIGTERM');
-      while (!/"msg":"shutting down"/.test(output)) {
-        if (Date.now() - at > 5_000) throw new Error(`no shutdown line after SIGTERM:\n${output}`);
-        await sleep(10);
-      }
-      // The api role logs when its drain begins (anything lifecycle does first is not waited for longer).
-      while (!/"msg":"api draining"/.test(output) && Date.now() - at < 3_000) await sleep(10);
+      await eventually(() => /"msg":"shutting down"/.test(output), () => `the shutdown line after SIGTERM:\n${output}`, { timeoutMs: 5_000, intervalMs: 10 });
+      // The api role logs when its drain begins; this waits up to 3 s from SIGTERM for it, and no
+      // longer (whatever lifecycle does first is not waited for longer).
+      await eventually(() => /"msg":"api draining"/.test(output), 'the api drain to begin', { timeoutMs: Math.max(0, at + 3_000 - Date.now()), intervalMs: 10 }).catch(() => undefined);
       return at;
     },
   };
@@ -207,7 +204,7 @@ describe('graceful shutdown of the api role', function () {
           for (let i = 0; i < 10; i += 1) {
             req.write(`${rows.slice(i * 20, i * 20 + 20).join('\n')}\n`);
             piecesSent += 1;
-            await sleep(200);
+            await sleep(200); // the upload is paced: it is still being sent while the api drains
           }
         },
       });
@@ -231,14 +228,12 @@ describe('graceful shutdown of the api role', function () {
       await late.connected;
       late.write(late.request);
 
-      while (piecesSent < 2) await sleep(10);
+      await eventually(() => piecesSent >= 2, 'two pieces of the upload to be sent', { timeoutMs: 10_000, intervalMs: 10 });
       const sigterm = await api.terminate();
       late.write('\r\n');
       releaseStoreBody();
 
-      let refused = await connectRefused(port);
-      for (let i = 0; !refused && i < 30; i += 1) refused = await sleep(100).then(() => connectRefused(port));
-      expect(refused, 'a new connection after SIGTERM is refused').to.equal(true);
+      await eventually(() => connectRefused(port), 'a new connection after SIGTERM to be refused', { timeoutMs: 3_000, intervalMs: 100 });
 
       const [imported, store, lateAnswer] = await Promise.all([upload, created, late.answered]);
       expect(piecesSent, 'the whole upload was sent after SIGTERM').to.equal(10);

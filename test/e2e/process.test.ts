@@ -2,26 +2,12 @@
  * The real entry point as an operator runs it: all roles in one process come up ready, and SIGTERM
  * stops it cleanly (stops accepting, finishes, closes pools, exits 0).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'chai';
 import { PROJECT_ROOT } from '../../lib/config';
 import { freePort } from '../helpers/ports';
-
-async function waitForReady(base: string, child: ChildProcess, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`process exited early with ${child.exitCode}`);
-    try {
-      const res = await fetch(`${base}/readyz`);
-      if (res.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('not ready in time');
-}
+import { eventually } from '../helpers/wait';
 
 describe('process entry point', () => {
   it('starts api, relay, indexer, vision and jobs together and shuts down on SIGTERM with exit code 0', async () => {
@@ -37,7 +23,15 @@ describe('process entry point', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
       const base = `http://127.0.0.1:${port}`;
-      await waitForReady(base, child);
+      await eventually(
+        async () => {
+          if (child.exitCode !== null) throw new Error(`process exited early with ${child.exitCode}`);
+          // Refused while the process is not listening yet.
+          return (await fetch(`${base}/readyz`).catch(() => undefined))?.status === 200;
+        },
+        'the process to be ready',
+        { timeoutMs: 20_000, intervalMs: 100 },
+      );
       expect(output).to.match(/"roles":\["api","relay","indexer","vision","jobs"\]/);
       const notBuilt = await fetch(`${base}/api/v1/support/tickets/stats`);
       expect(notBuilt.status).to.equal(501);
@@ -64,8 +58,7 @@ describe('process entry point', () => {
     child.stdout!.on('data', (d) => (output += d));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
-      const deadline = Date.now() + 20_000;
-      while (!output.includes('"msg":"started"') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      await eventually(() => output.includes('"msg":"started"'), 'the indexer role to start', { timeoutMs: 20_000, intervalMs: 100 });
       expect(output).to.match(/"roles":\["indexer"\]/);
       let refused = false;
       await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => (refused = true));

@@ -11,10 +11,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Meilisearch } from 'meilisearch';
 import { call, startTestServer, type TestServer } from '../helpers/harness';
-import { merchant, type Merchant } from '../api/products.helpers';
+import { merchant, type Merchant } from '../helpers/fixtures';
 import { deliverIndexRows, indexHandler, pendingIndexRows } from '../helpers/indexing';
 import { storeIndexUid } from '../../search/index-names';
 import { freePort } from '../helpers/ports';
+import { eventually } from '../helpers/wait';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const BINARIES = [path.join(ROOT, '.data', 'bin', 'meilisearch'), path.join(ROOT, 'node_modules', '@gaubee', 'meilisearch-linux-amd64', 'meilisearch')];
@@ -38,13 +39,7 @@ class PrivateMeili {
       env: { ...process.env, MEILI_MASTER_KEY: this.key, MEILI_ENV: 'development' },
       stdio: 'ignore',
     });
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const healthy = await fetch(`${this.url}/health`).then((r) => r.ok).catch(() => false);
-      if (healthy) return;
-      if (Date.now() > deadline) throw new Error('private Meilisearch did not become healthy');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await eventually(() => fetch(`${this.url}/health`).then((r) => r.ok).catch(() => false), 'the private Meilisearch to be healthy', { timeoutMs: 20_000, intervalMs: 100 });
   }
 
   async stop(): Promise<void> {

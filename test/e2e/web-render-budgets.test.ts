@@ -1,7 +1,7 @@
 /**
- * Render budgets of the storefront theme engine (document 1 "Limits"): a section over its time,
- * operations or output-bytes budget is left out and logged, the other sections and the page render;
- * budgets come from RENDER_BUDGET_* (api/config.ts). No browser and no services needed.
+ * Render budgets of the storefront theme engine (docs/storefront.md, "Render budgets"): a section
+ * over its time, operations or output-bytes budget is left out and logged, the other sections and
+ * the page render; budgets come from RENDER_BUDGET_* (lib/config.ts). No browser and no services needed.
  */
 import fs from 'node:fs';
 import os from 'node:os';

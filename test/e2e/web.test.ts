@@ -18,7 +18,8 @@ import sharp from 'sharp';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { call, startTestServer, type TestServer } from '../helpers/harness';
 import { GOOD_PASSWORD } from '../helpers/accounts';
-import { merchant, type Merchant } from '../api/products.helpers';
+import { merchant, type Merchant } from '../helpers/fixtures';
+import { eventually } from '../helpers/wait';
 import { jobIdFor, outboxConsumer, type OutboxJobData } from '../../storage/outbox';
 import type { DeliveryHandler } from '../../storage/consumers';
 import type { QueueName } from '../../storage/queues';
@@ -83,14 +84,16 @@ describe('web: storefront and console in a browser', function () {
 
   /** Runs the vision worker and the indexer until the tenant has nothing pending (what the worker roles do in `npm start`). */
   async function settle(): Promise<void> {
-    for (let round = 0; round < 8; round += 1) {
-      await drain('vision', visionHandler);
-      await drain('index', indexHandler);
-      const [left]: Array<{ n: number }> = await server.runtime.dataSource.query("SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1 AND queue IN ('vision', 'index') AND status <> 'done'", [m.owner.tenantId]);
-      if (left!.n === 0) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error('the outbox did not settle');
+    await eventually(
+      async () => {
+        await drain('vision', visionHandler);
+        await drain('index', indexHandler);
+        const [left]: Array<{ n: number }> = await server.runtime.dataSource.query("SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1 AND queue IN ('vision', 'index') AND status <> 'done'", [m.owner.tenantId]);
+        return left!.n === 0;
+      },
+      'the outbox to settle',
+      { timeoutMs: 10_000, intervalMs: 50 },
+    );
   }
 
   async function api(method: string, url: string, body?: unknown): Promise<any> {

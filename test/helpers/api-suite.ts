@@ -3,9 +3,24 @@
  * `before` starts a test server and hands it to the file; `after` marks the unfinished outbox rows of
  * the tenants the file made as done (so no worker of a later file picks them up), deletes the
  * Meilisearch indexes (live and temporary) of the stores it indexed, and closes the server.
+ *
+ *   let server: TestServer;
+ *   const suite = apiSuite((started) => (server = started));
+ *   const newMerchant = async () => suite.addMerchant(await merchant(server));
+ *
+ * A file's own `before` hooks, registered after the call, run once the server is up; its own `after`
+ * hooks run after this one (so after the server is closed: the shared runtime stays open).
  */
+import type { Config } from '../../lib/config';
 import { storeIndexUid, tmpIndexUid } from '../../search/index-names';
 import { startTestServer, type TestServer } from './harness';
+
+export interface ApiSuiteOptions {
+  /** Settings of the server that differ from the test configuration (passed to startTestServer). */
+  config?: Partial<Config>;
+  /** Starts the server another way (e.g. startIsolatedServer, for a rate limiter of the file's own). */
+  start?: () => Promise<TestServer>;
+}
 
 export interface ApiSuite {
   /** Marks the tenant's outbox rows done at the end. */
@@ -16,13 +31,13 @@ export interface ApiSuite {
   addMerchant<M extends { owner: { tenantId: string }; storeId: string }>(merchant: M, options?: { indexed?: boolean }): M;
 }
 
-export function apiSuite(started: (server: TestServer) => void): ApiSuite {
+export function apiSuite(started: (server: TestServer) => void, options: ApiSuiteOptions = {}): ApiSuite {
   let server: TestServer;
   const tenants: string[] = [];
   const indexedStores: string[] = [];
 
   before(async () => {
-    server = await startTestServer();
+    server = options.start ? await options.start() : await startTestServer({ config: options.config });
     started(server);
   });
 

@@ -7,14 +7,17 @@
 import { expect } from 'chai';
 import { Meilisearch } from 'meilisearch';
 import { jobIdFor } from '../../storage/outbox';
-import { call, startTestServer, testConfig, type TestServer } from '../helpers/harness';
+import { call, testConfig, type TestServer } from '../helpers/harness';
 import { deliverIndexRows, indexHandler, RETRY, silentLogger as silent } from '../helpers/indexing';
-import { merchant, insertAttribute, type Merchant } from '../api/products.helpers';
+import { attribute, merchant, type Merchant } from '../helpers/fixtures';
+import { apiSuite } from '../helpers/api-suite';
+import { eventually } from '../helpers/wait';
 import { QueueRegistry } from '../../storage/queues';
 import { startConsumers, type DeliveryHandler } from '../../storage/consumers';
 import { createIndexHandler } from '../../indexer/index-consumer';
 import { indexerConsumers } from '../../app/roles/indexer';
-import { discountPercent, plainText, type ProductDocument } from '../../search/product-document';
+import { plainText, type ProductDocument } from '../../search/product-document';
+import { discountPercent } from '../../domain/money';
 import { indexSettings, settingsMatch, MAX_TOTAL_HITS } from '../../search/index-settings';
 import { reindexStore } from '../../indexer/reindex';
 import { storeIndexUid, tmpIndexUid } from '../../search/index-names';
@@ -26,30 +29,15 @@ describe('indexer: products into one Meilisearch index per store', function () {
   let server: TestServer;
   let meili: Meilisearch;
   let handle: DeliveryHandler;
-  const stores: string[] = [];
-  const tenants: string[] = [];
 
-  before(async () => {
-    server = await startTestServer();
+  // At the end no row of the file's tenants may be delivered later by another test's relay (it would recreate an index).
+  const suite = apiSuite((started) => (server = started));
+  before(() => {
     meili = server.runtime.meiliAdmin;
     handle = indexHandler(server);
   });
 
-  after(async () => {
-    // No row of these tenants may be delivered later by another test's relay (it would recreate an index).
-    await server.runtime.dataSource.query("UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = ANY($1::uuid[]) AND status <> 'done'", [tenants]);
-    for (const storeId of stores) {
-      for (const uid of [storeIndexUid(storeId), tmpIndexUid(storeId)]) await meili.deleteIndex(uid).waitTask({ timeout: 10_000 }).catch(() => undefined);
-    }
-    await server.close();
-  });
-
-  async function newMerchant(): Promise<Merchant> {
-    const m = await merchant(server);
-    stores.push(m.storeId);
-    tenants.push(m.owner.tenantId);
-    return m;
-  }
+  const newMerchant = async (): Promise<Merchant> => suite.addMerchant(await merchant(server), { indexed: true });
 
   async function post(m: Merchant, path: string, body: Record<string, unknown>): Promise<Record<string, any>> {
     const res = await call(server, 'POST', `/api/v1${path}`, { headers: m.headers, body: { storeId: m.storeId, ...body } });
@@ -100,7 +88,7 @@ describe('indexer: products into one Meilisearch index per store', function () {
     const brand = await post(m, '/catalog/brands', { name: 'Northwind' });
     const parent = await post(m, '/catalog/categories', { name: 'Apparel' });
     const category = await post(m, '/catalog/categories', { name: 'Shirts', parentId: parent.id });
-    await insertAttribute(server, m, category.id, 'material', 'text');
+    await attribute(server, m, category.id, { name: 'material', type: 'text' });
     const tag = await post(m, '/catalog/product-tags', { name: 'Summer' });
     const id = await publishedProduct(m, {
       title: 'Linen Shirt',
@@ -120,7 +108,7 @@ describe('indexer: products into one Meilisearch index per store', function () {
     });
     const draft = await post(m, '/catalog/products', { title: 'Draft Shirt', type: 'PHYSICAL', price: 5 });
 
-    // The consumer table of indexer/main.ts on a worker of its own queue prefix; jobs made like the relay makes them.
+    // The consumer table of the indexer role (app/roles/indexer.ts) on a worker of its own queue prefix; jobs made like the relay makes them.
     const prefix = testConfig().queuePrefix;
     const producers = new QueueRegistry({ redisUrl: server.runtime.config.redisUrl, isWorker: false, logger: silent, prefix });
     const consumers = startConsumers(
@@ -141,8 +129,7 @@ describe('indexer: products into one Meilisearch index per store', function () {
         seen.add(key);
         await producers.get('index').createJob({ aggregateType: row.aggregate_type, aggregateId: row.aggregate_id, tenantId: m.owner.tenantId }).setId(key).save();
       }
-      const deadline = Date.now() + 20_000;
-      while (Date.now() < deadline && (await statuses(m)).in_flight) await new Promise((r) => setTimeout(r, 50));
+      await eventually(async () => !(await statuses(m)).in_flight, 'the worker to deliver every row', 20_000);
       expect(await statuses(m)).to.deep.equal({ done: rows.length });
     } finally {
       await consumers.stop(2_000);

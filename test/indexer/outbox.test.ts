@@ -10,12 +10,12 @@ import pino from 'pino';
 import { testConfig, testRuntime } from '../helpers/harness';
 import type { Runtime } from '../../app/runtime';
 import { inTransaction, systemContext, type RequestContext } from '../../storage/request-context';
-import { enqueueOutbox, jobIdFor, outboxConsumer, type OutboxDelivery, type OutboxJobData } from '../../storage/outbox';
+import { enqueueOutbox, jobIdFor, outboxConsumer, type OutboxDelivery, type OutboxEvent, type OutboxJobData } from '../../storage/outbox';
 import { OutboxRelay } from '../../relay/outbox-relay';
 import { QueueRegistry } from '../../storage/queues';
 import { startConsumers } from '../../storage/consumers';
 import { uuidv7 } from '../../storage/ids';
-import { eventually } from '../helpers/wait';
+import { eventually, sleep } from '../helpers/wait';
 
 const silent = pino({ level: 'silent' });
 const TENANT = '0190a5f0-8b7c-7def-8123-456789abcdef';
@@ -63,7 +63,7 @@ describe('transactional outbox', () => {
     await queues.close(1_000);
   });
 
-  const productEvent = (id: string) => ({ queue: 'index' as const, topic: 'product.updated', aggregateType: 'product', aggregateId: id, payload: { id } });
+  const productEvent = (id: string): OutboxEvent => ({ queue: 'index', topic: 'product.updated', aggregateType: 'product', aggregateId: id });
 
   it('refuses to write outside the transaction of the change', async () => {
     let error: Error | undefined;
@@ -124,7 +124,7 @@ describe('transactional outbox', () => {
     expect((await rowsOf(runtime.dataSource, id))[0]!.status).to.equal('in_flight');
     // Not yet due: a row is reclaimed only after reclaimAfterMs.
     expect(await relay.runOnce()).to.deep.include({ claimed: 0 });
-    await new Promise((r) => setTimeout(r, settings.reclaimAfterMs + 50));
+    await sleep(settings.reclaimAfterMs + 50); // time passes until the row is due again
     expect(await relay.runOnce()).to.deep.include({ claimed: 1, jobsAdded: 1 });
     const [job] = await waitingJobs(queues.get('index'));
     expect(job!.id).to.equal(jobIdFor('product', id));
@@ -172,21 +172,25 @@ describe('transactional outbox', () => {
 
   it('is woken by the commit of outbox rows instead of waiting for its poll, also after its listening connection was cut', async () => {
     const slow = new OutboxRelay(runtime.dataSource, queues, { ...settings, pollIntervalMs: 120_000 }, silent, 'listening-relay');
-    const claimedWithin = async (id: string, ms: number): Promise<boolean> => {
-      const deadline = Date.now() + ms;
-      while (Date.now() < deadline) {
-        if ((await rowsOf(runtime.dataSource, id))[0]?.status === 'in_flight') return true;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      return false;
-    };
+    const claimed = (id: string): Promise<true> => eventually(async () => (await rowsOf(runtime.dataSource, id))[0]?.status === 'in_flight', `the relay to claim ${id}`, 3_000);
+    /** The backend of the relay's listener once it has issued LISTEN (undefined before). */
+    const listener = async (): Promise<number | undefined> =>
+      (
+        await runtime.dataSource.query(
+          "SELECT pid FROM pg_stat_activity WHERE application_name = 'commerce-outbox-listener' AND datname = current_database() AND state = 'idle' AND query LIKE 'LISTEN %'",
+        )
+      )[0]?.pid;
+    // The relay keeps its pass count and timer private; the test reads them to know when it is quiet.
+    const internals = slow as unknown as { passes: number; running?: Promise<void>; timer?: NodeJS.Timeout };
+    /** At least `passes` passes done, and between two: none running, the next one only at the poll (120 s) or at a notification. */
+    const quietAfter = (passes: number): boolean => internals.passes >= passes && internals.running === undefined && internals.timer !== undefined;
     slow.start({ listenUrl: runtime.config.databaseUrl });
     try {
-      // The first pass (at start) finds nothing; from then on only a notification can wake it within the test.
-      await new Promise((r) => setTimeout(r, 300));
+      // The pass at start and the one after LISTEN find nothing; from then on only a notification can wake it within the test.
+      const listening = await eventually(async () => quietAfter(2) && (await listener()), 'the relay to listen and be quiet');
       const first = uuidv7();
       await inTransaction(ctx, (tx) => enqueueOutbox(tx, productEvent(first)));
-      expect(await claimedWithin(first, 3_000)).to.equal(true);
+      await claimed(first);
 
       // A write that rolls back wakes nobody and leaves nothing.
       const rolledBack = uuidv7();
@@ -197,11 +201,13 @@ describe('transactional outbox', () => {
       expect(await rowsOf(runtime.dataSource, rolledBack)).to.deep.equal([]);
 
       // The listening connection is cut: the listener reconnects and the next commit still wakes the relay.
+      const passes = internals.passes;
       await runtime.dataSource.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'commerce-outbox-listener' AND datname = current_database()");
-      await new Promise((r) => setTimeout(r, 1_500));
+      // The listener reconnects (after a second) and wakes the relay once, for rows committed while it was away.
+      await eventually(async () => ((await listener()) ?? listening) !== listening && quietAfter(passes + 1), 'the listener to reconnect and the relay to be quiet', 5_000);
       const second = uuidv7();
       await inTransaction(ctx, (tx) => enqueueOutbox(tx, productEvent(second)));
-      expect(await claimedWithin(second, 3_000)).to.equal(true);
+      await claimed(second);
     } finally {
       await slow.stop();
     }
@@ -220,7 +226,7 @@ describe('transactional outbox', () => {
     const row = (await rowsOf(runtime.dataSource, id))[0]!;
     expect(row.status).to.equal('pending');
     expect(row.last_error).to.match(/timed out|ECONNREFUSED/);
-    await new Promise((r) => setTimeout(r, 20));
+    await eventually(async () => (await runtime.dataSource.query('SELECT available_at <= now() AS due FROM outbox WHERE id = $1', [row.id]))[0].due, 'the retry to be due');
     expect(await relay.runOnce()).to.deep.include({ claimed: 1, jobsAdded: 1 });
   });
 });

@@ -14,7 +14,7 @@ import pino from 'pino';
 import { testConfig, testRuntime } from '../helpers/harness';
 import type { Runtime } from '../../app/runtime';
 import { inTransaction, systemContext, type RequestContext } from '../../storage/request-context';
-import { DeliveryReleased, enqueueOutbox, type OutboxDelivery } from '../../storage/outbox';
+import { DeliveryReleased, enqueueOutbox, type OutboxDelivery, type OutboxEvent } from '../../storage/outbox';
 import { OutboxRelay } from '../../relay/outbox-relay';
 import { QueueRegistry } from '../../storage/queues';
 import { startConsumers, type DeliveryHandler } from '../../storage/consumers';
@@ -71,8 +71,9 @@ describe('recovery of queues and outbox', function () {
     await runtime.dataSource.query("UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = $1 AND status <> 'done'", [TENANT]);
   });
 
+  /** A probe row of an aggregate type no consumer knows (like a row of an older version): past the event union on purpose. */
   const write = (aggregateId: string, queue: 'index' | 'jobs' = 'index') =>
-    inTransaction(ctx, (tx) => enqueueOutbox(tx, { queue, topic: 'product.updated', aggregateType: 'recovery_probe', aggregateId, payload: {} }));
+    inTransaction(ctx, (tx) => enqueueOutbox(tx, { queue, topic: 'product.updated', aggregateType: 'recovery_probe', aggregateId, payload: {} } as unknown as OutboxEvent));
   const statusOf = async (aggregateId: string): Promise<string[]> =>
     ((await runtime.dataSource.query('SELECT status FROM outbox WHERE aggregate_id = $1 ORDER BY id', [aggregateId])) as Array<{ status: string }>).map((r) => r.status);
 

@@ -10,9 +10,9 @@ import net from 'node:net';
 import { expect } from 'chai';
 import pino from 'pino';
 import { createDrainableServer, DRAIN_IDLE_GRACE_MS, type DrainableServer } from '../../app/roles/api';
+import { eventually, sleep } from '../helpers/wait';
 
 const logger = pino({ level: 'silent' });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function listen(listener: http.RequestListener, timeoutMs = 10_000): Promise<DrainableServer & { port: number }> {
   const drainable = createDrainableServer(listener, { timeoutMs, logger });
@@ -24,7 +24,9 @@ async function listen(listener: http.RequestListener, timeoutMs = 10_000): Promi
 describe('api server drain', () => {
   it('does not truncate an answer that was ended but is still being flushed to a slow reader', async () => {
     const big = Buffer.alloc(40 * 1024 * 1024, 'a');
+    let answer: http.ServerResponse | undefined;
     const s = await listen((_req, res) => {
+      answer = res;
       res.setHeader('Content-Length', big.length);
       res.end(big);
     });
@@ -34,9 +36,9 @@ describe('api server drain', () => {
     socket.on('error', () => undefined);
     socket.once('connect', () => socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n'));
     socket.pause();
-    // Let the server end() the answer and fill the socket buffers while the client reads nothing.
-    while (s.inFlight() === 0) await sleep(5);
-    await sleep(200);
+    // The server end()s the answer and fills the socket buffers while the client reads nothing.
+    await eventually(() => answer?.writableEnded, 'the server to end the answer');
+    expect(answer!.writableFinished, 'the answer is still being flushed').to.equal(false);
     expect(s.inFlight(), 'the answer is still being flushed').to.equal(1);
     const drained = s.drain();
     socket.on('data', (chunk: Buffer) => (received += chunk.length));
@@ -72,7 +74,7 @@ describe('api server drain', () => {
     const started = Date.now();
     await s.drain();
     expect(Date.now() - started, 'drain ends without waiting for the keep-alive timeout').to.be.below(1_000);
-    while (!socketClosedAt && Date.now() - started < 2_000) await sleep(5);
+    await eventually(() => socketClosedAt > 0, 'the idle connection to be closed', 2_000);
     expect(socketClosedAt - answer.endedAt).to.be.within(0, 1_000);
     agent.destroy();
   });
@@ -97,7 +99,7 @@ describe('api server drain', () => {
       });
     expect((await post('one')).connection).to.equal('keep-alive');
     const drained = s.drain();
-    // A client between two requests of a series: the next one goes out on the same connection.
+    // A client between two requests of a series (a pause well within the idle grace): the next one goes out on the same connection.
     await sleep(Math.round(DRAIN_IDLE_GRACE_MS / 5));
     expect(await post('two')).to.deep.equal({ text: 'got two', connection: 'close' });
     await drained;
@@ -110,7 +112,7 @@ describe('api server drain', () => {
       const req = http.get({ host: '127.0.0.1', port: s.port, path: '/' }, () => resolve('answered'));
       req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
     });
-    while (s.inFlight() === 0) await sleep(5);
+    await eventually(() => s.inFlight() > 0, 'the request to be in flight');
     const started = Date.now();
     await s.drain();
     expect(Date.now() - started).to.be.within(250, 1_500);

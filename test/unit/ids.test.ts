@@ -1,11 +1,19 @@
 /**
- * Identifiers (DESIGN ruling 4): uuidv7() makes RFC 9562 version 7 ids whose string order is their
- * creation order (so they serve as cursors), and UUID_PATTERN is the one definition of "a UUID" the
- * API accepts: versions 1 to 8 with the RFC variant, plus the nil and max UUIDs, in either case.
+ * Identifiers (docs/decisions.md, Identifiers): uuidv7() makes RFC 9562 version 7 ids whose string
+ * order is their creation order (so they serve as cursors), and UUID_PATTERN (storage/ids.ts) is the
+ * one definition of "a UUID" everywhere one is checked: versions 1 to 8 with the RFC variant, plus
+ * the nil and max UUIDs, in either case. The API, the indexer, the vision worker and the web pages all use it.
  */
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { uuidv7 } from '../../storage/ids';
-import { UUID_PATTERN } from '../../api/http/schema-types';
+import pino from 'pino';
+import type { DataSource } from 'typeorm';
+import type { Meilisearch } from 'meilisearch';
+import { isUuid, UUID_PATTERN, uuidv7 } from '../../storage/ids';
+import { UUID_PATTERN as API_UUID_PATTERN } from '../../api/http/schema-types';
+import { createIndexHandler } from '../../indexer/index-consumer';
+import { createVisionHandler } from '../../vision/worker';
+import { searchKeyUid } from '../../search/meili';
 
 const V7_FORMAT = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -36,7 +44,7 @@ describe('uuidv7()', () => {
       const id = uuidv7();
       const after = Date.now();
       expect(millisOf(id)).to.be.within(before, after + 2);
-      await new Promise((resolve) => setTimeout(resolve, 1));
+      await new Promise((resolve) => setTimeout(resolve, 1)); // spreads the samples over several milliseconds
     }
   });
 
@@ -115,5 +123,39 @@ describe('UUID_PATTERN', () => {
       '',
     ];
     for (const id of bad) expect(UUID_PATTERN.test(id), JSON.stringify(id)).to.equal(false);
+  });
+});
+
+describe('isUuid and the modules that check ids', () => {
+  it('is the API\'s pattern: one definition, not a copy', () => {
+    expect(API_UUID_PATTERN).to.equal(UUID_PATTERN);
+  });
+
+  it('accepts what UUID_PATTERN accepts and nothing that is not a string', () => {
+    for (const id of [uuidv7(), randomUUID(), searchKeyUid('a master key'), '00000000-0000-0000-0000-000000000000', 'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF']) {
+      expect(isUuid(id), id).to.equal(true);
+    }
+    for (const value of ['3b241101-e2bb-0255-8caf-4136c566a962', '3b241101-e2bb-4255-ccaf-4136c566a962', '{3b241101-e2bb-4255-8caf-4136c566a962}', undefined, null, 42, ['3b241101-e2bb-4255-8caf-4136c566a962']]) {
+      expect(isUuid(value), JSON.stringify(value)).to.equal(false);
+    }
+  });
+
+  /** Deliveries whose aggregate id is not a UUID by the one pattern (a version 0 id; a variant c id; no hyphens). */
+  const notUuids = ['3b241101-e2bb-0255-8caf-4136c566a962', '3b241101-e2bb-4255-ccaf-4136c566a962', '3b241101e2bb42558caf4136c566a962'];
+  /** A product delivery, typed as whichever handler it is given to expects. */
+  const delivery = <D>(aggregateId: string): D => ({ queue: 'index', aggregateType: 'product', aggregateId, tenantId: null, messages: [] }) as unknown as D;
+  /** A database that must not be reached: a refused id is acknowledged before any query. */
+  const noDatabase = new Proxy({}, { get: () => () => expect.fail('the database was queried') }) as unknown as DataSource;
+
+  it('the indexer and the vision worker acknowledge a delivery whose aggregate id the pattern refuses, without work', async () => {
+    const warned: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void warned.push(JSON.parse(line).msg) });
+    const index = createIndexHandler({ dataSource: noDatabase, meili: {} as Meilisearch, logger });
+    const vision = createVisionHandler({ dataSource: noDatabase, logger, config: {} as never, embedderFor: () => expect.fail('the embedder was loaded') });
+    for (const id of notUuids) {
+      await index(delivery(id));
+      await vision(delivery(id));
+    }
+    expect(warned).to.deep.equal(notUuids.flatMap(() => ['index: aggregate id is not a UUID; acknowledged without indexing', 'vision: unknown aggregate; acknowledged']));
   });
 });

@@ -1,6 +1,7 @@
 /** The indexer's product batcher: bursts of product deliveries become few Meilisearch writes. */
 import { expect } from 'chai';
 import { ProductBatcher, type SyncProducts } from '../../indexer/product-batcher';
+import { sleep } from '../helpers/wait';
 
 class Refused extends Error {}
 
@@ -14,7 +15,7 @@ describe('indexer: product batcher', () => {
       calls.push([...ids]);
       running += 1;
       concurrent.push(running);
-      await new Promise((resolve) => setTimeout(resolve, options.delayMs ?? 5));
+      await sleep(options.delayMs ?? 5); // the write takes time, so batches overlap
       running -= 1;
       if (options.down) throw new Error('connect ECONNREFUSED');
       if (ids.some((id) => options.refuse?.includes(id))) throw new Refused('document refused');
@@ -53,7 +54,7 @@ describe('indexer: product batcher', () => {
     const batcher = new ProductBatcher(sync, { maxBatch: 100, lingerMs: 10, patientLingerMs: 150, maxInFlight: 2 }, isRefusal);
     let started = Date.now();
     const first = [batcher.sync('a1', [], true), batcher.sync('a2', [], true)];
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await sleep(60); // time passes within the patient linger (150 ms)
     // Still gathering: a second import batch joins the same write.
     first.push(batcher.sync('a3', [], true));
     await Promise.all(first);

@@ -1,5 +1,5 @@
 /**
- * Tenant scoping (DESIGN ruling 7) against the real test database: a tenant's repository only reads
+ * Tenant scoping (docs/decisions.md, Tenancy) against the real test database: a tenant's repository only reads
  * its own rows, stamps its tenant on what it writes, cannot change or delete another tenant's rows,
  * and answers "not found" for another tenant's row exactly as for a missing one.
  */
@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { Column, DataSource, Entity, PrimaryColumn } from 'typeorm';
 import { testRuntime } from '../helpers/harness';
-import { NotFoundError } from '../../lib/errors';
+import { defineErrorCodes, NotFoundError } from '../../lib/errors';
 import { inTransaction, systemContext, type RequestContext } from '../../storage/request-context';
 import { tenantRepository, TenantRepository } from '../../storage/tenancy';
 import { uuidv7 } from '../../storage/ids';
@@ -140,7 +140,8 @@ describe('tenant-scoped repositories', () => {
     });
 
     it('getOneBy throws the area\'s own not-found error when one is given', async () => {
-      const repo = tenantRepository(ctxA, Widget, () => new NotFoundError('No such widget.', 'widget_not_found'));
+      const widgetErrors = defineErrorCodes('test', { widget_not_found: { status: 404, description: 'The widget does not exist.' } });
+      const repo = tenantRepository(ctxA, Widget, () => widgetErrors.error('widget_not_found', 'No such widget.'));
       const error = (await expectRejection(repo.getOneBy({ id: b1 }))) as NotFoundError;
       expect(error).to.be.instanceOf(NotFoundError);
       expect(error.toProblem()).to.include({ status: 404, code: 'widget_not_found', detail: 'No such widget.' });

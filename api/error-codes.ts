@@ -2,7 +2,7 @@
  * Every error code of the API in one list, generated from the registries that define them (each code
  * once, with its status and meaning: lib/errors.ts defineErrorCodes). The OpenAPI document carries
  * the list (`x-error-codes`, and a table in its description shown by GET /docs), and
- * docs/error-codes.md is this list as written by `node dist/scripts/error-codes.js --write`
+ * docs/error-codes.md is this list as written by `npm run error-codes -- --write`
  * (test/unit/error-codes.test.ts fails when it is out of date, or when a registry is missing here).
  */
 import { COMMON_ERRORS, type ErrorCodeRow, type ErrorRegistry } from '../lib/errors';

@@ -2,10 +2,10 @@
  * Prints every error code of the API (code, status, area, meaning), generated from the error-code
  * registries (api/error-codes.ts), and keeps docs/error-codes.md in step with them.
  *
- *   node dist/scripts/error-codes.js            the list as a Markdown table
- *   node dist/scripts/error-codes.js --json     the list as JSON
- *   node dist/scripts/error-codes.js --write    writes docs/error-codes.md
- *   node dist/scripts/error-codes.js --check    exits 1 when docs/error-codes.md is not the generated text
+ *   npm run error-codes                          the list as a Markdown table (node dist/scripts/error-codes.js)
+ *   npm run error-codes -- --json                the list as JSON
+ *   npm run error-codes -- --write               writes docs/error-codes.md
+ *   npm run error-codes -- --check               exits 1 when docs/error-codes.md is not the generated text
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,7 +23,7 @@ export function errorCodesDocument(): string {
     'the status each comes with, the area that answers it and what it means. It is generated from the',
     'error-code registries (each code is defined once, in `api/<area>/<area>.errors.ts`,',
     '`api/http/http.errors.ts`, `domain/domain.errors.ts` or `lib/errors.ts`): after changing one, run',
-    '`node dist/scripts/error-codes.js --write`. The API reference (GET /docs, GET /api/v1/openapi.json,',
+    '`npm run error-codes -- --write`. The API reference (GET /docs, GET /api/v1/openapi.json,',
     '`x-error-codes`) shows the same list.',
     '',
     errorCodeTable(),
@@ -44,7 +44,7 @@ function main(argv: string[]): number {
   if (argv.includes('--check')) {
     const current = fs.existsSync(ERROR_CODES_DOC) ? fs.readFileSync(ERROR_CODES_DOC, 'utf8') : '';
     if (current === errorCodesDocument()) return 0;
-    process.stderr.write(`${ERROR_CODES_DOC} is out of date: run node dist/scripts/error-codes.js --write\n`);
+    process.stderr.write(`${ERROR_CODES_DOC} is out of date: run npm run error-codes -- --write\n`);
     return 1;
   }
   process.stdout.write(`${errorCodeTable()}\n`);

@@ -1,6 +1,7 @@
 /**
- * The error codes of the flash-sales area: each code once, with its HTTP status and what it
- * means. Throw sites use `flashSalesError(code, detail, errors)`; the API reference lists the codes (api/error-codes.ts).
+ * The error codes of the flash-sales area: each code once, with its HTTP status and what it means.
+ * Throw sites use `flashSalesError(code, detail, errors)`; the API reference lists the codes
+ * (api/error-codes.ts).
  */
 import { defineErrorCodes } from '../../lib/errors';
 

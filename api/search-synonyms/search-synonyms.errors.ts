@@ -1,6 +1,7 @@
 /**
  * The error codes of the search-synonyms area: each code once, with its HTTP status and what it
- * means. Throw sites use `searchSynonymsError(code, detail, errors)`; the API reference lists the codes (api/error-codes.ts).
+ * means. Throw sites use `searchSynonymsError(code, detail, errors)`; the API reference lists the
+ * codes (api/error-codes.ts).
  */
 import { defineErrorCodes } from '../../lib/errors';
 

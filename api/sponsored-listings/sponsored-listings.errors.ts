@@ -1,6 +1,7 @@
 /**
  * The error codes of the sponsored-listings area: each code once, with its HTTP status and what it
- * means. Throw sites use `sponsoredListingsError(code, detail, errors)`; the API reference lists the codes (api/error-codes.ts).
+ * means. Throw sites use `sponsoredListingsError(code, detail, errors)`; the API reference lists
+ * the codes (api/error-codes.ts).
  */
 import { defineErrorCodes } from '../../lib/errors';
 

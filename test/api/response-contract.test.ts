@@ -5,7 +5,8 @@
  */
 import { expect } from 'chai';
 import Joi from 'joi';
-import { call, startTestServer, type TestServer } from '../helpers/harness';
+import { call, type TestServer } from '../helpers/harness';
+import { apiSuite } from '../helpers/api-suite';
 import { defineRoutes, dto } from '../../api/http/route';
 import { dateTime, uuid } from '../../api/http/schema-types';
 import { RawJson } from '../../lib/raw-json';
@@ -38,12 +39,7 @@ const routes = defineRoutes(
 
 describe('response contract (NODE_ENV=test)', () => {
   let server: TestServer;
-  before(async () => {
-    server = await startTestServer({ routes });
-  });
-  after(async () => {
-    await server.close();
-  });
+  apiSuite((started) => (server = started), { routes });
 
   it('sends a body that matches its schema unchanged, from objects and from raw JSON', async () => {
     const good = await call(server, 'GET', '/api/v1/contract/good');

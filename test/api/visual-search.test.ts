@@ -152,7 +152,7 @@ describe('visual search', function () {
         return left!.n === 0;
       },
       'the vision and index rows of the tenant to be done',
-      30_000,
+      90_000, // embedding is slow on a busy machine; the tests' own timeout (120 s) bounds it too
     );
     return failures;
   }

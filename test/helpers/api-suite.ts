@@ -5,12 +5,13 @@
  * Meilisearch indexes (live and temporary) of the stores it indexed, and closes the server.
  *
  *   let server: TestServer;
- *   const suite = apiSuite((started) => (server = started));
+ *   const suite = apiSuite((started) => (server = started));   // or apiSuite(cb, { config }), { routes }, { start }
  *   const newMerchant = async () => suite.addMerchant(await merchant(server));
  *
  * A file's own `before` hooks, registered after the call, run once the server is up; its own `after`
  * hooks run after this one (so after the server is closed: the shared runtime stays open).
  */
+import type { RouteDef } from '../../api/http/route';
 import type { Config } from '../../lib/config';
 import { storeIndexUid, tmpIndexUid } from '../../search/index-names';
 import { startTestServer, type TestServer } from './harness';
@@ -18,6 +19,8 @@ import { startTestServer, type TestServer } from './harness';
 export interface ApiSuiteOptions {
   /** Settings of the server that differ from the test configuration (passed to startTestServer). */
   config?: Partial<Config>;
+  /** Routes the server serves instead of the application's (passed to startTestServer), e.g. test-only ones. */
+  routes?: RouteDef[];
   /** Starts the server another way (e.g. startIsolatedServer, for a rate limiter of the file's own). */
   start?: () => Promise<TestServer>;
 }
@@ -37,7 +40,7 @@ export function apiSuite(started: (server: TestServer) => void, options: ApiSuit
   const indexedStores: string[] = [];
 
   before(async () => {
-    server = options.start ? await options.start() : await startTestServer({ config: options.config });
+    server = options.start ? await options.start() : await startTestServer({ config: options.config, routes: options.routes });
     started(server);
   });
 

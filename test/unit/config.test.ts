@@ -91,13 +91,6 @@ describe('configuration (loadConfig)', () => {
       expect(config.queuePrefix).to.equal('ci:run-7');
       expect(config.outbox).to.include({ retryBaseMs: 500, retryMaxMs: 500 });
     });
-
-    it('reads the Meilisearch master key of the local services when MEILI_URL is unset', () => {
-      // scripts/services writes .data/meili-master-key; the services of this run are started.
-      const config = loadConfig({ APP_SECRET: BASE.APP_SECRET });
-      expect(config.meiliMasterKey).to.be.a('string');
-      expect(config.meiliMasterKey.length).to.be.at.least(16);
-    });
   });
 
   describe('bad values', () => {

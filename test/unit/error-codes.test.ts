@@ -58,7 +58,7 @@ describe('error codes', () => {
     }
   });
 
-  it('docs/error-codes.md is the generated list (node dist/scripts/error-codes.js --write)', () => {
+  it('docs/error-codes.md is the generated list (npm run error-codes -- --write)', () => {
     expect(fs.readFileSync(ERROR_CODES_DOC, 'utf8')).to.equal(errorCodesDocument());
   });
 

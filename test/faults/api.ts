@@ -1,7 +1,7 @@
 /**
  * The public HTTP API over plain fetch, as a merchant's client uses it: sign-up, stores, products,
  * imports, webhook endpoints. Request shapes are those of test/helpers/accounts.ts and
- * test/api/products.helpers.ts. Every call has a deadline; a network error answers status 0.
+ * test/helpers/fixtures.ts. Every call has a deadline; a network error answers status 0.
  */
 import { randomBytes } from 'node:crypto';
 

@@ -44,9 +44,14 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', require: 'readonly', module: 'readonly', __dirname: 'readonly', console: 'readonly' } },
+    languageOptions: {
+      globals: { process: 'readonly', require: 'readonly', module: 'readonly', __dirname: 'readonly', console: 'readonly' },
+    },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       'no-console': 'error',
       eqeqeq: ['error', 'always'],
     },

@@ -32,7 +32,8 @@ async function main(): Promise<void> {
     roles.push(await STARTERS[name](runtime));
   }
   // A process without the api serves its health endpoints on HEALTH_PORT, when set.
-  const health = !config.roles.includes('api') && config.healthPort ? await startHealthServer(runtime, config.roles, config.healthPort) : undefined;
+  const health =
+    !config.roles.includes('api') && config.healthPort ? await startHealthServer(runtime, config.roles, config.healthPort) : undefined;
   installShutdown(runtime, roles, health);
   runtime.logger.info({ roles: config.roles }, 'started');
   if (config.demoSandbox && config.roles.includes('api')) void ensureDemoSandbox(runtime);

@@ -45,7 +45,13 @@ export interface Runtime {
 }
 
 export function createLogger(config: Pick<Config, 'logLevel'>, name: string): Logger {
-  return pino({ name, level: config.logLevel, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime, redact: ['req.headers.authorization', '*.password', '*.token'] });
+  return pino({
+    name,
+    level: config.logLevel,
+    base: { pid: process.pid },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    redact: ['req.headers.authorization', '*.password', '*.token'],
+  });
 }
 
 export async function createRuntime(config: Config, name = 'commerce'): Promise<Runtime> {
@@ -55,15 +61,28 @@ export async function createRuntime(config: Config, name = 'commerce'): Promise<
     const applied = await runMigrations(dataSource);
     if (applied.length) logger.info({ applied }, 'migrations applied');
   }
-  const queues = new QueueRegistry({ redisUrl: config.redisUrl, isWorker: false, logger, prefix: config.queuePrefix, stallIntervalMs: config.queueStallIntervalMs });
+  const queues = new QueueRegistry({
+    redisUrl: config.redisUrl,
+    isWorker: false,
+    logger,
+    prefix: config.queuePrefix,
+    stallIntervalMs: config.queueStallIntervalMs,
+  });
   const monitor = createMonitor(config, logger);
   const meiliAdmin = createAdminClient(config);
   const meiliSearch = createSearchTransport(config.meiliUrl, keyValueFor(searchKeyUid(config.meiliMasterKey), config.meiliMasterKey));
   const keyRetry = provisionSearchKey(meiliAdmin, config.meiliMasterKey, logger);
   // Fail fast per command while Redis is down (the limiter then lets requests through) instead of queueing.
-  const redis = new Redis(config.redisUrl, { lazyConnect: false, enableOfflineQueue: false, maxRetriesPerRequest: 1, retryStrategy: () => 1_000 });
+  const redis = new Redis(config.redisUrl, {
+    lazyConnect: false,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    retryStrategy: () => 1_000,
+  });
   redis.on('error', (error) => logger.debug({ err: error }, 'redis (rate limits) connection error'));
-  const zeroResults = new ZeroResultRecorder(dataSource, (error) => calmLog(logger).warn('zero-results:write', error, {}, 'search: could not write zero-result query counts; kept for the next write'));
+  const zeroResults = new ZeroResultRecorder(dataSource, (error) =>
+    calmLog(logger).warn('zero-results:write', error, {}, 'search: could not write zero-result query counts; kept for the next write'),
+  );
   const search = new SearchEngine(dataSource, meiliSearch, logger, {
     cacheMaxBytes: config.search.cacheMaxBytes,
     cacheTtlMs: config.search.cacheTtlMs,
@@ -71,7 +90,11 @@ export async function createRuntime(config: Config, name = 'commerce'): Promise<
     recordZeroResult: async (storeId, q) => zeroResults.add(storeId, q),
   });
   // A connection of its own: a subscribed Redis connection takes no other commands.
-  const subscriber = new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: null, retryStrategy: (attempt) => Math.min(attempt * 200, 2_000) });
+  const subscriber = new Redis(config.redisUrl, {
+    lazyConnect: false,
+    maxRetriesPerRequest: null,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+  });
   const stopListening = listenForStoreChanges(subscriber, invalidationChannel(config.queuePrefix), search, logger);
   const services: ContextServices = {
     config,
@@ -134,7 +157,10 @@ function provisionSearchKey(admin: Meilisearch, masterKey: string, logger: Logge
 }
 
 /** The dependency monitor of a configuration (not started: the process entry point starts it). */
-export function createMonitor(config: Pick<Config, 'databaseUrl' | 'redisUrl' | 'meiliUrl' | 'healthProbeIntervalMs'>, logger: Logger): DependencyMonitor {
+export function createMonitor(
+  config: Pick<Config, 'databaseUrl' | 'redisUrl' | 'meiliUrl' | 'healthProbeIntervalMs'>,
+  logger: Logger,
+): DependencyMonitor {
   return new DependencyMonitor(new DependencyProbes(config), logger, { intervalMs: config.healthProbeIntervalMs });
 }
 

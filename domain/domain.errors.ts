@@ -14,7 +14,7 @@ export const DOMAIN_ERRORS = defineErrorCodes('domain', {
   invalid_brand: { status: 400, description: 'The brand is not a brand of the store.' },
   invalid_category: { status: 400, description: 'Some categories are not categories of the store.' },
   invalid_tag: { status: 400, description: 'Some tags are not product tags of the store.' },
-  unknown_attribute: { status: 400, description: 'An attribute is not an attribute of the product\'s categories.' },
+  unknown_attribute: { status: 400, description: "An attribute is not an attribute of the product's categories." },
   invalid_attribute: { status: 400, description: 'Some attribute values are invalid for their attribute.' },
   missing_required_attributes: { status: 400, description: 'A published product lacks required attributes of its categories.' },
   product_not_found: { status: 404, description: 'A line names a product that does not exist in the store.' },

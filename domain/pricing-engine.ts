@@ -149,13 +149,21 @@ function applyRule(type: PricingRuleType, value: string, price: bigint): bigint 
   return next < 0n ? 0n : next;
 }
 
-export const compareRules = (a: Pick<EngineRule, 'priority' | 'id'>, b: Pick<EngineRule, 'priority' | 'id'>): number => b.priority - a.priority || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+export const compareRules = (a: Pick<EngineRule, 'priority' | 'id'>, b: Pick<EngineRule, 'priority' | 'id'>): number =>
+  b.priority - a.priority || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
  * The pure core: the unit price of one product at `quantity` for the buyer's customer `groups` (null:
  * the public price) under `rules` and `offers` already filtered to the moment of pricing.
  */
-export function priceUnit(basePrice: string, facts: ProductFacts, quantity: number, groups: ReadonlySet<string> | null, rules: readonly EngineRule[], offers: readonly FlashOffer[]): UnitPrice {
+export function priceUnit(
+  basePrice: string,
+  facts: ProductFacts,
+  quantity: number,
+  groups: ReadonlySet<string> | null,
+  rules: readonly EngineRule[],
+  offers: readonly FlashOffer[],
+): UnitPrice {
   const decimals = minorUnit(facts.currency);
   const round = (units: bigint): bigint => rescale(units < 0n ? 0n : units, ENGINE_SCALE, decimals);
   const base = fromStored(basePrice);
@@ -176,10 +184,26 @@ export function priceUnit(basePrice: string, facts: ProductFacts, quantity: numb
       if (price < base && (!bestSingle || price < bestSingle.price)) bestSingle = { rule, value, price };
     }
   }
-  type Step = { kind: AppliedAdjustment['kind']; id: string; name: string; type: AppliedAdjustment['type']; value: string; before: bigint; after: bigint };
+  type Step = {
+    kind: AppliedAdjustment['kind'];
+    id: string;
+    name: string;
+    type: AppliedAdjustment['type'];
+    value: string;
+    before: bigint;
+    after: bigint;
+  };
   let steps: Step[] = [];
   let rulePrice = base;
-  const ruleStep = (s: { rule: EngineRule; value: string; before: bigint; after: bigint }): Step => ({ kind: 'PRICING_RULE', id: s.rule.id, name: s.rule.name, type: s.rule.type, value: s.value, before: s.before, after: s.after });
+  const ruleStep = (s: { rule: EngineRule; value: string; before: bigint; after: bigint }): Step => ({
+    kind: 'PRICING_RULE',
+    id: s.rule.id,
+    name: s.rule.name,
+    type: s.rule.type,
+    value: s.value,
+    before: s.before,
+    after: s.after,
+  });
   if (bestSingle && bestSingle.price <= running) {
     rulePrice = bestSingle.price;
     steps = [ruleStep({ rule: bestSingle.rule, value: bestSingle.value, before: base, after: bestSingle.price })];
@@ -201,8 +225,26 @@ export function priceUnit(basePrice: string, facts: ProductFacts, quantity: numb
   let flashSale: FlashSaleMatch | null = null;
   if (flash && flash.price <= rulePrice) {
     const { offer } = flash;
-    steps = [{ kind: 'FLASH_SALE', id: offer.campaignId, name: offer.name, type: offer.salePrice !== null ? 'SALE_PRICE' : 'PERCENT', value: offer.salePrice ?? offer.discountPercent ?? '0', before: base, after: flash.price < 0n ? 0n : flash.price }];
-    flashSale = { campaignId: offer.campaignId, name: offer.name, slug: offer.slug, endsAt: offer.endsAt.toISOString(), kind: offer.kind, stockCap: offer.stockCap, soldCount: offer.soldCount };
+    steps = [
+      {
+        kind: 'FLASH_SALE',
+        id: offer.campaignId,
+        name: offer.name,
+        type: offer.salePrice !== null ? 'SALE_PRICE' : 'PERCENT',
+        value: offer.salePrice ?? offer.discountPercent ?? '0',
+        before: base,
+        after: flash.price < 0n ? 0n : flash.price,
+      },
+    ];
+    flashSale = {
+      campaignId: offer.campaignId,
+      name: offer.name,
+      slug: offer.slug,
+      endsAt: offer.endsAt.toISOString(),
+      kind: offer.kind,
+      stockCap: offer.stockCap,
+      soldCount: offer.soldCount,
+    };
   }
 
   const applied = steps.map((s) => ({
@@ -255,7 +297,11 @@ function byStore<Row extends { store_id: string }, T>(rows: Row[], make: (row: R
 }
 
 /** Rules and offers of `storeIds` in force at `at`, by store. */
-export async function loadInForce(db: Queryable, storeIds: string[], at: Date): Promise<{ rules: Map<string, EngineRule[]>; offers: Map<string, FlashOffer[]> }> {
+export async function loadInForce(
+  db: Queryable,
+  storeIds: string[],
+  at: Date,
+): Promise<{ rules: Map<string, EngineRule[]>; offers: Map<string, FlashOffer[]> }> {
   const [ruleRows, offerRows] = (await Promise.all([
     db.query(
       `SELECT id, store_id, name, type, value, scope, target_ids, customer_groups, tiers, priority, stackable FROM pricing_rules
@@ -297,7 +343,10 @@ export async function loadInForce(db: Queryable, storeIds: string[], at: Date): 
 }
 
 /** Category ids (assigned and every ancestor) and collection ids of products. */
-async function productLinks(db: Queryable, productIds: string[]): Promise<{ categories: Map<string, Set<string>>; collections: Map<string, Set<string>> }> {
+async function productLinks(
+  db: Queryable,
+  productIds: string[],
+): Promise<{ categories: Map<string, Set<string>>; collections: Map<string, Set<string>> }> {
   const [categoryRows, collectionRows] = (await Promise.all([
     db.query(
       `WITH RECURSIVE pc AS (
@@ -317,7 +366,9 @@ async function productLinks(db: Queryable, productIds: string[]): Promise<{ cate
 }
 
 async function storeCurrencies(db: Queryable, storeIds: string[]): Promise<Map<string, string>> {
-  const rows: Array<{ id: string; currency: string }> = await db.query('SELECT id, currency FROM stores WHERE id = ANY($1::uuid[])', [storeIds]);
+  const rows: Array<{ id: string; currency: string }> = await db.query('SELECT id, currency FROM stores WHERE id = ANY($1::uuid[])', [
+    storeIds,
+  ]);
   return new Map(rows.map((r) => [r.id, r.currency]));
 }
 
@@ -344,7 +395,11 @@ export interface PublicPrice {
  * The price anyone sees at `at`: no customer group, quantity 1. Only products some rule or offer
  * touches are in the map; the others keep their stored price.
  */
-export async function publicPrices(db: Queryable, products: readonly PublicPriceInput[], at: Date = new Date()): Promise<Map<string, PublicPrice>> {
+export async function publicPrices(
+  db: Queryable,
+  products: readonly PublicPriceInput[],
+  at: Date = new Date(),
+): Promise<Map<string, PublicPrice>> {
   const out = new Map<string, PublicPrice>();
   if (products.length === 0) return out;
   const storeIds = [...new Set(products.map((p) => p.store_id))];
@@ -353,7 +408,13 @@ export async function publicPrices(db: Queryable, products: readonly PublicPrice
   const publicRules = new Map([...rules].map(([store, list]) => [store, list.filter((r) => r.customerGroups.length === 0)] as const));
   const touched = products.filter((p) => (publicRules.get(p.store_id)?.length ?? 0) > 0 || (offers.get(p.store_id)?.length ?? 0) > 0);
   if (touched.length === 0) return out;
-  const [links, currencies] = await Promise.all([productLinks(db, touched.map((p) => p.id)), storeCurrencies(db, storeIds)]);
+  const [links, currencies] = await Promise.all([
+    productLinks(
+      db,
+      touched.map((p) => p.id),
+    ),
+    storeCurrencies(db, storeIds),
+  ]);
   for (const p of touched) {
     const facts: ProductFacts = {
       id: p.id,
@@ -365,7 +426,12 @@ export async function publicPrices(db: Queryable, products: readonly PublicPrice
     };
     const unit = priceUnit(p.price, facts, 1, null, publicRules.get(p.store_id) ?? [], offers.get(p.store_id) ?? []);
     if (unit.applied.length === 0) continue;
-    out.set(p.id, { price: formatUnits(unit.final, unit.decimals), basePrice: formatUnits(unit.base, unit.decimals), discounted: unit.final < unit.base, flashSale: unit.flashSale });
+    out.set(p.id, {
+      price: formatUnits(unit.final, unit.decimals),
+      basePrice: formatUnits(unit.base, unit.decimals),
+      discounted: unit.final < unit.base,
+      flashSale: unit.flashSale,
+    });
   }
   return out;
 }
@@ -406,7 +472,8 @@ export interface PriceLinesOptions {
 }
 
 /** 404 naming the line (the field errors say which item). */
-const lineNotFound = (code: 'product_not_found' | 'variant_not_found', detail: string, path: string): AppError => domainError(code, detail, [{ path, message: detail }]);
+const lineNotFound = (code: 'product_not_found' | 'variant_not_found', detail: string, path: string): AppError =>
+  domainError(code, detail, [{ path, message: detail }]);
 const productNotFound = (index: number): AppError =>
   lineNotFound('product_not_found', 'The product does not exist in this store.', `body.items[${index}].productId`);
 
@@ -416,14 +483,36 @@ const productNotFound = (index: number): AppError =>
  * different currencies. `db` may be a transaction's manager. Flash-sale stock is not consumed here:
  * an order calls recordFlashSaleSales (api/flash-sales/flash-sales.stock.ts) in its transaction.
  */
-export async function priceLines(db: Queryable, storeId: string, lines: readonly PriceLineInput[], at: Date = new Date(), options: PriceLinesOptions = {}): Promise<PricedCart> {
+export async function priceLines(
+  db: Queryable,
+  storeId: string,
+  lines: readonly PriceLineInput[],
+  at: Date = new Date(),
+  options: PriceLinesOptions = {},
+): Promise<PricedCart> {
   const productIds = [...new Set(lines.map((l) => l.productId.toLowerCase()))];
   const variantIds = [...new Set(lines.flatMap((l) => (l.variantId ? [l.variantId.toLowerCase()] : [])))];
   const [products, variants] = (await Promise.all([
-    db.query('SELECT id, store_id, status, price, compare_at_price, currency, brand_id FROM products WHERE id = ANY($1::uuid[]) AND store_id = $2', [productIds, storeId]),
-    variantIds.length > 0 ? db.query('SELECT id, product_id, price, compare_at_price FROM product_variants WHERE id = ANY($1::uuid[]) AND store_id = $2', [variantIds, storeId]) : Promise.resolve([]),
+    db.query(
+      'SELECT id, store_id, status, price, compare_at_price, currency, brand_id FROM products WHERE id = ANY($1::uuid[]) AND store_id = $2',
+      [productIds, storeId],
+    ),
+    variantIds.length > 0
+      ? db.query('SELECT id, product_id, price, compare_at_price FROM product_variants WHERE id = ANY($1::uuid[]) AND store_id = $2', [
+          variantIds,
+          storeId,
+        ])
+      : Promise.resolve([]),
   ])) as [
-    Array<{ id: string; store_id: string; status: string; price: string; compare_at_price: string | null; currency: string; brand_id: string | null }>,
+    Array<{
+      id: string;
+      store_id: string;
+      status: string;
+      price: string;
+      compare_at_price: string | null;
+      currency: string;
+      brand_id: string | null;
+    }>,
     Array<{ id: string; product_id: string; price: string | null; compare_at_price: string | null }>,
   ];
   const productBy = new Map(products.map((p) => [p.id, p]));
@@ -438,7 +527,10 @@ export async function priceLines(db: Queryable, storeId: string, lines: readonly
     }
   });
   const currencies = new Set(products.map((p) => p.currency));
-  if (currencies.size > 1) throw domainError('mixed_currencies', 'All items must be priced in one currency.', [{ path: 'body.items', message: `items are priced in ${[...currencies].sort().join(', ')}` }]);
+  if (currencies.size > 1)
+    throw domainError('mixed_currencies', 'All items must be priced in one currency.', [
+      { path: 'body.items', message: `items are priced in ${[...currencies].sort().join(', ')}` },
+    ]);
   const currency = [...currencies][0] ?? 'EUR';
   const decimals = minorUnit(currency);
 
@@ -446,7 +538,9 @@ export async function priceLines(db: Queryable, storeId: string, lines: readonly
   const storeRules = rules.get(storeId) ?? [];
   const storeOffers = offers.get(storeId) ?? [];
   const needLinks = storeRules.length > 0 || storeOffers.length > 0;
-  const links = needLinks ? await productLinks(db, productIds) : { categories: new Map<string, Set<string>>(), collections: new Map<string, Set<string>>() };
+  const links = needLinks
+    ? await productLinks(db, productIds)
+    : { categories: new Map<string, Set<string>>(), collections: new Map<string, Set<string>>() };
   const storeCurrency = (await storeCurrencies(db, [storeId])).get(storeId) ?? currency;
   const groups = new Set((options.customerGroups ?? []).map((g) => g.toLowerCase()));
 
@@ -467,7 +561,9 @@ export async function priceLines(db: Queryable, storeId: string, lines: readonly
     const qty = BigInt(line.quantity);
     subtotal += unit.base * qty;
     total += unit.final * qty;
-    const compareAt = variant ? (variant.compare_at_price ?? (variant.price === null ? product.compare_at_price : null)) : product.compare_at_price;
+    const compareAt = variant
+      ? (variant.compare_at_price ?? (variant.price === null ? product.compare_at_price : null))
+      : product.compare_at_price;
     return {
       productId: product.id,
       variantId: variant?.id ?? null,
@@ -483,5 +579,9 @@ export async function priceLines(db: Queryable, storeId: string, lines: readonly
       flashSale: unit.flashSale,
     };
   });
-  return { currency, lines: priced, totals: { subtotal: num(subtotal, decimals), discount: num(subtotal - total, decimals), total: num(total, decimals) } };
+  return {
+    currency,
+    lines: priced,
+    totals: { subtotal: num(subtotal, decimals), discount: num(subtotal - total, decimals), total: num(total, decimals) },
+  };
 }

@@ -14,8 +14,37 @@ import { domainError } from './domain.errors';
 
 export const SANITIZE: sanitizeHtml.IOptions = {
   allowedTags: [
-    'p', 'br', 'strong', 'em', 'b', 'i', 'u', 's', 'ul', 'ol', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'code', 'pre',
-    'table', 'thead', 'tbody', 'tr', 'th', 'td', 'hr', 'span', 'div', 'a', 'img',
+    'p',
+    'br',
+    'strong',
+    'em',
+    'b',
+    'i',
+    'u',
+    's',
+    'ul',
+    'ol',
+    'li',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'blockquote',
+    'code',
+    'pre',
+    'table',
+    'thead',
+    'tbody',
+    'tr',
+    'th',
+    'td',
+    'hr',
+    'span',
+    'div',
+    'a',
+    'img',
   ],
   allowedAttributes: { a: ['href', 'title', 'target', 'rel'], img: ['src', 'alt', 'title', 'width', 'height'] },
   allowedSchemes: ['http', 'https', 'mailto'],
@@ -40,7 +69,9 @@ export function sanitizeDescription(html: string | undefined): string {
   return sanitizeHtml(html, SANITIZE);
 }
 
-export function sanitizeTranslations(input: Record<string, { title?: string; descriptionHtml?: string }> | undefined): Record<string, { title?: string; descriptionHtml?: string }> {
+export function sanitizeTranslations(
+  input: Record<string, { title?: string; descriptionHtml?: string }> | undefined,
+): Record<string, { title?: string; descriptionHtml?: string }> {
   const out: Record<string, { title?: string; descriptionHtml?: string }> = {};
   for (const [locale, value] of Object.entries(input ?? {})) {
     const entry: { title?: string; descriptionHtml?: string } = {};
@@ -80,7 +111,10 @@ export const optionalMoneyNumber = (value: string | null): number | null => (val
 const CURRENCIES = new Set<string>(Intl.supportedValuesOf('currency'));
 
 export function checkCurrency(currency: string): void {
-  if (!CURRENCIES.has(currency)) throw domainError('invalid_currency', `${currency} is not an ISO 4217 currency code.`, [{ path: 'body.currency', message: 'unknown ISO 4217 currency code' }]);
+  if (!CURRENCIES.has(currency))
+    throw domainError('invalid_currency', `${currency} is not an ISO 4217 currency code.`, [
+      { path: 'body.currency', message: 'unknown ISO 4217 currency code' },
+    ]);
 }
 
 /** A product slug made from any text (the shared transliteration, `product` when nothing is left). */
@@ -92,7 +126,8 @@ export function productSlugify(text: string, maxLength = PRODUCT_SLUG_MAX): stri
 }
 
 /** Whether another product of the store than `exceptId` has `slug`, case-insensitively. */
-export const productSlugInUse = (tx: RequestContext, storeId: string, slug: string, exceptId?: string): Promise<boolean> => storeSlugInUse(tx, Product, storeId, slug, exceptId);
+export const productSlugInUse = (tx: RequestContext, storeId: string, slug: string, exceptId?: string): Promise<boolean> =>
+  storeSlugInUse(tx, Product, storeId, slug, exceptId);
 
 /** The first free slug of the store among `base`, `base-2`, `base-3`, … (base shortened so a number fits). */
 export function freeProductSlug(tx: RequestContext, storeId: string, base: string): Promise<string> {
@@ -103,13 +138,18 @@ export function freeProductSlug(tx: RequestContext, storeId: string, base: strin
 export async function checkBrand(tx: RequestContext, storeId: string, brandId: string | null | undefined): Promise<void> {
   if (!brandId) return;
   if (!(await tenantRepository(tx, Brand).exists({ id: brandId, storeId }))) {
-    throw domainError('invalid_brand', 'The brand is not a brand of the store.', [{ path: 'body.brandId', message: 'not a brand of the store' }]);
+    throw domainError('invalid_brand', 'The brand is not a brand of the store.', [
+      { path: 'body.brandId', message: 'not a brand of the store' },
+    ]);
   }
 }
 
 async function missingOfStore(tx: RequestContext, table: 'categories' | 'product_tags', storeId: string, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  const rows: Array<{ id: string }> = await tx.manager.query(`SELECT id FROM ${table} WHERE tenant_id = $1 AND store_id = $2 AND id = ANY($3::uuid[])`, [tx.tenantId, storeId, ids]);
+  const rows: Array<{ id: string }> = await tx.manager.query(
+    `SELECT id FROM ${table} WHERE tenant_id = $1 AND store_id = $2 AND id = ANY($3::uuid[])`,
+    [tx.tenantId, storeId, ids],
+  );
   const found = new Set(rows.map((row) => row.id.toLowerCase()));
   return ids.filter((id) => !found.has(id.toLowerCase()));
 }
@@ -117,14 +157,22 @@ async function missingOfStore(tx: RequestContext, table: 'categories' | 'product
 export async function checkCategories(tx: RequestContext, storeId: string, ids: string[]): Promise<void> {
   const missing = await missingOfStore(tx, 'categories', storeId, ids);
   if (missing.length) {
-    throw domainError('invalid_category', 'Some categories are not categories of the store.', missing.map((id) => ({ path: `body.categoryIds[${ids.indexOf(id)}]`, message: 'not a category of the store' })));
+    throw domainError(
+      'invalid_category',
+      'Some categories are not categories of the store.',
+      missing.map((id) => ({ path: `body.categoryIds[${ids.indexOf(id)}]`, message: 'not a category of the store' })),
+    );
   }
 }
 
 export async function checkTags(tx: RequestContext, storeId: string, ids: string[]): Promise<void> {
   const missing = await missingOfStore(tx, 'product_tags', storeId, ids);
   if (missing.length) {
-    throw domainError('invalid_tag', 'Some tags are not product tags of the store.', missing.map((id) => ({ path: `body.tagIds[${ids.indexOf(id)}]`, message: 'not a product tag of the store' })));
+    throw domainError(
+      'invalid_tag',
+      'Some tags are not product tags of the store.',
+      missing.map((id) => ({ path: `body.tagIds[${ids.indexOf(id)}]`, message: 'not a product tag of the store' })),
+    );
   }
 }
 
@@ -155,7 +203,13 @@ function valueProblem(attribute: CategoryAttribute, value: string | number | boo
  * Checks attribute values against the attributes of `categoryIds` (names match case-insensitively;
  * a name defined by several categories must satisfy each definition).
  */
-export async function checkAttributes(tx: RequestContext, storeId: string, categoryIds: string[], values: AttributeValues, path = 'body.attributes'): Promise<AttributeCheck> {
+export async function checkAttributes(
+  tx: RequestContext,
+  storeId: string,
+  categoryIds: string[],
+  values: AttributeValues,
+  path = 'body.attributes',
+): Promise<AttributeCheck> {
   return checkAttributeValues(await loadAttributeDefinitions(tx, storeId, categoryIds), values, path);
 }
 
@@ -172,9 +226,14 @@ export async function loadAttributeDefinitions(tx: RequestContext, storeId: stri
 }
 
 /** checkAttributes over definitions already read (a batch of products reads those of all its categories once). */
-export function checkAttributeValues(definitions: readonly CategoryAttribute[], values: AttributeValues, path = 'body.attributes'): AttributeCheck {
+export function checkAttributeValues(
+  definitions: readonly CategoryAttribute[],
+  values: AttributeValues,
+  path = 'body.attributes',
+): AttributeCheck {
   const byName = new Map<string, CategoryAttribute[]>();
-  for (const definition of definitions) byName.set(definition.name.toLowerCase(), [...(byName.get(definition.name.toLowerCase()) ?? []), definition]);
+  for (const definition of definitions)
+    byName.set(definition.name.toLowerCase(), [...(byName.get(definition.name.toLowerCase()) ?? []), definition]);
   const result: AttributeCheck = { values: {}, unknown: [], invalid: [], missingRequired: [] };
   const given = new Set<string>();
   for (const [name, value] of Object.entries(values)) {
@@ -202,10 +261,18 @@ export function checkAttributeValues(definitions: readonly CategoryAttribute[], 
 /** Throws the first kind of attribute problem; missing required attributes only when `published`. */
 export function assertAttributes(check: AttributeCheck, published: boolean, path = 'body.attributes'): void {
   if (check.unknown.length) {
-    throw domainError('unknown_attribute', `Unknown attributes for the product's categories: ${check.unknown.join(', ')}.`, check.unknown.map((name) => ({ path: `${path}.${name}`, message: `${name} is not an attribute of the product's categories` })));
+    throw domainError(
+      'unknown_attribute',
+      `Unknown attributes for the product's categories: ${check.unknown.join(', ')}.`,
+      check.unknown.map((name) => ({ path: `${path}.${name}`, message: `${name} is not an attribute of the product's categories` })),
+    );
   }
   if (check.invalid.length) throw domainError('invalid_attribute', 'Some attribute values are invalid.', check.invalid);
   if (published && check.missingRequired.length) {
-    throw domainError('missing_required_attributes', `A published product needs its required attributes: ${check.missingRequired.join(', ')}.`, check.missingRequired.map((name) => ({ path: `${path}.${name}`, message: `${name} is required` })));
+    throw domainError(
+      'missing_required_attributes',
+      `A published product needs its required attributes: ${check.missingRequired.join(', ')}.`,
+      check.missingRequired.map((name) => ({ path: `${path}.${name}`, message: `${name} is required` })),
+    );
   }
 }

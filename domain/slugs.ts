@@ -70,7 +70,10 @@ export async function storeSlugInUse<T extends TenantOwned & { id: string; store
   slug: string,
   exceptId?: string,
 ): Promise<boolean> {
-  const query = tenantRepository(ctx, entity).createQueryBuilder('r').andWhere('r.storeId = :storeId', { storeId }).andWhere('lower(r.slug) = lower(:slug)', { slug });
+  const query = tenantRepository(ctx, entity)
+    .createQueryBuilder('r')
+    .andWhere('r.storeId = :storeId', { storeId })
+    .andWhere('lower(r.slug) = lower(:slug)', { slug });
   if (exceptId) query.andWhere('r.id <> :exceptId', { exceptId });
   return query.getExists();
 }
@@ -79,7 +82,12 @@ export async function storeSlugInUse<T extends TenantOwned & { id: string; store
  * Runs `work` in one transaction; losing a slug race at the unique index `constraint` (SQLSTATE 23505)
  * throws `slugTaken()`, the same answer as the check made before the write.
  */
-export async function inSlugTransaction<T>(ctx: RequestContext, constraint: string, slugTaken: () => Error, work: (tx: RequestContext) => Promise<T>): Promise<T> {
+export async function inSlugTransaction<T>(
+  ctx: RequestContext,
+  constraint: string,
+  slugTaken: () => Error,
+  work: (tx: RequestContext) => Promise<T>,
+): Promise<T> {
   try {
     return await inTransaction(ctx, work);
   } catch (error) {

@@ -29,7 +29,9 @@ export async function requireStore(ctx: RequestContext, storeId: string, options
   if (!ctx.tenantId) throw storeNotFound();
   if (ctx.actor.type === 'api_key' && ctx.actor.storeId !== storeId) throw storeNotFound();
   const stores = tenantRepository(ctx, Store, storeNotFound);
-  const store = options.lock ? await stores.findOne({ where: { id: storeId }, lock: { mode: 'pessimistic_write' } }) : await stores.findOneBy({ id: storeId });
+  const store = options.lock
+    ? await stores.findOne({ where: { id: storeId }, lock: { mode: 'pessimistic_write' } })
+    : await stores.findOneBy({ id: storeId });
   if (!store) throw storeNotFound();
   if (options.forWrite && store.status === 'archived') throw domainError('store_archived', 'The store is archived; it takes no changes.');
   return store;
@@ -46,7 +48,8 @@ export const TENANT_MEMBERS: readonly TenantRole[] = ['owner', 'admin', 'staff']
  * API keys are refused: they are bound to one store and never administer the tenant.
  */
 export function requireTenantUser(ctx: RequestContext, roles: readonly TenantRole[] = TENANT_MEMBERS): string {
-  if (ctx.actor.type === 'api_key') throw domainError('api_key_not_allowed', 'API keys cannot perform this operation; sign in as a member of the tenant.');
+  if (ctx.actor.type === 'api_key')
+    throw domainError('api_key_not_allowed', 'API keys cannot perform this operation; sign in as a member of the tenant.');
   if (ctx.actor.type !== 'user' || !ctx.actor.id || !ctx.tenantId) throw new ForbiddenError('This operation needs a member of a tenant.');
   if (!ctx.actor.tenantRole || !roles.includes(ctx.actor.tenantRole)) {
     throw domainError('insufficient_role', `This operation needs the role ${roles.join(' or ')} in the tenant.`);

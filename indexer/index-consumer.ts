@@ -77,7 +77,10 @@ export class StoreIndexer {
     const locales = [...(options.locales ?? [])];
     if (!options.force && known && Date.now() - known.at < SETTINGS_TTL_MS && locales.every((l) => known.locales.has(l))) return;
     const data = await loadStoreSearchData(this.deps.dataSource, storeId);
-    const applied = await applyIndexSettings(this.deps.meili, storeIndexUid(storeId), indexSettings(data), { timeoutMs: this.taskTimeoutMs, create: !options.onlyIfExists });
+    const applied = await applyIndexSettings(this.deps.meili, storeIndexUid(storeId), indexSettings(data), {
+      timeoutMs: this.taskTimeoutMs,
+      create: !options.onlyIfExists,
+    });
     if (applied === 'missing') return;
     this.ensured.set(storeId, { at: Date.now(), locales: new Set([...data.locales.map(localeField), ...locales]) });
   }
@@ -97,7 +100,9 @@ export class StoreIndexer {
     const write = async (storeId: string, docs: ProductDocument[]): Promise<void> => {
       byStore.delete(storeId);
       const locales = new Set<string>();
-      for (const doc of docs) for (const key of Object.keys(doc)) if (key.startsWith('title_') || key.startsWith('description_')) locales.add(key.slice(key.indexOf('_') + 1));
+      for (const doc of docs)
+        for (const key of Object.keys(doc))
+          if (key.startsWith('title_') || key.startsWith('description_')) locales.add(key.slice(key.indexOf('_') + 1));
       await this.ensureStore(storeId, { locales });
       await settle(this.deps.meili.index(storeIndexUid(storeId)).addDocuments(docs, { primaryKey: 'id' }), this.taskTimeoutMs);
       upserted += docs.length;
@@ -113,7 +118,10 @@ export class StoreIndexer {
       }
       for (const [storeId, docs] of [...byStore]) if (docs.length >= PRODUCT_WRITE_MAX) await write(storeId, docs);
       if (removed.length > 0) {
-        const rows: Array<{ id: string; store_id: string }> = await this.deps.dataSource.query('SELECT id, store_id FROM products WHERE id = ANY($1::uuid[])', [removed]);
+        const rows: Array<{ id: string; store_id: string }> = await this.deps.dataSource.query(
+          'SELECT id, store_id FROM products WHERE id = ANY($1::uuid[])',
+          [removed],
+        );
         const storeOf = new Map(rows.map((r) => [r.id, r.store_id]));
         const targets = new Map<string, string[]>();
         for (const id of removed) {
@@ -164,7 +172,11 @@ const FANOUT: Record<string, Fanout> = {
     products: `WITH RECURSIVE tree AS (SELECT id FROM categories WHERE id = $1 UNION SELECT c.id FROM categories c JOIN tree t ON c.parent_id = t.id)
                SELECT DISTINCT pc.product_id AS id FROM product_categories pc JOIN tree t ON pc.category_id = t.id ORDER BY 1`,
   },
-  product_tag: { table: 'product_tags', field: 'tagIds', products: 'SELECT product_id AS id FROM product_tag_assignments WHERE tag_id = $1 ORDER BY 1' },
+  product_tag: {
+    table: 'product_tags',
+    field: 'tagIds',
+    products: 'SELECT product_id AS id FROM product_tag_assignments WHERE tag_id = $1 ORDER BY 1',
+  },
 };
 
 /** Where the store of an aggregate that only public-read caches care about is found. */
@@ -184,7 +196,9 @@ export function createIndexHandler(deps: IndexerDeps): DeliveryHandler<'index'> 
   };
   const storesOfTenants = async (tenantIds: string[]): Promise<string[]> => {
     if (tenantIds.length === 0) return [];
-    const rows: Array<{ id: string }> = await dataSource.query('SELECT id FROM stores WHERE tenant_id = ANY($1::uuid[]) ORDER BY id', [tenantIds]);
+    const rows: Array<{ id: string }> = await dataSource.query('SELECT id FROM stores WHERE tenant_id = ANY($1::uuid[]) ORDER BY id', [
+      tenantIds,
+    ]);
     return rows.map((r) => r.id);
   };
   const tenantStores = (tenantId: string | null): Promise<string[]> => storesOfTenants(tenantId ? [tenantId] : []);
@@ -194,10 +208,17 @@ export function createIndexHandler(deps: IndexerDeps): DeliveryHandler<'index'> 
     const started = Date.now();
     const result = await indexer.syncProducts(ids, await storesOfTenants(tenantIds));
     await announce(result.stores);
-    logger.debug({ products: ids.length, upserted: result.upserted, deleted: result.deleted, stores: result.stores.size, ms: Date.now() - started }, 'index: products written');
+    logger.debug(
+      { products: ids.length, upserted: result.upserted, deleted: result.deleted, stores: result.stores.size, ms: Date.now() - started },
+      'index: products written',
+    );
     return result;
   };
-  const products = new ProductBatcher(syncAndAnnounce, { maxBatch: PRODUCT_WRITE_MAX, lingerMs: PRODUCT_LINGER_MS, patientLingerMs: BULK_LINGER_MS, maxInFlight: PRODUCT_WRITES_IN_FLIGHT }, (error) => error instanceof MeiliTaskError);
+  const products = new ProductBatcher(
+    syncAndAnnounce,
+    { maxBatch: PRODUCT_WRITE_MAX, lingerMs: PRODUCT_LINGER_MS, patientLingerMs: BULK_LINGER_MS, maxInFlight: PRODUCT_WRITES_IN_FLIGHT },
+    (error) => error instanceof MeiliTaskError,
+  );
 
   const handle = async (delivery: OutboxDelivery<'index'>): Promise<void> => {
     const { aggregateType, aggregateId, tenantId } = delivery;
@@ -219,7 +240,8 @@ export function createIndexHandler(deps: IndexerDeps): DeliveryHandler<'index'> 
         for (const message of delivery.messages) {
           const payload = message.payload as { productIds?: unknown; final?: unknown };
           if (payload.final === true) final = true;
-          if (Array.isArray(payload.productIds)) for (const productId of payload.productIds) if (isUuid(productId)) ids.add(productId.toLowerCase());
+          if (Array.isArray(payload.productIds))
+            for (const productId of payload.productIds) if (isUuid(productId)) ids.add(productId.toLowerCase());
         }
         await Promise.all([...ids].map((productId) => products.sync(productId, tenantId ? [tenantId] : [], !final)));
         return;
@@ -258,7 +280,10 @@ export function createIndexHandler(deps: IndexerDeps): DeliveryHandler<'index'> 
       case 'flash_sale_campaign': {
         // Not in the product documents (price changes arrive as product rows), but public reads of
         // the store are cached: announce the store (all of the tenant's when the row is gone).
-        const [own]: Array<{ store_id: string }> = await dataSource.query(`SELECT store_id FROM ${OWN_TABLE[aggregateType]} WHERE id = $1`, [id]);
+        const [own]: Array<{ store_id: string }> = await dataSource.query(
+          `SELECT store_id FROM ${OWN_TABLE[aggregateType]} WHERE id = $1`,
+          [id],
+        );
         await announce(own ? [own.store_id] : await tenantStores(tenantId));
         return;
       }

@@ -74,7 +74,11 @@ export class ProductBatcher {
       else batch.products.set(id, [{ resolve, reject }]);
     });
     if (batch.products.size >= this.options.maxBatch) batch.due = true;
-    else this.timer ??= setTimeout(() => this.markDue(), batch.patient ? (this.options.patientLingerMs ?? this.options.lingerMs) : this.options.lingerMs);
+    else
+      this.timer ??= setTimeout(
+        () => this.markDue(),
+        batch.patient ? (this.options.patientLingerMs ?? this.options.lingerMs) : this.options.lingerMs,
+      );
     this.pump();
     return settled;
   }

@@ -31,7 +31,12 @@ export interface ReindexOptions {
   taskTimeoutMs?: number;
 }
 
-export async function reindexStore(dataSource: DataSource, meili: Meilisearch, storeId: string, options: ReindexOptions = {}): Promise<ReindexResult> {
+export async function reindexStore(
+  dataSource: DataSource,
+  meili: Meilisearch,
+  storeId: string,
+  options: ReindexOptions = {},
+): Promise<ReindexResult> {
   const started = Date.now();
   const batchSize = options.batchSize ?? INDEX_BATCH;
   const timeout = options.taskTimeoutMs ?? 600_000;
@@ -75,13 +80,25 @@ export async function reindexStore(dataSource: DataSource, meili: Meilisearch, s
   await settle(meili.deleteIndex(tmp), timeout, ['index_not_found']);
 
   // Changes committed while the copy was built may have been indexed into the old index only.
-  const changed: Array<{ id: string }> = await dataSource.query('SELECT id FROM products WHERE store_id = $1 AND updated_at >= $2 ORDER BY id', [storeId, since]);
+  const changed: Array<{ id: string }> = await dataSource.query(
+    'SELECT id FROM products WHERE store_id = $1 AND updated_at >= $2 ORDER BY id',
+    [storeId, since],
+  );
   const indexer = new StoreIndexer({ dataSource, meili, logger: pino({ level: 'silent' }), batchSize, taskTimeoutMs: timeout });
-  await indexer.syncProducts(changed.map((r) => r.id), [storeId]);
+  await indexer.syncProducts(
+    changed.map((r) => r.id),
+    [storeId],
+  );
   return { storeId, index: live, documents, resynced: changed.length, ms: Date.now() - started };
 }
 
-export async function reindexStores(dataSource: DataSource, meili: Meilisearch, storeIds: string[] | undefined, onResult: (result: ReindexResult) => void, options: ReindexOptions = {}): Promise<ReindexResult[]> {
+export async function reindexStores(
+  dataSource: DataSource,
+  meili: Meilisearch,
+  storeIds: string[] | undefined,
+  onResult: (result: ReindexResult) => void,
+  options: ReindexOptions = {},
+): Promise<ReindexResult[]> {
   const ids = storeIds ?? ((await dataSource.query('SELECT id FROM stores ORDER BY id')) as Array<{ id: string }>).map((r) => r.id);
   const results: ReindexResult[] = [];
   for (const id of ids) {

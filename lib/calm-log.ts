@@ -12,8 +12,23 @@ import type { Logger } from 'pino';
 export const DEFAULT_SUMMARY_WINDOW_MS = 30_000;
 
 /** Error codes of a dependency that cannot be reached; they are logged without a stack. */
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ECONNABORTED', 'NR_CLOSED', 'UNCERTAIN_STATE', 'CONNECTION_BROKEN', '57P01', '57P02', '57P03']);
-const UNREACHABLE_MESSAGES = /connection (is )?(closed|terminated|lost|refused)|ECONNREFUSED|ECONNRESET|socket hang up|timed out|timeout exceeded|not queryable|fetch failed|Redis connection|stream isn't writeable|NOSCRIPT/i;
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ECONNABORTED',
+  'NR_CLOSED',
+  'UNCERTAIN_STATE',
+  'CONNECTION_BROKEN',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
+const UNREACHABLE_MESSAGES =
+  /connection (is )?(closed|terminated|lost|refused)|ECONNREFUSED|ECONNRESET|socket hang up|timed out|timeout exceeded|not queryable|fetch failed|Redis connection|stream isn't writeable|NOSCRIPT/i;
 
 interface ErrorLike {
   name?: string;
@@ -85,7 +100,10 @@ export class CalmLog {
   flush(): void {
     for (const [kind, counter] of this.counters) {
       if (counter.repeats > 0) {
-        this.logger.warn({ ...counter.context, repeated: counter.repeats, windowSeconds: Math.round((Date.now() - counter.first) / 1000) }, `${counter.msg} (repeated)`);
+        this.logger.warn(
+          { ...counter.context, repeated: counter.repeats, windowSeconds: Math.round((Date.now() - counter.first) / 1000) },
+          `${counter.msg} (repeated)`,
+        );
       }
       this.counters.delete(kind);
     }

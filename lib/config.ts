@@ -172,21 +172,53 @@ const millis = (min: number, max: number) => Joi.number().integer().min(min).max
 const databaseUrl = Joi.string().uri({ scheme: ['postgres', 'postgresql'] });
 
 const VARIABLES: Record<string, VariableSpec> = {
-  NODE_ENV: { schema: Joi.string().valid('development', 'test', 'production').default('development'), fix: 'use development, test or production' },
-  TRUST_PROXY: { schema: Joi.boolean().truthy('1').falsy('0').default(false), fix: 'set true only behind a reverse proxy that sets X-Forwarded-For' },
+  NODE_ENV: {
+    schema: Joi.string().valid('development', 'test', 'production').default('development'),
+    fix: 'use development, test or production',
+  },
+  TRUST_PROXY: {
+    schema: Joi.boolean().truthy('1').falsy('0').default(false),
+    fix: 'set true only behind a reverse proxy that sets X-Forwarded-For',
+  },
   HOST: { schema: Joi.string().hostname().default('0.0.0.0'), fix: 'set an interface address such as 127.0.0.1 or 0.0.0.0' },
   PORT: { schema: Joi.number().integer().min(1).max(65535).default(3000), fix: 'set a free TCP port, e.g. PORT=3000' },
-  LOG_LEVEL: { schema: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'), fix: 'use one of fatal, error, warn, info, debug, trace, silent' },
-  DATABASE_URL: { schema: databaseUrl, fix: 'set a PostgreSQL URL such as postgres://user:password@host:5432/db, or unset it to use the local services (npm run services -- start)' },
+  LOG_LEVEL: {
+    schema: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
+    fix: 'use one of fatal, error, warn, info, debug, trace, silent',
+  },
+  DATABASE_URL: {
+    schema: databaseUrl,
+    fix: 'set a PostgreSQL URL such as postgres://user:password@host:5432/db, or unset it to use the local services (npm run services -- start)',
+  },
   DB_POOL_SIZE: { schema: Joi.number().integer().min(1).max(200).default(10), fix: 'set an integer between 1 and 200' },
   MIGRATIONS_RUN: { schema: Joi.boolean().truthy('1').falsy('0').default(true), fix: 'set true or false' },
-  REDIS_URL: { schema: Joi.string().uri({ scheme: ['redis', 'rediss'] }), fix: 'set a Redis URL such as redis://host:6379, or unset it to use the local services' },
-  QUEUE_PREFIX: { schema: Joi.string().pattern(/^[A-Za-z0-9:_-]{1,40}$/).default('bq'), fix: 'set letters, digits, colon, underscore or hyphen (at most 40)' },
-  QUEUE_STALL_INTERVAL_MS: { schema: millis(1_000, 300_000).default(10_000), fix: 'set milliseconds between 1000 and 300000 (default 10000)' },
-  HEALTH_PORT: { schema: Joi.number().integer().min(1).max(65535), fix: 'set a free TCP port for /livez and /readyz of a worker-only process, or unset it' },
+  REDIS_URL: {
+    schema: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
+    fix: 'set a Redis URL such as redis://host:6379, or unset it to use the local services',
+  },
+  QUEUE_PREFIX: {
+    schema: Joi.string()
+      .pattern(/^[A-Za-z0-9:_-]{1,40}$/)
+      .default('bq'),
+    fix: 'set letters, digits, colon, underscore or hyphen (at most 40)',
+  },
+  QUEUE_STALL_INTERVAL_MS: {
+    schema: millis(1_000, 300_000).default(10_000),
+    fix: 'set milliseconds between 1000 and 300000 (default 10000)',
+  },
+  HEALTH_PORT: {
+    schema: Joi.number().integer().min(1).max(65535),
+    fix: 'set a free TCP port for /livez and /readyz of a worker-only process, or unset it',
+  },
   HEALTH_PROBE_INTERVAL_MS: { schema: millis(100, 60_000).default(1_000), fix: 'set milliseconds between 100 and 60000 (default 1000)' },
-  MEILI_URL: { schema: Joi.string().uri({ scheme: ['http', 'https'] }), fix: 'set the Meilisearch address such as http://host:7700, or unset it to use the local services' },
-  MEILI_MASTER_KEY: { schema: Joi.string().min(16).max(512), fix: 'set the master key of the Meilisearch server (at least 16 bytes); with the local services it is read from .data/meili-master-key' },
+  MEILI_URL: {
+    schema: Joi.string().uri({ scheme: ['http', 'https'] }),
+    fix: 'set the Meilisearch address such as http://host:7700, or unset it to use the local services',
+  },
+  MEILI_MASTER_KEY: {
+    schema: Joi.string().min(16).max(512),
+    fix: 'set the master key of the Meilisearch server (at least 16 bytes); with the local services it is read from .data/meili-master-key',
+  },
   BODY_LIMIT_JSON: { schema: byteSize.default('1mb'), fix: 'set a size such as 1mb or 512kb' },
   BODY_LIMIT_CSV: { schema: byteSize.default('64mb'), fix: 'set a size such as 64mb' },
   OUTBOX_POLL_INTERVAL_MS: { schema: millis(10, 60_000).default(250), fix: 'set milliseconds between 10 and 60000' },
@@ -195,44 +227,122 @@ const VARIABLES: Record<string, VariableSpec> = {
   OUTBOX_RETRY_BASE_MS: { schema: millis(1, 3_600_000).default(1_000), fix: 'set milliseconds between 1 and 3600000' },
   OUTBOX_RETRY_MAX_MS: { schema: millis(1, 86_400_000).default(300_000), fix: 'set milliseconds between 1 and 86400000' },
   SEARCH_CACHE_SIZE: { schema: byteSize.default('64mb'), fix: 'set a size such as 64mb (0 turns the public search cache off)' },
-  DEMO_SANDBOX: { schema: Joi.boolean().truthy('1').falsy('0'), fix: 'set true or false (default: true in development, false in test and production)' },
-  PRICING_SCHEDULER_INTERVAL_MS: { schema: millis(100, 600_000).default(3_000), fix: 'set milliseconds between 100 and 600000 (default 3000)' },
+  DEMO_SANDBOX: {
+    schema: Joi.boolean().truthy('1').falsy('0'),
+    fix: 'set true or false (default: true in development, false in test and production)',
+  },
+  PRICING_SCHEDULER_INTERVAL_MS: {
+    schema: millis(100, 600_000).default(3_000),
+    fix: 'set milliseconds between 100 and 600000 (default 3000)',
+  },
   SEARCH_CACHE_TTL_MS: { schema: millis(0, 3_600_000).default(30_000), fix: 'set milliseconds between 0 and 3600000 (default 30000)' },
-  SEARCH_SPLIT_MAX_IN_FLIGHT: { schema: Joi.number().integer().min(0).max(1_000).default(1), fix: 'set a whole number between 0 and 1000 (default 1; 0 never splits)' },
+  SEARCH_SPLIT_MAX_IN_FLIGHT: {
+    schema: Joi.number().integer().min(0).max(1_000).default(1),
+    fix: 'set a whole number between 0 and 1000 (default 1; 0 never splits)',
+  },
   SHUTDOWN_TIMEOUT_MS: { schema: millis(100, 600_000).default(10_000), fix: 'set milliseconds between 100 and 600000' },
-  APP_SECRET: { schema: Joi.string().min(32).max(512), fix: 'set a random string of at least 32 characters (e.g. openssl rand -hex 32); outside production it is generated into .data/app-secret' },
-  PUBLIC_BASE_URL: { schema: Joi.string().uri({ scheme: ['http', 'https'] }), fix: 'set the address people reach this API at, e.g. https://api.example.org' },
-  ACCESS_TOKEN_TTL_SECONDS: { schema: Joi.number().integer().min(5).max(86_400).default(900), fix: 'set seconds between 5 and 86400 (default 900 = 15 minutes)' },
-  REFRESH_TOKEN_TTL_SECONDS: { schema: Joi.number().integer().min(60).max(31_536_000).default(2_592_000), fix: 'set seconds between 60 and 31536000 (default 30 days)' },
-  EMAIL_TOKEN_TTL_SECONDS: { schema: Joi.number().integer().min(60).max(604_800).default(86_400), fix: 'set seconds between 60 and 604800 (default 24 hours)' },
+  APP_SECRET: {
+    schema: Joi.string().min(32).max(512),
+    fix: 'set a random string of at least 32 characters (e.g. openssl rand -hex 32); outside production it is generated into .data/app-secret',
+  },
+  PUBLIC_BASE_URL: {
+    schema: Joi.string().uri({ scheme: ['http', 'https'] }),
+    fix: 'set the address people reach this API at, e.g. https://api.example.org',
+  },
+  ACCESS_TOKEN_TTL_SECONDS: {
+    schema: Joi.number().integer().min(5).max(86_400).default(900),
+    fix: 'set seconds between 5 and 86400 (default 900 = 15 minutes)',
+  },
+  REFRESH_TOKEN_TTL_SECONDS: {
+    schema: Joi.number().integer().min(60).max(31_536_000).default(2_592_000),
+    fix: 'set seconds between 60 and 31536000 (default 30 days)',
+  },
+  EMAIL_TOKEN_TTL_SECONDS: {
+    schema: Joi.number().integer().min(60).max(604_800).default(86_400),
+    fix: 'set seconds between 60 and 604800 (default 24 hours)',
+  },
   REGISTRATION_OPEN: { schema: Joi.boolean().truthy('1').falsy('0').default(true), fix: 'set true or false' },
-  DEVICE_CODE_TTL_SECONDS: { schema: Joi.number().integer().min(10).max(3_600).default(900), fix: 'set seconds between 10 and 3600 (default 900)' },
-  DEVICE_CODE_INTERVAL_SECONDS: { schema: Joi.number().integer().min(1).max(60).default(5), fix: 'set seconds between 1 and 60 (default 5)' },
-  SMTP_URL: { schema: Joi.string().uri({ scheme: ['smtp', 'smtps'] }), fix: 'set smtp://user:password@host:587 or smtps://…:465, or unset it to record messages locally' },
-  MAIL_FROM: { schema: Joi.string().max(320).default('Commerce platform <no-reply@localhost>'), fix: 'set a sender such as "Shop <no-reply@example.org>"' },
-  VISION_CLIP_MODEL_DIR: { schema: Joi.string().max(1024), fix: 'set the folder holding a CLIP model in the Xenova layout (config.json, tokenizer files, onnx/vision_model.onnx, onnx/text_model.onnx), or unset it' },
+  DEVICE_CODE_TTL_SECONDS: {
+    schema: Joi.number().integer().min(10).max(3_600).default(900),
+    fix: 'set seconds between 10 and 3600 (default 900)',
+  },
+  DEVICE_CODE_INTERVAL_SECONDS: {
+    schema: Joi.number().integer().min(1).max(60).default(5),
+    fix: 'set seconds between 1 and 60 (default 5)',
+  },
+  SMTP_URL: {
+    schema: Joi.string().uri({ scheme: ['smtp', 'smtps'] }),
+    fix: 'set smtp://user:password@host:587 or smtps://…:465, or unset it to record messages locally',
+  },
+  MAIL_FROM: {
+    schema: Joi.string().max(320).default('Commerce platform <no-reply@localhost>'),
+    fix: 'set a sender such as "Shop <no-reply@example.org>"',
+  },
+  VISION_CLIP_MODEL_DIR: {
+    schema: Joi.string().max(1024),
+    fix: 'set the folder holding a CLIP model in the Xenova layout (config.json, tokenizer files, onnx/vision_model.onnx, onnx/text_model.onnx), or unset it',
+  },
   VISION_FETCH_TIMEOUT_MS: { schema: millis(100, 120_000).default(10_000), fix: 'set milliseconds between 100 and 120000 (default 10000)' },
   VISION_FETCH_MAX_BYTES: { schema: byteSize.default('10mb'), fix: 'set a size such as 10mb' },
   VISION_MAX_REDIRECTS: { schema: Joi.number().integer().min(0).max(10).default(3), fix: 'set an integer between 0 and 10' },
   VISION_UPLOAD_MAX_BYTES: { schema: byteSize.default('8mb'), fix: 'set a size such as 8mb' },
-  VISION_MAX_PIXELS: { schema: Joi.number().integer().min(10_000).max(1_000_000_000).default(40_000_000), fix: 'set an integer between 10000 and 1000000000 (default 40000000)' },
-  VISION_FETCH_ALLOW_ADDRESSES: { schema: Joi.string().pattern(/^[0-9a-fA-F:.]+(,[0-9a-fA-F:.]+)*$/), fix: 'set a comma-separated list of IP addresses, only in tests (ignored unless NODE_ENV=test)' },
+  VISION_MAX_PIXELS: {
+    schema: Joi.number().integer().min(10_000).max(1_000_000_000).default(40_000_000),
+    fix: 'set an integer between 10000 and 1000000000 (default 40000000)',
+  },
+  VISION_FETCH_ALLOW_ADDRESSES: {
+    schema: Joi.string().pattern(/^[0-9a-fA-F:.]+(,[0-9a-fA-F:.]+)*$/),
+    fix: 'set a comma-separated list of IP addresses, only in tests (ignored unless NODE_ENV=test)',
+  },
   VISION_BATCH_SIZE: { schema: Joi.number().integer().min(1).max(64).default(8), fix: 'set an integer between 1 and 64' },
   VISION_CONCURRENCY: { schema: Joi.number().integer().min(1).max(64).default(8), fix: 'set an integer between 1 and 64' },
   VISION_MAX_ATTEMPTS: { schema: Joi.number().integer().min(1).max(20).default(5), fix: 'set an integer between 1 and 20' },
-  VISION_PUBLIC_QUERIES_PER_MINUTE: { schema: Joi.number().integer().min(1).max(100_000).default(30), fix: 'set an integer between 1 and 100000' },
-  WEBHOOK_RETRY_DELAYS_MS: { schema: Joi.string().pattern(/^\d{1,8},\d{1,8},\d{1,8},\d{1,8}$/).default('30000,120000,600000,3600000'), fix: 'set four comma-separated delays in milliseconds (before attempts 2 to 5), each at most 99999999; default 30000,120000,600000,3600000' },
+  VISION_PUBLIC_QUERIES_PER_MINUTE: {
+    schema: Joi.number().integer().min(1).max(100_000).default(30),
+    fix: 'set an integer between 1 and 100000',
+  },
+  WEBHOOK_RETRY_DELAYS_MS: {
+    schema: Joi.string()
+      .pattern(/^\d{1,8},\d{1,8},\d{1,8},\d{1,8}$/)
+      .default('30000,120000,600000,3600000'),
+    fix: 'set four comma-separated delays in milliseconds (before attempts 2 to 5), each at most 99999999; default 30000,120000,600000,3600000',
+  },
   WEBHOOK_TIMEOUT_MS: { schema: millis(100, 60_000).default(10_000), fix: 'set milliseconds between 100 and 60000 (default 10000)' },
   WEBHOOK_POLL_INTERVAL_MS: { schema: millis(10, 60_000).default(1_000), fix: 'set milliseconds between 10 and 60000 (default 1000)' },
-  WEBHOOK_CLAIM_TIMEOUT_MS: { schema: millis(1_000, 3_600_000).default(60_000), fix: 'set milliseconds between 1000 and 3600000, above WEBHOOK_TIMEOUT_MS (default 60000)' },
+  WEBHOOK_CLAIM_TIMEOUT_MS: {
+    schema: millis(1_000, 3_600_000).default(60_000),
+    fix: 'set milliseconds between 1000 and 3600000, above WEBHOOK_TIMEOUT_MS (default 60000)',
+  },
   WEBHOOK_CONCURRENCY: { schema: Joi.number().integer().min(1).max(256).default(16), fix: 'set an integer between 1 and 256' },
-  WEBHOOK_ALLOW_ADDRESSES: { schema: Joi.string().pattern(/^[0-9a-fA-F:.]+(,[0-9a-fA-F:.]+)*$/), fix: 'set a comma-separated list of IP addresses, only in tests (ignored unless NODE_ENV=test)' },
-  RENDER_BUDGET_MS: { schema: Joi.number().integer().min(1).max(60_000).default(1_500), fix: 'set milliseconds between 1 and 60000 (default 1500): time one storefront section may take (data calls and render)' },
-  RENDER_BUDGET_OPS: { schema: Joi.number().integer().min(1).max(10_000_000).default(50_000), fix: 'set an integer between 1 and 10000000 (default 50000): Liquid render steps plus data calls one storefront section may take' },
+  WEBHOOK_ALLOW_ADDRESSES: {
+    schema: Joi.string().pattern(/^[0-9a-fA-F:.]+(,[0-9a-fA-F:.]+)*$/),
+    fix: 'set a comma-separated list of IP addresses, only in tests (ignored unless NODE_ENV=test)',
+  },
+  RENDER_BUDGET_MS: {
+    schema: Joi.number().integer().min(1).max(60_000).default(1_500),
+    fix: 'set milliseconds between 1 and 60000 (default 1500): time one storefront section may take (data calls and render)',
+  },
+  RENDER_BUDGET_OPS: {
+    schema: Joi.number().integer().min(1).max(10_000_000).default(50_000),
+    fix: 'set an integer between 1 and 10000000 (default 50000): Liquid render steps plus data calls one storefront section may take',
+  },
   RENDER_BUDGET_BYTES: { schema: byteSize.default('256kb'), fix: 'set a size such as 256kb: HTML one storefront section may produce' },
-  RENDER_BUDGET_OVERRIDES: { schema: Joi.string().pattern(/^[a-z0-9-]+:(ms|ops|bytes)=\d+(,(ms|ops|bytes)=\d+)*(;[a-z0-9-]+:(ms|ops|bytes)=\d+(,(ms|ops|bytes)=\d+)*)*$/), fix: 'set section budgets as type:key=value[,key=value][;type:...] with keys ms, ops, bytes, e.g. featured-products:bytes=2000;search-results:ms=500' },
-  BULK_SYNC_MAX: { schema: Joi.number().integer().min(0).max(10_000).default(500), fix: 'set an integer between 0 and 10000 (default 500): bulk edits of more products run on the jobs worker' },
-  ROLES: { schema: Joi.string().pattern(/^(api|relay|indexer|vision|jobs)(,(api|relay|indexer|vision|jobs))*$/).default('api,relay,indexer,vision,jobs'), fix: 'set a comma-separated subset of api,relay,indexer,vision,jobs' },
+  RENDER_BUDGET_OVERRIDES: {
+    schema: Joi.string().pattern(
+      /^[a-z0-9-]+:(ms|ops|bytes)=\d+(,(ms|ops|bytes)=\d+)*(;[a-z0-9-]+:(ms|ops|bytes)=\d+(,(ms|ops|bytes)=\d+)*)*$/,
+    ),
+    fix: 'set section budgets as type:key=value[,key=value][;type:...] with keys ms, ops, bytes, e.g. featured-products:bytes=2000;search-results:ms=500',
+  },
+  BULK_SYNC_MAX: {
+    schema: Joi.number().integer().min(0).max(10_000).default(500),
+    fix: 'set an integer between 0 and 10000 (default 500): bulk edits of more products run on the jobs worker',
+  },
+  ROLES: {
+    schema: Joi.string()
+      .pattern(/^(api|relay|indexer|vision|jobs)(,(api|relay|indexer|vision|jobs))*$/)
+      .default('api,relay,indexer,vision,jobs'),
+    fix: 'set a comma-separated subset of api,relay,indexer,vision,jobs',
+  },
 };
 
 /** How a bad value is echoed: secrets never, passwords inside URLs masked. */
@@ -291,12 +401,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const nodeEnv = (values.NODE_ENV ?? 'development') as NodeEnv;
   const usingLocalMeili = env.MEILI_URL === undefined || env.MEILI_URL === '';
-  const meiliMasterKey = (values.MEILI_MASTER_KEY as string | undefined) ?? (usingLocalMeili ? readMasterKeyFile(local.meiliMasterKeyFile) : undefined);
+  const meiliMasterKey =
+    (values.MEILI_MASTER_KEY as string | undefined) ?? (usingLocalMeili ? readMasterKeyFile(local.meiliMasterKeyFile) : undefined);
   if (!meiliMasterKey && !problems.some((p) => p.startsWith('MEILI_MASTER_KEY'))) {
     problems.push(
       usingLocalMeili
         ? `MEILI_MASTER_KEY is not set and ${local.meiliMasterKeyFile} does not exist; fix: start the local services (npm run services -- start) or set MEILI_URL and MEILI_MASTER_KEY`
-        : 'MEILI_MASTER_KEY is required when MEILI_URL points at an existing server; fix: set it to that server\'s master key',
+        : "MEILI_MASTER_KEY is required when MEILI_URL points at an existing server; fix: set it to that server's master key",
     );
   }
   const retryBase = values.OUTBOX_RETRY_BASE_MS as number;
@@ -306,11 +417,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   let appSecret = values.APP_SECRET as string | undefined;
   if (!appSecret && !problems.some((p) => p.startsWith('APP_SECRET'))) {
-    if (nodeEnv === 'production') problems.push('APP_SECRET is required in production; fix: set a random string of at least 32 characters (e.g. openssl rand -hex 32)');
+    if (nodeEnv === 'production')
+      problems.push('APP_SECRET is required in production; fix: set a random string of at least 32 characters (e.g. openssl rand -hex 32)');
     else appSecret = localAppSecret(path.join(PROJECT_ROOT, '.data', 'app-secret'));
   }
-  if (values.WEBHOOK_CLAIM_TIMEOUT_MS !== undefined && values.WEBHOOK_TIMEOUT_MS !== undefined && (values.WEBHOOK_CLAIM_TIMEOUT_MS as number) <= (values.WEBHOOK_TIMEOUT_MS as number)) {
-    problems.push(`WEBHOOK_CLAIM_TIMEOUT_MS (${values.WEBHOOK_CLAIM_TIMEOUT_MS as number}) must be above WEBHOOK_TIMEOUT_MS (${values.WEBHOOK_TIMEOUT_MS as number}); fix: raise WEBHOOK_CLAIM_TIMEOUT_MS`);
+  if (
+    values.WEBHOOK_CLAIM_TIMEOUT_MS !== undefined &&
+    values.WEBHOOK_TIMEOUT_MS !== undefined &&
+    (values.WEBHOOK_CLAIM_TIMEOUT_MS as number) <= (values.WEBHOOK_TIMEOUT_MS as number)
+  ) {
+    problems.push(
+      `WEBHOOK_CLAIM_TIMEOUT_MS (${values.WEBHOOK_CLAIM_TIMEOUT_MS as number}) must be above WEBHOOK_TIMEOUT_MS (${values.WEBHOOK_TIMEOUT_MS as number}); fix: raise WEBHOOK_CLAIM_TIMEOUT_MS`,
+    );
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -341,7 +459,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     pricingSchedulerIntervalMs: values.PRICING_SCHEDULER_INTERVAL_MS as number,
     demoSandbox: (values.DEMO_SANDBOX as boolean | undefined) ?? nodeEnv === 'development',
-    search: { cacheMaxBytes: parseByteSize(values.SEARCH_CACHE_SIZE as string), cacheTtlMs: values.SEARCH_CACHE_TTL_MS as number, splitMaxInFlight: values.SEARCH_SPLIT_MAX_IN_FLIGHT as number },
+    search: {
+      cacheMaxBytes: parseByteSize(values.SEARCH_CACHE_SIZE as string),
+      cacheTtlMs: values.SEARCH_CACHE_TTL_MS as number,
+      splitMaxInFlight: values.SEARCH_SPLIT_MAX_IN_FLIGHT as number,
+    },
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS as number,
     roles: [...new Set((values.ROLES as string).split(','))] as ProcessRole[],
     appSecret: appSecret as string,
@@ -363,7 +485,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxRedirects: values.VISION_MAX_REDIRECTS as number,
       uploadMaxBytes: parseByteSize(values.VISION_UPLOAD_MAX_BYTES as string),
       maxPixels: values.VISION_MAX_PIXELS as number,
-      fetchAllowAddresses: nodeEnv === 'test' && values.VISION_FETCH_ALLOW_ADDRESSES ? (values.VISION_FETCH_ALLOW_ADDRESSES as string).split(',') : [],
+      fetchAllowAddresses:
+        nodeEnv === 'test' && values.VISION_FETCH_ALLOW_ADDRESSES ? (values.VISION_FETCH_ALLOW_ADDRESSES as string).split(',') : [],
       batchSize: values.VISION_BATCH_SIZE as number,
       concurrency: values.VISION_CONCURRENCY as number,
       maxAttempts: values.VISION_MAX_ATTEMPTS as number,
@@ -371,7 +494,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     bulkEdits: { syncMax: values.BULK_SYNC_MAX as number },
     renderBudgets: {
-      defaults: { ms: values.RENDER_BUDGET_MS as number, ops: values.RENDER_BUDGET_OPS as number, bytes: parseByteSize(values.RENDER_BUDGET_BYTES as string) },
+      defaults: {
+        ms: values.RENDER_BUDGET_MS as number,
+        ops: values.RENDER_BUDGET_OPS as number,
+        bytes: parseByteSize(values.RENDER_BUDGET_BYTES as string),
+      },
       overrides: parseBudgetOverrides(values.RENDER_BUDGET_OVERRIDES as string | undefined),
     },
     webhooks: {

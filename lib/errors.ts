@@ -74,7 +74,9 @@ export const STATUS_TITLES: Readonly<Record<number, string>> = {
 
 type StatusOf<E> = E extends readonly ErrorCodeMeaning[] ? E[number]['status'] : E extends ErrorCodeMeaning ? E['status'] : never;
 /** A code answered with several statuses names the one it throws; the others take only `errors`. */
-type ErrorArgs<E> = E extends readonly ErrorCodeMeaning[] ? [errors: FieldError[] | undefined, status: StatusOf<E>] : [errors?: FieldError[]];
+type ErrorArgs<E> = E extends readonly ErrorCodeMeaning[]
+  ? [errors: FieldError[] | undefined, status: StatusOf<E>]
+  : [errors?: FieldError[]];
 
 export interface ErrorRegistry<R extends Record<string, ErrorCodeEntry> = Record<string, ErrorCodeEntry>> {
   /** Where the codes are answered: an API area (`brands`), or a shared layer (`http`, `domain`, `common`). */
@@ -121,8 +123,11 @@ export function defineErrorCodes<const R extends Record<string, ErrorCodeEntry>>
   for (const [code, entry] of Object.entries(entries)) {
     const meanings = meaningsOf(entry);
     if (!/^[a-z][a-z0-9_]*$/.test(code)) throw new Error(`error code ${code} (${area}) is not snake_case`);
-    if (meanings.length === 0 || new Set(meanings.map((m) => m.status)).size !== meanings.length) throw new Error(`error code ${code} (${area}) needs one meaning per status`);
-    for (const m of meanings) if (!STATUS_TITLES[m.status] || m.status < 400) throw new Error(`error code ${code} (${area}) has a status without a title: ${m.status}`);
+    if (meanings.length === 0 || new Set(meanings.map((m) => m.status)).size !== meanings.length)
+      throw new Error(`error code ${code} (${area}) needs one meaning per status`);
+    for (const m of meanings)
+      if (!STATUS_TITLES[m.status] || m.status < 400)
+        throw new Error(`error code ${code} (${area}) has a status without a title: ${m.status}`);
   }
   const known = (code: string): readonly ErrorCodeMeaning[] => {
     const entry = (entries as Record<string, ErrorCodeEntry>)[code];
@@ -152,7 +157,11 @@ export function defineErrorCodes<const R extends Record<string, ErrorCodeEntry>>
 
 /** The codes of the classes below, answered by every area (the middleware, validation, rate limits, …). */
 export const COMMON_ERRORS = defineErrorCodes('common', {
-  validation_failed: { status: 400, description: 'The input does not match the operation: malformed values, unknown fields or query parameters, values out of bounds, or a rule between fields; `errors` lists each problem.' },
+  validation_failed: {
+    status: 400,
+    description:
+      'The input does not match the operation: malformed values, unknown fields or query parameters, values out of bounds, or a rule between fields; `errors` lists each problem.',
+  },
   bad_request: { status: 400, description: 'The request cannot be served as sent.' },
   unauthorized: { status: 401, description: 'The operation needs a valid access token (or API key); none was sent, or it is not valid.' },
   forbidden: { status: 403, description: 'Authenticated, but not allowed to perform this operation.' },
@@ -164,8 +173,15 @@ export const COMMON_ERRORS = defineErrorCodes('common', {
   rate_limited: { status: 429, description: 'Too many requests; retry after the number of seconds in `Retry-After`.' },
   internal_error: { status: 500, description: 'An unexpected error; it was logged with the request id the body carries.' },
   not_implemented: { status: 501, description: 'The operation is part of the specification but is not built yet.' },
-  service_unavailable: { status: 503, description: 'A backing service (database, search, queue) is unavailable, or the resource changed concurrently; retry after `Retry-After`.' },
-  not_ready: { status: 503, description: 'The process is not ready to serve (starting, shutting down, or a dependency it needs is down); see /readyz.' },
+  service_unavailable: {
+    status: 503,
+    description:
+      'A backing service (database, search, queue) is unavailable, or the resource changed concurrently; retry after `Retry-After`.',
+  },
+  not_ready: {
+    status: 503,
+    description: 'The process is not ready to serve (starting, shutting down, or a dependency it needs is down); see /readyz.',
+  },
 });
 
 export class AppError extends Error {
@@ -185,7 +201,14 @@ export class AppError extends Error {
   }
 
   toProblem(): ProblemBody {
-    return { type: problemType(this.code), title: this.title, status: this.status, detail: this.message, code: this.code, errors: this.errors };
+    return {
+      type: problemType(this.code),
+      title: this.title,
+      status: this.status,
+      detail: this.message,
+      code: this.code,
+      errors: this.errors,
+    };
   }
 }
 
@@ -202,14 +225,22 @@ export class BadRequestError extends AppError {
 }
 
 export class UnauthorizedError extends AppError {
-  constructor(detail = 'A valid access token is required.', code: ErrorCode = COMMON_ERRORS.code('unauthorized'), errors: FieldError[] = []) {
+  constructor(
+    detail = 'A valid access token is required.',
+    code: ErrorCode = COMMON_ERRORS.code('unauthorized'),
+    errors: FieldError[] = [],
+  ) {
     super(401, code, 'Unauthorized', detail, errors);
     this.headers['WWW-Authenticate'] = 'Bearer';
   }
 }
 
 export class ForbiddenError extends AppError {
-  constructor(detail = 'You are not allowed to perform this operation.', code: ErrorCode = COMMON_ERRORS.code('forbidden'), errors: FieldError[] = []) {
+  constructor(
+    detail = 'You are not allowed to perform this operation.',
+    code: ErrorCode = COMMON_ERRORS.code('forbidden'),
+    errors: FieldError[] = [],
+  ) {
     super(403, code, 'Forbidden', detail, errors);
   }
 }
@@ -222,7 +253,12 @@ export class NotFoundError extends AppError {
 
 export class MethodNotAllowedError extends AppError {
   constructor(method: string, allowed: string[]) {
-    super(405, COMMON_ERRORS.code('method_not_allowed'), 'Method Not Allowed', `${method} is not allowed here; allowed: ${allowed.join(', ')}.`);
+    super(
+      405,
+      COMMON_ERRORS.code('method_not_allowed'),
+      'Method Not Allowed',
+      `${method} is not allowed here; allowed: ${allowed.join(', ')}.`,
+    );
     this.headers.Allow = allowed.join(', ');
   }
 }
@@ -241,7 +277,12 @@ export class PayloadTooLargeError extends AppError {
 
 export class UnsupportedMediaTypeError extends AppError {
   constructor(received: string | undefined, expected: string[]) {
-    super(415, COMMON_ERRORS.code('unsupported_media_type'), 'Unsupported Media Type', `Content-Type ${received ? `"${received}"` : '(none)'} is not accepted here; send ${expected.join(' or ')}.`);
+    super(
+      415,
+      COMMON_ERRORS.code('unsupported_media_type'),
+      'Unsupported Media Type',
+      `Content-Type ${received ? `"${received}"` : '(none)'} is not accepted here; send ${expected.join(' or ')}.`,
+    );
   }
 }
 
@@ -274,6 +315,11 @@ export class NotReadyError extends AppError {
 
 export class InternalError extends AppError {
   constructor() {
-    super(500, COMMON_ERRORS.code('internal_error'), 'Internal Server Error', 'An unexpected error occurred; it has been logged with the request id.');
+    super(
+      500,
+      COMMON_ERRORS.code('internal_error'),
+      'Internal Server Error',
+      'An unexpected error occurred; it has been logged with the request id.',
+    );
   }
 }

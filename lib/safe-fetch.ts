@@ -180,7 +180,16 @@ function allowedAddress(address: string, allowAddresses: readonly string[]): boo
 export function guardedLookup(allowAddresses: readonly string[] = []): LookupFunction {
   return (hostname, options, callback) => {
     dns.lookup(hostname, { ...options, all: true, verbatim: true }, (error, addresses) => {
-      if (error) return callback(new SafeFetchError('dns_failed', `${hostname} could not be resolved (${error.code ?? error.message}).`, error.code === 'EAI_AGAIN'), '', 4);
+      if (error)
+        return callback(
+          new SafeFetchError(
+            'dns_failed',
+            `${hostname} could not be resolved (${error.code ?? error.message}).`,
+            error.code === 'EAI_AGAIN',
+          ),
+          '',
+          4,
+        );
       const list = addresses as dns.LookupAddress[];
       if (list.length === 0) return callback(new SafeFetchError('dns_failed', `${hostname} has no address.`, false), '', 4);
       const bad = list.find((a) => !allowedAddress(a.address, allowAddresses));
@@ -199,14 +208,19 @@ export function checkUrl(raw: string, allowAddresses: readonly string[] = []): U
   } catch {
     throw new SafeFetchError('invalid_url', 'The image URL is not a valid absolute URL.', false);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SafeFetchError('scheme_not_allowed', `Only http and https URLs are fetched, not ${url.protocol.replace(/:$/, '')}.`, false);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new SafeFetchError('scheme_not_allowed', `Only http and https URLs are fetched, not ${url.protocol.replace(/:$/, '')}.`, false);
   if (url.username || url.password) throw new SafeFetchError('credentials_not_allowed', 'URLs with credentials are not fetched.', false);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (net.isIP(host) && !allowedAddress(host, allowAddresses)) throw refuse(host, host);
   return url;
 }
 
-function once(url: URL, options: SafeFetchOptions, deadline: number): Promise<{ status: number; headers: http.IncomingHttpHeaders; body?: Buffer }> {
+function once(
+  url: URL,
+  options: SafeFetchOptions,
+  deadline: number,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body?: Buffer }> {
   return new Promise((resolve, reject) => {
     const remaining = deadline - Date.now();
     if (remaining <= 0) return reject(new SafeFetchError('timeout', 'The image took too long to fetch.', true));
@@ -217,7 +231,11 @@ function once(url: URL, options: SafeFetchOptions, deadline: number): Promise<{ 
         method: 'GET',
         lookup: guardedLookup(options.allowAddresses),
         agent: false,
-        headers: { Accept: options.accept ?? 'image/*', 'User-Agent': options.userAgent ?? 'commerce-vision/1.0', 'Accept-Encoding': 'identity' },
+        headers: {
+          Accept: options.accept ?? 'image/*',
+          'User-Agent': options.userAgent ?? 'commerce-vision/1.0',
+          'Accept-Encoding': 'identity',
+        },
         timeout: remaining,
       },
       (response) => {
@@ -228,7 +246,14 @@ function once(url: URL, options: SafeFetchOptions, deadline: number): Promise<{ 
         }
         if (status < 200 || status >= 300) {
           response.resume();
-          return reject(new SafeFetchError('http_status', `The image server answered ${status}.`, status >= 500 || status === 429 || status === 408, status));
+          return reject(
+            new SafeFetchError(
+              'http_status',
+              `The image server answered ${status}.`,
+              status >= 500 || status === 429 || status === 408,
+              status,
+            ),
+          );
         }
         const declared = Number(response.headers['content-length'] ?? NaN);
         if (Number.isFinite(declared) && declared > options.maxBytes) {
@@ -253,7 +278,17 @@ function once(url: URL, options: SafeFetchOptions, deadline: number): Promise<{ 
     );
     const timer = setTimeout(() => request.destroy(new SafeFetchError('timeout', 'The image took too long to fetch.', true)), remaining);
     request.on('timeout', () => request.destroy(new SafeFetchError('timeout', 'The image took too long to fetch.', true)));
-    request.on('error', (error) => reject(error instanceof SafeFetchError ? error : new SafeFetchError('network', `The image could not be fetched (${(error as NodeJS.ErrnoException).code ?? error.message}).`, true)));
+    request.on('error', (error) =>
+      reject(
+        error instanceof SafeFetchError
+          ? error
+          : new SafeFetchError(
+              'network',
+              `The image could not be fetched (${(error as NodeJS.ErrnoException).code ?? error.message}).`,
+              true,
+            ),
+      ),
+    );
     request.on('close', () => clearTimeout(timer));
     request.end();
   });

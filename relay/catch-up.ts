@@ -7,7 +7,10 @@ import type { OutboxRelay } from './outbox-relay';
  * once (OutboxRelay.retryNow) instead of when its growing backoff, or the reclaim of rows left in
  * flight, comes due: catching up then takes as long as the work, whatever the outage's length.
  */
-export function catchUpWhenBack(runtime: { monitor: Pick<DependencyMonitor, 'onChange'>; logger: Logger }, relay: Pick<OutboxRelay, 'retryNow'>): void {
+export function catchUpWhenBack(
+  runtime: { monitor: Pick<DependencyMonitor, 'onChange'>; logger: Logger },
+  relay: Pick<OutboxRelay, 'retryNow'>,
+): void {
   runtime.monitor.onChange((name, now, before) => {
     if (!now.up || !before || before.up) return;
     const retry = async (attempt: number): Promise<void> => {

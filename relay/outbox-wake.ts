@@ -13,7 +13,6 @@ import type { Logger } from 'pino';
 import { OUTBOX_CHANNEL } from '../storage/outbox';
 import { calmLog } from '../lib/calm-log';
 
-
 export class OutboxWakeListener {
   private client: Client | undefined;
   private stopped = false;

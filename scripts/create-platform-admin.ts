@@ -40,12 +40,34 @@ async function main(): Promise<void> {
       const existing = await tx.manager.getRepository(User).createQueryBuilder('u').where('lower(u.email) = :email', { email }).getOne();
       if (existing) {
         await tx.manager.update(User, { id: existing.id }, { platformRole: 'platform_admin', updatedAt: new Date() });
-        await recordAudit(tx, { action: 'user.grant_platform_role', resourceType: 'user', resourceId: existing.id, tenantId: existing.tenantId, before: { platformRole: existing.platformRole }, after: { platformRole: 'platform_admin' } });
+        await recordAudit(tx, {
+          action: 'user.grant_platform_role',
+          resourceType: 'user',
+          resourceId: existing.id,
+          tenantId: existing.tenantId,
+          before: { platformRole: existing.platformRole },
+          after: { platformRole: 'platform_admin' },
+        });
         return 'promoted' as const;
       }
       const id = uuidv7();
-      await tx.manager.insert(User, { id, email, name: values.name!, passwordHash: await hashPassword(password), platformRole: 'platform_admin', tenantId: null, tenantRole: null, emailVerifiedAt: new Date() });
-      await recordAudit(tx, { action: 'user.create_platform_admin', resourceType: 'user', resourceId: id, tenantId: null, after: { email, platformRole: 'platform_admin' } });
+      await tx.manager.insert(User, {
+        id,
+        email,
+        name: values.name!,
+        passwordHash: await hashPassword(password),
+        platformRole: 'platform_admin',
+        tenantId: null,
+        tenantRole: null,
+        emailVerifiedAt: new Date(),
+      });
+      await recordAudit(tx, {
+        action: 'user.create_platform_admin',
+        resourceType: 'user',
+        resourceId: id,
+        tenantId: null,
+        after: { email, platformRole: 'platform_admin' },
+      });
       return 'created' as const;
     });
     if (outcome === 'promoted') process.stdout.write(`${email} is now a platform admin (password unchanged)\n`);

@@ -30,7 +30,8 @@ export interface FacetSnapshot {
   counts: Record<string, QueryResult>;
 }
 
-const sortedSet = (values: string[] | undefined): string[] | null => (values?.length ? [...new Set(values.map((v) => v.toLowerCase()))].sort() : null);
+const sortedSet = (values: string[] | undefined): string[] | null =>
+  values?.length ? [...new Set(values.map((v) => v.toLowerCase()))].sort() : null;
 
 /**
  * Every parameter of a search except page, perPage and sort, normalised (ids lowercased, sets
@@ -63,13 +64,20 @@ export function snapshotKey(params: PublicSearchParams, normalisedQ: string, pri
   return JSON.stringify(['facets', ...wordsAndFilters(params, normalisedQ), pricesShown]);
 }
 
-const roleKey = (role: QueryRole): string => (role.kind === 'facet' ? `facet:${role.group}` : role.kind === 'priceBucket' ? `priceBucket:${role.bucket}` : role.kind);
+const roleKey = (role: QueryRole): string =>
+  role.kind === 'facet' ? `facet:${role.group}` : role.kind === 'priceBucket' ? `priceBucket:${role.bucket}` : role.kind;
 
 /** The snapshot of an answered plan (its results in plan order). */
 export function takeSnapshot(plan: SearchPlan, results: QueryResult[], attempt: FacetSnapshot['attempt']): FacetSnapshot {
   const counts: Record<string, QueryResult> = {};
   plan.roles.forEach((role, i) => {
-    if (role.kind === 'facet' || role.kind === 'priceBucket' || role.kind === 'filtersOnly') counts[roleKey(role)] = { hits: [], totalHits: results[i]!.totalHits, facetDistribution: results[i]!.facetDistribution, facetStats: results[i]!.facetStats };
+    if (role.kind === 'facet' || role.kind === 'priceBucket' || role.kind === 'filtersOnly')
+      counts[roleKey(role)] = {
+        hits: [],
+        totalHits: results[i]!.totalHits,
+        facetDistribution: results[i]!.facetDistribution,
+        facetStats: results[i]!.facetStats,
+      };
   });
   const main = results[0]!;
   return { attempt, total: main.totalHits ?? 0, main: { facetDistribution: main.facetDistribution, facetStats: main.facetStats }, counts };
@@ -83,7 +91,12 @@ export const snapshotBytes = (snapshot: FacetSnapshot): number => JSON.stringify
  * offset/limit) and the sponsored candidates. None when the snapshot says nothing matches; undefined
  * when the snapshot lacks a count the plan needs (then the plan runs in full).
  */
-export function hitsRequest(plan: SearchPlan, snapshot: FacetSnapshot, page: number, perPage: number): { queries: MeiliQuery[]; roles: number[] } | undefined {
+export function hitsRequest(
+  plan: SearchPlan,
+  snapshot: FacetSnapshot,
+  page: number,
+  perPage: number,
+): { queries: MeiliQuery[]; roles: number[] } | undefined {
   const queries: MeiliQuery[] = [];
   const roles: number[] = [];
   for (let i = 0; i < plan.roles.length; i += 1) {
@@ -91,7 +104,11 @@ export function hitsRequest(plan: SearchPlan, snapshot: FacetSnapshot, page: num
     if (role.kind === 'main' || role.kind === 'sponsored') {
       if (snapshot.total === 0) continue;
       const { facets: _facets, page: _page, hitsPerPage: _hitsPerPage, ...query } = plan.queries[i]!;
-      queries.push(role.kind === 'main' ? { ...query, offset: (page - 1) * perPage, limit: perPage } : { ...query, limit: plan.queries[i]!.hitsPerPage ?? 0 });
+      queries.push(
+        role.kind === 'main'
+          ? { ...query, offset: (page - 1) * perPage, limit: perPage }
+          : { ...query, limit: plan.queries[i]!.hitsPerPage ?? 0 },
+      );
       roles.push(i);
     } else if (!snapshot.counts[roleKey(role)]) return undefined;
   }
@@ -99,7 +116,11 @@ export function hitsRequest(plan: SearchPlan, snapshot: FacetSnapshot, page: num
 }
 
 /** The plan's results in plan order: fetched hits where `hitsRequest` asked for them, the snapshot's counts elsewhere. */
-export function assembleResults(plan: SearchPlan, snapshot: FacetSnapshot, fetched: { roles: number[]; results: QueryResult[] }): QueryResult[] {
+export function assembleResults(
+  plan: SearchPlan,
+  snapshot: FacetSnapshot,
+  fetched: { roles: number[]; results: QueryResult[] },
+): QueryResult[] {
   return plan.roles.map((role, i) => {
     const at = fetched.roles.indexOf(i);
     const hits = at >= 0 ? (fetched.results[at]?.hits ?? []) : [];

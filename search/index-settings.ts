@@ -16,10 +16,54 @@ export const MAX_VALUES_PER_FACET = 200;
 
 /** Meilisearch's ISO 639-3 codes for the ISO 639-1 primary subtags stores use most. */
 const ISO639_3: Record<string, string> = {
-  en: 'eng', fr: 'fra', de: 'deu', es: 'spa', it: 'ita', pt: 'por', nl: 'nld', sv: 'swe', da: 'dan', nb: 'nob', no: 'nob', fi: 'fin',
-  pl: 'pol', cs: 'ces', sk: 'slk', sl: 'slv', hr: 'hrv', sr: 'srp', hu: 'hun', ro: 'ron', bg: 'bul', el: 'ell', tr: 'tur', ru: 'rus',
-  uk: 'ukr', be: 'bel', lt: 'lit', lv: 'lav', et: 'est', ar: 'ara', he: 'heb', hi: 'hin', ja: 'jpn', ko: 'kor', zh: 'cmn', th: 'tha',
-  vi: 'vie', id: 'ind', ca: 'cat', af: 'afr', fa: 'pes', ka: 'kat', hy: 'hye', tl: 'tgl', bn: 'ben', ta: 'tam', te: 'tel', ur: 'urd',
+  en: 'eng',
+  fr: 'fra',
+  de: 'deu',
+  es: 'spa',
+  it: 'ita',
+  pt: 'por',
+  nl: 'nld',
+  sv: 'swe',
+  da: 'dan',
+  nb: 'nob',
+  no: 'nob',
+  fi: 'fin',
+  pl: 'pol',
+  cs: 'ces',
+  sk: 'slk',
+  sl: 'slv',
+  hr: 'hrv',
+  sr: 'srp',
+  hu: 'hun',
+  ro: 'ron',
+  bg: 'bul',
+  el: 'ell',
+  tr: 'tur',
+  ru: 'rus',
+  uk: 'ukr',
+  be: 'bel',
+  lt: 'lit',
+  lv: 'lav',
+  et: 'est',
+  ar: 'ara',
+  he: 'heb',
+  hi: 'hin',
+  ja: 'jpn',
+  ko: 'kor',
+  zh: 'cmn',
+  th: 'tha',
+  vi: 'vie',
+  id: 'ind',
+  ca: 'cat',
+  af: 'afr',
+  fa: 'pes',
+  ka: 'kat',
+  hy: 'hye',
+  tl: 'tgl',
+  bn: 'ben',
+  ta: 'tam',
+  te: 'tel',
+  ur: 'urd',
 };
 
 export function meiliLocale(locale: string): string | undefined {
@@ -61,7 +105,9 @@ export async function storeSynonyms(db: DataSource | EntityManager, storeId: str
 }
 
 export async function loadStoreSearchData(dataSource: DataSource, storeId: string): Promise<StoreSearchData> {
-  const [store]: Array<{ default_locale: string | null }> = await dataSource.query('SELECT default_locale FROM stores WHERE id = $1', [storeId]);
+  const [store]: Array<{ default_locale: string | null }> = await dataSource.query('SELECT default_locale FROM stores WHERE id = $1', [
+    storeId,
+  ]);
   const locales: Array<{ locale: string }> = await dataSource.query(
     `SELECT DISTINCT jsonb_object_keys(translations) AS locale FROM products WHERE store_id = $1 AND status = 'PUBLISHED' AND translations <> '{}'::jsonb`,
     [storeId],
@@ -101,7 +147,24 @@ export function indexSettings(data: StoreSearchData): Settings {
       'description',
       ...fields.map((f) => `description_${f}`),
     ],
-    filterableAttributes: ['id', 'status', 'type', 'categoryIds', 'brandId', 'vendorId', 'tagIds', 'price', 'rating', 'stars', 'inStock', 'discounted', 'options', 'attrs', 'optionValues', 'attrValues'],
+    filterableAttributes: [
+      'id',
+      'status',
+      'type',
+      'categoryIds',
+      'brandId',
+      'vendorId',
+      'tagIds',
+      'price',
+      'rating',
+      'stars',
+      'inStock',
+      'discounted',
+      'options',
+      'attrs',
+      'optionValues',
+      'attrValues',
+    ],
     sortableAttributes: ['createdAt', 'price', 'discountPercent', 'reviewCount', 'rating', 'salesCount', 'viewCount'],
     // `sort` first: a shopper who picks "price: low to high" expects exactly that order. Relevance
     // sort sends no sort, so the rule is inert and the text rules decide. Strict queries already
@@ -170,7 +233,9 @@ export async function applyIndexSettings(
   } catch (error) {
     // Adding the image embedder fails while older documents lack `_vectors.image`; apply the rest now,
     // the embedder follows once the vision worker has rewritten them (the next settings check).
-    const refusedVectors = error instanceof MeiliTaskError && ['vector_embedding_error', 'invalid_vector_dimensions', 'invalid_vectors_type'].includes(error.task.error?.code ?? '');
+    const refusedVectors =
+      error instanceof MeiliTaskError &&
+      ['vector_embedding_error', 'invalid_vector_dimensions', 'invalid_vectors_type'].includes(error.task.error?.code ?? '');
     if (!refusedVectors || !settings.embedders || (current && settingsMatch({ embedders: settings.embedders }, current))) throw error;
     const { embedders: _embedders, ...rest } = settings;
     await settle(client.index(uid).updateSettings(rest), timeoutMs);

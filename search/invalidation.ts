@@ -18,7 +18,12 @@ export function storeChangePublisher(redis: Redis, channel: string, logger: Logg
       try {
         await redis.publish(channel, storeId.toLowerCase());
       } catch (error) {
-        calmLog(logger).warn('search:announce', error, { storeId }, 'search: could not announce a store change (cached answers expire by TTL)');
+        calmLog(logger).warn(
+          'search:announce',
+          error,
+          { storeId },
+          'search: could not announce a store change (cached answers expire by TTL)',
+        );
       }
     }
   };

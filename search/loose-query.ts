@@ -17,7 +17,43 @@ export interface LooseAttempt {
   matchingStrategy: 'all' | 'frequency';
 }
 
-const KEEP_AS_IS = new Set(['glass', 'dress', 'bass', 'boss', 'moss', 'lens', 'gas', 'bus', 'plus', 'news', 'series', 'species', 'jeans', 'pants', 'shorts', 'trousers', 'leggings', 'glasses', 'scissors', 'tights', 'headphones', 'earphones', 'sunglasses', 'sneakers', 'clothes', 'kids', 'mens', 'womens', 'this', 'is', 'was', 'has', 'yes', 'us', 'its']);
+const KEEP_AS_IS = new Set([
+  'glass',
+  'dress',
+  'bass',
+  'boss',
+  'moss',
+  'lens',
+  'gas',
+  'bus',
+  'plus',
+  'news',
+  'series',
+  'species',
+  'jeans',
+  'pants',
+  'shorts',
+  'trousers',
+  'leggings',
+  'glasses',
+  'scissors',
+  'tights',
+  'headphones',
+  'earphones',
+  'sunglasses',
+  'sneakers',
+  'clothes',
+  'kids',
+  'mens',
+  'womens',
+  'this',
+  'is',
+  'was',
+  'has',
+  'yes',
+  'us',
+  'its',
+]);
 
 /** The English singular of a word (conservative: only common regular plurals). */
 export function singular(word: string): string {

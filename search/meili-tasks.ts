@@ -8,9 +8,7 @@ import { MeilisearchTaskTimeOutError, type EnqueuedTaskPromise, type Task } from
 const QUICK_WAIT_MS = 500;
 
 export class MeiliTaskError extends Error {
-  constructor(
-    readonly task: Task,
-  ) {
+  constructor(readonly task: Task) {
     super(`Meilisearch task ${task.uid} (${task.type}) ${task.status}: ${task.error?.code ?? ''} ${task.error?.message ?? ''}`.trim());
   }
 }

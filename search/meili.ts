@@ -51,7 +51,16 @@ export async function ensureSearchKey(admin: Meilisearch, masterKey: string): Pr
   const uid = searchKeyUid(masterKey);
   let key: string;
   try {
-    key = (await admin.createKey({ uid, name: 'commerce-search', description: 'Search-only key used by the storefront API', actions: ['search'], indexes: ['*'], expiresAt: null })).key;
+    key = (
+      await admin.createKey({
+        uid,
+        name: 'commerce-search',
+        description: 'Search-only key used by the storefront API',
+        actions: ['search'],
+        indexes: ['*'],
+        expiresAt: null,
+      })
+    ).key;
   } catch (error) {
     if (!(error instanceof MeilisearchApiError) || error.cause?.code !== 'api_key_already_exists') throw error;
     key = (await admin.getKey(uid)).key;

@@ -123,7 +123,11 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 export function plainText(html: string): string {
   if (!html) return '';
   // Plain text and plain paragraphs (most descriptions) need no HTML parser: the tags become spaces.
-  if (isPlainParagraphs(html)) return html.replace(/<\/?p>/g, ' ').replace(/\s+/g, ' ').trim();
+  if (isPlainParagraphs(html))
+    return html
+      .replace(/<\/?p>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
   const text = sanitizeHtml(html.replace(BLOCK, ' <$1$2'), { allowedTags: [], allowedAttributes: {} });
   return text
     .replace(/&(#\d+|#x[0-9a-f]+|[a-z]+\d*);/gi, (whole, name: string) => {
@@ -166,15 +170,18 @@ export class ProductDocumentBuilder {
     const productIds = rows.map((r) => r.id);
 
     const [variants, images, categories, tags] = await Promise.all([
-      this.dataSource.query(`SELECT product_id, options, stock FROM product_variants WHERE product_id = ANY($1::uuid[]) ORDER BY product_id, position, id`, [productIds]) as Promise<
-        Array<{ product_id: string; options: Record<string, string> | null; stock: number }>
-      >,
-      this.dataSource.query(`SELECT DISTINCT ON (product_id) product_id, url FROM product_images WHERE product_id = ANY($1::uuid[]) ORDER BY product_id, position, id`, [productIds]) as Promise<
-        Array<{ product_id: string; url: string }>
-      >,
-      this.dataSource.query(`SELECT product_id, category_id FROM product_categories WHERE product_id = ANY($1::uuid[]) ORDER BY product_id, position, category_id`, [productIds]) as Promise<
-        Array<{ product_id: string; category_id: string }>
-      >,
+      this.dataSource.query(
+        `SELECT product_id, options, stock FROM product_variants WHERE product_id = ANY($1::uuid[]) ORDER BY product_id, position, id`,
+        [productIds],
+      ) as Promise<Array<{ product_id: string; options: Record<string, string> | null; stock: number }>>,
+      this.dataSource.query(
+        `SELECT DISTINCT ON (product_id) product_id, url FROM product_images WHERE product_id = ANY($1::uuid[]) ORDER BY product_id, position, id`,
+        [productIds],
+      ) as Promise<Array<{ product_id: string; url: string }>>,
+      this.dataSource.query(
+        `SELECT product_id, category_id FROM product_categories WHERE product_id = ANY($1::uuid[]) ORDER BY product_id, position, category_id`,
+        [productIds],
+      ) as Promise<Array<{ product_id: string; category_id: string }>>,
       this.dataSource.query(
         `SELECT a.product_id, t.id, t.name FROM product_tag_assignments a JOIN product_tags t ON t.id = a.tag_id
           WHERE a.product_id = ANY($1::uuid[]) ORDER BY a.product_id, t.name`,
@@ -288,7 +295,10 @@ export class ProductDocumentBuilder {
   private async tree(storeId: string): Promise<Map<string, CategoryNode>> {
     let tree = this.trees.get(storeId);
     if (!tree) {
-      const rows: Array<{ id: string; parent_id: string | null; name: string }> = await this.dataSource.query('SELECT id, parent_id, name FROM categories WHERE store_id = $1', [storeId]);
+      const rows: Array<{ id: string; parent_id: string | null; name: string }> = await this.dataSource.query(
+        'SELECT id, parent_id, name FROM categories WHERE store_id = $1',
+        [storeId],
+      );
       tree = new Map(rows.map((r) => [r.id, { id: r.id, parentId: r.parent_id, name: r.name }]));
       this.trees.set(storeId, tree);
     }

@@ -18,7 +18,17 @@ import { meiliLocale } from './index-settings';
 import { storeIndexUid } from './index-names';
 
 /** The orders a shopper can sort search results by. */
-export const PUBLIC_SEARCH_SORTS = ['newest', 'price_asc', 'price_desc', 'discount', 'most_reviewed', 'rating', 'best_selling', 'most_viewed', 'relevance'] as const;
+export const PUBLIC_SEARCH_SORTS = [
+  'newest',
+  'price_asc',
+  'price_desc',
+  'discount',
+  'most_reviewed',
+  'rating',
+  'best_selling',
+  'most_viewed',
+  'relevance',
+] as const;
 export type PublicSearchSort = (typeof PUBLIC_SEARCH_SORTS)[number];
 
 export interface PublicSearchParams {
@@ -142,7 +152,8 @@ export function quote(value: string): string {
   return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
-const inList = (attribute: string, values: string[]): string => (values.length === 1 ? `${attribute} = ${quote(values[0]!)}` : `${attribute} IN [${values.map(quote).join(', ')}]`);
+const inList = (attribute: string, values: string[]): string =>
+  values.length === 1 ? `${attribute} = ${quote(values[0]!)}` : `${attribute} IN [${values.map(quote).join(', ')}]`;
 
 /** `name:value` → [name, value]; a string without a colon (or with nothing before it) is a bare value. */
 export function splitPair(raw: string): { name?: string; value: string } {
@@ -163,7 +174,10 @@ const facetAttribute: Record<string, string> = {
 };
 
 /** The facet groups the store shows, with the selections the parameters make in them. */
-export function facetGroups(params: PublicSearchParams, facets: FacetSpec[]): { groups: Map<string, FacetGroup>; context: Array<string | string[]> } {
+export function facetGroups(
+  params: PublicSearchParams,
+  facets: FacetSpec[],
+): { groups: Map<string, FacetGroup>; context: Array<string | string[]> } {
   const groups = new Map<string, FacetGroup>();
   for (const facet of facets) {
     const kind = facet.key.split(':')[0];
@@ -182,7 +196,8 @@ export function facetGroups(params: PublicSearchParams, facets: FacetSpec[]): { 
   if (params.categoryId) context.push(`categoryIds = ${quote(params.categoryId)}`);
   if (params.brandId) context.push(`brandId = ${quote(params.brandId)}`);
   if (params.ids?.length) context.push(inList('id', params.ids));
-  if (params.categoryIds?.length) select('category', [inList('categoryIds', params.categoryIds)], [inList('categoryIds', params.categoryIds)]);
+  if (params.categoryIds?.length)
+    select('category', [inList('categoryIds', params.categoryIds)], [inList('categoryIds', params.categoryIds)]);
   if (params.brandIds?.length) select('brand', [inList('brandId', params.brandIds)], [inList('brandId', params.brandIds)]);
   if (params.vendorId) select('vendor', [`vendorId = ${quote(params.vendorId)}`], [`vendorId = ${quote(params.vendorId)}`]);
   if (params.inStock !== undefined) select('inStock', [`inStock = ${params.inStock}`], [`inStock = ${params.inStock}`]);
@@ -321,7 +336,11 @@ export function buildSearchPlan(params: PublicSearchParams, facets: FacetSpec[],
  * The body our public search POSTs to Meilisearch's `/multi-search` for `params` (strict matching,
  * no sponsored slots): what the search benchmark sends to Meilisearch directly for comparison.
  */
-export function meiliRequestFor(params: PublicSearchParams, facetKeys: string[], priceBuckets: PriceBucketSpec[] = []): { queries: MeiliQuery[] } {
+export function meiliRequestFor(
+  params: PublicSearchParams,
+  facetKeys: string[],
+  priceBuckets: PriceBucketSpec[] = [],
+): { queries: MeiliQuery[] } {
   const facets = facetKeys.map((key) => ({ key, label: key, display: key === 'price' ? 'range' : 'checkbox' }));
   return { queries: buildSearchPlan(params, facets, { priceBuckets }).queries };
 }

@@ -12,9 +12,25 @@ import { RawJson } from '../lib/raw-json';
 import { servicesOf, type RequestContext } from '../storage/request-context';
 import { localeField } from './product-document';
 import { looseAttempts, type LooseAttempt, type LooseStrategy } from './loose-query';
-import { buildSearchPlan, splitPair, type FacetGroup, type MeiliQuery, type PublicSearchParams, type SearchPlan } from './public-search-request';
+import {
+  buildSearchPlan,
+  splitPair,
+  type FacetGroup,
+  type MeiliQuery,
+  type PublicSearchParams,
+  type SearchPlan,
+} from './public-search-request';
 import { ResultCache } from './result-cache';
-import { assembleResults, hitsRequest, snapshotBytes, snapshotKey, takeSnapshot, wordsAndFilters, type FacetSnapshot, type QueryResult } from './facet-snapshot';
+import {
+  assembleResults,
+  hitsRequest,
+  snapshotBytes,
+  snapshotKey,
+  takeSnapshot,
+  wordsAndFilters,
+  type FacetSnapshot,
+  type QueryResult,
+} from './facet-snapshot';
 import { loadStoreProfile, sponsoredFor, type StoreProfile } from './store-profile';
 import { matchLexicon, type SuggestAnswer, type SuggestParams } from './suggest';
 import { storeIndexUid } from './index-names';
@@ -110,7 +126,6 @@ export const sponsoredSlots = (perPage: number): number => Math.floor(perPage / 
 
 const RATING_LABEL = (stars: number): string => (stars >= 5 ? '5 stars' : `${stars} stars & up`);
 
-
 /** Normalised search text: NFKC, whitespace collapsed, trimmed, lowercase (matching ignores case). */
 export function normaliseSearchText(q: string | undefined): string {
   return (q ?? '').normalize('NFKC').replace(/\s+/g, ' ').trim().toLowerCase();
@@ -178,7 +193,13 @@ export class SearchEngine {
     if (cached) return cached;
     const profile = await loadStoreProfile(this.dataSource, storeId);
     if (!profile) throw storeNotFound();
-    if (this.cacheLive) this.profiles.set(profile.id, key, profile, 1024 + 64 * (profile.categories.size + profile.brands.size + profile.vendors.size) + 256 * profile.sponsored.length);
+    if (this.cacheLive)
+      this.profiles.set(
+        profile.id,
+        key,
+        profile,
+        1024 + 64 * (profile.categories.size + profile.brands.size + profile.vendors.size) + 256 * profile.sponsored.length,
+      );
     return profile;
   }
 
@@ -215,7 +236,8 @@ export class SearchEngine {
     const cached = this.cacheLive ? this.answers.get(cacheKeyText) : undefined;
     if (cached) return cached;
     const raw = new RawJson(JSON.stringify(await compute()));
-    if (this.cacheLive && (ttlMs === undefined || ttlMs > 0)) this.answers.set(storeId.toLowerCase(), cacheKeyText, raw, raw.json.length * 2 + 200, Date.now(), ttlMs);
+    if (this.cacheLive && (ttlMs === undefined || ttlMs > 0))
+      this.answers.set(storeId.toLowerCase(), cacheKeyText, raw, raw.json.length * 2 + 200, Date.now(), ttlMs);
     return raw;
   }
 
@@ -265,10 +287,17 @@ export class SearchEngine {
   }
 
   private zeroResult(storeId: string, q: string): void {
-    this.options.recordZeroResult?.(storeId, q).catch((error: unknown) => calmLog(this.logger).warn('zero-results', error, {}, 'search: could not count a zero-result query'));
+    this.options
+      .recordZeroResult?.(storeId, q)
+      .catch((error: unknown) => calmLog(this.logger).warn('zero-results', error, {}, 'search: could not count a zero-result query'));
   }
 
-  private async compute(params: PublicSearchParams, normalisedQ: string, profile: StoreProfile, pricesShown: boolean): Promise<SearchAnswer> {
+  private async compute(
+    params: PublicSearchParams,
+    normalisedQ: string,
+    profile: StoreProfile,
+    pricesShown: boolean,
+  ): Promise<SearchAnswer> {
     const facets = profile.facets.filter((f) => pricesShown || f.key !== 'price');
     const slots = params.page === 1 ? sponsoredSlots(params.perPage) : 0;
     const candidates = slots > 0 ? sponsoredFor(profile, params.q ?? '', slots + params.perPage) : [];
@@ -280,12 +309,25 @@ export class SearchEngine {
     const snapshot = this.cacheLive ? this.snapshots.get(snapshotAt) : undefined;
     if (snapshot) {
       const { attempt } = snapshot;
-      const plan = buildSearchPlan(params, facets, { priceBuckets: profile.priceBuckets, sponsoredIds, ...(attempt ? { q: attempt.q, matchingStrategy: attempt.matchingStrategy } : { filtersOnlyCount: true }) });
+      const plan = buildSearchPlan(params, facets, {
+        priceBuckets: profile.priceBuckets,
+        sponsoredIds,
+        ...(attempt ? { q: attempt.q, matchingStrategy: attempt.matchingStrategy } : { filtersOnlyCount: true }),
+      });
       const request = hitsRequest(plan, snapshot, params.page, params.perPage);
       const fetched = request && (request.queries.length ? await this.run(request.queries) : []);
       if (request && fetched) {
         const results = assembleResults(plan, snapshot, { roles: request.roles, results: fetched });
-        return this.answer(params, profile, plan, results, candidates, slots, pricesShown, attempt ? { strategy: attempt.strategy, q: attempt.q } : strictMatching);
+        return this.answer(
+          params,
+          profile,
+          plan,
+          results,
+          candidates,
+          slots,
+          pricesShown,
+          attempt ? { strategy: attempt.strategy, q: attempt.q } : strictMatching,
+        );
       }
     }
 
@@ -299,7 +341,13 @@ export class SearchEngine {
     const filtersMatch = filtersOnly < 0 || (results?.[filtersOnly]?.totalHits ?? 0) > 0;
     const attempts = q && results && filtersMatch && (results[0]!.totalHits ?? 0) === 0 ? looseAttempts(q) : [];
     if (attempts.length > 0) {
-      const loosePlan = (attempt: LooseAttempt): SearchPlan => buildSearchPlan(params, facets, { priceBuckets: profile.priceBuckets, sponsoredIds, q: attempt.q, matchingStrategy: attempt.matchingStrategy });
+      const loosePlan = (attempt: LooseAttempt): SearchPlan =>
+        buildSearchPlan(params, facets, {
+          priceBuckets: profile.priceBuckets,
+          sponsoredIds,
+          q: attempt.q,
+          matchingStrategy: attempt.matchingStrategy,
+        });
       let winnerResults: QueryResult[] | undefined;
       if (attempts.length === 1) {
         // A single looser form is run in full at once: a probe first would only add a request.
@@ -310,7 +358,13 @@ export class SearchEngine {
         // One request counts every looser form (count only, no facets); the first that finds something
         // is then run in full. So a query that finds nothing costs one request more, not one per form.
         const probes = attempts.map((attempt) => {
-          const { page: _page, hitsPerPage: _hitsPerPage, sort: _sort, attributesToRetrieve: _fields, ...query } = buildSearchPlan(params, [], { q: attempt.q, matchingStrategy: attempt.matchingStrategy }).queries[0]!;
+          const {
+            page: _page,
+            hitsPerPage: _hitsPerPage,
+            sort: _sort,
+            attributesToRetrieve: _fields,
+            ...query
+          } = buildSearchPlan(params, [], { q: attempt.q, matchingStrategy: attempt.matchingStrategy }).queries[0]!;
           return { ...query, limit: 1, attributesToRetrieve: ['id'] };
         });
         const counted = await this.run(probes);
@@ -326,7 +380,11 @@ export class SearchEngine {
       }
     }
     if (this.cacheLive && results) {
-      const taken = takeSnapshot(plan, results, winner && { strategy: winner.strategy, q: winner.q, matchingStrategy: winner.matchingStrategy });
+      const taken = takeSnapshot(
+        plan,
+        results,
+        winner && { strategy: winner.strategy, q: winner.q, matchingStrategy: winner.matchingStrategy },
+      );
       this.snapshots.set(profile.id, snapshotAt, taken, snapshotBytes(taken));
     }
     return this.answer(params, profile, plan, results, candidates, slots, pricesShown, matching);
@@ -337,7 +395,10 @@ export class SearchEngine {
     const split = queries.length > 1 && this.computing <= (this.options.splitMaxInFlight ?? 0);
     try {
       if (!split) return (await this.client.multiSearch<QueryResult>({ queries })).results;
-      const [main, counts] = await Promise.all([this.client.multiSearch<QueryResult>({ queries: queries.slice(0, 1) }), this.client.multiSearch<QueryResult>({ queries: queries.slice(1) })]);
+      const [main, counts] = await Promise.all([
+        this.client.multiSearch<QueryResult>({ queries: queries.slice(0, 1) }),
+        this.client.multiSearch<QueryResult>({ queries: queries.slice(1) }),
+      ]);
       return [...main.results, ...counts.results];
     } catch (error) {
       if (isIndexMissing(error)) return undefined;
@@ -412,7 +473,13 @@ export class SearchEngine {
     };
   }
 
-  private facets(params: PublicSearchParams, profile: StoreProfile, plan: SearchPlan, results: QueryResult[] | undefined, pricesShown: boolean): FacetResult[] {
+  private facets(
+    params: PublicSearchParams,
+    profile: StoreProfile,
+    plan: SearchPlan,
+    results: QueryResult[] | undefined,
+    pricesShown: boolean,
+  ): FacetResult[] {
     const distributionOf = (group: FacetGroup): { counts: Record<string, number>; stats?: { min: number; max: number } } => {
       const at = plan.roles.findIndex((r) => r.kind === 'facet' && r.group === group.key);
       const result = results?.[at >= 0 ? at : 0];
@@ -432,7 +499,15 @@ export class SearchEngine {
         case 'brand':
         case 'vendor': {
           const names = facet.key === 'category' ? profile.categories : facet.key === 'brand' ? profile.brands : profile.vendors;
-          const selected = chosen(facet.key === 'category' ? params.categoryIds : facet.key === 'brand' ? params.brandIds : params.vendorId ? [params.vendorId] : []);
+          const selected = chosen(
+            facet.key === 'category'
+              ? params.categoryIds
+              : facet.key === 'brand'
+                ? params.brandIds
+                : params.vendorId
+                  ? [params.vendorId]
+                  : [],
+          );
           result.values = byCount(
             Object.entries(counts)
               .filter(([id]) => names.has(id))
@@ -441,12 +516,21 @@ export class SearchEngine {
           break;
         }
         case 'type':
-          result.values = byCount(Object.entries(counts).map(([value, count]) => ({ value, label: value, count, selected: params.type === value })));
+          result.values = byCount(
+            Object.entries(counts).map(([value, count]) => ({ value, label: value, count, selected: params.type === value })),
+          );
           break;
         case 'inStock':
         case 'discounted': {
           const current = facet.key === 'inStock' ? params.inStock : params.discounted;
-          result.values = ['true', 'false'].filter((v) => counts[v] !== undefined).map((v) => ({ value: v, label: v === 'true' ? 'Yes' : 'No', count: counts[v]!, selected: current !== undefined && String(current) === v }));
+          result.values = ['true', 'false']
+            .filter((v) => counts[v] !== undefined)
+            .map((v) => ({
+              value: v,
+              label: v === 'true' ? 'Yes' : 'No',
+              count: counts[v]!,
+              selected: current !== undefined && String(current) === v,
+            }));
           break;
         }
         case 'rating': {
@@ -466,8 +550,15 @@ export class SearchEngine {
           result.buckets = profile.priceBuckets.map((bucket, i) => {
             const at = plan.roles.findIndex((r) => r.kind === 'priceBucket' && r.bucket === i);
             const label = bucket.label ?? (bucket.max === null ? `${bucket.min}+` : `${bucket.min}–${bucket.max}`);
-            const selected = params.priceMin === bucket.min && (bucket.max === null ? params.priceMax === undefined : params.priceMax === bucket.max);
-            return { min: bucket.min, max: bucket.max, label, selected, ...(counted && at >= 0 ? { count: results?.[at]?.totalHits ?? 0 } : {}) };
+            const selected =
+              params.priceMin === bucket.min && (bucket.max === null ? params.priceMax === undefined : params.priceMax === bucket.max);
+            return {
+              min: bucket.min,
+              max: bucket.max,
+              label,
+              selected,
+              ...(counted && at >= 0 ? { count: results?.[at]?.totalHits ?? 0 } : {}),
+            };
           });
           break;
         }

@@ -73,7 +73,8 @@ export function createSearchTransport(meiliUrl: string, apiKey: string, timeoutM
           let bytes = 0;
           response.on('data', (chunk: Buffer) => {
             bytes += chunk.length;
-            if (bytes > MAX_ANSWER_BYTES) request.destroy(new MeiliUnreachableError(`Meilisearch answered more than ${MAX_ANSWER_BYTES} bytes`));
+            if (bytes > MAX_ANSWER_BYTES)
+              request.destroy(new MeiliUnreachableError(`Meilisearch answered more than ${MAX_ANSWER_BYTES} bytes`));
             else chunks.push(chunk);
           });
           response.on('error', (error) => reject(new MeiliUnreachableError('Meilisearch answer broken off', { cause: error })));
@@ -84,7 +85,9 @@ export function createSearchTransport(meiliUrl: string, apiKey: string, timeoutM
             try {
               parsed = text === '' ? undefined : JSON.parse(text);
             } catch (error) {
-              reject(new MeiliUnreachableError(`Meilisearch answered ${response.statusCode} with a body that is not JSON`, { cause: error }));
+              reject(
+                new MeiliUnreachableError(`Meilisearch answered ${response.statusCode} with a body that is not JSON`, { cause: error }),
+              );
               return;
             }
             const status = response.statusCode ?? 0;
@@ -96,10 +99,17 @@ export function createSearchTransport(meiliUrl: string, apiKey: string, timeoutM
           });
         },
       );
-      const timer = setTimeout(() => request.destroy(new MeiliUnreachableError(`Meilisearch did not answer within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => request.destroy(new MeiliUnreachableError(`Meilisearch did not answer within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       request.on('error', (error) => {
         clearTimeout(timer);
-        reject(error instanceof MeiliUnreachableError ? error : new MeiliUnreachableError(`Meilisearch request failed: ${error.message}`, { cause: error }));
+        reject(
+          error instanceof MeiliUnreachableError
+            ? error
+            : new MeiliUnreachableError(`Meilisearch request failed: ${error.message}`, { cause: error }),
+        );
       });
       request.end(payload);
     });

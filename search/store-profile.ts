@@ -10,7 +10,6 @@ import type { FacetSpec, PriceBucketSpec } from './public-search-request';
 import { keywordMatches, normaliseSearchText } from '../domain/sponsored-keywords';
 import { asPriceVisibility, type PriceVisibility } from '../domain/price-visibility';
 
-
 export interface StoreProfile {
   id: string;
   tenantId: string;
@@ -78,7 +77,12 @@ interface SavedFacet {
  * search), in the listings' order. The same rule as the sponsored-listings area's
  * sponsoredCandidates(), evaluated on the cached profile so a search costs no query.
  */
-export function sponsoredFor(profile: StoreProfile, query: string, limit: number, now = Date.now()): Array<{ listingId: string; productId: string }> {
+export function sponsoredFor(
+  profile: StoreProfile,
+  query: string,
+  limit: number,
+  now = Date.now(),
+): Array<{ listingId: string; productId: string }> {
   const normalised = normaliseSearchText(query);
   const out: Array<{ listingId: string; productId: string }> = [];
   for (const listing of profile.sponsored) {
@@ -91,10 +95,19 @@ export function sponsoredFor(profile: StoreProfile, query: string, limit: number
 }
 
 export async function loadStoreProfile(db: DataSource, storeId: string): Promise<StoreProfile | undefined> {
-  const [store]: StoreRow[] = await db.query(`SELECT id, tenant_id, currency, default_locale, price_visibility FROM stores WHERE id = $1 AND status <> 'archived'`, [storeId]);
+  const [store]: StoreRow[] = await db.query(
+    `SELECT id, tenant_id, currency, default_locale, price_visibility FROM stores WHERE id = $1 AND status <> 'archived'`,
+    [storeId],
+  );
   if (!store) return undefined;
-  const [config]: Array<{ facets: SavedFacet[]; price_buckets: PriceBucketSpec[] }> = await db.query('SELECT facets, price_buckets FROM storefront_filter_configs WHERE store_id = $1', [storeId]);
-  const saved = config ?? { facets: DEFAULT_FILTER_CONFIG.facets as SavedFacet[], price_buckets: DEFAULT_FILTER_CONFIG.priceBuckets as PriceBucketSpec[] };
+  const [config]: Array<{ facets: SavedFacet[]; price_buckets: PriceBucketSpec[] }> = await db.query(
+    'SELECT facets, price_buckets FROM storefront_filter_configs WHERE store_id = $1',
+    [storeId],
+  );
+  const saved = config ?? {
+    facets: DEFAULT_FILTER_CONFIG.facets as SavedFacet[],
+    price_buckets: DEFAULT_FILTER_CONFIG.priceBuckets as PriceBucketSpec[],
+  };
   const facets = saved.facets
     .filter((f) => f.enabled)
     .sort((a, b) => a.position - b.position)
@@ -110,7 +123,9 @@ export async function loadStoreProfile(db: DataSource, storeId: string): Promise
        ) SELECT id, name, slug FROM visible ORDER BY position, lower(name)`,
       [storeId],
     ) as Promise<Array<{ id: string; name: string; slug: string }>>,
-    db.query('SELECT id, name, slug FROM brands WHERE store_id = $1 AND is_active ORDER BY lower(name)', [storeId]) as Promise<Array<{ id: string; name: string; slug: string }>>,
+    db.query('SELECT id, name, slug FROM brands WHERE store_id = $1 AND is_active ORDER BY lower(name)', [storeId]) as Promise<
+      Array<{ id: string; name: string; slug: string }>
+    >,
     needs('vendor')
       ? (db.query(
           `SELECT DISTINCT ON (vendor_id) vendor_id AS id, vendor_name AS name FROM products
@@ -123,7 +138,9 @@ export async function loadStoreProfile(db: DataSource, storeId: string): Promise
       `SELECT id, product_id, keywords, starts_at, ends_at, (budget IS NULL OR spent < budget) AS budget_left FROM sponsored_listings
         WHERE store_id = $1 AND status = 'ACTIVE' ORDER BY cost_per_click DESC, created_at ASC, id ASC`,
       [storeId],
-    ) as Promise<Array<{ id: string; product_id: string; keywords: string[]; starts_at: Date; ends_at: Date | null; budget_left: boolean }>>,
+    ) as Promise<
+      Array<{ id: string; product_id: string; keywords: string[]; starts_at: Date; ends_at: Date | null; budget_left: boolean }>
+    >,
   ]);
   return {
     id: store.id,
@@ -136,7 +153,14 @@ export async function loadStoreProfile(db: DataSource, storeId: string): Promise
     categories: new Map(categories.map((c) => [c.id, c.name])),
     brands: new Map(brands.map((b) => [b.id, b.name])),
     vendors: new Map(vendors.map((v) => [v.id, v.name ?? v.id])),
-    sponsored: sponsored.map((l) => ({ id: l.id, productId: l.product_id, keywords: l.keywords, startsAt: l.starts_at.getTime(), endsAt: l.ends_at?.getTime() ?? null, budgetLeft: l.budget_left })),
+    sponsored: sponsored.map((l) => ({
+      id: l.id,
+      productId: l.product_id,
+      keywords: l.keywords,
+      startsAt: l.starts_at.getTime(),
+      endsAt: l.ends_at?.getTime() ?? null,
+      budgetLeft: l.budget_left,
+    })),
     lexicon: [
       ...categories.map((c) => ({ kind: 'category' as const, id: c.id, name: c.name, slug: c.slug, words: lexiconWords(c.name) })),
       ...brands.map((b) => ({ kind: 'brand' as const, id: b.id, name: b.name, slug: b.slug, words: lexiconWords(b.name) })),

@@ -16,7 +16,15 @@ export interface SuggestParams {
 
 export interface SuggestAnswer {
   q: string;
-  products: Array<{ id: string; slug: string; title: string; imageUrl: string | null; brand: string | null; price?: number; currency?: string }>;
+  products: Array<{
+    id: string;
+    slug: string;
+    title: string;
+    imageUrl: string | null;
+    brand: string | null;
+    price?: number;
+    currency?: string;
+  }>;
   categories: Array<{ id: string; name: string; slug: string }>;
   brands: Array<{ id: string; name: string; slug: string }>;
 }
@@ -43,7 +51,8 @@ function matchScore(entry: LexiconEntry, typed: string[]): number {
     for (const candidate of entry.words) {
       if (candidate === word) best = 3;
       else if (last && candidate.startsWith(word)) best = Math.max(best, 2);
-      else if (word.length >= 5 && (withinOneEdit(candidate, word) || (last && withinOneEdit(candidate.slice(0, word.length), word)))) best = Math.max(best, 1);
+      else if (word.length >= 5 && (withinOneEdit(candidate, word) || (last && withinOneEdit(candidate.slice(0, word.length), word))))
+        best = Math.max(best, 1);
     }
     if (best === 0) return 0;
     score += best;

@@ -19,7 +19,9 @@ import { CalmLog } from '../lib/calm-log';
  * `DeliveryHandler` of any queue where code holds handlers of several (tests, helpers); a table still
  * cannot put one queue's handler on another, since the deliveries' `queue` literals differ.
  */
-export type DeliveryHandler<Q extends QueueName = QueueName> = QueueName extends Q ? AnyDeliveryHandler : { handle(delivery: OutboxDelivery<Q>): Promise<void> }['handle'];
+export type DeliveryHandler<Q extends QueueName = QueueName> = QueueName extends Q
+  ? AnyDeliveryHandler
+  : { handle(delivery: OutboxDelivery<Q>): Promise<void> }['handle'];
 type AnyDeliveryHandler = { handle(delivery: OutboxDelivery): Promise<void> }['handle'];
 export type ConsumerTable = { [Q in QueueName]?: { handle: DeliveryHandler<Q>; concurrency: number } };
 
@@ -40,7 +42,13 @@ export interface RunningConsumers {
 }
 
 export function startConsumers(deps: ConsumerDeps, table: ConsumerTable): RunningConsumers {
-  const workers = new QueueRegistry({ redisUrl: deps.redisUrl, isWorker: true, logger: deps.logger, prefix: deps.prefix, stallIntervalMs: deps.stallIntervalMs });
+  const workers = new QueueRegistry({
+    redisUrl: deps.redisUrl,
+    isWorker: true,
+    logger: deps.logger,
+    prefix: deps.prefix,
+    stallIntervalMs: deps.stallIntervalMs,
+  });
   const names = Object.keys(table) as QueueName[];
   const calm = new CalmLog(deps.logger);
   const stopping = new AbortController();
@@ -68,7 +76,9 @@ export function startConsumers(deps: ConsumerDeps, table: ConsumerTable): Runnin
       if (!result?.released?.length) return;
       const release = releaseRows(deps.dataSource, result.released)
         .then(() => deps.logger.info({ queue: name, rows: result.released!.length }, 'delivery released for another worker'))
-        .catch((error: unknown) => deps.logger.warn({ err: error, queue: name }, 'could not release a delivery; it is reclaimed after OUTBOX_RECLAIM_AFTER_MS'))
+        .catch((error: unknown) =>
+          deps.logger.warn({ err: error, queue: name }, 'could not release a delivery; it is reclaimed after OUTBOX_RECLAIM_AFTER_MS'),
+        )
         .finally(() => releases.delete(release));
       releases.add(release);
     });

@@ -96,7 +96,11 @@ export class DependencyMonitor {
     this.states.set(name, now);
     if (!changed) return;
     if (!up) this.logger.warn({ dependency: name, error }, before ? `${name} is down` : `${name} is not reachable`);
-    else if (before) this.logger.info({ dependency: name, downSeconds: Math.round((now.since.getTime() - before.since.getTime()) / 100) / 10 }, `${name} is back`);
+    else if (before)
+      this.logger.info(
+        { dependency: name, downSeconds: Math.round((now.since.getTime() - before.since.getTime()) / 100) / 10 },
+        `${name} is back`,
+      );
     for (const listener of this.listeners) {
       try {
         listener(name, now, before);
@@ -116,7 +120,14 @@ export class DependencyMonitor {
     if (this.lastSummary === 0) this.lastSummary = Date.now();
     if (Date.now() - this.lastSummary < (this.options.summaryMs ?? 30_000)) return;
     this.lastSummary = Date.now();
-    this.logger.warn({ down: Object.fromEntries(down.map(([name, s]) => [name, { seconds: Math.round((Date.now() - s.since.getTime()) / 1000), error: s.error }])) }, 'still down');
+    this.logger.warn(
+      {
+        down: Object.fromEntries(
+          down.map(([name, s]) => [name, { seconds: Math.round((Date.now() - s.since.getTime()) / 1000), error: s.error }]),
+        ),
+      },
+      'still down',
+    );
   }
 
   async stop(): Promise<void> {

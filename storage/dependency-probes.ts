@@ -18,7 +18,7 @@ export interface ProbeTargets {
 }
 
 /** The names of the migrations this build knows (as TypeORM records them in schema_migrations). */
-const KNOWN_MIGRATIONS = migrations.map((migration) => (new (migration as new () => { name?: string })().name ?? migration.name));
+const KNOWN_MIGRATIONS = migrations.map((migration) => new (migration as new () => { name?: string })().name ?? migration.name);
 
 /**
  * PostgreSQL on one dedicated connection, opened on first use and again after it broke. Besides
@@ -38,7 +38,12 @@ export class PostgresProbe {
   private async connection(timeoutMs: number): Promise<Client> {
     if (this.client) return this.client;
     this.connecting ??= (async () => {
-      const client = new Client({ connectionString: this.databaseUrl, application_name: this.applicationName, connectionTimeoutMillis: timeoutMs, statement_timeout: timeoutMs });
+      const client = new Client({
+        connectionString: this.databaseUrl,
+        application_name: this.applicationName,
+        connectionTimeoutMillis: timeoutMs,
+        statement_timeout: timeoutMs,
+      });
       client.on('error', () => this.drop(client));
       client.on('end', () => this.drop(client));
       try {
@@ -78,7 +83,9 @@ export class PostgresProbe {
     if (this.migrationsApplied) return;
     const check = async (): Promise<void> => {
       const client = await this.connection(timeoutMs);
-      const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_migrations WHERE name = ANY($1)', [KNOWN_MIGRATIONS]);
+      const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_migrations WHERE name = ANY($1)', [
+        KNOWN_MIGRATIONS,
+      ]);
       if (rows[0]!.n < KNOWN_MIGRATIONS.length) throw new Error(`${KNOWN_MIGRATIONS.length - rows[0]!.n} migrations are pending`);
       this.migrationsApplied = true;
     };

@@ -11,7 +11,8 @@ import { randomFillSync } from 'node:crypto';
  * RFC 9562 variant bits, plus the nil and max UUIDs; hyphenated, no braces or prefix;
  * case-insensitive.
  */
-export const UUID_PATTERN = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|0{8}-0{4}-0{4}-0{4}-0{12}|f{8}-f{4}-f{4}-f{4}-f{12})$/i;
+export const UUID_PATTERN =
+  /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|0{8}-0{4}-0{4}-0{4}-0{12}|f{8}-f{4}-f{4}-f{4}-f{12})$/i;
 
 /** Whether `value` is a UUID (UUID_PATTERN). */
 export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID_PATTERN.test(value);

@@ -56,7 +56,8 @@ export type ProductIndexTopic =
 /** Why a product's effective price may have changed (api/pricing/reprice.ts). */
 export type RepricingCause = { pricingRuleId: string; change: string } | { flashSaleCampaignId: string; change: string };
 
-export type ProductIndexEvent = Event<'index', 'product', ProductIndexTopic> | EventWith<'index', 'product', 'product.repriced', RepricingCause>;
+export type ProductIndexEvent =
+  Event<'index', 'product', ProductIndexTopic> | EventWith<'index', 'product', 'product.repriced', RepricingCause>;
 
 /**
  * Many products changed by one write (an import batch): one row whose payload lists them, delivered
@@ -90,7 +91,8 @@ export type IndexEvent =
 
 // ----------------------------------------------------------------------------------------- vision
 
-export type VisionEvent = Event<'vision', 'product', 'product.image_changed'> | Event<'vision', 'product', 'visual_search.index_requested', { force?: true }>;
+export type VisionEvent =
+  Event<'vision', 'product', 'product.image_changed'> | Event<'vision', 'product', 'visual_search.index_requested', { force?: true }>;
 
 // ------------------------------------------------------------------------------------------- jobs
 
@@ -164,12 +166,16 @@ export type EventOf<Q extends QueueName> = Extract<OutboxEvent, { queue: Q }>;
 export type AggregateTypeOf<Q extends QueueName> = EventOf<Q>['aggregateType'];
 
 /** The literal parts of one kind of event (for the SQL writers, whose rows come from a SELECT). */
-export type OutboxKind<E extends OutboxEvent = OutboxEvent> = E extends OutboxEvent ? { queue: E['queue']; aggregateType: E['aggregateType']; topic: E['topic'] } : never;
+export type OutboxKind<E extends OutboxEvent = OutboxEvent> = E extends OutboxEvent
+  ? { queue: E['queue']; aggregateType: E['aggregateType']; topic: E['topic'] }
+  : never;
 
 // --------------------------------------------------------------------------------------- delivery
 
 /** One outbox row as a consumer sees it: a topic of its aggregate type, with that topic's payload. */
-export type OutboxMessageOf<E extends OutboxEvent> = E extends OutboxEvent ? { id: string; topic: E['topic']; payload: NonNullable<E['payload']> } : never;
+export type OutboxMessageOf<E extends OutboxEvent> = E extends OutboxEvent
+  ? { id: string; topic: E['topic']; payload: NonNullable<E['payload']> }
+  : never;
 
 interface DeliveryOf<Q extends QueueName, A extends string> {
   queue: Q;
@@ -191,4 +197,6 @@ interface DeliveryOf<Q extends QueueName, A extends string> {
  * by `aggregateType` (and by `queue` where a handler serves several queues). Rows are typed as this
  * version writes them; see the file comment for rows of older versions.
  */
-export type OutboxDelivery<Q extends QueueName = QueueName> = { [K in Q]: { [A in AggregateTypeOf<K>]: DeliveryOf<K, A> }[AggregateTypeOf<K>] }[Q];
+export type OutboxDelivery<Q extends QueueName = QueueName> = {
+  [K in Q]: { [A in AggregateTypeOf<K>]: DeliveryOf<K, A> }[AggregateTypeOf<K>];
+}[Q];

@@ -80,8 +80,18 @@ export async function releaseRows(dataSource: DataSource, ids: string[]): Promis
  */
 export const PRODUCT_BATCH_AGGREGATE = 'product_batch';
 
-export function productBatchEvent(topic: ProductBatchEvent['topic'], productIds: string[], options: { final?: boolean } = {}): ProductBatchEvent {
-  return { queue: 'index', topic, aggregateType: PRODUCT_BATCH_AGGREGATE, aggregateId: uuidv7(), payload: { productIds, ...(options.final ? { final: true as const } : {}) } };
+export function productBatchEvent(
+  topic: ProductBatchEvent['topic'],
+  productIds: string[],
+  options: { final?: boolean } = {},
+): ProductBatchEvent {
+  return {
+    queue: 'index',
+    topic,
+    aggregateType: PRODUCT_BATCH_AGGREGATE,
+    aggregateId: uuidv7(),
+    payload: { productIds, ...(options.final ? { final: true as const } : {}) },
+  };
 }
 
 export const jobIdFor = (aggregateType: string, aggregateId: string): string => `${aggregateType}:${aggregateId}`;
@@ -96,7 +106,8 @@ function requireTransaction(db: RequestContext | EntityManager, writer: string):
     if (!db.inTransaction) throw new Error(`${writer} must run inside the transaction of the change (use inTransaction)`);
     return db.manager;
   }
-  if (db.queryRunner?.isTransactionActive !== true) throw new Error(`${writer} must run inside the transaction of the change (use a transaction's EntityManager)`);
+  if (db.queryRunner?.isTransactionActive !== true)
+    throw new Error(`${writer} must run inside the transaction of the change (use a transaction's EntityManager)`);
   return db;
 }
 
@@ -151,9 +162,17 @@ export async function enqueueOutbox(ctx: RequestContext, events: OutboxEvent | r
  * and in the caller's transaction (the same guard). `params` are the statement's parameters.
  * Returns how many rows were written.
  */
-export async function enqueueOutboxSelect(db: RequestContext | EntityManager, kind: OutboxKind, select: OutboxSelect, params: unknown[] = []): Promise<number> {
+export async function enqueueOutboxSelect(
+  db: RequestContext | EntityManager,
+  kind: OutboxKind,
+  select: OutboxSelect,
+  params: unknown[] = [],
+): Promise<number> {
   const manager = requireTransaction(db, 'enqueueOutboxSelect');
-  const [row]: Array<{ written: number }> = await manager.query(`WITH written AS (${insertSelectSql(kind, select)} RETURNING 1) SELECT count(*)::int AS written FROM written`, params);
+  const [row]: Array<{ written: number }> = await manager.query(
+    `WITH written AS (${insertSelectSql(kind, select)} RETURNING 1) SELECT count(*)::int AS written FROM written`,
+    params,
+  );
   return row?.written ?? 0;
 }
 
@@ -220,7 +239,10 @@ export function outboxConsumer<Q extends QueueName>(
         );
         throw error;
       }
-      await dataSource.query(`UPDATE outbox SET status = 'done', done_at = now(), last_error = NULL WHERE id = ANY($1::bigint[]) AND status = 'in_flight'`, [ids]);
+      await dataSource.query(
+        `UPDATE outbox SET status = 'done', done_at = now(), last_error = NULL WHERE id = ANY($1::bigint[]) AND status = 'in_flight'`,
+        [ids],
+      );
       messages += rows.length;
     }
     return { rounds, messages };

@@ -38,7 +38,9 @@ export function isPaused(queue: BeeQueue): Promise<boolean> {
 }
 
 export function setPaused(queue: BeeQueue, paused: boolean): Promise<void> {
-  return command<void>(queue, (q, cb) => (paused ? q.client.set(q.toKey('console:paused'), new Date().toISOString(), cb) : q.client.del(q.toKey('console:paused'), cb)));
+  return command<void>(queue, (q, cb) =>
+    paused ? q.client.set(q.toKey('console:paused'), new Date().toISOString(), cb) : q.client.del(q.toKey('console:paused'), cb),
+  );
 }
 
 export function succeededCount(queue: BeeQueue): Promise<number> {

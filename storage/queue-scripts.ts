@@ -52,7 +52,8 @@ function install(): void {
         if (!isNoScriptError(error) || !lua.scripts[name]) return reject(error);
         scriptReloads.count += 1;
         // Commandable may be a batch already sent; the queue's own connection takes the retry.
-        this.client.eval(lua.scripts[name], ...rest, ((retryError, retried) => (retryError ? reject(retryError) : resolve(retried))) as Callback);
+        this.client.eval(lua.scripts[name], ...rest, ((retryError, retried) =>
+          retryError ? reject(retryError) : resolve(retried)) as Callback);
       };
       commandable.evalsha(lua.shas[name], ...rest, done);
     });

@@ -26,7 +26,12 @@ export class RateLimiter {
     let count: number;
     let ttlMs: number;
     try {
-      const result = await this.redis.multi().incr(redisKey).pexpire(redisKey, rule.windowSeconds * 1000, 'NX').pttl(redisKey).exec();
+      const result = await this.redis
+        .multi()
+        .incr(redisKey)
+        .pexpire(redisKey, rule.windowSeconds * 1000, 'NX')
+        .pttl(redisKey)
+        .exec();
       count = Number(result?.[0]?.[1] ?? 0);
       ttlMs = Number(result?.[2]?.[1] ?? rule.windowSeconds * 1000);
     } catch (error) {

@@ -65,8 +65,22 @@ export function servicesOf(ctx: RequestContext): ContextServices {
   return ctx.services;
 }
 
-export function systemContext(dataSource: DataSource, requestId: string, tenantId?: string, worker = 'system', services?: ContextServices): RequestContext {
-  return { requestId, tenantId, actor: { type: 'system', id: worker }, dataSource, manager: dataSource.manager, inTransaction: false, services };
+export function systemContext(
+  dataSource: DataSource,
+  requestId: string,
+  tenantId?: string,
+  worker = 'system',
+  services?: ContextServices,
+): RequestContext {
+  return {
+    requestId,
+    tenantId,
+    actor: { type: 'system', id: worker },
+    dataSource,
+    manager: dataSource.manager,
+    inTransaction: false,
+    services,
+  };
 }
 
 /**

@@ -4,7 +4,16 @@
  * writes stamp the tenant, updates and deletes cannot reach another tenant's rows, and a row of another
  * tenant is indistinguishable from a missing one (404).
  */
-import type { DeepPartial, EntityTarget, FindManyOptions, FindOneOptions, FindOptionsWhere, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
+import type {
+  DeepPartial,
+  EntityTarget,
+  FindManyOptions,
+  FindOneOptions,
+  FindOptionsWhere,
+  ObjectLiteral,
+  Repository,
+  SelectQueryBuilder,
+} from 'typeorm';
 import { NotFoundError } from '../lib/errors';
 import type { RequestContext } from './request-context';
 
@@ -12,7 +21,10 @@ export interface TenantOwned extends ObjectLiteral {
   tenantId: string;
 }
 
-function scopeWhere<T extends TenantOwned>(where: FindOptionsWhere<T> | FindOptionsWhere<T>[] | undefined, tenantId: string): FindOptionsWhere<T> | FindOptionsWhere<T>[] {
+function scopeWhere<T extends TenantOwned>(
+  where: FindOptionsWhere<T> | FindOptionsWhere<T>[] | undefined,
+  tenantId: string,
+): FindOptionsWhere<T> | FindOptionsWhere<T>[] {
   const scope = { tenantId } as FindOptionsWhere<T>;
   if (where === undefined) return scope;
   // An array is an OR of conditions: each alternative must carry the tenant, or one could escape it.
@@ -28,11 +40,17 @@ export class TenantRepository<T extends TenantOwned> {
   ) {}
 
   find(options: FindManyOptions<T> = {}): Promise<T[]> {
-    return this.repository.find({ ...options, where: scopeWhere(options.where as FindOptionsWhere<T> | FindOptionsWhere<T>[] | undefined, this.tenantId) });
+    return this.repository.find({
+      ...options,
+      where: scopeWhere(options.where as FindOptionsWhere<T> | FindOptionsWhere<T>[] | undefined, this.tenantId),
+    });
   }
 
   findOne(options: FindOneOptions<T>): Promise<T | null> {
-    return this.repository.findOne({ ...options, where: scopeWhere(options.where as FindOptionsWhere<T> | FindOptionsWhere<T>[] | undefined, this.tenantId) });
+    return this.repository.findOne({
+      ...options,
+      where: scopeWhere(options.where as FindOptionsWhere<T> | FindOptionsWhere<T>[] | undefined, this.tenantId),
+    });
   }
 
   findOneBy(where: FindOptionsWhere<T>): Promise<T | null> {
@@ -47,7 +65,10 @@ export class TenantRepository<T extends TenantOwned> {
   }
 
   count(options: FindManyOptions<T> = {}): Promise<number> {
-    return this.repository.count({ ...options, where: scopeWhere(options.where as FindOptionsWhere<T> | FindOptionsWhere<T>[] | undefined, this.tenantId) });
+    return this.repository.count({
+      ...options,
+      where: scopeWhere(options.where as FindOptionsWhere<T> | FindOptionsWhere<T>[] | undefined, this.tenantId),
+    });
   }
 
   exists(where: FindOptionsWhere<T>): Promise<boolean> {
@@ -96,7 +117,11 @@ export class TenantRepository<T extends TenantOwned> {
  * The tenant-scoped repository of `entity` for the request, on the request's transaction when in one.
  * Throws 401-style misuse early: a tenant route must have a tenant.
  */
-export function tenantRepository<T extends TenantOwned>(ctx: RequestContext, entity: EntityTarget<T>, notFound: () => Error = () => new NotFoundError()): TenantRepository<T> {
+export function tenantRepository<T extends TenantOwned>(
+  ctx: RequestContext,
+  entity: EntityTarget<T>,
+  notFound: () => Error = () => new NotFoundError(),
+): TenantRepository<T> {
   if (!ctx.tenantId) throw new Error('tenantRepository needs a request context with a tenant');
   return new TenantRepository(ctx.manager.getRepository(entity), ctx.tenantId, notFound);
 }

@@ -26,7 +26,11 @@ export function bindTenant(sql: string, params: readonly unknown[], tenantId: st
 }
 
 /** Runs `sql` for the request's tenant on the request's manager (its transaction when in one). */
-export async function tenantQuery<Row = Record<string, unknown>>(ctx: RequestContext, sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+export async function tenantQuery<Row = Record<string, unknown>>(
+  ctx: RequestContext,
+  sql: string,
+  params: readonly unknown[] = [],
+): Promise<Row[]> {
   const { text, values } = bindTenant(sql, params, ctx.tenantId);
   return ctx.manager.query(text, values);
 }

@@ -40,12 +40,18 @@ export async function currentVectors(db: DataSource | EntityManager, productIds:
 
 /** Vector length of a store's image embedder when visual search is enabled (index settings), else undefined. */
 export async function storeEmbedderDimensions(db: DataSource | EntityManager, storeId: string): Promise<number | undefined> {
-  const [row]: Array<{ dimensions: number }> = await db.query('SELECT dimensions FROM visual_search_settings WHERE store_id = $1 AND enabled', [storeId]);
+  const [row]: Array<{ dimensions: number }> = await db.query(
+    'SELECT dimensions FROM visual_search_settings WHERE store_id = $1 AND enabled',
+    [storeId],
+  );
   return row?.dimensions;
 }
 
 /** Whether the store of a product has visual search enabled (product writes enqueue embedding work only then). */
 export async function visualSearchEnabledForProduct(db: DataSource | EntityManager, productId: string): Promise<boolean> {
-  const rows: unknown[] = await db.query('SELECT 1 FROM products p JOIN visual_search_settings s ON s.store_id = p.store_id AND s.enabled WHERE p.id = $1', [productId]);
+  const rows: unknown[] = await db.query(
+    'SELECT 1 FROM products p JOIN visual_search_settings s ON s.store_id = p.store_id AND s.enabled WHERE p.id = $1',
+    [productId],
+  );
   return rows.length > 0;
 }

@@ -34,7 +34,9 @@ function describeFolder(dir: string): ClipFolder {
     // CLIP defaults below
   }
   const crop = pre.crop_size as number | { height?: number } | undefined;
-  const inputSize = Number((typeof crop === 'object' ? crop?.height : crop) ?? (config.vision_config as Record<string, unknown> | undefined)?.image_size ?? 224);
+  const inputSize = Number(
+    (typeof crop === 'object' ? crop?.height : crop) ?? (config.vision_config as Record<string, unknown> | undefined)?.image_size ?? 224,
+  );
   const mean = (pre.image_mean as [number, number, number] | undefined) ?? [0.48145466, 0.4578275, 0.40821073];
   const std = (pre.image_std as [number, number, number] | undefined) ?? [0.26862954, 0.26130258, 0.27577711];
   return { dimensions, inputSize, mean, std };
@@ -46,7 +48,10 @@ export function clipDimensions(dir: string): number {
 }
 
 type Transformers = typeof import('@xenova/transformers');
-type AnyModel = { (inputs: Record<string, unknown>): Promise<Record<string, { data: Float32Array; dims: number[] }>>; dispose(): Promise<unknown> };
+type AnyModel = {
+  (inputs: Record<string, unknown>): Promise<Record<string, { data: Float32Array; dims: number[] }>>;
+  dispose(): Promise<unknown>;
+};
 
 // A real dynamic import: the package is ESM only and this project compiles to CommonJS.
 const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<Transformers>;

@@ -23,14 +23,24 @@ async function main(): Promise<void> {
         const vectors =
           request.type === 'texts'
             ? await embedder.embedTexts!(request.texts ?? [])
-            : await embedder.embedImages((request.images ?? []).map((i) => ({ ...i, data: Buffer.from(i.data.buffer, i.data.byteOffset, i.data.byteLength) })));
-        port.postMessage({ type: 'result', id: request.id, vectors }, vectors.map((v) => v.buffer as ArrayBuffer));
+            : await embedder.embedImages(
+                (request.images ?? []).map((i) => ({ ...i, data: Buffer.from(i.data.buffer, i.data.byteOffset, i.data.byteLength) })),
+              );
+        port.postMessage(
+          { type: 'result', id: request.id, vectors },
+          vectors.map((v) => v.buffer as ArrayBuffer),
+        );
       } catch (error) {
         port.postMessage({ type: 'result', id: request.id, error: (error as Error).message ?? String(error) });
       }
     });
   });
-  port.postMessage({ type: 'ready', dimensions: embedder.dimensions, inputSize: embedder.inputSize, text: typeof embedder.embedTexts === 'function' });
+  port.postMessage({
+    type: 'ready',
+    dimensions: embedder.dimensions,
+    inputSize: embedder.inputSize,
+    text: typeof embedder.embedTexts === 'function',
+  });
 }
 
 main().catch((error: unknown) => {

@@ -62,7 +62,8 @@ export async function prepareImage(bytes: Buffer, options: PrepareOptions): Prom
     throw new ImageError('undecodable', `The ${format} image could not be read.`);
   }
   if (width <= 0 || height <= 0) throw new ImageError('undecodable', `The ${format} image has no dimensions.`);
-  if (width * height > options.maxPixels) throw new ImageError('too_many_pixels', `The image has ${width}×${height} pixels, more than the limit of ${options.maxPixels}.`);
+  if (width * height > options.maxPixels)
+    throw new ImageError('too_many_pixels', `The image has ${width}×${height} pixels, more than the limit of ${options.maxPixels}.`);
   try {
     const data = await sharp(bytes, { limitInputPixels: options.maxPixels, pages: 1, failOn: 'error' })
       .rotate()
@@ -77,7 +78,8 @@ export async function prepareImage(bytes: Buffer, options: PrepareOptions): Prom
   } catch (error) {
     if (error instanceof ImageError) throw error;
     const message = (error as Error).message ?? String(error);
-    if (/pixel limit/i.test(message)) throw new ImageError('too_many_pixels', `The image has more pixels than the limit of ${options.maxPixels}.`);
+    if (/pixel limit/i.test(message))
+      throw new ImageError('too_many_pixels', `The image has more pixels than the limit of ${options.maxPixels}.`);
     throw new ImageError('undecodable', `The ${format} image could not be decoded.`);
   }
 }

@@ -104,7 +104,12 @@ export async function searchPublished(client: SearchTransport, query: VectorQuer
     if (error instanceof MeiliResponseError) {
       const code = error.code;
       if (code === 'index_not_found') return [];
-      if (code === 'invalid_search_embedder' || code === 'invalid_search_hybrid_query' || code === 'invalid_search_vector' || /embedder|dimension/i.test(error.message)) {
+      if (
+        code === 'invalid_search_embedder' ||
+        code === 'invalid_search_hybrid_query' ||
+        code === 'invalid_search_vector' ||
+        /embedder|dimension/i.test(error.message)
+      ) {
         throw new IndexNotReadyError(error.message);
       }
     }
@@ -130,7 +135,13 @@ const matrices = new Map<string, StoreMatrix>();
  * The store's vectors of the current model as one matrix, cached per process and reloaded when the
  * store's vector rows change (their count or latest update), least recently used stores evicted first.
  */
-async function storeMatrix(db: DataSource, storeId: string, tenantId: string, model: VisualModel, dimensions: number): Promise<StoreMatrix> {
+async function storeMatrix(
+  db: DataSource,
+  storeId: string,
+  tenantId: string,
+  model: VisualModel,
+  dimensions: number,
+): Promise<StoreMatrix> {
   const key = `${storeId}:${model}:${dimensions}`;
   const [row]: Array<{ n: number; latest: Date | null }> = await db.query(
     `SELECT count(*)::int AS n, max(updated_at) AS latest FROM product_image_vectors
@@ -203,7 +214,16 @@ export async function searchAllStatuses(
                 WITH RECURSIVE tree AS (SELECT id FROM categories WHERE id = $8 AND store_id = $1
                                         UNION SELECT c.id FROM categories c JOIN tree t ON c.parent_id = t.id)
                 SELECT 1 FROM product_categories pc JOIN tree t ON t.id = pc.category_id WHERE pc.product_id = p.id))`,
-      [query.storeId, query.tenantId, query.excludeId ?? null, f.brandId ?? null, f.minPrice ?? null, f.maxPrice ?? null, f.inStock ?? null, f.categoryId ?? null],
+      [
+        query.storeId,
+        query.tenantId,
+        query.excludeId ?? null,
+        f.brandId ?? null,
+        f.minPrice ?? null,
+        f.maxPrice ?? null,
+        f.inStock ?? null,
+        f.categoryId ?? null,
+      ],
     );
     allowed = new Set(rows.map((r) => r.id));
   }
@@ -224,7 +244,16 @@ export async function searchAllStatuses(
     }
   }
   if (best.length === 0) return [];
-  const details: Array<{ id: string; title: string; slug: string; status: VisualHit['status']; price: string; currency: string; image_url: string | null; in_stock: boolean }> = await db.query(
+  const details: Array<{
+    id: string;
+    title: string;
+    slug: string;
+    status: VisualHit['status'];
+    price: string;
+    currency: string;
+    image_url: string | null;
+    in_stock: boolean;
+  }> = await db.query(
     `SELECT p.id, p.title, p.slug, p.status, p.price, p.currency,
             (SELECT i.url FROM product_images i WHERE i.product_id = p.id ORDER BY i.position, i.id LIMIT 1) AS image_url,
             EXISTS (SELECT 1 FROM product_variants pv WHERE pv.product_id = p.id AND pv.stock > 0) AS in_stock
@@ -236,6 +265,16 @@ export async function searchAllStatuses(
     .filter((b) => byId.has(b.id))
     .map((b) => {
       const d = byId.get(b.id)!;
-      return { id: d.id, title: d.title, slug: d.slug, status: d.status, price: Number(d.price), currency: d.currency.trim(), imageUrl: d.image_url, inStock: d.in_stock, score: Math.round(b.score * 1e6) / 1e6 };
+      return {
+        id: d.id,
+        title: d.title,
+        slug: d.slug,
+        status: d.status,
+        price: Number(d.price),
+        currency: d.currency.trim(),
+        imageUrl: d.image_url,
+        inStock: d.in_stock,
+        score: Math.round(b.score * 1e6) / 1e6,
+      };
     });
 }

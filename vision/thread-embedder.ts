@@ -82,8 +82,17 @@ export class ThreadEmbedder implements Embedder {
 
   embedImages(images: PreparedImage[]): Promise<Float32Array[]> {
     if (images.length === 0) return Promise.resolve([]);
-    const copies = images.map((image) => ({ data: new Uint8Array(image.data), size: image.size, width: image.width, height: image.height, format: image.format }));
-    return this.call({ type: 'images', images: copies }, copies.map((c) => c.data.buffer as ArrayBuffer));
+    const copies = images.map((image) => ({
+      data: new Uint8Array(image.data),
+      size: image.size,
+      width: image.width,
+      height: image.height,
+      format: image.format,
+    }));
+    return this.call(
+      { type: 'images', images: copies },
+      copies.map((c) => c.data.buffer as ArrayBuffer),
+    );
   }
 
   async dispose(): Promise<void> {

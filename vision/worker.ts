@@ -54,7 +54,6 @@ interface VectorRow {
   attempts: number;
 }
 
-
 /** Thrown for a transient failure so the outbox retries the product later. */
 export class RetryLater extends Error {}
 
@@ -90,13 +89,19 @@ export function createVisionHandler(deps: VisionDeps): DeliveryHandler<'vision'>
     }
     if (!force && row?.has_vector && row.model === product.model && row.image_url === product.image_url) {
       if (row.status !== 'INDEXED') {
-        await reindex(product, (tx) => tx.manager.query(`UPDATE product_image_vectors SET status = 'INDEXED', error = NULL, attempts = 0, updated_at = now() WHERE product_id = $1`, [id]));
+        await reindex(product, (tx) =>
+          tx.manager.query(
+            `UPDATE product_image_vectors SET status = 'INDEXED', error = NULL, attempts = 0, updated_at = now() WHERE product_id = $1`,
+            [id],
+          ),
+        );
       }
       return;
     }
 
     const embedder = await embedderFor(product.model);
-    if (embedder.dimensions !== product.dimensions) throw new Error(`the ${product.model} model gives ${embedder.dimensions}-d vectors, the store expects ${product.dimensions}`);
+    if (embedder.dimensions !== product.dimensions)
+      throw new Error(`the ${product.model} model gives ${embedder.dimensions}-d vectors, the store expects ${product.dimensions}`);
     let vector: Float32Array;
     try {
       const fetched = await safeFetch(product.image_url, {

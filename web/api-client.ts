@@ -21,7 +21,11 @@ export interface CallMeter {
 }
 
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly body: Json, path: string) {
+  constructor(
+    readonly status: number,
+    readonly body: Json,
+    path: string,
+  ) {
     super(`${path} answered ${status}${body?.code ? ` (${body.code})` : ''}`);
   }
 }
@@ -73,7 +77,11 @@ export class ApiClient {
     return new ApiClient(this.base, { ...this.headers, ...headers }, this.meter);
   }
 
-  async request<T = Json>(method: string, path: string, options: { query?: Query; body?: unknown; raw?: { body: Buffer; contentType: string } } = {}): Promise<ApiAnswer<T>> {
+  async request<T = Json>(
+    method: string,
+    path: string,
+    options: { query?: Query; body?: unknown; raw?: { body: Buffer; contentType: string } } = {},
+  ): Promise<ApiAnswer<T>> {
     this.meter?.dataCall(path);
     const qs = options.query ? toSearchParams(options.query).toString() : '';
     const headers: Record<string, string> = { Accept: 'application/json', ...this.headers };

@@ -16,7 +16,14 @@ const ACCESS = 'console_at';
 const REFRESH = 'console_rt';
 
 function cookieOptions(ctx: Koa.Context, maxAgeSeconds?: number) {
-  return { httpOnly: true, sameSite: 'strict' as const, path: '/console', overwrite: true, secure: ctx.secure, ...(maxAgeSeconds ? { maxAge: maxAgeSeconds * 1000 } : {}) };
+  return {
+    httpOnly: true,
+    sameSite: 'strict' as const,
+    path: '/console',
+    overwrite: true,
+    secure: ctx.secure,
+    ...(maxAgeSeconds ? { maxAge: maxAgeSeconds * 1000 } : {}),
+  };
 }
 
 async function form(ctx: Koa.Context): Promise<URLSearchParams> {
@@ -65,7 +72,9 @@ function setTokens(ctx: Koa.Context, pair: { accessToken: string; refreshToken?:
 
 function problemText(res: ApiAnswer): string {
   const detail = res.json?.detail ?? res.json?.title ?? `The API answered ${res.status}.`;
-  const fields = Array.isArray(res.json?.errors) ? res.json.errors.map((e: { path: string; message: string }) => `${e.path}: ${e.message}`).join('; ') : '';
+  const fields = Array.isArray(res.json?.errors)
+    ? res.json.errors.map((e: { path: string; message: string }) => `${e.path}: ${e.message}`).join('; ')
+    : '';
   return fields ? `${detail} (${fields})` : detail;
 }
 
@@ -74,13 +83,28 @@ export function buildConsoleRouter(theme: ThemeEngine): Router {
 
   async function page(ctx: Koa.Context, name: string, title: string, scope: Record<string, unknown> = {}): Promise<void> {
     const storeId = ctx.params.storeId;
-    const content = await theme.renderFile(`console/${name}.liquid`, { ...scope, store_id: storeId, base: storeId ? `/console/stores/${storeId}` : '/console', flash: ctx.query.flash, error: scope.error ?? ctx.query.error });
+    const content = await theme.renderFile(`console/${name}.liquid`, {
+      ...scope,
+      store_id: storeId,
+      base: storeId ? `/console/stores/${storeId}` : '/console',
+      flash: ctx.query.flash,
+      error: scope.error ?? ctx.query.error,
+    });
     ctx.type = 'text/html; charset=utf-8';
-    ctx.body = await theme.renderFile('layout/console.liquid', { page_title: title, content, store_id: storeId, signed_in: Boolean(ctx.cookies.get(ACCESS)), section: name });
+    ctx.body = await theme.renderFile('layout/console.liquid', {
+      page_title: title,
+      content,
+      store_id: storeId,
+      signed_in: Boolean(ctx.cookies.get(ACCESS)),
+      section: name,
+    });
   }
 
   router.use(async (ctx, next) => {
-    ctx.set('Content-Security-Policy', "default-src 'self'; img-src 'self' http: https: data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; form-action 'self'");
+    ctx.set(
+      'Content-Security-Policy',
+      "default-src 'self'; img-src 'self' http: https: data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; form-action 'self'",
+    );
     ctx.set('Cache-Control', 'no-store');
     if (ctx.method === 'POST') {
       const origin = ctx.get('Origin');
@@ -116,7 +140,8 @@ export function buildConsoleRouter(theme: ThemeEngine): Router {
       if (sandbox.ok && sandbox.json?.storeId) return ctx.redirect(`/console/stores/${sandbox.json.storeId}/zero-results`);
     }
     const stores = res.ok ? (res.json.stores as Array<{ status: string }>).filter((s) => s.status === 'active') : [];
-    if (stores.length === 1 && ctx.query.pick === undefined) return ctx.redirect(`/console/stores/${(stores[0] as unknown as { id: string }).id}/zero-results`);
+    if (stores.length === 1 && ctx.query.pick === undefined)
+      return ctx.redirect(`/console/stores/${(stores[0] as unknown as { id: string }).id}/zero-results`);
     return page(ctx, 'stores', 'Pick a store', { stores, summary_error: res.ok ? undefined : problemText(res) });
   });
 
@@ -128,12 +153,21 @@ export function buildConsoleRouter(theme: ThemeEngine): Router {
       setTokens(ctx, { accessToken: token });
       return ctx.redirect('/console');
     }
-    const res = await api.request('POST', '/auth/login', { body: { email: body.get('email') ?? '', password: body.get('password') ?? '' } });
+    const res = await api.request('POST', '/auth/login', {
+      body: { email: body.get('email') ?? '', password: body.get('password') ?? '' },
+    });
     if (!res.ok) {
       ctx.status = res.status === 429 ? 429 : 401;
-      return page(ctx, 'login', 'Sign in', { error: res.status === 429 ? 'Too many attempts; wait a minute.' : res.status === 400 ? problemText(res) : 'E-mail or password is wrong.', email: body.get('email') });
+      return page(ctx, 'login', 'Sign in', {
+        error:
+          res.status === 429 ? 'Too many attempts; wait a minute.' : res.status === 400 ? problemText(res) : 'E-mail or password is wrong.',
+        email: body.get('email'),
+      });
     }
-    if (res.json.twoFactorRequired) return page(ctx, 'login', 'Sign in', { error: 'This account uses a second factor, which the console does not support yet; use an API token.' });
+    if (res.json.twoFactorRequired)
+      return page(ctx, 'login', 'Sign in', {
+        error: 'This account uses a second factor, which the console does not support yet; use an API token.',
+      });
     setTokens(ctx, res.json);
     ctx.redirect('/console');
   });
@@ -163,7 +197,9 @@ export function buildConsoleRouter(theme: ThemeEngine): Router {
     const body = await form(ctx);
     const input = (body.get('query') ?? '').trim();
     const synonyms = list(body.get('synonyms'));
-    const res = await new ConsoleApi(ctx).call('POST', '/search-synonyms', { body: { storeId: ctx.params.storeId, type: 'ONE_WAY', input, synonyms } });
+    const res = await new ConsoleApi(ctx).call('POST', '/search-synonyms', {
+      body: { storeId: ctx.params.storeId, type: 'ONE_WAY', input, synonyms },
+    });
     const base = `/console/stores/${ctx.params.storeId}/zero-results`;
     if (!res.ok) return ctx.redirect(`${base}?error=${encodeURIComponent(problemText(res))}`);
     ctx.redirect(`${base}?flash=${encodeURIComponent(`“${input}” now also finds ${synonyms.map((s) => `“${s}”`).join(', ')}.`)}`);
@@ -178,13 +214,18 @@ export function buildConsoleRouter(theme: ThemeEngine): Router {
 
   function synonymBody(body: URLSearchParams): Record<string, unknown> {
     const type = body.get('type') === 'MULTI_WAY' ? 'MULTI_WAY' : 'ONE_WAY';
-    const out: Record<string, unknown> = type === 'MULTI_WAY' ? { terms: list(body.get('terms')) } : { input: (body.get('input') ?? '').trim(), synonyms: list(body.get('synonyms')) };
+    const out: Record<string, unknown> =
+      type === 'MULTI_WAY'
+        ? { terms: list(body.get('terms')) }
+        : { input: (body.get('input') ?? '').trim(), synonyms: list(body.get('synonyms')) };
     out.isActive = body.get('isActive') !== null ? body.get('isActive') === 'true' : true;
     return { type, ...out };
   }
 
   router.post('/stores/:storeId/synonyms', async (ctx) => {
-    const res = await new ConsoleApi(ctx).call('POST', '/search-synonyms', { body: { storeId: ctx.params.storeId, ...synonymBody(await form(ctx)) } });
+    const res = await new ConsoleApi(ctx).call('POST', '/search-synonyms', {
+      body: { storeId: ctx.params.storeId, ...synonymBody(await form(ctx)) },
+    });
     const base = `/console/stores/${ctx.params.storeId}/synonyms`;
     ctx.redirect(res.ok ? `${base}?flash=Synonym+rule+added.` : `${base}?error=${encodeURIComponent(problemText(res))}`);
   });
@@ -212,16 +253,26 @@ export function buildConsoleRouter(theme: ThemeEngine): Router {
 
   router.post('/stores/:storeId/visual/reindex', async (ctx) => {
     const force = (await form(ctx)).get('force') === 'true';
-    const res = await new ConsoleApi(ctx).call('POST', `/visual-search/stores/${ctx.params.storeId}/index`, { body: force ? { force: true } : {} });
+    const res = await new ConsoleApi(ctx).call('POST', `/visual-search/stores/${ctx.params.storeId}/index`, {
+      body: force ? { force: true } : {},
+    });
     const base = `/console/stores/${ctx.params.storeId}/visual`;
-    ctx.redirect(res.ok ? `${base}?flash=${encodeURIComponent(`${res.json.queued} products queued for indexing.`)}` : `${base}?error=${encodeURIComponent(problemText(res))}`);
+    ctx.redirect(
+      res.ok
+        ? `${base}?flash=${encodeURIComponent(`${res.json.queued} products queued for indexing.`)}`
+        : `${base}?error=${encodeURIComponent(problemText(res))}`,
+    );
   });
 
   router.post('/stores/:storeId/visual/settings', async (ctx) => {
     const enabled = (await form(ctx)).get('enabled') === 'true';
     const res = await new ConsoleApi(ctx).call('PATCH', `/visual-search/stores/${ctx.params.storeId}/settings`, { body: { enabled } });
     const base = `/console/stores/${ctx.params.storeId}/visual`;
-    ctx.redirect(res.ok ? `${base}?flash=${enabled ? 'Visual+search+is+on.' : 'Visual+search+is+off.'}` : `${base}?error=${encodeURIComponent(problemText(res))}`);
+    ctx.redirect(
+      res.ok
+        ? `${base}?flash=${enabled ? 'Visual+search+is+on.' : 'Visual+search+is+off.'}`
+        : `${base}?error=${encodeURIComponent(problemText(res))}`,
+    );
   });
 
   // Bulk edit history and revert.
@@ -235,7 +286,11 @@ export function buildConsoleRouter(theme: ThemeEngine): Router {
   router.post('/stores/:storeId/bulk-edits/:id/revert', async (ctx) => {
     const res = await new ConsoleApi(ctx).call('POST', `/product-bulk-edits/${encodeURIComponent(ctx.params.id!)}/revert`);
     const base = `/console/stores/${ctx.params.storeId}/bulk-edits`;
-    ctx.redirect(res.ok ? `${base}?flash=${encodeURIComponent(`Reverted: ${res.json.okCount} products restored.`)}` : `${base}?error=${encodeURIComponent(problemText(res))}`);
+    ctx.redirect(
+      res.ok
+        ? `${base}?flash=${encodeURIComponent(`Reverted: ${res.json.okCount} products restored.`)}`
+        : `${base}?error=${encodeURIComponent(problemText(res))}`,
+    );
   });
 
   return router;

@@ -34,7 +34,8 @@ export function searchState(query: Record<string, string[]>): SearchState {
   }
   if (state.sort && !SORTS.some((s) => s.value === state.sort![0])) delete state.sort;
   if (state.page && !/^\d{1,3}$/.test(state.page[0]!)) delete state.page;
-  for (const key of ['priceMin', 'priceMax', 'minRating'] as const) if (state[key] && !/^\d+(\.\d+)?$/.test(state[key]![0]!)) delete state[key];
+  for (const key of ['priceMin', 'priceMax', 'minRating'] as const)
+    if (state[key] && !/^\d+(\.\d+)?$/.test(state[key]![0]!)) delete state[key];
   for (const key of ['inStock', 'discounted'] as const) if (state[key] && state[key]![0] !== 'true') delete state[key];
   return state;
 }
@@ -97,13 +98,27 @@ export function facetView(facets: Facet[], pathname: string, state: SearchState,
         max: state.priceMax?.[0] ?? '',
         buckets: (facet.buckets ?? []).map((b) => ({
           ...b,
-          url: stateUrl(pathname, withoutPage, b.selected ? { priceMin: undefined, priceMax: undefined } : { priceMin: [String(b.min)], priceMax: b.max === null ? undefined : [String(b.max)] }),
+          url: stateUrl(
+            pathname,
+            withoutPage,
+            b.selected
+              ? { priceMin: undefined, priceMax: undefined }
+              : { priceMin: [String(b.min)], priceMax: b.max === null ? undefined : [String(b.max)] },
+          ),
         })),
       });
       continue;
     }
     if (facet.key === 'inStock' || facet.key === 'discounted') {
-      views.push({ kind: 'toggle', key: facet.key, label: facet.label, id: `facet-${index}`, param: facet.key, checked: state[facet.key]?.[0] === 'true', count: facet.values.find((v) => v.value === 'true')?.count });
+      views.push({
+        kind: 'toggle',
+        key: facet.key,
+        label: facet.label,
+        id: `facet-${index}`,
+        param: facet.key,
+        checked: state[facet.key]?.[0] === 'true',
+        count: facet.values.find((v) => v.value === 'true')?.count,
+      });
       continue;
     }
     if ((facet.key === 'category' && hidden.categoryId) || (facet.key === 'brand' && hidden.brandId)) continue;

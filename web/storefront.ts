@@ -27,7 +27,9 @@ function queryLists(ctx: Koa.Context): Record<string, string[]> {
 
 async function publicPages(api: ApiClient, storeId: string): Promise<Array<{ title: string; slug: string }>> {
   const res = await api.request('GET', `/content/public/stores/${storeId}/pages`, { query: { limit: 20 } });
-  return res.ok && Array.isArray(res.json?.items) ? res.json.items.map((p: { title: string; slug: string }) => ({ title: p.title, slug: p.slug })) : [];
+  return res.ok && Array.isArray(res.json?.items)
+    ? res.json.items.map((p: { title: string; slug: string }) => ({ title: p.title, slug: p.slug }))
+    : [];
 }
 
 /** Image bytes of our own API (the sandbox's seed images) go in the body; other URLs are fetched by the API, safely. */
@@ -63,14 +65,21 @@ export const sectionLoaders: Record<string, SectionLoader> = {
     return { categories: res.items };
   },
   'featured-products': async (api, page, settings) => {
-    const res = await api.get('/catalog/public/search', { storeId: page.storeId, sort: String(settings.sort), perPage: Number(settings.limit) });
+    const res = await api.get('/catalog/public/search', {
+      storeId: page.storeId,
+      sort: String(settings.sort),
+      perPage: Number(settings.limit),
+    });
     return { products: res.items, pricesShown: res.pricesShown };
   },
   'main-search': async (api, page) => {
     const fixed = (page.page.fixed ?? {}) as Record<string, string>;
     const state = searchState(page.query);
     const res = await api.get('/catalog/public/search', apiQuery(state, { storeId: page.storeId, ...fixed }));
-    const views = facetView(res.facets, page.path, state, { categoryId: Boolean(fixed.categoryId), brandId: Boolean(fixed.brandId) }) as Array<Record<string, Json>>;
+    const views = facetView(res.facets, page.path, state, {
+      categoryId: Boolean(fixed.categoryId),
+      brandId: Boolean(fixed.brandId),
+    }) as Array<Record<string, Json>>;
     const toggleCount = (param: string) => views.find((v) => v.kind === 'toggle' && v.param === param)?.count;
     const priceFacet = views.find((v) => v.kind === 'price');
     return {
@@ -83,7 +92,9 @@ export const sectionLoaders: Record<string, SectionLoader> = {
         { param: 'inStock', label: 'In stock only', checked: state.inStock?.[0] === 'true', count: toggleCount('inStock') },
         { param: 'discounted', label: 'Discounted only', checked: state.discounted?.[0] === 'true', count: toggleCount('discounted') },
       ],
-      price: res.pricesShown ? (priceFacet ?? { label: 'Price', min: state.priceMin?.[0] ?? '', max: state.priceMax?.[0] ?? '', buckets: [] }) : undefined,
+      price: res.pricesShown
+        ? (priceFacet ?? { label: 'Price', min: state.priceMin?.[0] ?? '', max: state.priceMax?.[0] ?? '', buckets: [] })
+        : undefined,
       hidden_state: (state.q ?? []).map((value) => ({ key: 'q', value })),
       pagination: pagination(page.path, state, res.page, res.totalPages),
       clear_url: stateUrl(page.path, state.q ? { q: state.q } : {}),
@@ -113,7 +124,9 @@ export const sectionLoaders: Record<string, SectionLoader> = {
     const key = `${page.storeId}:${product.id}:${imageUrl}`;
     const cached = similarCache.get(key);
     if (cached && Date.now() - cached.at < SIMILAR_TTL_MS) return { products: cached.items };
-    const res = await api.request('POST', `/visual-search/public/stores/${page.storeId}/query`, { body: { ...(await imageQuery(api, imageUrl)), limit: Number(settings.limit) + 1 } });
+    const res = await api.request('POST', `/visual-search/public/stores/${page.storeId}/query`, {
+      body: { ...(await imageQuery(api, imageUrl)), limit: Number(settings.limit) + 1 },
+    });
     // 409: visual search is off for the store, or its index is not ready: no section, nothing to log.
     if (res.status === 409) return { products: [] };
     if (!res.ok) throw new ApiError(res.status, res.json, 'visual query');
@@ -150,7 +163,13 @@ export function buildStorefrontRouter(theme: ThemeEngine, options: { uploadMaxBy
     };
   }
 
-  async function render(ctx: Koa.Context, template: string, title: string, page: Record<string, unknown> = {}, extra: SectionRef[] = []): Promise<void> {
+  async function render(
+    ctx: Koa.Context,
+    template: string,
+    title: string,
+    page: Record<string, unknown> = {},
+    extra: SectionRef[] = [],
+  ): Promise<void> {
     const { page: pageCtx, api } = context(ctx, page);
     const sections = [...theme.template(template).sections, ...extra];
     try {
@@ -189,7 +208,10 @@ export function buildStorefrontRouter(theme: ThemeEngine, options: { uploadMaxBy
       ctx.body = await theme.renderFile('landing.liquid', { error: 'There is no shop at this address.' });
       return;
     }
-    ctx.set('Content-Security-Policy', "default-src 'self'; img-src 'self' http: https: data: blob:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; form-action 'self'");
+    ctx.set(
+      'Content-Security-Policy',
+      "default-src 'self'; img-src 'self' http: https: data: blob:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; form-action 'self'",
+    );
     await next();
   });
   router.param('slug', async (slug, ctx, next) => {
@@ -203,7 +225,10 @@ export function buildStorefrontRouter(theme: ThemeEngine, options: { uploadMaxBy
     return render(ctx, 'search', q ? `Search: ${q}` : 'All products');
   });
   router.get('/shop/:storeId/categories/:slug', async (ctx) => {
-    const category = await main<{ id: string; name: string }>(ctx, `/catalog/public/stores/${ctx.params.storeId}/categories/${ctx.params.slug}`);
+    const category = await main<{ id: string; name: string }>(
+      ctx,
+      `/catalog/public/stores/${ctx.params.storeId}/categories/${ctx.params.slug}`,
+    );
     if (category) await render(ctx, 'category', category.name, { category, heading: category.name, fixed: { categoryId: category.id } });
   });
   router.get('/shop/:storeId/brands/:slug', async (ctx) => {
@@ -215,7 +240,10 @@ export function buildStorefrontRouter(theme: ThemeEngine, options: { uploadMaxBy
     if (collection) await render(ctx, 'collection', collection.name, { collection });
   });
   router.get('/shop/:storeId/products/:slug', async (ctx) => {
-    const product = await main<{ title: string; variants: Array<{ options: Record<string, string> }> }>(ctx, `/catalog/public/stores/${ctx.params.storeId}/products/${ctx.params.slug}`);
+    const product = await main<{ title: string; variants: Array<{ options: Record<string, string> }> }>(
+      ctx,
+      `/catalog/public/stores/${ctx.params.storeId}/products/${ctx.params.slug}`,
+    );
     if (!product) return;
     const optionNames = [...new Set(product.variants.flatMap((v) => Object.keys(v.options)))];
     await render(ctx, 'product', product.title, { product, option_names: optionNames });

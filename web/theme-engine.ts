@@ -13,7 +13,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Liquid, Tag, type Context, type Emitter, type Liquid as LiquidEngine, type TagToken, type Template, type TopLevelToken } from 'liquidjs';
+import {
+  Liquid,
+  Tag,
+  type Context,
+  type Emitter,
+  type Liquid as LiquidEngine,
+  type TagToken,
+  type Template,
+  type TopLevelToken,
+} from 'liquidjs';
 import type { Logger } from 'pino';
 import type { RenderBudget, RenderBudgetConfig } from '../lib/config';
 import { PROJECT_ROOT } from '../lib/config';
@@ -22,7 +31,11 @@ import type { ApiClient, CallMeter } from './api-client';
 export const THEME_DIR = path.join(PROJECT_ROOT, 'web', 'theme');
 
 export class BudgetExceeded extends Error {
-  constructor(readonly budget: keyof RenderBudget, readonly limit: number, readonly used: number) {
+  constructor(
+    readonly budget: keyof RenderBudget,
+    readonly limit: number,
+    readonly used: number,
+  ) {
     super(`over its ${budget} budget (${used} > ${limit})`);
   }
 }
@@ -233,15 +246,32 @@ export class ThemeEngine {
     try {
       const loader = this.loaders[ref.type];
       const data = loader ? await meter.within(loader(api.metered(meter), page, settings)) : {};
-      const html = (await this.liquid.render(templates, { ...page.page, ...data, section: { type: ref.type, settings }, shop: { base: page.shopBase, storeId: page.storeId }, request: { path: page.path, query: page.query } }, { globals: { __meter: meter } })) as string;
+      const html = (await this.liquid.render(
+        templates,
+        {
+          ...page.page,
+          ...data,
+          section: { type: ref.type, settings },
+          shop: { base: page.shopBase, storeId: page.storeId },
+          request: { path: page.path, query: page.query },
+        },
+        { globals: { __meter: meter } },
+      )) as string;
       meter.finish(html);
       return { type: ref.type, html };
     } catch (err) {
       if (err instanceof PageNotFound) throw err;
       const cause = findBudgetError(err);
       if (cause) {
-        this.logger.warn({ section: ref.type, budget: cause.budget, limit: cause.limit, used: cause.used, path: page.path }, 'storefront section omitted: over its render budget');
-        return { type: ref.type, html: `<!-- section ${ref.type} omitted: over its ${cause.budget} budget -->`, omitted: `budget:${cause.budget}` };
+        this.logger.warn(
+          { section: ref.type, budget: cause.budget, limit: cause.limit, used: cause.used, path: page.path },
+          'storefront section omitted: over its render budget',
+        );
+        return {
+          type: ref.type,
+          html: `<!-- section ${ref.type} omitted: over its ${cause.budget} budget -->`,
+          omitted: `budget:${cause.budget}`,
+        };
       }
       this.logger.warn({ section: ref.type, err, path: page.path }, 'storefront section omitted: it failed');
       return { type: ref.type, html: `<!-- section ${ref.type} omitted: unavailable -->`, omitted: 'error' };
@@ -249,12 +279,28 @@ export class ThemeEngine {
   }
 
   /** The layout around the sections of a template; header and footer are sections too. */
-  async renderPage(layout: string, sections: SectionRef[], page: PageContext, api: ApiClient, title: string): Promise<{ html: string; results: SectionResult[] }> {
+  async renderPage(
+    layout: string,
+    sections: SectionRef[],
+    page: PageContext,
+    api: ApiClient,
+    title: string,
+  ): Promise<{ html: string; results: SectionResult[] }> {
     const results = await Promise.all(sections.map((ref) => this.renderSection(ref, page, api)));
-    const wrap = (r: SectionResult): string => (r.omitted ? r.html : `<div class="section section-${r.type}" data-section="${r.type}">${r.html}</div>`);
-    const header = results.filter((r) => r.type === 'header').map(wrap).join('');
-    const footer = results.filter((r) => r.type === 'footer').map(wrap).join('');
-    const main = results.filter((r) => r.type !== 'header' && r.type !== 'footer').map(wrap).join('\n');
+    const wrap = (r: SectionResult): string =>
+      r.omitted ? r.html : `<div class="section section-${r.type}" data-section="${r.type}">${r.html}</div>`;
+    const header = results
+      .filter((r) => r.type === 'header')
+      .map(wrap)
+      .join('');
+    const footer = results
+      .filter((r) => r.type === 'footer')
+      .map(wrap)
+      .join('');
+    const main = results
+      .filter((r) => r.type !== 'header' && r.type !== 'footer')
+      .map(wrap)
+      .join('\n');
     const html = (await this.liquid.render(this.layout(layout), {
       page_title: title,
       shop: { base: page.shopBase, storeId: page.storeId },

@@ -16,7 +16,11 @@ import { buildConsoleRouter } from './console';
 import { buildStorefrontRouter, sectionLoaders } from './storefront';
 import { THEME_DIR, ThemeEngine } from './theme-engine';
 
-const ASSET_TYPES: Record<string, string> = { '.css': 'text/css; charset=utf-8', '.js': 'application/javascript; charset=utf-8', '.svg': 'image/svg+xml' };
+const ASSET_TYPES: Record<string, string> = {
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'application/javascript; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
 
 export interface WebDeps {
   config: Pick<Config, 'renderBudgets' | 'vision'>;
@@ -68,7 +72,8 @@ export function buildWeb(deps: WebDeps): { middleware: Koa.Middleware; routers: 
   const dispatchers = routers.map((router) => router.routes() as Koa.Middleware);
   const middleware: Koa.Middleware = async (ctx, next) => {
     if (ctx.path.startsWith('/api/')) return next();
-    const run = (i: number): Promise<unknown> => (i < dispatchers.length ? Promise.resolve(dispatchers[i]!(ctx, () => run(i + 1) as Promise<void>)) : next());
+    const run = (i: number): Promise<unknown> =>
+      i < dispatchers.length ? Promise.resolve(dispatchers[i]!(ctx, () => run(i + 1) as Promise<void>)) : next();
     await run(0);
   };
   return { middleware, routers };

@@ -6,7 +6,7 @@
 import { defineErrorCodes } from '../../lib/errors';
 
 export const API_KEYS_ERRORS = defineErrorCodes('api-keys', {
-  api_key_not_found: { status: 404, description: 'The API key does not exist in the caller\'s tenant.' },
+  api_key_not_found: { status: 404, description: "The API key does not exist in the caller's tenant." },
 });
 
 export const apiKeysError = API_KEYS_ERRORS.error;

@@ -8,7 +8,8 @@ import { createApiKey, exportApiKeys, listApiKeys, revokeApiKey, type CreateApiK
 type Params = Record<string, string>;
 
 const readers = "Any member of the tenant, or an API key of this store with api-keys:read. Another tenant's store answers 404.";
-const admins = 'Owners and admins of the tenant (staff 403 insufficient_role); API keys cannot manage keys (403 api_key_not_allowed). Audited.';
+const admins =
+  'Owners and admins of the tenant (staff 403 insufficient_role); API keys cannot manage keys (403 api_key_not_allowed). Audited.';
 
 export const apiKeyRoutes = defineRoutes({ tag: 'api-keys', auth: 'merchant' }, [
   {

@@ -31,7 +31,9 @@ const keyFields = {
   id: uuid().required(),
   name: Joi.string().required(),
   storeId: uuid().required(),
-  prefix: Joi.string().required().description('The visible start of the key (`sk_` and 10 characters), to recognise it; the key is `<prefix>_<secret>`.'),
+  prefix: Joi.string()
+    .required()
+    .description('The visible start of the key (`sk_` and 10 characters), to recognise it; the key is `<prefix>_<secret>`.'),
   scopes: Joi.array().items(Joi.string()).required(),
   createdAt: dateTime().required(),
   expiresAt: dateTime().allow(null).required(),
@@ -41,7 +43,11 @@ export const CreatedApiKeyResponse = dto(
   'CreatedApiKeyResponse',
   Joi.object({
     ...keyFields,
-    key: Joi.string().required().description('The whole secret key. It is shown in this response only and cannot be read again; send it as `X-API-Key` or `Authorization: Bearer`.'),
+    key: Joi.string()
+      .required()
+      .description(
+        'The whole secret key. It is shown in this response only and cannot be read again; send it as `X-API-Key` or `Authorization: Bearer`.',
+      ),
   }),
 );
 
@@ -56,7 +62,10 @@ export const ApiKeyItem = Joi.object({
 export const ApiKeyListResponse = dto(
   'ApiKeyListResponse',
   Joi.object({
-    items: Joi.array().items(ApiKeyItem).required().description('Every key of the store, newest first, revoked and expired ones included; never the secrets.'),
+    items: Joi.array()
+      .items(ApiKeyItem)
+      .required()
+      .description('Every key of the store, newest first, revoked and expired ones included; never the secrets.'),
     nextCursor: Joi.string().allow(null).required().description('Always null: a store has few keys and the list is not paged.'),
   }),
 );

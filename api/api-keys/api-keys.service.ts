@@ -84,7 +84,12 @@ export async function createApiKey(ctx: RequestContext, input: CreateApiKeyInput
     });
     await tx.manager.insert(ApiKey, row);
     const { id, name, storeId, scopes, createdAt, expiresAt } = apiKeyItem(row);
-    await recordAudit(tx, { action: 'api_key.create', resourceType: 'api_key', resourceId: id, after: { name, storeId, prefix, scopes, expiresAt } });
+    await recordAudit(tx, {
+      action: 'api_key.create',
+      resourceType: 'api_key',
+      resourceId: id,
+      after: { name, storeId, prefix, scopes, expiresAt },
+    });
     return { id, name, storeId, prefix, scopes, createdAt, expiresAt, key };
   });
 }

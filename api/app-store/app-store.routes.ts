@@ -5,7 +5,13 @@
 import { defineRoutes, listedRequired } from '../http/route';
 import { int, storeId, uuid } from '../http/schema-types';
 import { PspCallbackBodyDto, pspProviderParam, threeDsTokenParam } from '../payments/payments.schemas';
-import { appCategory, listingIdOrSlugParam, PayAppPurchaseDto, PurchaseAppListingDto, StoreEntitlementActionDto } from './app-store.schemas';
+import {
+  appCategory,
+  listingIdOrSlugParam,
+  PayAppPurchaseDto,
+  PurchaseAppListingDto,
+  StoreEntitlementActionDto,
+} from './app-store.schemas';
 
 export const appStoreRoutes = defineRoutes({ tag: 'app-store', auth: 'merchant' }, [
   {
@@ -34,7 +40,7 @@ export const appStoreRoutes = defineRoutes({ tag: 'app-store', auth: 'merchant' 
     path: '/app-store/purchases/3ds/{token}',
     auth: 'public',
     summary: 'The 3-D Secure page of an app purchase payment',
-    description: 'Opened by the buyer\'s browser without a token; the path token identifies the payment.',
+    description: "Opened by the buyer's browser without a token; the path token identifies the payment.",
     params: { token: threeDsTokenParam },
     status: 200,
   },
@@ -55,12 +61,52 @@ export const appStoreRoutes = defineRoutes({ tag: 'app-store', auth: 'merchant' 
     query: { storeId: storeId() },
     status: 200,
   },
-  { operationId: 'appStore.listEntitlements', method: 'GET', path: '/app-store/stores/{storeId}/entitlements', summary: 'Apps enabled or purchased for a store', status: 200 },
-  { operationId: 'appStore.enable', method: 'POST', path: '/app-store/listings/{id}/enable', summary: 'Enable an app for a store', body: StoreEntitlementActionDto, status: 200 },
-  { operationId: 'appStore.disable', method: 'POST', path: '/app-store/listings/{id}/disable', summary: 'Disable an app for a store', body: StoreEntitlementActionDto, status: 200 },
-  { operationId: 'appStore.purchase', method: 'POST', path: '/app-store/listings/{id}/purchase', summary: 'Start the purchase of a paid app for a store', body: PurchaseAppListingDto, status: 200 },
-  { operationId: 'appStore.payPurchase', method: 'POST', path: '/app-store/purchases/{id}/pay', summary: 'Pay an app purchase', body: PayAppPurchaseDto, status: 200 },
-  { operationId: 'appStore.purchaseStatus', method: 'GET', path: '/app-store/purchases/{id}/status', summary: 'Payment status of an app purchase', status: 200 },
+  {
+    operationId: 'appStore.listEntitlements',
+    method: 'GET',
+    path: '/app-store/stores/{storeId}/entitlements',
+    summary: 'Apps enabled or purchased for a store',
+    status: 200,
+  },
+  {
+    operationId: 'appStore.enable',
+    method: 'POST',
+    path: '/app-store/listings/{id}/enable',
+    summary: 'Enable an app for a store',
+    body: StoreEntitlementActionDto,
+    status: 200,
+  },
+  {
+    operationId: 'appStore.disable',
+    method: 'POST',
+    path: '/app-store/listings/{id}/disable',
+    summary: 'Disable an app for a store',
+    body: StoreEntitlementActionDto,
+    status: 200,
+  },
+  {
+    operationId: 'appStore.purchase',
+    method: 'POST',
+    path: '/app-store/listings/{id}/purchase',
+    summary: 'Start the purchase of a paid app for a store',
+    body: PurchaseAppListingDto,
+    status: 200,
+  },
+  {
+    operationId: 'appStore.payPurchase',
+    method: 'POST',
+    path: '/app-store/purchases/{id}/pay',
+    summary: 'Pay an app purchase',
+    body: PayAppPurchaseDto,
+    status: 200,
+  },
+  {
+    operationId: 'appStore.purchaseStatus',
+    method: 'GET',
+    path: '/app-store/purchases/{id}/status',
+    summary: 'Payment status of an app purchase',
+    status: 200,
+  },
   {
     operationId: 'appStore.listPublicListings',
     method: 'GET',
@@ -71,5 +117,12 @@ export const appStoreRoutes = defineRoutes({ tag: 'app-store', auth: 'merchant' 
     query: { category: listedRequired(appCategory()) },
     status: 200,
   },
-  { operationId: 'appStore.getPublicListing', method: 'GET', path: '/app-store/public-listings/{slug}', auth: 'public', summary: 'One published app listing by its slug', status: 200 },
+  {
+    operationId: 'appStore.getPublicListing',
+    method: 'GET',
+    path: '/app-store/public-listings/{slug}',
+    auth: 'public',
+    summary: 'One published app listing by its slug',
+    status: 200,
+  },
 ]);

@@ -6,7 +6,7 @@
 import { defineErrorCodes } from '../../lib/errors';
 
 export const AUDIT_LOG_ERRORS = defineErrorCodes('audit-log', {
-  audit_entry_not_found: { status: 404, description: 'The audit log entry does not exist in the caller\'s tenant.' },
+  audit_entry_not_found: { status: 404, description: "The audit log entry does not exist in the caller's tenant." },
   invalid_cursor: { status: 400, description: 'The cursor is not one this list returned.' },
 });
 

@@ -7,7 +7,8 @@ import { auditDiff, exportAuditLog, listAuditLog, type AuditFilters } from './au
 
 type Params = Record<string, string>;
 
-const admins = "Owners and admins of the tenant (staff 403 insufficient_role; API keys 403 api_key_not_allowed); only the tenant's own entries.";
+const admins =
+  "Owners and admins of the tenant (staff 403 insufficient_role; API keys 403 api_key_not_allowed); only the tenant's own entries.";
 
 /** The filters shared by the list and the export; all are listed "(r)" and are optional here (docs/decisions.md, Optional filters). */
 const filters = () => ({
@@ -18,7 +19,8 @@ const filters = () => ({
   to: listedRequired(dateTime().description('Entries before this instant.')),
 });
 
-const untyped = 'The specification does not type these parameters: action and resourceType are strings of 1 to 100 characters, actorUserId a UUID, from and to ISO 8601 timestamps';
+const untyped =
+  'The specification does not type these parameters: action and resourceType are strings of 1 to 100 characters, actorUserId a UUID, from and to ISO 8601 timestamps';
 
 export const auditLogRoutes = defineRoutes({ tag: 'audit-log', auth: 'merchant' }, [
   {

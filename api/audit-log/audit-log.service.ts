@@ -25,16 +25,22 @@ export interface AuditFilters {
 }
 
 /** audit_log.tenant_id is nullable (platform-level entries); the tenant's own entries always carry it. */
-const entries = (ctx: RequestContext) => tenantRepository<AuditEntry & TenantOwned>(ctx, AuditEntry, () => auditLogError('audit_entry_not_found', 'The audit log entry does not exist.'));
+const entries = (ctx: RequestContext) =>
+  tenantRepository<AuditEntry & TenantOwned>(ctx, AuditEntry, () =>
+    auditLogError('audit_entry_not_found', 'The audit log entry does not exist.'),
+  );
 
 function filtered(ctx: RequestContext, filters: AuditFilters): SelectQueryBuilder<AuditEntry & TenantOwned> {
   if (filters.from && filters.to && filters.from.getTime() >= filters.to.getTime()) {
-    throw new ValidationError('The request query is invalid: to must be after from.', [{ path: 'query.to', message: 'to must be after from' }]);
+    throw new ValidationError('The request query is invalid: to must be after from.', [
+      { path: 'query.to', message: 'to must be after from' },
+    ]);
   }
   const query = entries(ctx).createQueryBuilder('a');
   if (filters.action !== undefined) query.andWhere('a.action = :action', { action: filters.action });
   if (filters.resourceType !== undefined) query.andWhere('a.resourceType = :resourceType', { resourceType: filters.resourceType });
-  if (filters.actorUserId !== undefined) query.andWhere("a.actorType = 'user' AND a.actorId = :actorId", { actorId: filters.actorUserId.toLowerCase() });
+  if (filters.actorUserId !== undefined)
+    query.andWhere("a.actorType = 'user' AND a.actorId = :actorId", { actorId: filters.actorUserId.toLowerCase() });
   if (filters.from !== undefined) query.andWhere('a.createdAt >= :from', { from: filters.from });
   if (filters.to !== undefined) query.andWhere('a.createdAt < :to', { to: filters.to });
   return query;
@@ -59,10 +65,16 @@ export async function listAuditLog(ctx: RequestContext, input: AuditFilters & { 
   const query = filtered(ctx, input);
   if (input.cursor !== undefined) {
     // The cursor is the id of the last entry of the previous page (opaque to clients).
-    if (!UUID_PATTERN.test(input.cursor)) throw auditLogError('invalid_cursor', 'The cursor is not one this list returned.', [{ path: 'query.cursor', message: 'cursor is invalid' }]);
+    if (!UUID_PATTERN.test(input.cursor))
+      throw auditLogError('invalid_cursor', 'The cursor is not one this list returned.', [
+        { path: 'query.cursor', message: 'cursor is invalid' },
+      ]);
     query.andWhere('a.id < :cursor', { cursor: input.cursor.toLowerCase() });
   }
-  const rows = await query.orderBy('a.id', 'DESC').take(input.limit + 1).getMany();
+  const rows = await query
+    .orderBy('a.id', 'DESC')
+    .take(input.limit + 1)
+    .getMany();
   const page = rows.slice(0, input.limit);
   return { items: page.map(auditItem), nextCursor: rows.length > input.limit ? page[page.length - 1]!.id : null };
 }
@@ -82,7 +94,10 @@ function canonical(value: Json): string {
 }
 
 /** The fields whose values differ between before and after (a field missing on one side counts as null). */
-export function changes(before: Record<string, Json> | null, after: Record<string, Json> | null): Array<{ field: string; before: Json; after: Json }> {
+export function changes(
+  before: Record<string, Json> | null,
+  after: Record<string, Json> | null,
+): Array<{ field: string; before: Json; after: Json }> {
   const fields = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
   return fields
     .map((field) => ({ field, before: before?.[field] ?? null, after: after?.[field] ?? null }))

@@ -60,7 +60,12 @@ export async function revokeOneSession(ctx: RequestContext, id: string): Promise
   await inTransaction(ctx, async (tx) => {
     const session = await tx.manager.findOneBy(Session, { id, userId, revokedAt: IsNull(), expiresAt: MoreThan(new Date()) });
     if (!session || !(await revokeSession(tx, session.id, 'revoked_by_user'))) throw new NotFoundError('No such session.');
-    await recordAudit(tx, { action: 'session.revoke', resourceType: 'session', resourceId: session.id, after: { reason: 'revoked_by_user' } });
+    await recordAudit(tx, {
+      action: 'session.revoke',
+      resourceType: 'session',
+      resourceId: session.id,
+      after: { reason: 'revoked_by_user' },
+    });
   });
 }
 
@@ -69,7 +74,12 @@ export async function revokeOtherSessions(ctx: RequestContext): Promise<{ revoke
   const { userId, sessionId } = callerOf(ctx);
   return inTransaction(ctx, async (tx) => {
     const revoked = await endOtherSessions(tx, userId, sessionId, 'revoked_by_user');
-    await recordAudit(tx, { action: 'session.revoke_others', resourceType: 'user', resourceId: userId, after: { revoked, keptSessionId: sessionId } });
+    await recordAudit(tx, {
+      action: 'session.revoke_others',
+      resourceType: 'user',
+      resourceId: userId,
+      after: { revoked, keptSessionId: sessionId },
+    });
     return { revoked };
   });
 }
@@ -158,16 +168,23 @@ export async function updateAccount(ctx: RequestContext, patch: { name?: string;
  * Changes the password after checking the current one (attempts are limited per user), enforces the
  * rules, and ends every other session of the account; the current one stays signed in.
  */
-export async function changePassword(ctx: RequestContext, input: { currentPassword: string; newPassword: string }): Promise<{ changed: true; revokedSessions: number }> {
+export async function changePassword(
+  ctx: RequestContext,
+  input: { currentPassword: string; newPassword: string },
+): Promise<{ changed: true; revokedSessions: number }> {
   const { userId, sessionId } = callerOf(ctx);
   await hitLimit(ctx, 'changePasswordPerUser', userId);
   const user = await ctx.manager.findOneByOrFail(User, { id: userId });
   if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
-    throw authError('invalid_password', 'The current password is wrong.', [{ path: 'body.currentPassword', message: 'currentPassword is wrong' }]);
+    throw authError('invalid_password', 'The current password is wrong.', [
+      { path: 'body.currentPassword', message: 'currentPassword is wrong' },
+    ]);
   }
   assertPasswordRules(input.newPassword, user.email, 'body.newPassword');
   if (input.newPassword === input.currentPassword) {
-    throw new ValidationError('The new password must differ from the current one.', [{ path: 'body.newPassword', message: 'newPassword must differ from the current password' }]);
+    throw new ValidationError('The new password must differ from the current one.', [
+      { path: 'body.newPassword', message: 'newPassword must differ from the current password' },
+    ]);
   }
   const passwordHash = await hashPassword(input.newPassword);
   const result = await inTransaction(ctx, async (tx) => {
@@ -175,7 +192,13 @@ export async function changePassword(ctx: RequestContext, input: { currentPasswo
     await tx.manager.update(User, { id: userId }, { passwordHash, passwordChangedAt: now, updatedAt: now });
     const revokedSessions = await endOtherSessions(tx, userId, sessionId, 'password_changed');
     // Field names avoid "password": the audit writer drops such fields as secrets.
-    await recordAudit(tx, { action: 'user.password_change', resourceType: 'user', resourceId: userId, before: { changedAt: user.passwordChangedAt }, after: { changedAt: now, revokedSessions } });
+    await recordAudit(tx, {
+      action: 'user.password_change',
+      resourceType: 'user',
+      resourceId: userId,
+      before: { changedAt: user.passwordChangedAt },
+      after: { changedAt: now, revokedSessions },
+    });
     return { changed: true as const, revokedSessions };
   });
   await servicesOf(ctx).rateLimiter.reset(limitKey('changePasswordPerUser', userId));

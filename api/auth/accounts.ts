@@ -42,7 +42,11 @@ export function clientIp(ctx: RequestContext): string {
 }
 
 /** The same context acting as `user` (for the audit entries of sign-up and sign-in, whose callers are anonymous). */
-export function actingAs(ctx: RequestContext, user: Pick<User, 'id' | 'tenantId' | 'tenantRole' | 'platformRole'>, sessionId?: string): RequestContext {
+export function actingAs(
+  ctx: RequestContext,
+  user: Pick<User, 'id' | 'tenantId' | 'tenantRole' | 'platformRole'>,
+  sessionId?: string,
+): RequestContext {
   return {
     ...ctx,
     tenantId: user.tenantId ?? undefined,
@@ -81,7 +85,8 @@ export function userSummary(user: User): UserSummary {
 /** Throws 400 validation_failed listing every password rule the password breaks. */
 export function assertPasswordRules(password: string, email: string, fieldPath: string): void {
   const problems = passwordProblems(password, email, fieldPath);
-  if (problems.length) throw new ValidationError(`The password does not meet the password rules: ${problems.map((p) => p.message).join('; ')}.`, problems);
+  if (problems.length)
+    throw new ValidationError(`The password does not meet the password rules: ${problems.map((p) => p.message).join('; ')}.`, problems);
 }
 
 /** The user with this (lower-cased) address; the lookup uses the unique index on lower(email). */

@@ -108,7 +108,8 @@ export const authSecondFactorRoutes = defineRoutes({ tag: 'Auth', auth: 'public'
     method: 'POST',
     path: '/auth/phone/verify-otp',
     summary: 'Verify a phone number with its one-time password',
-    description: 'Checks the newest code sent to the number for the signed-in user and records the number as the account\'s verified phone. Wrong code: 400 `invalid_code`; expired, used, replaced, or after 5 wrong attempts: 400 `code_expired`.',
+    description:
+      "Checks the newest code sent to the number for the signed-in user and records the number as the account's verified phone. Wrong code: 400 `invalid_code`; expired, used, replaced, or after 5 wrong attempts: 400 `code_expired`.",
     auth: 'user',
     body: VerifyPhoneOtpDto,
     response: VerifyPhoneOtpResponse,
@@ -151,7 +152,8 @@ export const authSecondFactorRoutes = defineRoutes({ tag: 'Auth', auth: 'public'
     path: '/auth/cli/approve',
     tag: 'CliDevice',
     summary: 'Approve a device code as the signed-in user',
-    description: 'The tool that asked for the code receives tokens of the signed-in user. Unknown, expired or already decided user code: 404. 20 approvals or denials per 10 minutes per user, then 429.',
+    description:
+      'The tool that asked for the code receives tokens of the signed-in user. Unknown, expired or already decided user code: 404. 20 approvals or denials per 10 minutes per user, then 429.',
     auth: 'user',
     body: CliDeviceCodeDto,
     response: CliApproveResponse,

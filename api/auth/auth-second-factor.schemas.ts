@@ -51,7 +51,10 @@ export const TwoFactorChallengeDto = dto(
   })
     .xor('code', 'recoveryCode')
     .description('Exactly one of `code` and `recoveryCode`.')
-    .messages({ 'object.missing': '{{#label}} must contain code or recoveryCode', 'object.xor': '{{#label}} must contain code or recoveryCode, not both' }),
+    .messages({
+      'object.missing': '{{#label}} must contain code or recoveryCode',
+      'object.xor': '{{#label}} must contain code or recoveryCode, not both',
+    }),
 );
 
 export const TwoFactorDisableDto = dto(
@@ -104,7 +107,9 @@ export const CliDeviceTokenDto = dto(
     deviceCode: opaque('The deviceCode of POST /auth/cli/device.').required(),
     grantType: Joi.string()
       .max(200)
-      .description('RFC 8628 grant type; only `urn:ietf:params:oauth:grant-type:device_code` (the default) is supported, others answer 400 `unsupported_grant_type`.'),
+      .description(
+        'RFC 8628 grant type; only `urn:ietf:params:oauth:grant-type:device_code` (the default) is supported, others answer 400 `unsupported_grant_type`.',
+      ),
   }),
 );
 
@@ -129,7 +134,9 @@ export const TwoFactorSetupResponse = dto(
       .pattern(/^[A-Z2-7]+=*$/)
       .required()
       .description('The TOTP secret in base32, for typing into an authenticator app; shown only here.'),
-    otpauthUri: Joi.string().required().description('`otpauth://totp/…` provisioning URI (issuer "Commerce platform", label = e-mail address), usually shown as a QR code.'),
+    otpauthUri: Joi.string()
+      .required()
+      .description('`otpauth://totp/…` provisioning URI (issuer "Commerce platform", label = e-mail address), usually shown as a QR code.'),
   }),
 );
 
@@ -137,17 +144,30 @@ export const TwoFactorActivateResponse = dto(
   'TwoFactorActivateResponse',
   Joi.object({
     enabled: Joi.boolean().valid(true).required(),
-    recoveryCodes: Joi.array().items(Joi.string()).length(10).required().description('10 single-use recovery codes, shown only here; each replaces a code once.'),
+    recoveryCodes: Joi.array()
+      .items(Joi.string())
+      .length(10)
+      .required()
+      .description('10 single-use recovery codes, shown only here; each replaces a code once.'),
   }),
 );
 
 export const TwoFactorDisableResponse = dto('TwoFactorDisableResponse', Joi.object({ enabled: Joi.boolean().valid(false).required() }));
 
-export const TwoFactorChallengeResponse = dto('TwoFactorChallengeResponse', Joi.object({ ...tokenPairFields, user: UserSummary.required() }));
+export const TwoFactorChallengeResponse = dto(
+  'TwoFactorChallengeResponse',
+  Joi.object({ ...tokenPairFields, user: UserSummary.required() }),
+);
 
-export const SendPhoneOtpResponse = dto('SendPhoneOtpResponse', Joi.object({ expiresIn: int(1).required().description('Seconds the code stays valid (300).') }));
+export const SendPhoneOtpResponse = dto(
+  'SendPhoneOtpResponse',
+  Joi.object({ expiresIn: int(1).required().description('Seconds the code stays valid (300).') }),
+);
 
-export const VerifyPhoneOtpResponse = dto('VerifyPhoneOtpResponse', Joi.object({ phone: Joi.string().required(), verified: Joi.boolean().valid(true).required() }));
+export const VerifyPhoneOtpResponse = dto(
+  'VerifyPhoneOtpResponse',
+  Joi.object({ phone: Joi.string().required(), verified: Joi.boolean().valid(true).required() }),
+);
 
 export const CliDeviceResponse = dto(
   'CliDeviceResponse',

@@ -17,13 +17,23 @@ export const AUTH_ERRORS = defineErrorCodes('auth', {
   api_key_not_allowed: { status: 403, description: 'API keys cannot call this operation.' },
   insufficient_scope: { status: 403, description: 'The API key lacks the scope the operation needs.' },
   invalid_refresh_token: { status: 401, description: 'The refresh token is invalid or expired.' },
-  refresh_token_reused: { status: 401, description: 'The refresh token was already used; its session has been revoked (replay protection).' },
+  refresh_token_reused: {
+    status: 401,
+    description: 'The refresh token was already used; its session has been revoked (replay protection).',
+  },
   email_taken: { status: 409, description: 'An account with this e-mail address already exists.' },
   registration_closed: { status: 403, description: 'Self-registration is closed on this platform.' },
   invalid_password: { status: 400, description: 'The current password is wrong.' },
-  code_expired: { status: 400, description: 'Phone sign-in: no valid code for the number (expired, used, or too many wrong attempts); request a new one.' },
+  code_expired: {
+    status: 400,
+    description: 'Phone sign-in: no valid code for the number (expired, used, or too many wrong attempts); request a new one.',
+  },
   invalid_code: [
-    { status: 400, description: 'A one-time code (phone sign-in, activating or disabling two-factor authentication) is wrong, already used, or outside its time window.' },
+    {
+      status: 400,
+      description:
+        'A one-time code (phone sign-in, activating or disabling two-factor authentication) is wrong, already used, or outside its time window.',
+    },
     { status: 401, description: 'Two-factor sign-in: the code of the challenge is wrong, already used, or outside its time window.' },
   ],
   two_factor_already_enabled: { status: 409, description: 'Two-factor authentication is already on.' },
@@ -31,12 +41,24 @@ export const AUTH_ERRORS = defineErrorCodes('auth', {
   two_factor_not_enabled: { status: 409, description: 'Two-factor authentication is not on.' },
   challenge_expired: { status: 401, description: 'The two-factor sign-in challenge is unknown, used or expired; sign in again.' },
   device_code_not_found: { status: 404, description: 'No pending device request has this user code (it may have expired).' },
-  unsupported_grant_type: { status: 400, description: 'Device flow token request: only the device code grant type is supported (RFC 8628).' },
-  invalid_grant: { status: 400, description: 'Device flow token request: the device code is unknown, or its tokens were already issued (RFC 8628).' },
+  unsupported_grant_type: {
+    status: 400,
+    description: 'Device flow token request: only the device code grant type is supported (RFC 8628).',
+  },
+  invalid_grant: {
+    status: 400,
+    description: 'Device flow token request: the device code is unknown, or its tokens were already issued (RFC 8628).',
+  },
   access_denied: { status: 400, description: 'Device flow token request: the user denied the request (RFC 8628).' },
   expired_token: { status: 400, description: 'Device flow token request: the device code has expired; start again (RFC 8628).' },
-  authorization_pending: { status: 400, description: 'Device flow token request: the user has not approved the request yet; keep polling (RFC 8628).' },
-  slow_down: { status: 400, description: 'Device flow token request: polling faster than the interval; wait longer between requests (RFC 8628).' },
+  authorization_pending: {
+    status: 400,
+    description: 'Device flow token request: the user has not approved the request yet; keep polling (RFC 8628).',
+  },
+  slow_down: {
+    status: 400,
+    description: 'Device flow token request: polling faster than the interval; wait longer between requests (RFC 8628).',
+  },
 });
 
 export const authError = AUTH_ERRORS.error;

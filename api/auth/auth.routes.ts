@@ -33,7 +33,8 @@ import { login, logout, passwordRules, refresh, register, registrationOptions, t
 import { forgotPassword, resendVerification, resetPassword, verifyEmail } from './email-tokens.service';
 import { changePassword, getAccount, listSessions, revokeOneSession, revokeOtherSessions, updateAccount } from './account.service';
 
-const PASSWORD_RULES_NOTE = 'The password must satisfy GET /auth/password-rules; every broken rule is listed in `errors` (400 `validation_failed`).';
+const PASSWORD_RULES_NOTE =
+  'The password must satisfy GET /auth/password-rules; every broken rule is listed in `errors` (400 `validation_failed`).';
 
 export const authRoutes = defineRoutes({ tag: 'Auth', auth: 'public' }, [
   {
@@ -41,7 +42,8 @@ export const authRoutes = defineRoutes({ tag: 'Auth', auth: 'public' }, [
     method: 'GET',
     path: '/auth/password-rules',
     summary: 'The rules a new password must satisfy',
-    description: 'The very rules that registration, password reset and password change enforce, and the size of the shipped list of common passwords that are refused.',
+    description:
+      'The very rules that registration, password reset and password change enforce, and the size of the shipped list of common passwords that are refused.',
     response: PasswordRulesResponse,
     status: 200,
     handler: async () => passwordRules(),
@@ -51,7 +53,8 @@ export const authRoutes = defineRoutes({ tag: 'Auth', auth: 'public' }, [
     method: 'GET',
     path: '/auth/registration',
     summary: 'Registration options shown before sign-up (whether it is open, what it asks for)',
-    description: 'Whether self-registration is open (configuration REGISTRATION_OPEN), the fields of RegisterDto and RegisterPartnerDto (read from the validators), and where the password rules are.',
+    description:
+      'Whether self-registration is open (configuration REGISTRATION_OPEN), the fields of RegisterDto and RegisterPartnerDto (read from the validators), and where the password rules are.',
     response: RegistrationOptionsResponse,
     status: 200,
     handler: async (req) => registrationOptions(req.context),
@@ -161,14 +164,16 @@ export const authRoutes = defineRoutes({ tag: 'Auth', auth: 'public' }, [
     body: ResetPasswordDto,
     response: ResetPasswordResponse,
     status: 200,
-    handler: async (req: RouteRequest<object, object, { token: string; password: string }>) => resetPassword(req.context, req.body.token, req.body.password),
+    handler: async (req: RouteRequest<object, object, { token: string; password: string }>) =>
+      resetPassword(req.context, req.body.token, req.body.password),
   },
   {
     operationId: 'auth.resendVerification',
     method: 'POST',
     path: '/auth/resend-verification',
     summary: 'Send the e-mail verification message again',
-    description: 'Answers 202 `{ accepted: true }`; an already verified address gets nothing. Once per minute per user (429 with Retry-After). The new link retires the earlier ones.',
+    description:
+      'Answers 202 `{ accepted: true }`; an already verified address gets nothing. Once per minute per user (429 with Retry-After). The new link retires the earlier ones.',
     auth: 'user',
     response: AcceptedResponse,
     status: 202,
@@ -180,7 +185,8 @@ export const authRoutes = defineRoutes({ tag: 'Auth', auth: 'public' }, [
     path: '/auth/sessions',
     tag: 'Sessions',
     summary: 'Active sessions of the signed-in user',
-    description: 'Every live (not revoked, not expired) session of the caller, most recently used first; `current` marks the one of the access token. Not paginated: a user has few live sessions.',
+    description:
+      'Every live (not revoked, not expired) session of the caller, most recently used first; `current` marks the one of the access token. Not paginated: a user has few live sessions.',
     auth: 'user',
     response: SessionListResponse,
     status: 200,
@@ -204,7 +210,8 @@ export const authRoutes = defineRoutes({ tag: 'Auth', auth: 'public' }, [
     path: '/auth/sessions/{id}',
     tag: 'Sessions',
     summary: 'Revoke one session',
-    description: "Revokes one live session of the caller (the current one too: that signs out). Another user's session, or one already ended, answers 404.",
+    description:
+      "Revokes one live session of the caller (the current one too: that signs out). Another user's session, or one already ended, answers 404.",
     auth: 'user',
     params: { id: uuid().required().description('Session id (from GET /auth/sessions).') },
     status: 204,
@@ -227,7 +234,8 @@ export const authRoutes = defineRoutes({ tag: 'Auth', auth: 'public' }, [
     path: '/auth/account',
     tag: 'Account',
     summary: 'Update the profile of the signed-in user',
-    description: 'Changes `name` and/or `locale` (at least one; `locale: null` clears it). The phone number changes through the phone one-time-password operations, the e-mail address is not changed here.',
+    description:
+      'Changes `name` and/or `locale` (at least one; `locale: null` clears it). The phone number changes through the phone one-time-password operations, the e-mail address is not changed here.',
     auth: 'user',
     body: UpdateAccountProfileDto,
     response: AccountResponse,
@@ -248,6 +256,7 @@ export const authRoutes = defineRoutes({ tag: 'Auth', auth: 'public' }, [
     body: ChangeAccountPasswordDto,
     response: ChangePasswordResponse,
     status: 200,
-    handler: async (req: RouteRequest<object, object, { currentPassword: string; newPassword: string }>) => changePassword(req.context, req.body),
+    handler: async (req: RouteRequest<object, object, { currentPassword: string; newPassword: string }>) =>
+      changePassword(req.context, req.body),
   },
 ]);

@@ -7,7 +7,12 @@ import { dateTime, httpUrl, int, languageTag, oneOf, uuid } from '../http/schema
  * An e-mail address, trimmed and lower-cased (accounts are unique by lower-cased address). Top-level
  * domains are not checked against a list, so reserved ones such as `.test` work in development.
  */
-export const email = (): Joi.StringSchema => Joi.string().trim().lowercase().max(254).email({ tlds: { allow: false } });
+export const email = (): Joi.StringSchema =>
+  Joi.string()
+    .trim()
+    .lowercase()
+    .max(254)
+    .email({ tlds: { allow: false } });
 
 /**
  * A password as the transport sees it: any string up to 1024 characters. The password rules
@@ -67,7 +72,10 @@ export const UpdateAccountProfileDto = dto(
 
 export const ChangeAccountPasswordDto = dto(
   'ChangeAccountPasswordDto',
-  Joi.object({ currentPassword: password().required(), newPassword: password().required().description('Must satisfy GET /auth/password-rules.') }),
+  Joi.object({
+    currentPassword: password().required(),
+    newPassword: password().required().description('Must satisfy GET /auth/password-rules.'),
+  }),
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -99,11 +107,16 @@ export const RegistrationOptionsResponse = dto(
   'RegistrationOptionsResponse',
   Joi.object({
     open: Joi.boolean().required().description('Whether self-registration is open (REGISTRATION_OPEN).'),
-    kinds: Joi.array().items(Joi.object({ kind: oneOf(['merchant', 'partner']).required(), path: Joi.string().required() })).required(),
+    kinds: Joi.array()
+      .items(Joi.object({ kind: oneOf(['merchant', 'partner']).required(), path: Joi.string().required() }))
+      .required(),
     fields: Joi.array().items(RegistrationField).required().description('Fields of RegisterDto.'),
     partnerFields: Joi.array().items(RegistrationField).required().description('Fields of RegisterPartnerDto.'),
     passwordRules: Joi.string().required().description('Path of the password rules (GET /auth/password-rules).'),
-    emailVerification: Joi.string().valid('after_sign_up').required().description('An e-mail is sent after sign-up; signing in does not wait for it.'),
+    emailVerification: Joi.string()
+      .valid('after_sign_up')
+      .required()
+      .description('An e-mail is sent after sign-up; signing in does not wait for it.'),
   }),
 );
 
@@ -148,7 +161,10 @@ const tokenPairFields = {
 
 export const TokenPairResponse = dto('TokenPairResponse', Joi.object(tokenPairFields));
 
-export const RegisterResponse = dto('RegisterResponse', Joi.object({ ...tokenPairFields, user: UserSummary.required(), tenant: TenantSummary.required() }));
+export const RegisterResponse = dto(
+  'RegisterResponse',
+  Joi.object({ ...tokenPairFields, user: UserSummary.required(), tenant: TenantSummary.required() }),
+);
 
 export const LoginResponse: NamedSchema = {
   name: 'LoginResponse',
@@ -167,13 +183,19 @@ export const LoginResponse: NamedSchema = {
     .label('LoginResponse'),
 };
 
-export const VerifyEmailResponse = dto('VerifyEmailResponse', Joi.object({ verified: Joi.boolean().valid(true).required(), email: Joi.string().required() }));
+export const VerifyEmailResponse = dto(
+  'VerifyEmailResponse',
+  Joi.object({ verified: Joi.boolean().valid(true).required(), email: Joi.string().required() }),
+);
 
 export const AcceptedResponse = dto('AcceptedResponse', Joi.object({ accepted: Joi.boolean().valid(true).required() }));
 
 export const ResetPasswordResponse = dto(
   'ResetPasswordResponse',
-  Joi.object({ reset: Joi.boolean().valid(true).required(), revokedSessions: int(0).required().description('Sessions ended by the reset (all of the account).') }),
+  Joi.object({
+    reset: Joi.boolean().valid(true).required(),
+    revokedSessions: int(0).required().description('Sessions ended by the reset (all of the account).'),
+  }),
 );
 
 export const SessionItem = Joi.object({
@@ -218,5 +240,8 @@ export const AccountResponse = dto(
 
 export const ChangePasswordResponse = dto(
   'ChangePasswordResponse',
-  Joi.object({ changed: Joi.boolean().valid(true).required(), revokedSessions: int(0).required().description('Other sessions ended by the change.') }),
+  Joi.object({
+    changed: Joi.boolean().valid(true).required(),
+    revokedSessions: int(0).required().description('Other sessions ended by the change.'),
+  }),
 );

@@ -40,11 +40,17 @@ interface RegistrationField {
 
 /** The fields of a DTO, read from its joi schema so the answer cannot drift from what is validated. */
 function fieldsOf(schema: Joi.Schema): RegistrationField[] {
-  const described = schema.describe() as { keys?: Record<string, { type: string; flags?: { presence?: string; description?: string }; rules?: Array<{ name: string }> }> };
+  const described = schema.describe() as {
+    keys?: Record<string, { type: string; flags?: { presence?: string; description?: string }; rules?: Array<{ name: string }> }>;
+  };
   return Object.entries(described.keys ?? {}).map(([name, field]) => {
     const isEmail = field.rules?.some((rule) => rule.name === 'email');
     const isUri = field.rules?.some((rule) => rule.name === 'uri');
-    const out: RegistrationField = { name, required: field.flags?.presence === 'required', type: isEmail ? 'email' : isUri ? 'url' : name.toLowerCase().includes('password') ? 'password' : field.type };
+    const out: RegistrationField = {
+      name,
+      required: field.flags?.presence === 'required',
+      type: isEmail ? 'email' : isUri ? 'url' : name.toLowerCase().includes('password') ? 'password' : field.type,
+    };
     if (field.flags?.description) out.description = field.flags.description;
     return out;
   });
@@ -111,7 +117,12 @@ export async function register(ctx: RequestContext, input: RegisterInput, kind: 
         locale: input.locale ?? null,
       });
       const self = actingAs(tx, user);
-      await recordAudit(self, { action: 'tenant.create', resourceType: 'tenant', resourceId: tenant.id, after: { name: tenant.name, kind, website: tenant.website } });
+      await recordAudit(self, {
+        action: 'tenant.create',
+        resourceType: 'tenant',
+        resourceId: tenant.id,
+        after: { name: tenant.name, kind, website: tenant.website },
+      });
       // Checked here so the usual case does not fail a query; the unique index still decides races.
       if (await findUserByEmail(tx, user.email)) throw emailTaken();
       await tx.manager.insert(User, user);
@@ -122,9 +133,17 @@ export async function register(ctx: RequestContext, input: RegisterInput, kind: 
         after: { email: user.email, name: user.name, locale: user.locale, tenantId: tenant.id, tenantRole: 'owner' },
       });
       const tokens = await openSession(self, user, 'password');
-      await recordAudit(self, { action: 'session.create', resourceType: 'session', resourceId: tokens.sessionId, after: { method: 'password', ip: tx.client?.ip ?? null } });
+      await recordAudit(self, {
+        action: 'session.create',
+        resourceType: 'session',
+        resourceId: tokens.sessionId,
+        after: { method: 'password', ip: tx.client?.ip ?? null },
+      });
       await sendVerificationEmail(self, user);
-      const [savedUser, savedTenant] = await Promise.all([tx.manager.findOneByOrFail(User, { id: user.id }), tx.manager.findOneByOrFail(Tenant, { id: tenant.id })]);
+      const [savedUser, savedTenant] = await Promise.all([
+        tx.manager.findOneByOrFail(User, { id: user.id }),
+        tx.manager.findOneByOrFail(Tenant, { id: tenant.id }),
+      ]);
       return { ...tokens, user: userSummary(savedUser), tenant: tenantSummary(savedTenant) };
     });
   } catch (error) {
@@ -159,7 +178,12 @@ export async function login(ctx: RequestContext, input: { email: string; passwor
   return inTransaction(ctx, async (tx) => {
     const self = actingAs(tx, user);
     const tokens = await openSession(self, user, 'password');
-    await recordAudit(self, { action: 'session.create', resourceType: 'session', resourceId: tokens.sessionId, after: { method: 'password', ip: tx.client?.ip ?? null } });
+    await recordAudit(self, {
+      action: 'session.create',
+      resourceType: 'session',
+      resourceId: tokens.sessionId,
+      after: { method: 'password', ip: tx.client?.ip ?? null },
+    });
     return { ...tokens, user: userSummary(user) };
   });
 }
@@ -185,7 +209,13 @@ export async function refresh(ctx: RequestContext, presented: string): Promise<T
       if (session) {
         const user = await tx.manager.findOneBy(User, { id: session.userId });
         const self = user ? actingAs(tx, user) : tx;
-        await recordAudit(self, { action: 'session.revoke', resourceType: 'session', resourceId: session.id, after: { reason: 'refresh_token_reuse' }, tenantId: session.tenantId });
+        await recordAudit(self, {
+          action: 'session.revoke',
+          resourceType: 'session',
+          resourceId: session.id,
+          after: { reason: 'refresh_token_reuse' },
+          tenantId: session.tenantId,
+        });
       }
       return { failure: error };
     }
@@ -202,6 +232,12 @@ export async function logout(ctx: RequestContext, presented: string): Promise<vo
     if (!(await revokeSession(tx, session.id, 'logout'))) return;
     const user = await tx.manager.findOneBy(User, { id: session.userId });
     const self = user ? actingAs(tx, user, session.id) : tx;
-    await recordAudit(self, { action: 'session.revoke', resourceType: 'session', resourceId: session.id, after: { reason: 'logout' }, tenantId: session.tenantId });
+    await recordAudit(self, {
+      action: 'session.revoke',
+      resourceType: 'session',
+      resourceId: session.id,
+      after: { reason: 'logout' },
+      tenantId: session.tenantId,
+    });
   });
 }

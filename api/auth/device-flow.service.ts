@@ -73,7 +73,10 @@ function isUserCodeCollision(error: unknown): boolean {
 }
 
 /** Starts a device authorization (RFC 8628 section 3.2). */
-export async function requestDeviceCode(ctx: RequestContext, input: { clientName: string; scopes?: string[] }): Promise<DeviceAuthorization> {
+export async function requestDeviceCode(
+  ctx: RequestContext,
+  input: { clientName: string; scopes?: string[] },
+): Promise<DeviceAuthorization> {
   const { config, rateLimiter } = servicesOf(ctx);
   await rateLimiter.hit(`device:request:${clientIp(ctx)}`, DEVICE_FLOW_LIMITS.requestPerIp);
   const ttl = config.auth.deviceCodeTtlSeconds;
@@ -96,7 +99,13 @@ export async function requestDeviceCode(ctx: RequestContext, input: { clientName
           intervalSeconds: interval,
           expiresAt,
         });
-        await recordAudit(tx, { action: 'device_code.create', resourceType: 'device_code', resourceId: id, tenantId: null, after: { clientName: input.clientName, scopes, expiresAt } });
+        await recordAudit(tx, {
+          action: 'device_code.create',
+          resourceType: 'device_code',
+          resourceId: id,
+          tenantId: null,
+          after: { clientName: input.clientName, scopes, expiresAt },
+        });
       });
     } catch (error) {
       // A pending user code is unique; on the rare collision draw another.
@@ -124,16 +133,24 @@ const rfcError = (code: RfcCode, detail: string) => authError(code, detail);
 /** The device access token request (RFC 8628 section 3.4) and its answers (section 3.5). */
 export async function pollDeviceToken(ctx: RequestContext, input: { deviceCode: string; grantType?: string }): Promise<DeviceTokenResult> {
   const grantType = input.grantType ?? DEVICE_CODE_GRANT_TYPE;
-  if (grantType !== DEVICE_CODE_GRANT_TYPE) throw rfcError('unsupported_grant_type', `Only the grant type ${DEVICE_CODE_GRANT_TYPE} is supported here.`);
+  if (grantType !== DEVICE_CODE_GRANT_TYPE)
+    throw rfcError('unsupported_grant_type', `Only the grant type ${DEVICE_CODE_GRANT_TYPE} is supported here.`);
   const hash = sha256(input.deviceCode);
   await servicesOf(ctx).rateLimiter.hit(`device:poll:${hash}`, DEVICE_FLOW_LIMITS.pollPerDeviceCode);
   return commitThenThrow<DeviceTokenResult>(ctx, async (tx) => {
-    const row = await tx.manager.getRepository(DeviceCode).createQueryBuilder('d').setLock('pessimistic_write').where('d.deviceCodeHash = :hash', { hash }).getOne();
+    const row = await tx.manager
+      .getRepository(DeviceCode)
+      .createQueryBuilder('d')
+      .setLock('pessimistic_write')
+      .where('d.deviceCodeHash = :hash', { hash })
+      .getOne();
     if (!row) return { failure: rfcError('invalid_grant', 'The device code is unknown.') };
-    if (row.status === 'consumed') return { failure: rfcError('invalid_grant', 'The tokens of this device code were already issued; start again.') };
+    if (row.status === 'consumed')
+      return { failure: rfcError('invalid_grant', 'The tokens of this device code were already issued; start again.') };
     if (row.status === 'denied') return { failure: rfcError('access_denied', 'The request was denied.') };
     const now = new Date();
-    if (row.expiresAt.getTime() <= now.getTime()) return { failure: rfcError('expired_token', 'The device code has expired; start again.') };
+    if (row.expiresAt.getTime() <= now.getTime())
+      return { failure: rfcError('expired_token', 'The device code has expired; start again.') };
 
     if (row.status === 'pending') {
       const tooFast = row.lastPolledAt !== null && now.getTime() - row.lastPolledAt.getTime() < row.intervalSeconds * 1000;
@@ -152,7 +169,13 @@ export async function pollDeviceToken(ctx: RequestContext, input: { deviceCode: 
     const self = actingAs(tx, user);
     const tokens = await openSession(self, user, 'device_flow');
     const signedIn = actingAs(tx, user, tokens.sessionId);
-    await recordAudit(signedIn, { action: 'device_code.consume', resourceType: 'device_code', resourceId: row.id, before: { status: 'approved' }, after: { status: 'consumed', sessionId: tokens.sessionId } });
+    await recordAudit(signedIn, {
+      action: 'device_code.consume',
+      resourceType: 'device_code',
+      resourceId: row.id,
+      before: { status: 'approved' },
+      after: { status: 'consumed', sessionId: tokens.sessionId },
+    });
     await recordAudit(signedIn, {
       action: 'session.create',
       resourceType: 'session',
@@ -177,7 +200,11 @@ async function decide(ctx: RequestContext, userCode: string, decision: 'approved
       .setLock('pessimistic_write')
       .where("d.userCode = :code AND d.status = 'pending' AND d.expiresAt > now()", { code })
       .getOne();
-    if (!row) throw authError('device_code_not_found', 'No pending device request has this code; it may have expired. Start again from the command line.');
+    if (!row)
+      throw authError(
+        'device_code_not_found',
+        'No pending device request has this code; it may have expired. Start again from the command line.',
+      );
     await tx.manager.update(DeviceCode, { id: row.id }, { status: decision, userId: ctx.actor.id });
     await recordAudit(tx, {
       action: decision === 'approved' ? 'device_code.approve' : 'device_code.deny',

@@ -85,7 +85,8 @@ export async function verifyEmail(ctx: RequestContext, presented: string): Promi
     const user = await tx.manager.findOneByOrFail(User, { id: token.userId });
     await tx.manager.update(OneTimeToken, { id: token.id }, { usedAt: new Date() });
     // The address may have changed since the link was sent; only the address it was sent to is confirmed.
-    if (token.data.email !== user.email) throw authError('invalid_token', 'The token is invalid, already used or expired; request a new one.', [], 400);
+    if (token.data.email !== user.email)
+      throw authError('invalid_token', 'The token is invalid, already used or expired; request a new one.', [], 400);
     if (!user.emailVerifiedAt) {
       const verifiedAt = new Date();
       await tx.manager.update(User, { id: user.id }, { emailVerifiedAt: verifiedAt, updatedAt: verifiedAt });
@@ -153,7 +154,12 @@ export async function forgotPassword(ctx: RequestContext, email: string): Promis
         ].join('\n'),
         tenantId: user.tenantId,
       });
-      await recordAudit(actingAs(tx, user), { action: 'user.password_reset_request', resourceType: 'user', resourceId: user.id, after: { ip: clientIp(tx) } });
+      await recordAudit(actingAs(tx, user), {
+        action: 'user.password_reset_request',
+        resourceType: 'user',
+        resourceId: user.id,
+        after: { ip: clientIp(tx) },
+      });
     });
   }
   const remaining = FORGOT_PASSWORD_MIN_MS - (Date.now() - started);
@@ -166,16 +172,29 @@ export async function forgotPassword(ctx: RequestContext, email: string): Promis
  * (whoever knew the old password is signed out). Following the link proves the mailbox, so an
  * unverified address becomes verified. The password rules are checked before the token is spent.
  */
-export async function resetPassword(ctx: RequestContext, presented: string, password: string): Promise<{ reset: true; revokedSessions: number }> {
+export async function resetPassword(
+  ctx: RequestContext,
+  presented: string,
+  password: string,
+): Promise<{ reset: true; revokedSessions: number }> {
   return inTransaction(ctx, async (tx) => {
     const token = await consumableToken(tx, presented, 'reset_password');
     const user = await tx.manager.findOneByOrFail(User, { id: token.userId });
-    if (token.data.email !== user.email) throw authError('invalid_token', 'The token is invalid, already used or expired; request a new one.', [], 400);
+    if (token.data.email !== user.email)
+      throw authError('invalid_token', 'The token is invalid, already used or expired; request a new one.', [], 400);
     assertPasswordRules(password, user.email, 'body.password');
     const now = new Date();
     await tx.manager.update(OneTimeToken, { id: token.id }, { usedAt: now });
-    await tx.manager.update(User, { id: user.id }, { passwordHash: await hashPassword(password), passwordChangedAt: now, updatedAt: now, emailVerifiedAt: user.emailVerifiedAt ?? now });
-    const revoked = await tx.manager.update(Session, { userId: user.id, revokedAt: IsNull(), expiresAt: MoreThan(now) }, { revokedAt: now, revokeReason: 'password_reset' });
+    await tx.manager.update(
+      User,
+      { id: user.id },
+      { passwordHash: await hashPassword(password), passwordChangedAt: now, updatedAt: now, emailVerifiedAt: user.emailVerifiedAt ?? now },
+    );
+    const revoked = await tx.manager.update(
+      Session,
+      { userId: user.id, revokedAt: IsNull(), expiresAt: MoreThan(now) },
+      { revokedAt: now, revokeReason: 'password_reset' },
+    );
     const revokedSessions = revoked.affected ?? 0;
     await recordAudit(actingAs(tx, user), {
       action: 'user.password_reset',

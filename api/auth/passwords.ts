@@ -48,7 +48,8 @@ export function passwordProblems(password: string, email?: string, fieldPath = '
   if (!/[0-9]/.test(password)) problems.push('must contain a digit');
   const lower = password.toLowerCase();
   const local = email?.split('@')[0]?.toLowerCase();
-  if (email && (lower.includes(email.toLowerCase()) || (local && local.length >= 3 && lower.includes(local)))) problems.push('must not contain the e-mail address');
+  if (email && (lower.includes(email.toLowerCase()) || (local && local.length >= 3 && lower.includes(local))))
+    problems.push('must not contain the e-mail address');
   const stripped = lower.replace(/[^a-z]+$/, '');
   if (commonPasswords().has(lower) || (stripped.length >= 4 && commonPasswords().has(stripped))) problems.push('is too common');
   return problems.map((message) => ({ path: fieldPath, message: `password ${message}` }));

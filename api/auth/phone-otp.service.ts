@@ -32,7 +32,9 @@ export const PHONE_OTP = {
 const HOUR_MS = 3600 * 1000;
 
 function codeHash(ctx: RequestContext, otpId: string, code: string): string {
-  return createHmac('sha256', deriveKey(servicesOf(ctx).config.appSecret, 'phone-otp')).update(`${otpId}:${code}`).digest('hex');
+  return createHmac('sha256', deriveKey(servicesOf(ctx).config.appSecret, 'phone-otp'))
+    .update(`${otpId}:${code}`)
+    .digest('hex');
 }
 
 function retryAfter(untilMs: number): number {
@@ -49,18 +51,31 @@ export async function sendPhoneOtp(ctx: RequestContext, phone: string): Promise<
     const user = await lockSignedInUser(tx);
     const now = Date.now();
     const hourAgo = new Date(now - HOUR_MS);
-    const recent = await tx.manager.find(PhoneOtp, { where: { userId: user.id, createdAt: MoreThan(hourAgo) }, order: { createdAt: 'DESC' } });
+    const recent = await tx.manager.find(PhoneOtp, {
+      where: { userId: user.id, createdAt: MoreThan(hourAgo) },
+      order: { createdAt: 'DESC' },
+    });
     const latest = recent[0];
     if (latest && now - latest.createdAt.getTime() < PHONE_OTP.resendIntervalSeconds * 1000) {
-      throw new RateLimitedError(retryAfter(latest.createdAt.getTime() + PHONE_OTP.resendIntervalSeconds * 1000), 'A code was sent less than a minute ago; wait before asking for another.');
+      throw new RateLimitedError(
+        retryAfter(latest.createdAt.getTime() + PHONE_OTP.resendIntervalSeconds * 1000),
+        'A code was sent less than a minute ago; wait before asking for another.',
+      );
     }
     if (recent.length >= PHONE_OTP.perUserPerHour) {
       const oldest = recent[recent.length - 1]!;
       throw new RateLimitedError(retryAfter(oldest.createdAt.getTime() + HOUR_MS), 'Too many codes were sent in the last hour.');
     }
-    const toNumber = await tx.manager.find(PhoneOtp, { where: { phone, createdAt: MoreThan(hourAgo) }, order: { createdAt: 'ASC' }, take: PHONE_OTP.perPhonePerHour });
+    const toNumber = await tx.manager.find(PhoneOtp, {
+      where: { phone, createdAt: MoreThan(hourAgo) },
+      order: { createdAt: 'ASC' },
+      take: PHONE_OTP.perPhonePerHour,
+    });
     if (toNumber.length >= PHONE_OTP.perPhonePerHour) {
-      throw new RateLimitedError(retryAfter(toNumber[0]!.createdAt.getTime() + HOUR_MS), 'Too many codes were sent to this number in the last hour.');
+      throw new RateLimitedError(
+        retryAfter(toNumber[0]!.createdAt.getTime() + HOUR_MS),
+        'Too many codes were sent to this number in the last hour.',
+      );
     }
 
     const createdAt = new Date(now);
@@ -94,7 +109,11 @@ export async function sendPhoneOtp(ctx: RequestContext, phone: string): Promise<
   });
 }
 
-const CODE_EXPIRED = () => authError('code_expired', 'There is no valid code for this number: it expired, was used, or had too many wrong attempts. Request a new one.');
+const CODE_EXPIRED = () =>
+  authError(
+    'code_expired',
+    'There is no valid code for this number: it expired, was used, or had too many wrong attempts. Request a new one.',
+  );
 
 /**
  * Verifies the newest code sent to `phone` for the signed-in user, then records the number as the
@@ -105,11 +124,17 @@ export async function verifyPhoneOtp(ctx: RequestContext, phone: string, code: s
   return commitThenThrow<{ phone: string; verified: true }>(ctx, async (tx) => {
     const user = await lockSignedInUser(tx);
     const otp = await tx.manager.findOne(PhoneOtp, { where: { userId: user.id, phone }, order: { createdAt: 'DESC' } });
-    if (!otp || otp.consumedAt || otp.expiresAt.getTime() <= Date.now() || otp.attempts >= PHONE_OTP.maxAttempts) return { failure: CODE_EXPIRED() };
+    if (!otp || otp.consumedAt || otp.expiresAt.getTime() <= Date.now() || otp.attempts >= PHONE_OTP.maxAttempts)
+      return { failure: CODE_EXPIRED() };
     if (!constantTimeEqual(codeHash(tx, otp.id, code), otp.codeHash)) {
       const attempts = otp.attempts + 1;
       await tx.manager.update(PhoneOtp, { id: otp.id }, { attempts });
-      await recordAudit(tx, { action: 'user.phone_verify_fail', resourceType: 'user', resourceId: user.id, after: { phone, otpId: otp.id, attempts, dead: attempts >= PHONE_OTP.maxAttempts } });
+      await recordAudit(tx, {
+        action: 'user.phone_verify_fail',
+        resourceType: 'user',
+        resourceId: user.id,
+        after: { phone, otpId: otp.id, attempts, dead: attempts >= PHONE_OTP.maxAttempts },
+      });
       return { failure: authError('invalid_code', 'The code is wrong.', [], 400) };
     }
     const verifiedAt = new Date();

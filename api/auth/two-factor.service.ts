@@ -55,7 +55,14 @@ function totpKey(ctx: RequestContext): Buffer {
 }
 
 function totpFor(secretBase32: string, label: string): TOTP {
-  return new TOTP({ issuer: TOTP_ISSUER, label, secret: Secret.fromBase32(secretBase32), algorithm: 'SHA1', digits: TOTP_DIGITS, period: TOTP_PERIOD });
+  return new TOTP({
+    issuer: TOTP_ISSUER,
+    label,
+    secret: Secret.fromBase32(secretBase32),
+    algorithm: 'SHA1',
+    digits: TOTP_DIGITS,
+    period: TOTP_PERIOD,
+  });
 }
 
 /** The time step a code belongs to (within ±1 step of now), or null when it matches none. */
@@ -73,7 +80,10 @@ function matchingStep(secretBase32: string, code: string, now = Date.now()): num
  * mapped in the User entity, which this module does not own.)
  */
 async function spendStep(ctx: RequestContext, userId: string, step: number): Promise<boolean> {
-  const result = (await ctx.manager.query('UPDATE users SET totp_last_step = $2 WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2)', [userId, step])) as [unknown[], number];
+  const result = (await ctx.manager.query(
+    'UPDATE users SET totp_last_step = $2 WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2)',
+    [userId, step],
+  )) as [unknown[], number];
   return result[1] === 1;
 }
 
@@ -93,11 +103,7 @@ function newRecoveryCode(): string {
 
 /** Case, hyphens and spaces do not matter; o, i and l read as 0, 1 and 1 (Crockford). */
 export function normaliseRecoveryCode(code: string): string {
-  return code
-    .toLowerCase()
-    .replace(/[\s-]/g, '')
-    .replace(/o/g, '0')
-    .replace(/[il]/g, '1');
+  return code.toLowerCase().replace(/[\s-]/g, '').replace(/o/g, '0').replace(/[il]/g, '1');
 }
 
 function recoveryCodeHash(ctx: RequestContext, userId: string, code: string): string {
@@ -125,7 +131,9 @@ async function remainingRecoveryCodes(ctx: RequestContext, userId: string): Prom
 /** The signed-in user, locked for the rest of the transaction. */
 export async function lockSignedInUser(ctx: RequestContext): Promise<User> {
   const id = ctx.actor.type === 'user' ? ctx.actor.id : undefined;
-  const user = id ? await ctx.manager.getRepository(User).createQueryBuilder('u').setLock('pessimistic_write').where('u.id = :id', { id }).getOne() : null;
+  const user = id
+    ? await ctx.manager.getRepository(User).createQueryBuilder('u').setLock('pessimistic_write').where('u.id = :id', { id }).getOne()
+    : null;
   if (!user) throw authError('invalid_token', 'The access token is invalid.', [], 401);
   return user;
 }
@@ -147,10 +155,17 @@ export interface TwoFactorSetup {
 export async function setupTwoFactor(ctx: RequestContext): Promise<TwoFactorSetup> {
   return inTransaction(ctx, async (tx) => {
     const user = await lockSignedInUser(tx);
-    if (user.totpEnabledAt) throw authError('two_factor_already_enabled', 'Two-factor authentication is already on; disable it first to set up a new authenticator.');
+    if (user.totpEnabledAt)
+      throw authError(
+        'two_factor_already_enabled',
+        'Two-factor authentication is already on; disable it first to set up a new authenticator.',
+      );
     const secret = new Secret({ size: 20 }).base32;
     // A new secret starts a new sequence of time steps (totp_last_step is not in the entity: see spendStep).
-    await tx.manager.query('UPDATE users SET totp_secret_enc = $2, totp_last_step = NULL, updated_at = now() WHERE id = $1', [user.id, encrypt(totpKey(tx), secret)]);
+    await tx.manager.query('UPDATE users SET totp_secret_enc = $2, totp_last_step = NULL, updated_at = now() WHERE id = $1', [
+      user.id,
+      encrypt(totpKey(tx), secret),
+    ]);
     await recordAudit(tx, {
       action: 'user.two_factor_setup',
       resourceType: 'user',
@@ -163,7 +178,10 @@ export async function setupTwoFactor(ctx: RequestContext): Promise<TwoFactorSetu
 }
 
 /** Runs `work`; an AppError it returns as `failure` is thrown after the transaction commits (so counters and audit entries of a failure stay). */
-export async function commitThenThrow<T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<{ ok: T } | { failure: Error }>): Promise<T> {
+export async function commitThenThrow<T>(
+  ctx: RequestContext,
+  work: (tx: RequestContext) => Promise<{ ok: T } | { failure: Error }>,
+): Promise<T> {
   const outcome = await inTransaction(ctx, work);
   if ('failure' in outcome) throw outcome.failure;
   return outcome.ok;
@@ -178,7 +196,8 @@ export async function activateTwoFactor(ctx: RequestContext, code: string): Prom
   return inTransaction(ctx, async (tx) => {
     const user = await lockSignedInUser(tx);
     if (user.totpEnabledAt) throw authError('two_factor_already_enabled', 'Two-factor authentication is already on.');
-    if (!user.totpSecretEnc) throw authError('two_factor_not_set_up', 'Start with POST /auth/2fa/setup, then activate with a code from the authenticator.');
+    if (!user.totpSecretEnc)
+      throw authError('two_factor_not_set_up', 'Start with POST /auth/2fa/setup, then activate with a code from the authenticator.');
     if (!(await acceptTotp(tx, user, code))) throw authError('invalid_code', INVALID_CODE_DETAIL, [], 400);
     const enabledAt = new Date();
     await tx.manager.update(User, { id: user.id }, { totpEnabledAt: enabledAt, updatedAt: enabledAt });
@@ -186,7 +205,13 @@ export async function activateTwoFactor(ctx: RequestContext, code: string): Prom
     const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     await tx.manager.insert(
       OneTimeToken,
-      recoveryCodes.map((rc) => ({ id: uuidv7(), userId: user.id, purpose: 'recovery_code' as const, tokenHash: recoveryCodeHash(tx, user.id, rc), expiresAt: null })),
+      recoveryCodes.map((rc) => ({
+        id: uuidv7(),
+        userId: user.id,
+        purpose: 'recovery_code' as const,
+        tokenHash: recoveryCodeHash(tx, user.id, rc),
+        expiresAt: null,
+      })),
     );
     await recordAudit(tx, {
       action: 'user.two_factor_enable',
@@ -212,7 +237,10 @@ export async function disableTwoFactor(ctx: RequestContext, code: string): Promi
     const viaTotp = /^\d{6}$/.test(trimmed);
     const accepted = viaTotp ? await acceptTotp(tx, user, trimmed) : await acceptRecoveryCode(tx, user.id, trimmed);
     if (!accepted) throw authError('invalid_code', INVALID_CODE_DETAIL, [], 400);
-    await tx.manager.query('UPDATE users SET totp_secret_enc = NULL, totp_enabled_at = NULL, totp_last_step = NULL, updated_at = now() WHERE id = $1', [user.id]);
+    await tx.manager.query(
+      'UPDATE users SET totp_secret_enc = NULL, totp_enabled_at = NULL, totp_last_step = NULL, updated_at = now() WHERE id = $1',
+      [user.id],
+    );
     await tx.manager.delete(OneTimeToken, { userId: user.id, purpose: 'recovery_code' });
     await tx.manager.delete(OneTimeToken, { userId: user.id, purpose: 'two_factor_challenge' });
     await recordAudit(tx, {
@@ -241,7 +269,10 @@ export async function createTwoFactorChallenge(ctx: RequestContext, user: User):
       .createQueryBuilder()
       .delete()
       .from(OneTimeToken)
-      .where('user_id = :userId AND purpose = :purpose AND (used_at IS NOT NULL OR expires_at <= now())', { userId: user.id, purpose: 'two_factor_challenge' })
+      .where('user_id = :userId AND purpose = :purpose AND (used_at IS NOT NULL OR expires_at <= now())', {
+        userId: user.id,
+        purpose: 'two_factor_challenge',
+      })
       .execute();
     const id = uuidv7();
     await tx.manager.insert(OneTimeToken, {
@@ -252,7 +283,12 @@ export async function createTwoFactorChallenge(ctx: RequestContext, user: User):
       data: { attempts: 0 },
       expiresAt: new Date(Date.now() + CHALLENGE_TTL_SECONDS * 1000),
     });
-    await recordAudit(self, { action: 'user.two_factor_challenge', resourceType: 'user', resourceId: user.id, after: { challengeId: id, ip: tx.client?.ip ?? null } });
+    await recordAudit(self, {
+      action: 'user.two_factor_challenge',
+      resourceType: 'user',
+      resourceId: user.id,
+      after: { challengeId: id, ip: tx.client?.ip ?? null },
+    });
   });
   return { challengeToken, expiresIn: CHALLENGE_TTL_SECONDS };
 }
@@ -281,17 +317,24 @@ export async function completeTwoFactorChallenge(ctx: RequestContext, input: Cha
       .setLock('pessimistic_write')
       .where('t.purpose = :purpose AND t.tokenHash = :hash', { purpose: 'two_factor_challenge', hash: sha256(input.challengeToken) })
       .getOne();
-    if (!challenge || challenge.usedAt || !challenge.expiresAt || challenge.expiresAt.getTime() <= Date.now()) return { failure: CHALLENGE_EXPIRED() };
+    if (!challenge || challenge.usedAt || !challenge.expiresAt || challenge.expiresAt.getTime() <= Date.now())
+      return { failure: CHALLENGE_EXPIRED() };
     const attempts = Number(challenge.data.attempts ?? 0);
     const user = await tx.manager.findOneBy(User, { id: challenge.userId });
     if (!user || !user.totpEnabledAt || attempts >= CHALLENGE_MAX_ATTEMPTS) return { failure: CHALLENGE_EXPIRED() };
     const self = actingAs(tx, user);
 
     const viaRecovery = input.recoveryCode !== undefined;
-    const accepted = viaRecovery ? await acceptRecoveryCode(tx, user.id, input.recoveryCode!) : await acceptTotp(tx, user, input.code ?? '');
+    const accepted = viaRecovery
+      ? await acceptRecoveryCode(tx, user.id, input.recoveryCode!)
+      : await acceptTotp(tx, user, input.code ?? '');
     if (!accepted) {
       const burnt = attempts + 1 >= CHALLENGE_MAX_ATTEMPTS;
-      await tx.manager.update(OneTimeToken, { id: challenge.id }, { data: { ...challenge.data, attempts: attempts + 1 }, ...(burnt ? { usedAt: new Date() } : {}) });
+      await tx.manager.update(
+        OneTimeToken,
+        { id: challenge.id },
+        { data: { ...challenge.data, attempts: attempts + 1 }, ...(burnt ? { usedAt: new Date() } : {}) },
+      );
       await recordAudit(self, {
         action: 'user.two_factor_challenge_fail',
         resourceType: 'user',

@@ -3,7 +3,8 @@ import { defineRoutes } from '../http/route';
 import { date, storeId } from '../http/schema-types';
 import { biDays, biLimit, biMonthsBack } from './bi.schemas';
 
-const UNTYPED = 'days, limit and monthsBack are not typed by the specification: days 1 to 365 (default 30), limit 1 to 100 (default 50), monthsBack 1 to 36 (default 12).';
+const UNTYPED =
+  'days, limit and monthsBack are not typed by the specification: days 1 to 365 (default 30), limit 1 to 100 (default 50), monthsBack 1 to 36 (default 12).';
 
 export const biRoutes = defineRoutes({ tag: 'bi', auth: 'merchant' }, [
   {
@@ -15,7 +16,15 @@ export const biRoutes = defineRoutes({ tag: 'bi', auth: 'merchant' }, [
     query: { storeId: storeId(), from: date().required(), to: date().required() },
     status: 200,
   },
-  { operationId: 'bi.kpis', method: 'GET', path: '/bi/kpis', summary: 'Key figures of a store over the last days', description: UNTYPED, query: { storeId: storeId(), days: biDays() }, status: 200 },
+  {
+    operationId: 'bi.kpis',
+    method: 'GET',
+    path: '/bi/kpis',
+    summary: 'Key figures of a store over the last days',
+    description: UNTYPED,
+    query: { storeId: storeId(), days: biDays() },
+    status: 200,
+  },
   {
     operationId: 'bi.topProducts',
     method: 'GET',
@@ -43,7 +52,15 @@ export const biRoutes = defineRoutes({ tag: 'bi', auth: 'merchant' }, [
     query: { storeId: storeId(), monthsBack: biMonthsBack() },
     status: 200,
   },
-  { operationId: 'bi.funnel', method: 'GET', path: '/bi/funnel', summary: 'Conversion funnel of a store over the last days', description: UNTYPED, query: { storeId: storeId(), days: biDays() }, status: 200 },
+  {
+    operationId: 'bi.funnel',
+    method: 'GET',
+    path: '/bi/funnel',
+    summary: 'Conversion funnel of a store over the last days',
+    description: UNTYPED,
+    query: { storeId: storeId(), days: biDays() },
+    status: 200,
+  },
   {
     operationId: 'bi.customerLtv',
     method: 'GET',

@@ -8,7 +8,8 @@ export const BRAND_NAME_MAX = 120;
 export const BRAND_DESCRIPTION_MAX = 5000;
 
 const brandName = (): Joi.StringSchema => Joi.string().trim().min(1).max(BRAND_NAME_MAX);
-const brandDescription = (): Joi.StringSchema => Joi.string().max(BRAND_DESCRIPTION_MAX).description('Plain text, at most 5000 characters.');
+const brandDescription = (): Joi.StringSchema =>
+  Joi.string().max(BRAND_DESCRIPTION_MAX).description('Plain text, at most 5000 characters.');
 
 export const CreateBrandDto = dto(
   'CreateBrandDto',
@@ -19,7 +20,9 @@ export const CreateBrandDto = dto(
     description: brandDescription().allow(null),
     logoUrl: httpUrl().allow(null).description('An http(s) URL of the logo image.'),
     websiteUrl: httpUrl().allow(null).description("An http(s) URL of the brand's website."),
-    isActive: bool().default(true).description('Inactive brands stay attached to their products but are not offered as a storefront filter. Defaults to true.'),
+    isActive: bool()
+      .default(true)
+      .description('Inactive brands stay attached to their products but are not offered as a storefront filter. Defaults to true.'),
   }),
 );
 
@@ -44,7 +47,13 @@ export const BulkSetBrandStatusDto = dto(
   'BulkSetBrandStatusDto',
   Joi.object({
     storeId: storeId(),
-    ids: Joi.array().items(uuid()).min(1).max(BRAND_BULK_MAX).unique().required().description('The brands to change, 1 to 500 distinct ids.'),
+    ids: Joi.array()
+      .items(uuid())
+      .min(1)
+      .max(BRAND_BULK_MAX)
+      .unique()
+      .required()
+      .description('The brands to change, 1 to 500 distinct ids.'),
     isActive: bool().required(),
   }),
 );
@@ -65,7 +74,12 @@ export const BrandResponse = dto('BrandResponse', BrandItem);
 
 export const BrandListResponse = dto(
   'BrandListResponse',
-  Joi.object({ items: Joi.array().items(BrandItem).required().description('Every brand of the store, active or not, ordered by name (case-insensitively).') }),
+  Joi.object({
+    items: Joi.array()
+      .items(BrandItem)
+      .required()
+      .description('Every brand of the store, active or not, ordered by name (case-insensitively).'),
+  }),
 );
 
 export const BulkSetBrandStatusResponse = dto(
@@ -73,7 +87,10 @@ export const BulkSetBrandStatusResponse = dto(
   Joi.object({
     updated: Joi.number().integer().min(0).required().description('Brands whose status changed.'),
     unchanged: Joi.number().integer().min(0).required().description('Brands that already had the status.'),
-    notFound: Joi.array().items(uuid()).required().description('Ids that are not brands of the store (unknown, or of another store), in the order given.'),
+    notFound: Joi.array()
+      .items(uuid())
+      .required()
+      .description('Ids that are not brands of the store (unknown, or of another store), in the order given.'),
   }),
 );
 
@@ -81,7 +98,13 @@ export const BrandImportResponse = dto(
   'BrandImportResponse',
   Joi.object({
     created: Joi.number().integer().min(0).required().description('Rows whose slug was new in the store: brands created.'),
-    updated: Joi.number().integer().min(0).required().description('Rows that changed an existing brand (matched by slug, case-insensitively). Rows identical to their brand change nothing and count in neither.'),
+    updated: Joi.number()
+      .integer()
+      .min(0)
+      .required()
+      .description(
+        'Rows that changed an existing brand (matched by slug, case-insensitively). Rows identical to their brand change nothing and count in neither.',
+      ),
   }),
 );
 

@@ -64,14 +64,22 @@ export interface BrandFields {
 const EDITABLE: ReadonlyArray<keyof BrandFields> = ['name', 'slug', 'description', 'logoUrl', 'websiteUrl', 'isActive'];
 
 const brandNotFound = (): NotFoundError => brandsError('brand_not_found', 'The brand does not exist.');
-const slugTaken = (path = 'body.slug'): ConflictError => brandsError('slug_taken', 'Another brand of the store has this slug.', [{ path, message: 'slug is already taken in the store' }]);
+const slugTaken = (path = 'body.slug'): ConflictError =>
+  brandsError('slug_taken', 'Another brand of the store has this slug.', [{ path, message: 'slug is already taken in the store' }]);
 
-const event = (topic: 'created' | 'updated' | 'deleted', id: string): OutboxEvent => ({ queue: 'index', topic: `brand.${topic}`, aggregateType: 'brand', aggregateId: id });
+const event = (topic: 'created' | 'updated' | 'deleted', id: string): OutboxEvent => ({
+  queue: 'index',
+  topic: `brand.${topic}`,
+  aggregateType: 'brand',
+  aggregateId: id,
+});
 
 /** Runs a brand write; a slug race lost at the unique index answers 409 `slug_taken` like the check before it. */
-const brandWrite = <T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> => inSlugTransaction(ctx, 'brands_store_slug', slugTaken, work);
+const brandWrite = <T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> =>
+  inSlugTransaction(ctx, 'brands_store_slug', slugTaken, work);
 
-const slugInUse = (tx: RequestContext, storeId: string, slug: string, exceptId?: string): Promise<boolean> => storeSlugInUse(tx, Brand, storeId, slug, exceptId);
+const slugInUse = (tx: RequestContext, storeId: string, slug: string, exceptId?: string): Promise<boolean> =>
+  storeSlugInUse(tx, Brand, storeId, slug, exceptId);
 
 /** The first free slug of the store derived from `name`. */
 function freeBrandSlug(tx: RequestContext, storeId: string, name: string): Promise<string> {
@@ -80,7 +88,12 @@ function freeBrandSlug(tx: RequestContext, storeId: string, name: string): Promi
 
 async function storeBrands(ctx: RequestContext, storeId: string): Promise<Brand[]> {
   const store = await requireStore(ctx, storeId);
-  return tenantRepository(ctx, Brand).createQueryBuilder('b').andWhere('b.storeId = :storeId', { storeId: store.id }).orderBy('lower(b.name)', 'ASC').addOrderBy('b.id', 'ASC').getMany();
+  return tenantRepository(ctx, Brand)
+    .createQueryBuilder('b')
+    .andWhere('b.storeId = :storeId', { storeId: store.id })
+    .orderBy('lower(b.name)', 'ASC')
+    .addOrderBy('b.id', 'ASC')
+    .getMany();
 }
 
 export async function listBrands(ctx: RequestContext, storeId: string): Promise<{ items: BrandView[] }> {
@@ -134,7 +147,12 @@ async function loadForWrite(tx: RequestContext, id: string): Promise<Brand> {
 }
 
 /** Applies the changed fields of `input` to `brand` (one audit entry and one outbox row), or nothing when none changed. */
-async function applyChanges(tx: RequestContext, brand: Brand, input: Partial<BrandFields>, events?: OutboxEvent[]): Promise<Brand | undefined> {
+async function applyChanges(
+  tx: RequestContext,
+  brand: Brand,
+  input: Partial<BrandFields>,
+  events?: OutboxEvent[],
+): Promise<Brand | undefined> {
   const before: Partial<Record<keyof BrandFields, unknown>> = {};
   const after: Partial<Record<keyof BrandFields, unknown>> = {};
   for (const field of EDITABLE) {
@@ -157,7 +175,8 @@ export type UpdateBrandInput = Partial<BrandFields>;
 export async function updateBrand(ctx: RequestContext, id: string, input: UpdateBrandInput): Promise<BrandView> {
   return brandWrite(ctx, async (tx) => {
     const brand = await loadForWrite(tx, id);
-    if (input.slug !== undefined && input.slug !== brand.slug && (await slugInUse(tx, brand.storeId, input.slug, brand.id))) throw slugTaken();
+    if (input.slug !== undefined && input.slug !== brand.slug && (await slugInUse(tx, brand.storeId, input.slug, brand.id)))
+      throw slugTaken();
     return brandView((await applyChanges(tx, brand, input)) ?? brand);
   });
 }
@@ -168,7 +187,12 @@ export async function deleteBrand(ctx: RequestContext, id: string): Promise<void
     const brand = await loadForWrite(tx, id);
     await tenantRepository(tx, Brand).delete({ id: brand.id });
     const { id: _id, createdAt: _c, updatedAt: _u, ...before } = brandView(brand);
-    await recordAudit(tx, { action: 'brand.delete', resourceType: 'brand', resourceId: brand.id, before: { storeId: brand.storeId, ...before } });
+    await recordAudit(tx, {
+      action: 'brand.delete',
+      resourceType: 'brand',
+      resourceId: brand.id,
+      before: { storeId: brand.storeId, ...before },
+    });
     await enqueueOutbox(tx, event('deleted', brand.id));
   });
 }
@@ -179,12 +203,19 @@ export interface BulkSetBrandStatusInput {
   isActive: boolean;
 }
 
-export async function bulkSetBrandStatus(ctx: RequestContext, input: BulkSetBrandStatusInput): Promise<{ updated: number; unchanged: number; notFound: string[] }> {
+export async function bulkSetBrandStatus(
+  ctx: RequestContext,
+  input: BulkSetBrandStatusInput,
+): Promise<{ updated: number; unchanged: number; notFound: string[] }> {
   return brandWrite(ctx, async (tx) => {
     const store = await requireStore(tx, input.storeId, { forWrite: true });
     const brands = tenantRepository(tx, Brand);
     // Only the store's brands are found; ids of another store or tenant are reported as not found, nothing more.
-    const found = await brands.find({ where: { storeId: store.id, id: In(input.ids) }, order: { id: 'ASC' }, lock: { mode: 'pessimistic_write' } });
+    const found = await brands.find({
+      where: { storeId: store.id, id: In(input.ids) },
+      order: { id: 'ASC' },
+      lock: { mode: 'pessimistic_write' },
+    });
     const byId = new Map(found.map((brand) => [brand.id.toLowerCase(), brand]));
     const notFound = input.ids.filter((id) => !byId.has(id.toLowerCase()));
     const changing = found.filter((brand) => brand.isActive !== input.isActive);
@@ -192,9 +223,18 @@ export async function bulkSetBrandStatus(ctx: RequestContext, input: BulkSetBran
       const ids = changing.map((brand) => brand.id);
       await brands.update({ storeId: store.id, id: In(ids) }, { isActive: input.isActive, updatedAt: new Date() });
       for (const brand of changing) {
-        await recordAudit(tx, { action: 'brand.update', resourceType: 'brand', resourceId: brand.id, before: { isActive: brand.isActive }, after: { isActive: input.isActive } });
+        await recordAudit(tx, {
+          action: 'brand.update',
+          resourceType: 'brand',
+          resourceId: brand.id,
+          before: { isActive: brand.isActive },
+          after: { isActive: input.isActive },
+        });
       }
-      await enqueueOutbox(tx, ids.map((id) => event('updated', id)));
+      await enqueueOutbox(
+        tx,
+        ids.map((id) => event('updated', id)),
+      );
     }
     return { updated: changing.length, unchanged: found.length - changing.length, notFound };
   });
@@ -246,7 +286,10 @@ interface BrandCsvRow {
  * written); then, in one transaction, a row whose slug (case-insensitively) names a brand of the store
  * replaces that brand's fields (empty cells clear the optional ones) and any other row creates a brand.
  */
-export async function importBrands(ctx: RequestContext, input: { storeId: string; csv: string }): Promise<{ created: number; updated: number }> {
+export async function importBrands(
+  ctx: RequestContext,
+  input: { storeId: string; csv: string },
+): Promise<{ created: number; updated: number }> {
   const store = await requireStore(ctx, input.storeId, { forWrite: true });
   const rows = parseCsvImport<BrandCsvRow>(input.csv, IMPORT_LAYOUT);
   rejectDuplicateRows(rows, 'slug', (row) => row.slug);

@@ -10,7 +10,7 @@ export const BUNDLES_ERRORS = defineErrorCodes('bundles', {
   product_not_found: { status: 404, description: 'The product does not exist.' },
   slug_taken: { status: 409, description: 'Another bundle of the store has this slug.' },
   product_has_bundle: { status: 409, description: 'The product already sells another bundle.' },
-  mixed_currency: { status: 409, description: 'The bundle\'s items are not all priced in the store currency.' },
+  mixed_currency: { status: 409, description: "The bundle's items are not all priced in the store currency." },
   invalid_product: { status: 400, description: 'An item, or the bundle product, is not a (BUNDLE) product of the store.' },
   invalid_variant: { status: 400, description: 'An item names a variant that is not of its product.' },
   item_not_in_bundle: { status: 400, description: 'A quantity names a line that is not in the bundle.' },

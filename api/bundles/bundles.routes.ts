@@ -1,7 +1,14 @@
 /** Product bundles of a store (docs/catalog.md, "The catalog (merchant side)"). */
 import { defineRoutes, type RouteRequest } from '../http/route';
 import { storeId } from '../http/schema-types';
-import { BundleListResponse, BundlePriceResponse, BundleResponse, ComputeBundlePriceDto, CreateBundleDto, UpdateBundleDto } from './bundles.schemas';
+import {
+  BundleListResponse,
+  BundlePriceResponse,
+  BundleResponse,
+  ComputeBundlePriceDto,
+  CreateBundleDto,
+  UpdateBundleDto,
+} from './bundles.schemas';
 import {
   bundlesByProduct,
   computeBundlePrice,
@@ -17,7 +24,8 @@ import {
 
 type Params = Record<string, string>;
 
-const readers = "Any member of the tenant, or an API key of the store with bundles:read. Another tenant's store, bundle or product answers 404.";
+const readers =
+  "Any member of the tenant, or an API key of the store with bundles:read. Another tenant's store, bundle or product answers 404.";
 const writers =
   "Any member of the tenant (owner, admin, staff), or an API key of the store with bundles:write; an archived store answers 409 store_archived. Another tenant's store or bundle answers 404. Each change writes one audit entry and one outbox row (topic bundle.created, bundle.updated or bundle.deleted); a request that changes nothing writes neither.";
 const money =

@@ -22,17 +22,21 @@ const pricing = (): Joi.ObjectSchema =>
     type: oneOf(PRICING_TYPES).required(),
     price: money()
       .when('type', { is: 'FIXED_PRICE', then: Joi.required(), otherwise: Joi.forbidden() })
-      .description('FIXED_PRICE only (required there, forbidden otherwise): the price of one bundle, 0 to 1000000000 with at most 4 decimals, in the store currency.'),
+      .description(
+        'FIXED_PRICE only (required there, forbidden otherwise): the price of one bundle, 0 to 1000000000 with at most 4 decimals, in the store currency.',
+      ),
     percentOff: Joi.number()
       .greater(0)
       .less(100)
       .precision(2)
       .when('type', { is: 'PERCENT_OFF', then: Joi.required(), otherwise: Joi.forbidden() })
-      .description("PERCENT_OFF only (required there, forbidden otherwise): the percentage taken off the items' sum, more than 0 and less than 100, at most 2 decimals."),
-  }).description("The pricing rule: { type: FIXED_PRICE, price } or { type: PERCENT_OFF, percentOff }.");
+      .description(
+        "PERCENT_OFF only (required there, forbidden otherwise): the percentage taken off the items' sum, more than 0 and less than 100, at most 2 decimals.",
+      ),
+  }).description('The pricing rule: { type: FIXED_PRICE, price } or { type: PERCENT_OFF, percentOff }.');
 
 const itemInput = Joi.object({
-  productId: uuid().required().description('A product of the bundle\'s store.'),
+  productId: uuid().required().description("A product of the bundle's store."),
   variantId: uuid().allow(null).description('A variant of that product; without one the product itself (its price) is meant.'),
   quantity: quantity().required(),
 });
@@ -43,19 +47,25 @@ const items = (): Joi.ArraySchema =>
     .min(1)
     .max(BUNDLE_ITEMS_MAX)
     .unique(sameLine)
-    .description('1 to 50 lines, in the order to show them; a (productId, variantId) pair at most once. Each product must be of the store and each variant of its product (400 invalid_product / invalid_variant).');
+    .description(
+      '1 to 50 lines, in the order to show them; a (productId, variantId) pair at most once. Each product must be of the store and each variant of its product (400 invalid_product / invalid_variant).',
+    );
 
 const sellingProduct = (): Joi.StringSchema =>
   uuid()
     .allow(null)
-    .description('The product of type BUNDLE of the store that sells the bundle (a product sells at most one bundle: 409 product_has_bundle); null for none.');
+    .description(
+      'The product of type BUNDLE of the store that sells the bundle (a product sells at most one bundle: 409 product_has_bundle); null for none.',
+    );
 
 export const CreateBundleDto = dto(
   'CreateBundleDto',
   Joi.object({
     storeId: storeId(),
     name: bundleName().required(),
-    slug: catalogSlug().description('Derived from the name when left out (with -2, -3, … appended until it is free in the store); unique per store, case-insensitively (409 slug_taken).'),
+    slug: catalogSlug().description(
+      'Derived from the name when left out (with -2, -3, … appended until it is free in the store); unique per store, case-insensitively (409 slug_taken).',
+    ),
     productId: sellingProduct(),
     pricing: pricing().required(),
     items: items().required(),
@@ -87,7 +97,9 @@ export const ComputeBundlePriceDto = dto(
       .min(1)
       .max(BUNDLE_ITEMS_MAX)
       .unique(sameLine)
-      .description("Quantities per bundle replacing the bundle's own for the lines named (by productId and variantId); a line that is not in the bundle answers 400 item_not_in_bundle. Lines not named keep their quantity."),
+      .description(
+        "Quantities per bundle replacing the bundle's own for the lines named (by productId and variantId); a line that is not in the bundle answers 400 item_not_in_bundle. Lines not named keep their quantity.",
+      ),
     count: Joi.number().integer().min(1).max(BUNDLE_COUNT_MAX).default(1).description('How many bundles, 1 to 100 (default 1).'),
   }),
 );
@@ -97,7 +109,7 @@ const amount = (description: string): Joi.NumberSchema => Joi.number().descripti
 const PricingView = Joi.object({
   type: oneOf(PRICING_TYPES).required(),
   price: Joi.number().description('FIXED_PRICE: the price of one bundle.'),
-  percentOff: Joi.number().description('PERCENT_OFF: the percentage off the items\' sum.'),
+  percentOff: Joi.number().description("PERCENT_OFF: the percentage off the items' sum."),
 }).label('BundlePricing');
 
 const itemFields = {
@@ -119,7 +131,10 @@ const summaryFields = {
   updatedAt: dateTime().required(),
 };
 
-export const BundleSummary = Joi.object({ ...summaryFields, items: Joi.array().items(Joi.object(itemFields).label('BundleItemRef')).required() }).label('BundleSummary');
+export const BundleSummary = Joi.object({
+  ...summaryFields,
+  items: Joi.array().items(Joi.object(itemFields).label('BundleItemRef')).required(),
+}).label('BundleSummary');
 
 const nullableAmount = (description: string): Joi.NumberSchema => amount(description).allow(null);
 
@@ -134,21 +149,33 @@ export const BundleResponse = dto(
           productTitle: Joi.string().required(),
           productCurrency: Joi.string().required(),
           variantSku: Joi.string().allow(null).required(),
-          unitPrice: amount('The variant\'s own price, else the product\'s price (as stored, up to 4 decimals), in productCurrency.').required(),
+          unitPrice: amount(
+            "The variant's own price, else the product's price (as stored, up to 4 decimals), in productCurrency.",
+          ).required(),
         }).label('BundleItemDetail'),
       )
       .required(),
     currency: Joi.string().required().description('The store currency, in which every amount below is.'),
-    itemsTotal: nullableAmount('Σ unitPrice × quantity, each line rounded half up to 2 decimals; null when an item is priced in another currency than the store\'s.').required(),
-    bundlePrice: nullableAmount('FIXED_PRICE: the fixed price; PERCENT_OFF: itemsTotal × (1 − percentOff / 100) rounded half up to 2 decimals. null as itemsTotal.').required(),
-    savings: nullableAmount('itemsTotal − bundlePrice (negative when a fixed price exceeds the items\' sum). null as itemsTotal.').required(),
-    savingsPercent: nullableAmount('savings / itemsTotal × 100 rounded half up to 2 decimals (0 when itemsTotal is 0). null as itemsTotal.').required(),
+    itemsTotal: nullableAmount(
+      "Σ unitPrice × quantity, each line rounded half up to 2 decimals; null when an item is priced in another currency than the store's.",
+    ).required(),
+    bundlePrice: nullableAmount(
+      'FIXED_PRICE: the fixed price; PERCENT_OFF: itemsTotal × (1 − percentOff / 100) rounded half up to 2 decimals. null as itemsTotal.',
+    ).required(),
+    savings: nullableAmount(
+      "itemsTotal − bundlePrice (negative when a fixed price exceeds the items' sum). null as itemsTotal.",
+    ).required(),
+    savingsPercent: nullableAmount(
+      'savings / itemsTotal × 100 rounded half up to 2 decimals (0 when itemsTotal is 0). null as itemsTotal.',
+    ).required(),
   }),
 );
 
 export const BundleListResponse = dto(
   'BundleListResponse',
-  Joi.object({ items: Joi.array().items(BundleSummary).required().description('The bundles, ordered by name (case-insensitively); not paged.') }),
+  Joi.object({
+    items: Joi.array().items(BundleSummary).required().description('The bundles, ordered by name (case-insensitively); not paged.'),
+  }),
 );
 
 export const BundlePriceResponse = dto(
@@ -168,8 +195,10 @@ export const BundlePriceResponse = dto(
       )
       .required(),
     itemsTotal: amount('Σ lineTotal.').required(),
-    bundlePrice: amount('FIXED_PRICE: price × count rounded half up to 2 decimals; PERCENT_OFF: itemsTotal × (1 − percentOff / 100) rounded half up to 2 decimals.').required(),
-    discount: amount('itemsTotal − bundlePrice (negative when a fixed price exceeds the items\' sum).').required(),
+    bundlePrice: amount(
+      'FIXED_PRICE: price × count rounded half up to 2 decimals; PERCENT_OFF: itemsTotal × (1 − percentOff / 100) rounded half up to 2 decimals.',
+    ).required(),
+    discount: amount("itemsTotal − bundlePrice (negative when a fixed price exceeds the items' sum).").required(),
     total: amount('What the customer pays: bundlePrice.').required(),
   }),
 );

@@ -85,21 +85,38 @@ export interface BundleSummaryView {
 
 const bundleNotFound = (): NotFoundError => bundlesError('bundle_not_found', 'The bundle does not exist.');
 const productNotFound = (): NotFoundError => bundlesError('product_not_found', 'The product does not exist.');
-const slugTaken = (): ConflictError => bundlesError('slug_taken', 'Another bundle of the store has this slug.', [{ path: 'body.slug', message: 'slug is already taken in the store' }]);
+const slugTaken = (): ConflictError =>
+  bundlesError('slug_taken', 'Another bundle of the store has this slug.', [
+    { path: 'body.slug', message: 'slug is already taken in the store' },
+  ]);
 const productHasBundle = (): ConflictError =>
-  bundlesError('product_has_bundle', 'The product already sells another bundle.', [{ path: 'body.productId', message: 'this product already sells another bundle' }]);
+  bundlesError('product_has_bundle', 'The product already sells another bundle.', [
+    { path: 'body.productId', message: 'this product already sells another bundle' },
+  ]);
 const mixedCurrency = (): ConflictError => bundlesError('mixed_currency', "The bundle's items are not all priced in the store currency.");
 
-const event = (topic: 'created' | 'updated' | 'deleted', id: string): OutboxEvent => ({ queue: 'index', topic: `bundle.${topic}`, aggregateType: 'bundle', aggregateId: id });
+const event = (topic: 'created' | 'updated' | 'deleted', id: string): OutboxEvent => ({
+  queue: 'index',
+  topic: `bundle.${topic}`,
+  aggregateType: 'bundle',
+  aggregateId: id,
+});
 
 /** The canonical decimal of a numeric column value ("9.9900" → 9.99). */
 const amountOf = (stored: string): number => unitsToNumber(toUnits(stored), SCALE);
 
 function pricingView(bundle: Bundle): PricingView {
-  return bundle.pricingType === 'FIXED_PRICE' ? { type: 'FIXED_PRICE', price: amountOf(bundle.fixedPrice!) } : { type: 'PERCENT_OFF', percentOff: amountOf(bundle.percentOff!) };
+  return bundle.pricingType === 'FIXED_PRICE'
+    ? { type: 'FIXED_PRICE', price: amountOf(bundle.fixedPrice!) }
+    : { type: 'PERCENT_OFF', percentOff: amountOf(bundle.percentOff!) };
 }
 
-const itemRef = (item: BundleItem): ItemRef => ({ productId: item.productId, variantId: item.variantId, quantity: item.quantity, position: item.position });
+const itemRef = (item: BundleItem): ItemRef => ({
+  productId: item.productId,
+  variantId: item.variantId,
+  quantity: item.quantity,
+  position: item.position,
+});
 
 function summaryView(bundle: Bundle, items: BundleItem[]): BundleSummaryView {
   return {
@@ -117,7 +134,10 @@ function summaryView(bundle: Bundle, items: BundleItem[]): BundleSummaryView {
 }
 
 /** What the audit log keeps of a bundle. */
-function auditState(bundle: Bundle, items: Array<{ productId: string; variantId: string | null; quantity: number }>): Record<string, unknown> {
+function auditState(
+  bundle: Bundle,
+  items: Array<{ productId: string; variantId: string | null; quantity: number }>,
+): Record<string, unknown> {
   return {
     storeId: bundle.storeId,
     productId: bundle.productId,
@@ -143,19 +163,29 @@ async function itemsOf(ctx: RequestContext, bundleIds: string[]): Promise<Map<st
   const byBundle = new Map<string, BundleItem[]>(bundleIds.map((id) => [id, []]));
   if (bundleIds.length === 0) return byBundle;
   // bundle_items has no tenant column: it is reached only through bundles already scoped to the tenant.
-  const rows = await ctx.manager.getRepository(BundleItem).find({ where: { bundleId: In(bundleIds) }, order: { position: 'ASC', id: 'ASC' } });
+  const rows = await ctx.manager
+    .getRepository(BundleItem)
+    .find({ where: { bundleId: In(bundleIds) }, order: { position: 'ASC', id: 'ASC' } });
   for (const row of rows) byBundle.get(row.bundleId)!.push(row);
   return byBundle;
 }
 
 async function summaries(ctx: RequestContext, bundles: Bundle[]): Promise<BundleSummaryView[]> {
-  const items = await itemsOf(ctx, bundles.map((b) => b.id));
+  const items = await itemsOf(
+    ctx,
+    bundles.map((b) => b.id),
+  );
   return bundles.map((b) => summaryView(b, items.get(b.id)!));
 }
 
 export async function listBundles(ctx: RequestContext, storeId: string): Promise<{ items: BundleSummaryView[] }> {
   const store = await requireStore(ctx, storeId);
-  const bundles = await tenantRepository(ctx, Bundle).createQueryBuilder('b').andWhere('b.storeId = :storeId', { storeId: store.id }).orderBy('lower(b.name)', 'ASC').addOrderBy('b.id', 'ASC').getMany();
+  const bundles = await tenantRepository(ctx, Bundle)
+    .createQueryBuilder('b')
+    .andWhere('b.storeId = :storeId', { storeId: store.id })
+    .orderBy('lower(b.name)', 'ASC')
+    .addOrderBy('b.id', 'ASC')
+    .getMany();
   return { items: await summaries(ctx, bundles) };
 }
 
@@ -167,7 +197,10 @@ export async function bundlesByProduct(ctx: RequestContext, productId: string): 
   const bundles = await tenantRepository(ctx, Bundle)
     .createQueryBuilder('b')
     .andWhere('b.storeId = :storeId', { storeId: product.storeId })
-    .andWhere('(b.productId = :productId OR EXISTS (SELECT 1 FROM bundle_items i WHERE i.bundle_id = b.id AND i.product_id = :productId))', { productId: product.id })
+    .andWhere(
+      '(b.productId = :productId OR EXISTS (SELECT 1 FROM bundle_items i WHERE i.bundle_id = b.id AND i.product_id = :productId))',
+      { productId: product.id },
+    )
     .orderBy('lower(b.name)', 'ASC')
     .addOrderBy('b.id', 'ASC')
     .getMany();
@@ -176,7 +209,10 @@ export async function bundlesByProduct(ctx: RequestContext, productId: string): 
 
 /** The bundle `id` of the caller's tenant (locked when writing) in a store the caller may use; 404 otherwise. */
 async function loadBundle(ctx: RequestContext, id: string, forWrite: boolean): Promise<{ bundle: Bundle; store: Store }> {
-  const bundle = await tenantRepository(ctx, Bundle, bundleNotFound).findOne({ where: { id }, ...(forWrite ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+  const bundle = await tenantRepository(ctx, Bundle, bundleNotFound).findOne({
+    where: { id },
+    ...(forWrite ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+  });
   if (!bundle) throw bundleNotFound();
   // An API key reaches only its own store: a bundle of another store is as missing as any other.
   if (ctx.actor.type === 'api_key' && ctx.actor.storeId !== bundle.storeId) throw bundleNotFound();
@@ -189,7 +225,11 @@ interface Catalog {
   variants: Map<string, ProductVariant>;
 }
 
-async function loadCatalog(ctx: RequestContext, storeId: string, items: Array<{ productId: string; variantId?: string | null }>): Promise<Catalog> {
+async function loadCatalog(
+  ctx: RequestContext,
+  storeId: string,
+  items: Array<{ productId: string; variantId?: string | null }>,
+): Promise<Catalog> {
   const productIds = [...new Set(items.map((i) => i.productId.toLowerCase()))];
   const variantIds = [...new Set(items.flatMap((i) => (i.variantId ? [i.variantId.toLowerCase()] : [])))];
   const products = productIds.length ? await tenantRepository(ctx, Product).find({ where: { storeId, id: In(productIds) } }) : [];
@@ -205,14 +245,24 @@ async function checkItems(tx: RequestContext, storeId: string, items: ItemInput[
   const catalog = await loadCatalog(tx, storeId, items);
   const badProducts = items.flatMap((item, i) =>
     !catalog.products.has(item.productId.toLowerCase()) || item.productId.toLowerCase() === sellingProductId?.toLowerCase()
-      ? [{ path: `body.items[${i}].productId`, message: item.productId.toLowerCase() === sellingProductId?.toLowerCase() ? 'the product that sells the bundle cannot be one of its items' : 'not a product of the store' }]
+      ? [
+          {
+            path: `body.items[${i}].productId`,
+            message:
+              item.productId.toLowerCase() === sellingProductId?.toLowerCase()
+                ? 'the product that sells the bundle cannot be one of its items'
+                : 'not a product of the store',
+          },
+        ]
       : [],
   );
   if (badProducts.length) throw bundlesError('invalid_product', 'An item is not a product of the store.', badProducts);
   const badVariants = items.flatMap((item, i) => {
     if (!item.variantId) return [];
     const variant = catalog.variants.get(item.variantId.toLowerCase());
-    return variant && variant.productId === item.productId.toLowerCase() ? [] : [{ path: `body.items[${i}].variantId`, message: 'not a variant of the item\'s product' }];
+    return variant && variant.productId === item.productId.toLowerCase()
+      ? []
+      : [{ path: `body.items[${i}].variantId`, message: "not a variant of the item's product" }];
   });
   if (badVariants.length) throw bundlesError('invalid_variant', 'An item names a variant that is not of its product.', badVariants);
 }
@@ -221,14 +271,17 @@ async function checkItems(tx: RequestContext, storeId: string, items: ItemInput[
 async function checkSellingProduct(tx: RequestContext, storeId: string, productId: string, exceptBundleId?: string): Promise<void> {
   const product = await tenantRepository(tx, Product).findOneBy({ id: productId, storeId });
   if (!product || product.type !== 'BUNDLE') {
-    throw bundlesError('invalid_product', 'productId must be a product of type BUNDLE of the store.', [{ path: 'body.productId', message: 'not a BUNDLE product of the store' }]);
+    throw bundlesError('invalid_product', 'productId must be a product of type BUNDLE of the store.', [
+      { path: 'body.productId', message: 'not a BUNDLE product of the store' },
+    ]);
   }
   const query = tenantRepository(tx, Bundle).createQueryBuilder('b').andWhere('b.productId = :productId', { productId: product.id });
   if (exceptBundleId) query.andWhere('b.id <> :exceptBundleId', { exceptBundleId });
   if (await query.getExists()) throw productHasBundle();
 }
 
-const slugInUse = (tx: RequestContext, storeId: string, slug: string, exceptId?: string): Promise<boolean> => storeSlugInUse(tx, Bundle, storeId, slug, exceptId);
+const slugInUse = (tx: RequestContext, storeId: string, slug: string, exceptId?: string): Promise<boolean> =>
+  storeSlugInUse(tx, Bundle, storeId, slug, exceptId);
 
 const pricingColumns = (pricing: PricingInput): Pick<Bundle, 'pricingType' | 'fixedPrice' | 'percentOff'> =>
   pricing.type === 'FIXED_PRICE'
@@ -237,7 +290,14 @@ const pricingColumns = (pricing: PricingInput): Pick<Bundle, 'pricingType' | 'fi
 
 async function writeItems(tx: RequestContext, bundleId: string, items: ItemInput[]): Promise<BundleItem[]> {
   const rows = items.map((item, position) =>
-    Object.assign(new BundleItem(), { id: uuidv7(), bundleId, productId: item.productId.toLowerCase(), variantId: item.variantId?.toLowerCase() ?? null, quantity: item.quantity, position }),
+    Object.assign(new BundleItem(), {
+      id: uuidv7(),
+      bundleId,
+      productId: item.productId.toLowerCase(),
+      variantId: item.variantId?.toLowerCase() ?? null,
+      quantity: item.quantity,
+      position,
+    }),
   );
   await tx.manager.delete(BundleItem, { bundleId });
   await tx.manager.insert(BundleItem, rows);
@@ -272,7 +332,12 @@ function unitUnits(catalog: Catalog, productId: string, variantId: string | null
  * half up to 2 decimals, itemsTotal their sum; FIXED_PRICE: price × count rounded half up to 2
  * decimals; PERCENT_OFF: itemsTotal × (100 − p) / 100 rounded half up to 2 decimals.
  */
-function price(bundle: Bundle, catalog: Catalog, lines: Array<{ productId: string; variantId: string | null; quantity: number }>, count: number): Priced {
+function price(
+  bundle: Bundle,
+  catalog: Catalog,
+  lines: Array<{ productId: string; variantId: string | null; quantity: number }>,
+  count: number,
+): Priced {
   const priced = lines.map((line) => {
     const unit = unitUnits(catalog, line.productId, line.variantId);
     return { ...line, unitUnits: unit, lineCents: rescale(unit * BigInt(line.quantity), SCALE, RESULT_DECIMALS) };
@@ -287,7 +352,8 @@ function price(bundle: Bundle, catalog: Catalog, lines: Array<{ productId: strin
 }
 
 /** True when every item's product is priced in the store currency. */
-const oneCurrency = (store: Store, catalog: Catalog, items: Array<{ productId: string }>): boolean => items.every((i) => catalog.products.get(i.productId)?.currency === store.currency);
+const oneCurrency = (store: Store, catalog: Catalog, items: Array<{ productId: string }>): boolean =>
+  items.every((i) => catalog.products.get(i.productId)?.currency === store.currency);
 
 const cents = (value: bigint): number => unitsToNumber(value, RESULT_DECIMALS);
 
@@ -297,9 +363,20 @@ async function detailView(ctx: RequestContext, bundle: Bundle, store: Store, ite
   const detailItems = items.map((item) => {
     const product = catalog.products.get(item.productId)!;
     const variant = item.variantId ? catalog.variants.get(item.variantId) : undefined;
-    return { ...itemRef(item), productTitle: product.title, productCurrency: product.currency.trim(), variantSku: variant?.sku ?? null, unitPrice: unitsToNumber(unitUnits(catalog, item.productId, item.variantId), SCALE) };
+    return {
+      ...itemRef(item),
+      productTitle: product.title,
+      productCurrency: product.currency.trim(),
+      variantSku: variant?.sku ?? null,
+      unitPrice: unitsToNumber(unitUnits(catalog, item.productId, item.variantId), SCALE),
+    };
   });
-  let totals = { itemsTotal: null as number | null, bundlePrice: null as number | null, savings: null as number | null, savingsPercent: null as number | null };
+  let totals = {
+    itemsTotal: null as number | null,
+    bundlePrice: null as number | null,
+    savings: null as number | null,
+    savingsPercent: null as number | null,
+  };
   if (oneCurrency(store, catalog, items)) {
     const priced = price(bundle, catalog, items, 1);
     const savings = priced.itemsTotal - priced.bundlePrice;
@@ -328,7 +405,17 @@ export async function createBundle(ctx: RequestContext, input: CreateBundleInput
     await checkItems(tx, store.id, input.items, productId);
     const slug = input.slug ?? (await freeStoreSlug(tx, Bundle, store.id, slugify(input.name, CATALOG_SLUG_MAX - 6, 'bundle')));
     const now = new Date();
-    const bundle = tenantRepository(tx, Bundle).create({ id: uuidv7(), storeId: store.id, productId, name: input.name, slug, ...pricingColumns(input.pricing), isActive: input.isActive, createdAt: now, updatedAt: now });
+    const bundle = tenantRepository(tx, Bundle).create({
+      id: uuidv7(),
+      storeId: store.id,
+      productId,
+      name: input.name,
+      slug,
+      ...pricingColumns(input.pricing),
+      isActive: input.isActive,
+      createdAt: now,
+      updatedAt: now,
+    });
     await tx.manager.insert(Bundle, bundle);
     const items = await writeItems(tx, bundle.id, input.items);
     await recordAudit(tx, { action: 'bundle.create', resourceType: 'bundle', resourceId: bundle.id, after: auditState(bundle, items) });
@@ -338,7 +425,13 @@ export async function createBundle(ctx: RequestContext, input: CreateBundleInput
 }
 
 const sameItems = (a: BundleItem[], b: ItemInput[]): boolean =>
-  a.length === b.length && a.every((item, i) => item.productId === b[i]!.productId.toLowerCase() && item.variantId === (b[i]!.variantId?.toLowerCase() ?? null) && item.quantity === b[i]!.quantity);
+  a.length === b.length &&
+  a.every(
+    (item, i) =>
+      item.productId === b[i]!.productId.toLowerCase() &&
+      item.variantId === (b[i]!.variantId?.toLowerCase() ?? null) &&
+      item.quantity === b[i]!.quantity,
+  );
 
 export async function updateBundle(ctx: RequestContext, id: string, input: UpdateBundleInput): Promise<Record<string, unknown>> {
   return bundleWrite(ctx, async (tx) => {
@@ -352,7 +445,16 @@ export async function updateBundle(ctx: RequestContext, id: string, input: Updat
     if (input.pricing !== undefined) Object.assign(next, pricingColumns(input.pricing));
     if (input.isActive !== undefined) next.isActive = input.isActive;
     const itemsChanged = input.items !== undefined && !sameItems(items, input.items);
-    const after = auditState(next, itemsChanged ? input.items!.map((i) => ({ productId: i.productId.toLowerCase(), variantId: i.variantId?.toLowerCase() ?? null, quantity: i.quantity })) : items);
+    const after = auditState(
+      next,
+      itemsChanged
+        ? input.items!.map((i) => ({
+            productId: i.productId.toLowerCase(),
+            variantId: i.variantId?.toLowerCase() ?? null,
+            quantity: i.quantity,
+          }))
+        : items,
+    );
     if (JSON.stringify(before) === JSON.stringify(after)) return detailView(tx, bundle, store, items);
 
     if (next.slug !== bundle.slug && (await slugInUse(tx, bundle.storeId, next.slug, bundle.id))) throw slugTaken();
@@ -372,7 +474,13 @@ export async function updateBundle(ctx: RequestContext, id: string, input: Updat
       changedBefore[key] = before[key];
       changedAfter[key] = after[key];
     }
-    await recordAudit(tx, { action: 'bundle.update', resourceType: 'bundle', resourceId: bundle.id, before: changedBefore, after: changedAfter });
+    await recordAudit(tx, {
+      action: 'bundle.update',
+      resourceType: 'bundle',
+      resourceId: bundle.id,
+      before: changedBefore,
+      after: changedAfter,
+    });
     await enqueueOutbox(tx, event('updated', bundle.id));
     return detailView(tx, next, store, items);
   });
@@ -401,20 +509,35 @@ export interface BundlePriceView {
 export async function computeBundlePrice(ctx: RequestContext, input: ComputeBundlePriceInput): Promise<BundlePriceView> {
   const { bundle, store } = await loadBundle(ctx, input.bundleId, false);
   const items = (await itemsOf(ctx, [bundle.id])).get(bundle.id)!;
-  const key = (productId: string, variantId: string | null | undefined): string => `${productId.toLowerCase()}/${variantId?.toLowerCase() ?? ''}`;
+  const key = (productId: string, variantId: string | null | undefined): string =>
+    `${productId.toLowerCase()}/${variantId?.toLowerCase() ?? ''}`;
   const quantities = new Map(items.map((item) => [key(item.productId, item.variantId), item.quantity]));
-  const unknown = (input.quantities ?? []).flatMap((q, i) => (quantities.has(key(q.productId, q.variantId)) ? [] : [{ path: `body.quantities[${i}]`, message: 'this product (and variant) is not an item of the bundle' }]));
+  const unknown = (input.quantities ?? []).flatMap((q, i) =>
+    quantities.has(key(q.productId, q.variantId))
+      ? []
+      : [{ path: `body.quantities[${i}]`, message: 'this product (and variant) is not an item of the bundle' }],
+  );
   if (unknown.length) throw bundlesError('item_not_in_bundle', 'A quantity names a line that is not in the bundle.', unknown);
   for (const q of input.quantities ?? []) quantities.set(key(q.productId, q.variantId), q.quantity);
 
   const catalog = await loadCatalog(ctx, bundle.storeId, items);
   if (!oneCurrency(store, catalog, items)) throw mixedCurrency();
-  const lines = items.map((item) => ({ productId: item.productId, variantId: item.variantId, quantity: quantities.get(key(item.productId, item.variantId))! * input.count }));
+  const lines = items.map((item) => ({
+    productId: item.productId,
+    variantId: item.variantId,
+    quantity: quantities.get(key(item.productId, item.variantId))! * input.count,
+  }));
   const priced = price(bundle, catalog, lines, input.count);
   return {
     currency: store.currency,
     count: input.count,
-    lines: priced.lines.map((l) => ({ productId: l.productId, variantId: l.variantId, quantity: l.quantity, unitPrice: unitsToNumber(l.unitUnits, SCALE), lineTotal: cents(l.lineCents) })),
+    lines: priced.lines.map((l) => ({
+      productId: l.productId,
+      variantId: l.variantId,
+      quantity: l.quantity,
+      unitPrice: unitsToNumber(l.unitUnits, SCALE),
+      lineTotal: cents(l.lineCents),
+    })),
     itemsTotal: cents(priced.itemsTotal),
     bundlePrice: cents(priced.bundlePrice),
     discount: cents(priced.itemsTotal - priced.bundlePrice),

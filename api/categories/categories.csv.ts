@@ -94,7 +94,8 @@ export async function importCategories(ctx: RequestContext, input: { storeId: st
     rows.forEach((row, index) => {
       if (row.parentSlug === undefined) return;
       const parent = row.parentSlug.toLowerCase();
-      if (!rowOf.has(parent) && !tree.bySlug(parent)) errors.push({ path: `rows[${index + 1}].parentSlug`, message: 'names no category of the file or the store' });
+      if (!rowOf.has(parent) && !tree.bySlug(parent))
+        errors.push({ path: `rows[${index + 1}].parentSlug`, message: 'names no category of the file or the store' });
     });
     if (errors.length) throw new ValidationError('The CSV has invalid rows; nothing was imported.', errors);
 
@@ -124,7 +125,9 @@ export async function importCategories(ctx: RequestContext, input: { storeId: st
     if (errors.length) throw categoriesError('category_cycle', 'The parents in the CSV form a cycle; nothing was imported.', errors);
 
     // 3. Write, parents before children.
-    const order = rows.map((row, index) => ({ row, index })).sort((a, b) => depth.get(a.row.slug.toLowerCase())! - depth.get(b.row.slug.toLowerCase())! || a.index - b.index);
+    const order = rows
+      .map((row, index) => ({ row, index }))
+      .sort((a, b) => depth.get(a.row.slug.toLowerCase())! - depth.get(b.row.slug.toLowerCase())! || a.index - b.index);
     const idOf = new Map<string, string>([...tree.byId.values()].map((row) => [row.slug.toLowerCase(), row.id]));
     const nextPosition = new Map<string | null, number>();
     const place = (parentId: string | null, explicit: number | undefined): number => {
@@ -159,7 +162,14 @@ export async function importCategories(ctx: RequestContext, input: { storeId: st
         await recordCategoryChange(tx, 'update', existing.id, before, after);
         result.updated += 1;
       } else {
-        const created = repo.create({ id: uuidv7(), storeId: input.storeId, ...fields, position: place(parentId, row.position), createdAt: now, updatedAt: now });
+        const created = repo.create({
+          id: uuidv7(),
+          storeId: input.storeId,
+          ...fields,
+          position: place(parentId, row.position),
+          createdAt: now,
+          updatedAt: now,
+        });
         await tx.manager.insert(Category, created);
         idOf.set(row.slug.toLowerCase(), created.id);
         const { createdAt: _c, updatedAt: _u, tenantId: _t, ...after } = created;

@@ -19,14 +19,30 @@ import {
   SetCategoryAttributesDto,
   UpdateCategoryDto,
 } from './categories.schemas';
-import { createCategory, deleteCategory, listCategories, reorderCategories, updateCategory, type CategoryInput, type CreateCategoryInput, type ReorderInput } from './categories.service';
+import {
+  createCategory,
+  deleteCategory,
+  listCategories,
+  reorderCategories,
+  updateCategory,
+  type CategoryInput,
+  type CreateCategoryInput,
+  type ReorderInput,
+} from './categories.service';
 import { exportCategories, importCategories } from './categories.csv';
-import { listCategoryAttributes, setCategoryAttributes, validateProductAttributes, type AttributeInput } from './category-attributes.service';
+import {
+  listCategoryAttributes,
+  setCategoryAttributes,
+  validateProductAttributes,
+  type AttributeInput,
+} from './category-attributes.service';
 
 type Params = Record<string, string>;
 
-const access = 'Any member of the tenant, or an API key of the store with the scope of this tag. Another tenant\'s store or category answers 404.';
-const audited = 'Each changed category gets one audit entry and one outbox row (queue index); a write that changes nothing records neither.';
+const access =
+  "Any member of the tenant, or an API key of the store with the scope of this tag. Another tenant's store or category answers 404.";
+const audited =
+  'Each changed category gets one audit entry and one outbox row (queue index); a write that changes nothing records neither.';
 
 export const categoryRoutes = defineRoutes({ tag: 'catalog', auth: 'merchant' }, [
   {
@@ -128,7 +144,8 @@ export const categoryAttributeRoutes = defineRoutes({ tag: 'category-attributes'
     body: SetCategoryAttributesDto,
     response: CategoryAttributesResponse,
     status: 200,
-    handler: (req: RouteRequest<Params, object, { attributes: AttributeInput[] }>) => setCategoryAttributes(req.context, req.params.id!, req.body),
+    handler: (req: RouteRequest<Params, object, { attributes: AttributeInput[] }>) =>
+      setCategoryAttributes(req.context, req.params.id!, req.body),
   },
   {
     operationId: 'categoryAttributes.validateProduct',

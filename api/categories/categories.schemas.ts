@@ -22,7 +22,9 @@ export const MAX_REORDER_IDS = 1000;
 const categoryFields = {
   name: text(1, CATEGORY_NAME_MAX).required(),
   slug: catalogSlug().description('Derived from the name when omitted (with -2, -3, … appended until free).'),
-  parentId: uuid().allow(null).description('A category of the same store (400 invalid_parent otherwise); null or omitted: a root category.'),
+  parentId: uuid()
+    .allow(null)
+    .description('A category of the same store (400 invalid_parent otherwise); null or omitted: a root category.'),
   description: text(0, CATEGORY_DESCRIPTION_MAX).allow(null),
   imageUrl: httpUrl().allow(null),
   position: int(0, 1_000_000).description('Sort key among the siblings (ties by name). Omitted: after the last sibling.'),
@@ -36,9 +38,15 @@ export const UpdateCategoryDto = dto(
   Joi.object({
     ...categoryFields,
     slug: catalogSlug().description('Omitted: the slug stays as it is.'),
-    parentId: uuid().allow(null).description('A category of the same store, not this one nor one of its descendants (400 category_cycle). Null or omitted: a root category.'),
+    parentId: uuid()
+      .allow(null)
+      .description(
+        'A category of the same store, not this one nor one of its descendants (400 category_cycle). Null or omitted: a root category.',
+      ),
     position: int(0, 1_000_000).description('Omitted: kept when the parent stays, else after the last sibling of the new parent.'),
-  }).description('Replaces the editable fields: name is required; an omitted description, imageUrl or parentId becomes null and an omitted isActive true; an omitted slug and position are kept (position: when the parent stays).'),
+  }).description(
+    'Replaces the editable fields: name is required; an omitted description, imageUrl or parentId becomes null and an omitted isActive true; an omitted slug and position are kept (position: when the parent stays).',
+  ),
 );
 
 export const ReorderCategoriesDto = dto(
@@ -46,7 +54,13 @@ export const ReorderCategoriesDto = dto(
   Joi.object({
     storeId: storeId(),
     parentId: uuid().allow(null).required().description('The parent whose children are reordered; null for the root categories.'),
-    ids: Joi.array().items(uuid()).min(1).max(MAX_REORDER_IDS).unique().required().description('Exactly the children of the parent, in the new order.'),
+    ids: Joi.array()
+      .items(uuid())
+      .min(1)
+      .max(MAX_REORDER_IDS)
+      .unique()
+      .required()
+      .description('Exactly the children of the parent, in the new order.'),
   }),
 );
 
@@ -58,7 +72,10 @@ export const CsvImportBodyDto = dto(
   'CsvImportBodyDto',
   Joi.object({
     storeId: storeId(),
-    csv: Joi.string().min(1).required().description('UTF-8 CSV with a header row, in the column layout of the resource (see the operation).'),
+    csv: Joi.string()
+      .min(1)
+      .required()
+      .description('UTF-8 CSV with a header row, in the column layout of the resource (see the operation).'),
   }),
 );
 
@@ -69,7 +86,9 @@ const attributeInput = Joi.object({
     is: 'enum',
     then: Joi.array().items(text(1, 100)).min(1).max(MAX_ENUM_VALUES).unique().required(),
     otherwise: Joi.forbidden(),
-  }).description('The allowed values: required for enum (1 to 200 distinct strings of 1 to 100 characters), forbidden for the other types.'),
+  }).description(
+    'The allowed values: required for enum (1 to 200 distinct strings of 1 to 100 characters), forbidden for the other types.',
+  ),
   required: bool().default(false),
   filterable: bool().default(false),
 });
@@ -128,18 +147,21 @@ const attributeView = Joi.object({
   position: Joi.number().integer().required(),
 });
 
-export const CategoryAttributesResponse = dto('CategoryAttributesResponse', Joi.object({ items: Joi.array().items(attributeView).required() }));
+export const CategoryAttributesResponse = dto(
+  'CategoryAttributesResponse',
+  Joi.object({ items: Joi.array().items(attributeView).required() }),
+);
 
 export const ProductAttributeReportResponse = dto(
   'ProductAttributeReportResponse',
   Joi.object({
     productId: uuid().required(),
     valid: Joi.boolean().required(),
-    missing: Joi.array().items(Joi.string()).required().description('Required attributes of the product\'s categories without a value.'),
+    missing: Joi.array().items(Joi.string()).required().description("Required attributes of the product's categories without a value."),
     invalid: Joi.array()
       .items(Joi.object({ path: Joi.string().required(), message: Joi.string().required() }))
       .required()
-      .description('Values that break their attribute\'s type or allowed values.'),
+      .description("Values that break their attribute's type or allowed values."),
     unknown: Joi.array().items(Joi.string()).required().description('Values whose name no category of the product defines.'),
   }),
 );

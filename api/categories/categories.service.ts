@@ -26,13 +26,18 @@ export const slugTakenError = (path = 'body.slug'): ConflictError =>
   categoriesError('slug_taken', 'Another category of the store has this slug.', [{ path, message: 'slug is already taken' }]);
 
 export const invalidParentError = (path = 'body.parentId'): BadRequestError =>
-  categoriesError('invalid_parent', 'The parent is not a category of this store.', [{ path, message: 'must be a category of the same store' }]);
+  categoriesError('invalid_parent', 'The parent is not a category of this store.', [
+    { path, message: 'must be a category of the same store' },
+  ]);
 
 export const cycleError = (path = 'body.parentId'): BadRequestError =>
-  categoriesError('category_cycle', 'A category cannot be moved under itself or one of its descendants.', [{ path, message: 'would make the category its own ancestor' }]);
+  categoriesError('category_cycle', 'A category cannot be moved under itself or one of its descendants.', [
+    { path, message: 'would make the category its own ancestor' },
+  ]);
 
 /** Runs a category write in one transaction; a slug race lost at the unique index answers 409 slug_taken. */
-export const categoryWrite = <T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> => inSlugTransaction(ctx, 'categories_store_slug', slugTakenError, work);
+export const categoryWrite = <T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> =>
+  inSlugTransaction(ctx, 'categories_store_slug', slugTakenError, work);
 
 /** The first slug among `base`, `base-2`, `base-3`, … that no category of the tree (nor `taken`) has. */
 export function freeCategorySlug(tree: CategoryTree, name: string, taken: ReadonlySet<string> = new Set()): string {
@@ -54,7 +59,13 @@ export function diffCategory(current: Editable, next: Editable): { before: Recor
   return { before, after };
 }
 
-export async function recordCategoryChange(tx: RequestContext, verb: 'create' | 'update' | 'delete' | 'reorder', id: string, before: object | null, after: object | null): Promise<void> {
+export async function recordCategoryChange(
+  tx: RequestContext,
+  verb: 'create' | 'update' | 'delete' | 'reorder',
+  id: string,
+  before: object | null,
+  after: object | null,
+): Promise<void> {
   await recordAudit(tx, { action: `category.${verb}`, resourceType: 'category', resourceId: id, before, after });
   const topic = verb === 'create' ? 'category.created' : verb === 'delete' ? 'category.deleted' : 'category.updated';
   await enqueueOutbox(tx, { queue: 'index', topic, aggregateType: 'category', aggregateId: id });

@@ -37,7 +37,15 @@ export interface AttributeInput {
 }
 
 function attributeView(row: CategoryAttribute): AttributeView {
-  return { id: row.id, name: row.name, type: row.type, values: row.values ?? [], required: row.required, filterable: row.filterable, position: row.position };
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    values: row.values ?? [],
+    required: row.required,
+    filterable: row.filterable,
+    position: row.position,
+  };
 }
 
 async function attributesOf(ctx: RequestContext, categoryId: string): Promise<AttributeView[]> {
@@ -62,9 +70,14 @@ export async function listCategoryAttributes(ctx: RequestContext, categoryId: st
   return { items: await attributesOf(ctx, categoryId) };
 }
 
-const comparable = (list: AttributeView[]) => list.map(({ id, name, type, values, required, filterable, position }) => ({ id, name, type, values, required, filterable, position }));
+const comparable = (list: AttributeView[]) =>
+  list.map(({ id, name, type, values, required, filterable, position }) => ({ id, name, type, values, required, filterable, position }));
 
-export async function setCategoryAttributes(ctx: RequestContext, categoryId: string, input: { attributes: AttributeInput[] }): Promise<{ items: AttributeView[] }> {
+export async function setCategoryAttributes(
+  ctx: RequestContext,
+  categoryId: string,
+  input: { attributes: AttributeInput[] },
+): Promise<{ items: AttributeView[] }> {
   return inTransaction(ctx, async (tx) => {
     const category = await categoryFor(tx, categoryId, true);
     const repo = tenantRepository(tx, CategoryAttribute);
@@ -77,7 +90,17 @@ export async function setCategoryAttributes(ctx: RequestContext, categoryId: str
     const planned = input.attributes.map((attribute, position) => {
       const existing = byName.get(attribute.name.toLowerCase());
       if (existing) kept.add(existing.id);
-      return { existing, values: { name: attribute.name, type: attribute.type, values: attribute.type === 'enum' ? (attribute.values ?? []) : [], required: attribute.required, filterable: attribute.filterable, position } };
+      return {
+        existing,
+        values: {
+          name: attribute.name,
+          type: attribute.type,
+          values: attribute.type === 'enum' ? (attribute.values ?? []) : [],
+          required: attribute.required,
+          filterable: attribute.filterable,
+          position,
+        },
+      };
     });
     const after: AttributeView[] = planned.map(({ existing, values }) => ({ id: existing?.id ?? uuidv7(), ...values }));
     if (JSON.stringify(comparable(before)) === JSON.stringify(comparable(after))) return { items: before };
@@ -89,10 +112,19 @@ export async function setCategoryAttributes(ctx: RequestContext, categoryId: str
         const same = JSON.stringify(attributeView(existing)) === JSON.stringify(after[index]);
         if (!same) await repo.update({ id: existing.id }, { ...values, updatedAt: now });
       } else {
-        await tx.manager.insert(CategoryAttribute, repo.create({ id: after[index]!.id, storeId: category.storeId, categoryId, ...values, createdAt: now, updatedAt: now }));
+        await tx.manager.insert(
+          CategoryAttribute,
+          repo.create({ id: after[index]!.id, storeId: category.storeId, categoryId, ...values, createdAt: now, updatedAt: now }),
+        );
       }
     }
-    await recordAudit(tx, { action: 'category.set_attributes', resourceType: 'category', resourceId: categoryId, before: { attributes: before }, after: { attributes: after } });
+    await recordAudit(tx, {
+      action: 'category.set_attributes',
+      resourceType: 'category',
+      resourceId: categoryId,
+      before: { attributes: before },
+      after: { attributes: after },
+    });
     await enqueueOutbox(tx, { queue: 'index', topic: 'category.updated', aggregateType: 'category', aggregateId: categoryId });
     return { items: after };
   });

@@ -7,7 +7,14 @@ import { storeId } from '../http/schema-types';
 import { UpsertMerchantCheckoutSettingsDto, WalletChargeDto } from './checkout.schemas';
 
 export const checkoutRoutes = defineRoutes({ tag: 'checkout settings', auth: 'merchant' }, [
-  { operationId: 'checkout.getSettings', method: 'GET', path: '/checkout-settings', summary: 'Checkout settings of a store', query: { storeId: storeId() }, status: 200 },
+  {
+    operationId: 'checkout.getSettings',
+    method: 'GET',
+    path: '/checkout-settings',
+    summary: 'Checkout settings of a store',
+    query: { storeId: storeId() },
+    status: 200,
+  },
   {
     operationId: 'checkout.upsertSettings',
     method: 'PUT',
@@ -34,7 +41,8 @@ export const checkoutRoutes = defineRoutes({ tag: 'checkout settings', auth: 'me
     tag: 'wallets',
     auth: 'public',
     summary: "The wallet provider's domain association file for a store's storefront domain",
-    description: 'Fetched by the wallet provider without a token when it verifies the domain; served as the plain file the provider expects.',
+    description:
+      'Fetched by the wallet provider without a token when it verifies the domain; served as the plain file the provider expects.',
     status: 200,
   },
 ]);

@@ -9,7 +9,7 @@ export const COLLECTIONS_ERRORS = defineErrorCodes('collections', {
   collection_not_found: { status: 404, description: 'The collection does not exist.' },
   slug_taken: { status: 409, description: 'Another collection of the store has this slug.' },
   reorder_mismatch: { status: 400, description: 'A reorder must list exactly the collections of the store, each once.' },
-  invalid_product: { status: 400, description: 'Some products are not products of the collection\'s store.' },
+  invalid_product: { status: 400, description: "Some products are not products of the collection's store." },
 });
 
 export const collectionsError = COLLECTIONS_ERRORS.error;

@@ -41,7 +41,8 @@ import {
 
 type Params = Record<string, string>;
 
-const readers = "Any member of the tenant, or an API key of the store with collections:read. Another tenant's store or collection answers 404.";
+const readers =
+  "Any member of the tenant, or an API key of the store with collections:read. Another tenant's store or collection answers 404.";
 const writers =
   "Any member of the tenant (owner, admin, staff), or an API key of the store with collections:write; an archived store answers 409 store_archived. Another tenant's store or collection answers 404. Each collection changed (its fields, position or products) writes one audit entry and one outbox row (aggregate collection, topic collection.created, collection.updated or collection.deleted); a request that changes nothing writes neither.";
 

@@ -11,7 +11,8 @@ export const COLLECTION_ITEMS_MAX = 500;
 export const REORDER_IDS_MAX = 1000;
 
 const collectionName = (): Joi.StringSchema => Joi.string().trim().min(1).max(COLLECTION_NAME_MAX);
-const collectionDescription = (): Joi.StringSchema => Joi.string().max(COLLECTION_DESCRIPTION_MAX).description('Plain text, at most 5000 characters.');
+const collectionDescription = (): Joi.StringSchema =>
+  Joi.string().max(COLLECTION_DESCRIPTION_MAX).description('Plain text, at most 5000 characters.');
 
 export const CreateCollectionDto = dto(
   'CreateCollectionDto',
@@ -36,14 +37,22 @@ export const UpdateCollectionDto = dto(
   })
     .min(1)
     .messages({ 'object.min': 'give at least one field to change' })
-    .description('Any subset of the fields of a collection (at least one); null clears an optional field. The store of a collection cannot change; its position changes through reorder.'),
+    .description(
+      'Any subset of the fields of a collection (at least one); null clears an optional field. The store of a collection cannot change; its position changes through reorder.',
+    ),
 );
 
 export const BulkSetCollectionStatusDto = dto(
   'BulkSetCollectionStatusDto',
   Joi.object({
     storeId: storeId(),
-    ids: Joi.array().items(uuid()).min(1).max(COLLECTION_BULK_MAX).unique().required().description('The collections to change, 1 to 500 distinct ids.'),
+    ids: Joi.array()
+      .items(uuid())
+      .min(1)
+      .max(COLLECTION_BULK_MAX)
+      .unique()
+      .required()
+      .description('The collections to change, 1 to 500 distinct ids.'),
     isActive: bool().required(),
   }),
 );
@@ -58,15 +67,29 @@ export const IdsBodyDto = dto(
   'IdsBodyDto',
   Joi.object({
     storeId: uuid().description('The store, for store-scoped lists such as collections (required there).'),
-    ids: Joi.array().items(uuid()).min(1).max(REORDER_IDS_MAX).unique().required().description('Every one of the resources, each once, in the new order (1 to 1000 ids).'),
+    ids: Joi.array()
+      .items(uuid())
+      .min(1)
+      .max(REORDER_IDS_MAX)
+      .unique()
+      .required()
+      .description('Every one of the resources, each once, in the new order (1 to 1000 ids).'),
   }),
 );
 
 export const CollectionItemsDto = dto(
   'CollectionItemsDto',
   Joi.object({
-    productIds: Joi.array().items(uuid()).min(1).max(COLLECTION_ITEMS_MAX).unique().required().description('1 to 500 distinct products of the collection\'s store.'),
-    position: int(0, 1_000_000).description('Adding only: the 0-based place of the first added product (the rest follow it); omitted or past the end: appended. Ignored when removing.'),
+    productIds: Joi.array()
+      .items(uuid())
+      .min(1)
+      .max(COLLECTION_ITEMS_MAX)
+      .unique()
+      .required()
+      .description("1 to 500 distinct products of the collection's store."),
+    position: int(0, 1_000_000).description(
+      'Adding only: the 0-based place of the first added product (the rest follow it); omitted or past the end: appended. Ignored when removing.',
+    ),
   }),
 );
 
@@ -77,7 +100,7 @@ const CollectionFields = {
   description: Joi.string().allow(null).required(),
   imageUrl: Joi.string().allow(null).required(),
   isActive: Joi.boolean().required(),
-  position: Joi.number().integer().min(0).required().description('The place of the collection in the store\'s manual order.'),
+  position: Joi.number().integer().min(0).required().description("The place of the collection in the store's manual order."),
   productCount: Joi.number().integer().min(0).required(),
   createdAt: dateTime().required(),
   updatedAt: dateTime().required(),
@@ -101,12 +124,20 @@ export const CollectionResponse = dto('CollectionResponse', CollectionItem);
 
 export const CollectionDetailResponse = dto(
   'CollectionDetailResponse',
-  Joi.object({ ...CollectionFields, items: Joi.array().items(CollectionProductItem).required().description('The products of the collection in their order.') }),
+  Joi.object({
+    ...CollectionFields,
+    items: Joi.array().items(CollectionProductItem).required().description('The products of the collection in their order.'),
+  }),
 );
 
 export const CollectionListResponse = dto(
   'CollectionListResponse',
-  Joi.object({ items: Joi.array().items(CollectionItem).required().description('Every collection of the store, active or not, by position, then name.') }),
+  Joi.object({
+    items: Joi.array()
+      .items(CollectionItem)
+      .required()
+      .description('Every collection of the store, active or not, by position, then name.'),
+  }),
 );
 
 export const CollectionItemsAddedResponse = dto(
@@ -130,7 +161,10 @@ export const BulkSetCollectionStatusResponse = dto(
   Joi.object({
     updated: Joi.number().integer().min(0).required().description('Collections whose status changed.'),
     unchanged: Joi.number().integer().min(0).required().description('Collections that already had the status.'),
-    notFound: Joi.array().items(uuid()).required().description('Ids that are not collections of the store (unknown, or of another store), in the order given.'),
+    notFound: Joi.array()
+      .items(uuid())
+      .required()
+      .description('Ids that are not collections of the store (unknown, or of another store), in the order given.'),
   }),
 );
 
@@ -138,8 +172,16 @@ export const CollectionImportResponse = dto(
   'CollectionImportResponse',
   Joi.object({
     created: Joi.number().integer().min(0).required().description('Rows whose slug was new in the store: collections created.'),
-    updated: Joi.number().integer().min(0).required().description('Rows that changed an existing collection (matched by slug, case-insensitively).'),
-    unchanged: Joi.number().integer().min(0).required().description('Rows identical to their existing collection (fields and products): nothing written.'),
+    updated: Joi.number()
+      .integer()
+      .min(0)
+      .required()
+      .description('Rows that changed an existing collection (matched by slug, case-insensitively).'),
+    unchanged: Joi.number()
+      .integer()
+      .min(0)
+      .required()
+      .description('Rows identical to their existing collection (fields and products): nothing written.'),
   }),
 );
 

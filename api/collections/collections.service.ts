@@ -25,7 +25,15 @@ import { parseCsvImport, rejectDuplicateRows } from '../http/csv-import';
 import { ConflictError, NotFoundError, ValidationError, type FieldError } from '../../lib/errors';
 import { httpUrl } from '../http/schema-types';
 import { requireStore } from '../../domain/store-access';
-import { CATALOG_SLUG_MAX, CATALOG_SLUG_PATTERN, catalogSlug, freeStoreSlug, inSlugTransaction, slugify, storeSlugInUse } from '../../domain/slugs';
+import {
+  CATALOG_SLUG_MAX,
+  CATALOG_SLUG_PATTERN,
+  catalogSlug,
+  freeStoreSlug,
+  inSlugTransaction,
+  slugify,
+  storeSlugInUse,
+} from '../../domain/slugs';
 import { COLLECTION_DESCRIPTION_MAX, COLLECTION_NAME_MAX } from './collections.schemas';
 import { collectionsError } from './collections.errors';
 
@@ -76,14 +84,23 @@ const EDITABLE: ReadonlyArray<keyof CollectionFields | 'position'> = ['name', 's
 
 const collectionNotFound = (): NotFoundError => collectionsError('collection_not_found', 'The collection does not exist.');
 const slugTaken = (path = 'body.slug'): ConflictError =>
-  collectionsError('slug_taken', 'Another collection of the store has this slug.', [{ path, message: 'slug is already taken in the store' }]);
+  collectionsError('slug_taken', 'Another collection of the store has this slug.', [
+    { path, message: 'slug is already taken in the store' },
+  ]);
 
-const event = (topic: 'created' | 'updated' | 'deleted', id: string): OutboxEvent => ({ queue: 'index', topic: `collection.${topic}`, aggregateType: 'collection', aggregateId: id });
+const event = (topic: 'created' | 'updated' | 'deleted', id: string): OutboxEvent => ({
+  queue: 'index',
+  topic: `collection.${topic}`,
+  aggregateType: 'collection',
+  aggregateId: id,
+});
 
 /** Runs a collection write; a slug race lost at the unique index answers 409 `slug_taken` like the check before it. */
-const collectionWrite = <T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> => inSlugTransaction(ctx, 'collections_store_slug', slugTaken, work);
+const collectionWrite = <T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> =>
+  inSlugTransaction(ctx, 'collections_store_slug', slugTaken, work);
 
-const slugInUse = (tx: RequestContext, storeId: string, slug: string, exceptId?: string): Promise<boolean> => storeSlugInUse(tx, Collection, storeId, slug, exceptId);
+const slugInUse = (tx: RequestContext, storeId: string, slug: string, exceptId?: string): Promise<boolean> =>
+  storeSlugInUse(tx, Collection, storeId, slug, exceptId);
 
 /** Product counts of the collections `ids`. */
 async function productCounts(ctx: RequestContext, ids: string[]): Promise<Map<string, number>> {
@@ -112,7 +129,10 @@ async function storeCollections(ctx: RequestContext, storeId: string, lock = fal
 export async function listCollections(ctx: RequestContext, storeId: string): Promise<{ items: CollectionView[] }> {
   const store = await requireStore(ctx, storeId);
   const rows = await storeCollections(ctx, store.id);
-  const counts = await productCounts(ctx, rows.map((row) => row.id));
+  const counts = await productCounts(
+    ctx,
+    rows.map((row) => row.id),
+  );
   return { items: rows.map((row) => collectionView(row, counts.get(row.id) ?? 0)) };
 }
 
@@ -141,11 +161,23 @@ export async function createCollection(ctx: RequestContext, input: CreateCollect
     const store = await requireStore(tx, input.storeId, { forWrite: true, lock: true });
     if (input.slug !== undefined && (await slugInUse(tx, store.id, input.slug))) throw slugTaken();
     const slug = input.slug ?? (await freeStoreSlug(tx, Collection, store.id, slugify(input.name, CATALOG_SLUG_MAX - 6, 'collection')));
-    const fields = { name: input.name, slug, description: input.description ?? null, imageUrl: input.imageUrl ?? null, isActive: input.isActive, position: await nextPosition(tx, store.id) };
+    const fields = {
+      name: input.name,
+      slug,
+      description: input.description ?? null,
+      imageUrl: input.imageUrl ?? null,
+      isActive: input.isActive,
+      position: await nextPosition(tx, store.id),
+    };
     const now = new Date();
     const row = tenantRepository(tx, Collection).create({ id: uuidv7(), storeId: store.id, ...fields, createdAt: now, updatedAt: now });
     await tx.manager.insert(Collection, row);
-    await recordAudit(tx, { action: 'collection.create', resourceType: 'collection', resourceId: row.id, after: { storeId: store.id, ...fields } });
+    await recordAudit(tx, {
+      action: 'collection.create',
+      resourceType: 'collection',
+      resourceId: row.id,
+      after: { storeId: store.id, ...fields },
+    });
     await enqueueOutbox(tx, event('created', row.id));
     return collectionView(row, 0);
   });
@@ -172,7 +204,11 @@ async function itemsOf(ctx: RequestContext, collectionId: string): Promise<Colle
     .orderBy('i.position', 'ASC')
     .addOrderBy('p.id', 'ASC')
     .getRawMany();
-  return rows.map((row) => ({ productId: row.id, position: row.position, product: { id: row.id, title: row.title, slug: row.slug, status: row.status, price: Number(row.price) } }));
+  return rows.map((row) => ({
+    productId: row.id,
+    position: row.position,
+    product: { id: row.id, title: row.title, slug: row.slug, status: row.status, price: Number(row.price) },
+  }));
 }
 
 export async function getCollection(ctx: RequestContext, id: string): Promise<CollectionView & { items: CollectionProductView[] }> {
@@ -223,7 +259,12 @@ export async function deleteCollection(ctx: RequestContext, id: string): Promise
     const productIds = (await itemsOf(tx, row.id)).map((item) => item.productId);
     await tenantRepository(tx, Collection).delete({ id: row.id });
     const { id: _id, createdAt: _c, updatedAt: _u, productCount: _n, ...before } = collectionView(row, productIds.length);
-    await recordAudit(tx, { action: 'collection.delete', resourceType: 'collection', resourceId: row.id, before: { storeId: row.storeId, ...before, productIds } });
+    await recordAudit(tx, {
+      action: 'collection.delete',
+      resourceType: 'collection',
+      resourceId: row.id,
+      before: { storeId: row.storeId, ...before, productIds },
+    });
     await enqueueOutbox(tx, event('deleted', row.id));
   });
 }
@@ -235,7 +276,10 @@ export interface ReorderCollectionsInput {
 
 /** Sets the order of the store's collections: `ids` must be exactly its collections (400 `reorder_mismatch`); they get positions 0, 1, 2, … */
 export async function reorderCollections(ctx: RequestContext, input: ReorderCollectionsInput): Promise<void> {
-  if (!input.storeId) throw new ValidationError('The request body is invalid: storeId is required.', [{ path: 'body.storeId', message: 'storeId is required' }]);
+  if (!input.storeId)
+    throw new ValidationError('The request body is invalid: storeId is required.', [
+      { path: 'body.storeId', message: 'storeId is required' },
+    ]);
   const storeId = input.storeId;
   await collectionWrite(ctx, async (tx) => {
     const store = await requireStore(tx, storeId, { forWrite: true, lock: true });
@@ -257,7 +301,13 @@ export async function reorderCollections(ctx: RequestContext, input: ReorderColl
       const row = byId.get(cid.toLowerCase())!;
       if (row.position === position) continue;
       await repo.update({ id: row.id }, { position, updatedAt: now });
-      await recordAudit(tx, { action: 'collection.reorder', resourceType: 'collection', resourceId: row.id, before: { position: row.position }, after: { position } });
+      await recordAudit(tx, {
+        action: 'collection.reorder',
+        resourceType: 'collection',
+        resourceId: row.id,
+        before: { position: row.position },
+        after: { position },
+      });
       events.push(event('updated', row.id));
     }
     await enqueueOutbox(tx, events);
@@ -270,13 +320,19 @@ async function requireStoreProducts(tx: RequestContext, storeId: string, ids: st
   const known = new Set(found.map((p) => p.id));
   const errors: FieldError[] = [];
   ids.forEach((pid, index) => {
-    if (!known.has(pid.toLowerCase())) errors.push({ path: `body.productIds[${index}]`, message: `${pid} is not a product of the collection's store` });
+    if (!known.has(pid.toLowerCase()))
+      errors.push({ path: `body.productIds[${index}]`, message: `${pid} is not a product of the collection's store` });
   });
   if (errors.length) throw collectionsError('invalid_product', "Some products are not products of the collection's store.", errors);
 }
 
 /** Replaces the order of a collection's items with `productIds` (positions 0, 1, 2, …), inserting the new ones. */
-async function writeItems(tx: RequestContext, collectionId: string, current: ReadonlyArray<{ productId: string; position: number }>, productIds: string[]): Promise<void> {
+async function writeItems(
+  tx: RequestContext,
+  collectionId: string,
+  current: ReadonlyArray<{ productId: string; position: number }>,
+  productIds: string[],
+): Promise<void> {
   const existing = new Map(current.map((item) => [item.productId, item.position]));
   const keep = new Set(productIds);
   const gone = current.filter((item) => !keep.has(item.productId)).map((item) => item.productId);
@@ -299,9 +355,21 @@ async function writeItems(tx: RequestContext, collectionId: string, current: Rea
 }
 
 /** Records an item change of a collection: its updatedAt, one audit entry, one outbox row. */
-async function recordItemsChange(tx: RequestContext, row: Collection, action: 'add_items' | 'remove_items', before: string[], after: string[]): Promise<void> {
+async function recordItemsChange(
+  tx: RequestContext,
+  row: Collection,
+  action: 'add_items' | 'remove_items',
+  before: string[],
+  after: string[],
+): Promise<void> {
   await tenantRepository(tx, Collection).update({ id: row.id }, { updatedAt: new Date() });
-  await recordAudit(tx, { action: `collection.${action}`, resourceType: 'collection', resourceId: row.id, before: { productIds: before }, after: { productIds: after } });
+  await recordAudit(tx, {
+    action: `collection.${action}`,
+    resourceType: 'collection',
+    resourceId: row.id,
+    before: { productIds: before },
+    after: { productIds: after },
+  });
   await enqueueOutbox(tx, event('updated', row.id));
 }
 
@@ -311,11 +379,18 @@ export interface CollectionItemsInput {
 }
 
 /** Adds products of the store to a collection, in the order given, at `position` (default: the end); those already in it stay where they are. */
-export async function addCollectionItems(ctx: RequestContext, id: string, input: CollectionItemsInput): Promise<{ added: number; skipped: string[] }> {
+export async function addCollectionItems(
+  ctx: RequestContext,
+  id: string,
+  input: CollectionItemsInput,
+): Promise<{ added: number; skipped: string[] }> {
   return collectionWrite(ctx, async (tx) => {
     const row = await loadCollection(tx, id, true);
     await requireStoreProducts(tx, row.storeId, input.productIds);
-    const current = await tx.manager.find(CollectionItem, { where: { collectionId: row.id }, order: { position: 'ASC', productId: 'ASC' } });
+    const current = await tx.manager.find(CollectionItem, {
+      where: { collectionId: row.id },
+      order: { position: 'ASC', productId: 'ASC' },
+    });
     const order = current.map((item) => item.productId);
     const present = new Set(order);
     const productIds = input.productIds.map((pid) => pid.toLowerCase());
@@ -331,10 +406,17 @@ export async function addCollectionItems(ctx: RequestContext, id: string, input:
 }
 
 /** Removes products from a collection; ids not in it are listed in notFound. */
-export async function removeCollectionItems(ctx: RequestContext, id: string, input: CollectionItemsInput): Promise<{ removed: number; notFound: string[] }> {
+export async function removeCollectionItems(
+  ctx: RequestContext,
+  id: string,
+  input: CollectionItemsInput,
+): Promise<{ removed: number; notFound: string[] }> {
   return collectionWrite(ctx, async (tx) => {
     const row = await loadCollection(tx, id, true);
-    const current = await tx.manager.find(CollectionItem, { where: { collectionId: row.id }, order: { position: 'ASC', productId: 'ASC' } });
+    const current = await tx.manager.find(CollectionItem, {
+      where: { collectionId: row.id },
+      order: { position: 'ASC', productId: 'ASC' },
+    });
     const order = current.map((item) => item.productId);
     const present = new Set(order);
     const removing = new Set(input.productIds.map((pid) => pid.toLowerCase()).filter((pid) => present.has(pid)));
@@ -353,12 +435,19 @@ export interface BulkSetCollectionStatusInput {
   isActive: boolean;
 }
 
-export async function bulkSetCollectionStatus(ctx: RequestContext, input: BulkSetCollectionStatusInput): Promise<{ updated: number; unchanged: number; notFound: string[] }> {
+export async function bulkSetCollectionStatus(
+  ctx: RequestContext,
+  input: BulkSetCollectionStatusInput,
+): Promise<{ updated: number; unchanged: number; notFound: string[] }> {
   return collectionWrite(ctx, async (tx) => {
     const store = await requireStore(tx, input.storeId, { forWrite: true });
     const repo = tenantRepository(tx, Collection);
     // Only the store's collections are found; ids of another store or tenant are reported as not found, nothing more.
-    const found = await repo.find({ where: { storeId: store.id, id: In(input.ids) }, order: { id: 'ASC' }, lock: { mode: 'pessimistic_write' } });
+    const found = await repo.find({
+      where: { storeId: store.id, id: In(input.ids) },
+      order: { id: 'ASC' },
+      lock: { mode: 'pessimistic_write' },
+    });
     const byId = new Map(found.map((row) => [row.id, row]));
     const notFound = input.ids.filter((cid) => !byId.has(cid.toLowerCase()));
     const changing = found.filter((row) => row.isActive !== input.isActive);
@@ -366,9 +455,18 @@ export async function bulkSetCollectionStatus(ctx: RequestContext, input: BulkSe
       const ids = changing.map((row) => row.id);
       await repo.update({ storeId: store.id, id: In(ids) }, { isActive: input.isActive, updatedAt: new Date() });
       for (const row of changing) {
-        await recordAudit(tx, { action: 'collection.update', resourceType: 'collection', resourceId: row.id, before: { isActive: row.isActive }, after: { isActive: input.isActive } });
+        await recordAudit(tx, {
+          action: 'collection.update',
+          resourceType: 'collection',
+          resourceId: row.id,
+          before: { isActive: row.isActive },
+          after: { isActive: input.isActive },
+        });
       }
-      await enqueueOutbox(tx, ids.map((cid) => event('updated', cid)));
+      await enqueueOutbox(
+        tx,
+        ids.map((cid) => event('updated', cid)),
+      );
     }
     return { updated: changing.length, unchanged: found.length - changing.length, notFound };
   });
@@ -409,8 +507,17 @@ async function productSlugsOf(ctx: RequestContext, ids: string[]): Promise<Map<s
 export async function exportCollections(ctx: RequestContext, storeId: string): Promise<CsvDownload> {
   const store = await requireStore(ctx, storeId);
   const rows = await storeCollections(ctx, store.id);
-  const slugs = await productSlugsOf(ctx, rows.map((row) => row.id));
-  return { body: toCsv(rows.map((row) => ({ row, productSlugs: slugs.get(row.id) ?? [] })), CSV_COLUMNS), disposition: attachment(`collections-${store.id}.csv`) };
+  const slugs = await productSlugsOf(
+    ctx,
+    rows.map((row) => row.id),
+  );
+  return {
+    body: toCsv(
+      rows.map((row) => ({ row, productSlugs: slugs.get(row.id) ?? [] })),
+      CSV_COLUMNS,
+    ),
+    disposition: attachment(`collections-${store.id}.csv`),
+  };
 }
 
 /** Most data rows of one collection import; above it the answer is 413. */
@@ -420,11 +527,15 @@ export const COLLECTION_IMPORT_MAX_PRODUCTS = 5000;
 
 const productSlugList = Joi.string()
   .custom((value: string, helpers) => {
-    const slugs = value.split(/\s+/).filter((s) => s !== '').map((s) => s.toLowerCase());
+    const slugs = value
+      .split(/\s+/)
+      .filter((s) => s !== '')
+      .map((s) => s.toLowerCase());
     const bad = slugs.find((s) => s.length > CATALOG_SLUG_MAX || !CATALOG_SLUG_PATTERN.test(s));
     if (bad !== undefined) return helpers.message({ custom: `"${bad}" is not a product slug` });
     if (new Set(slugs).size !== slugs.length) return helpers.message({ custom: 'a product slug appears twice' });
-    if (slugs.length > COLLECTION_IMPORT_MAX_PRODUCTS) return helpers.message({ custom: `at most ${COLLECTION_IMPORT_MAX_PRODUCTS} products` });
+    if (slugs.length > COLLECTION_IMPORT_MAX_PRODUCTS)
+      return helpers.message({ custom: `at most ${COLLECTION_IMPORT_MAX_PRODUCTS} products` });
     return slugs;
   })
   .default(() => []);
@@ -462,7 +573,10 @@ const sameList = (a: readonly string[], b: readonly string[]): boolean => a.leng
  * (position: kept when empty), and any other row creates a collection (position: the cell, or after the
  * last).
  */
-export async function importCollections(ctx: RequestContext, input: { storeId: string; csv: string }): Promise<{ created: number; updated: number; unchanged: number }> {
+export async function importCollections(
+  ctx: RequestContext,
+  input: { storeId: string; csv: string },
+): Promise<{ created: number; updated: number; unchanged: number }> {
   const store = await requireStore(ctx, input.storeId, { forWrite: true });
   const rows = parseCsvImport<CollectionCsvRow>(input.csv, IMPORT_LAYOUT);
   rejectDuplicateRows(rows, 'slug', (row) => row.slug);
@@ -484,7 +598,8 @@ export async function importCollections(ctx: RequestContext, input: { storeId: s
     const errors: FieldError[] = [];
     rows.forEach((row, index) => {
       const unknown = row.productSlugs.filter((s) => !productBySlug.has(s));
-      if (unknown.length) errors.push({ path: `rows[${index + 1}].productSlugs`, message: `not products of the store: ${unknown.slice(0, 20).join(' ')}` });
+      if (unknown.length)
+        errors.push({ path: `rows[${index + 1}].productSlugs`, message: `not products of the store: ${unknown.slice(0, 20).join(' ')}` });
     });
     if (errors.length) throw new ValidationError('The CSV has invalid rows; nothing was imported.', errors);
 
@@ -497,7 +612,10 @@ export async function importCollections(ctx: RequestContext, input: { storeId: s
     const bySlug = new Map(existing.map((row) => [row.slug.toLowerCase(), row]));
     const itemsBefore = new Map<string, CollectionItem[]>();
     if (existing.length) {
-      const items = await tx.manager.find(CollectionItem, { where: { collectionId: In(existing.map((row) => row.id)) }, order: { position: 'ASC', productId: 'ASC' } });
+      const items = await tx.manager.find(CollectionItem, {
+        where: { collectionId: In(existing.map((row) => row.id)) },
+        order: { position: 'ASC', productId: 'ASC' },
+      });
       for (const item of items) itemsBefore.set(item.collectionId, [...(itemsBefore.get(item.collectionId) ?? []), item]);
     }
     const repo = tenantRepository(tx, Collection);
@@ -508,15 +626,33 @@ export async function importCollections(ctx: RequestContext, input: { storeId: s
     let unchanged = 0;
     for (const row of rows) {
       const productIds = row.productSlugs.map((s) => productBySlug.get(s)!);
-      const fields: CollectionFields = { name: row.name, slug: row.slug, description: row.description ?? null, imageUrl: row.imageUrl ?? null, isActive: row.isActive };
+      const fields: CollectionFields = {
+        name: row.name,
+        slug: row.slug,
+        description: row.description ?? null,
+        imageUrl: row.imageUrl ?? null,
+        isActive: row.isActive,
+      };
       const found = bySlug.get(row.slug);
       if (!found) {
         const now = new Date();
-        const collection = repo.create({ id: uuidv7(), storeId: store.id, ...fields, position: row.position ?? position, createdAt: now, updatedAt: now });
+        const collection = repo.create({
+          id: uuidv7(),
+          storeId: store.id,
+          ...fields,
+          position: row.position ?? position,
+          createdAt: now,
+          updatedAt: now,
+        });
         position = Math.max(position, collection.position + 1);
         await tx.manager.insert(Collection, collection);
         await writeItems(tx, collection.id, [], productIds);
-        await recordAudit(tx, { action: 'collection.create', resourceType: 'collection', resourceId: collection.id, after: { storeId: store.id, ...fields, position: collection.position, productIds } });
+        await recordAudit(tx, {
+          action: 'collection.create',
+          resourceType: 'collection',
+          resourceId: collection.id,
+          after: { storeId: store.id, ...fields, position: collection.position, productIds },
+        });
         events.push(event('created', collection.id));
         created += 1;
         continue;

@@ -47,7 +47,10 @@ function publicView(entry: ContentEntry, withBody: boolean): PublicContent {
 
 /** The store's context for tenant-scoped reads: the store must exist and not be archived. */
 async function publicStoreContext(ctx: RequestContext, storeId: string): Promise<{ storeCtx: RequestContext; storeId: string }> {
-  const rows: Array<{ id: string; tenant_id: string }> = await ctx.manager.query(`SELECT id, tenant_id FROM stores WHERE id = $1 AND status <> 'archived'`, [storeId]);
+  const rows: Array<{ id: string; tenant_id: string }> = await ctx.manager.query(
+    `SELECT id, tenant_id FROM stores WHERE id = $1 AND status <> 'archived'`,
+    [storeId],
+  );
   if (!rows[0]) throw storeNotFound();
   return { storeCtx: { ...ctx, tenantId: rows[0].tenant_id }, storeId: rows[0].id };
 }
@@ -71,22 +74,39 @@ export interface PublicListQuery {
   limit: number;
 }
 
-export async function listPublicContent(ctx: RequestContext, kind: ContentKind, storeId: string, query: PublicListQuery): Promise<{ items: PublicContent[]; nextCursor: string | null }> {
+export async function listPublicContent(
+  ctx: RequestContext,
+  kind: ContentKind,
+  storeId: string,
+  query: PublicListQuery,
+): Promise<{ items: PublicContent[]; nextCursor: string | null }> {
   const store = await publicStoreContext(ctx, storeId);
   const qb = liveQuery(store.storeCtx, kind, store.storeId, new Date());
   if (query.slug !== undefined) qb.andWhere('lower(c.slug) = lower(:slug)', { slug: query.slug });
   if (query.cursor !== undefined) {
-    const [afterAt, afterId] = decodeCursor(query.cursor, { accepts: ([at, id]) => UUID_PATTERN.test(id) && isDate(at), invalid: invalidCursor });
+    const [afterAt, afterId] = decodeCursor(query.cursor, {
+      accepts: ([at, id]) => UUID_PATTERN.test(id) && isDate(at),
+      invalid: invalidCursor,
+    });
     qb.andWhere('(c.publishedAt < :afterAt OR (c.publishedAt = :afterAt AND c.id < :afterId))', { afterAt: new Date(afterAt), afterId });
   }
-  const rows = await qb.orderBy('c.publishedAt', 'DESC').addOrderBy('c.id', 'DESC').take(query.limit + 1).getMany();
+  const rows = await qb
+    .orderBy('c.publishedAt', 'DESC')
+    .addOrderBy('c.id', 'DESC')
+    .take(query.limit + 1)
+    .getMany();
   const page = rows.slice(0, query.limit);
-  return { items: page.map((entry) => publicView(entry, kind === 'PAGE')), nextCursor: rows.length > query.limit ? entryCursor(page[page.length - 1]!) : null };
+  return {
+    items: page.map((entry) => publicView(entry, kind === 'PAGE')),
+    nextCursor: rows.length > query.limit ? entryCursor(page[page.length - 1]!) : null,
+  };
 }
 
 export async function getPublicContent(ctx: RequestContext, kind: ContentKind, storeId: string, slug: string): Promise<PublicContent> {
   const store = await publicStoreContext(ctx, storeId);
-  const entry = await liveQuery(store.storeCtx, kind, store.storeId, new Date()).andWhere('lower(c.slug) = lower(:slug)', { slug }).getOne();
+  const entry = await liveQuery(store.storeCtx, kind, store.storeId, new Date())
+    .andWhere('lower(c.slug) = lower(:slug)', { slug })
+    .getOne();
   if (!entry) throw contentNotFound(kind);
   return publicView(entry, true);
 }

@@ -17,7 +17,15 @@ import {
   UpdatePageDto,
   UpdatePostDto,
 } from './content.schemas';
-import { createContent, deleteContent, listContent, updateContent, type CreateContentInput, type ListContentQuery, type UpdateContentInput } from './content.service';
+import {
+  createContent,
+  deleteContent,
+  listContent,
+  updateContent,
+  type CreateContentInput,
+  type ListContentQuery,
+  type UpdateContentInput,
+} from './content.service';
 import { getPublicContent, listPublicContent, type PublicListQuery } from './content-public.service';
 import { searchEngineOf } from '../../search/public-search';
 
@@ -29,7 +37,7 @@ const writers = (what: string, aggregate: string): string =>
 const publication =
   'Publication: DRAFT entries are never public; a PUBLISHED entry is public from its publishedAt on (a future date schedules it: it appears by itself when the date comes, and scheduled is true until then). Publishing without a publishedAt stamps the time of the write. live says whether the storefront shows it now.';
 const publicRules =
-  'No token. Cached like public search (dropped when the store\'s content changes, and kept no later than the next scheduled publication). Only live entries (PUBLISHED with publishedAt at or before now) of a store that exists and is not archived (404 store_not_found otherwise). Lists are newest publication first; cursor is the nextCursor of the previous page, limit 1 to 100 (default 20); neither is typed by the specification.';
+  "No token. Cached like public search (dropped when the store's content changes, and kept no later than the next scheduled publication). Only live entries (PUBLISHED with publishedAt at or before now) of a store that exists and is not archived (404 store_not_found otherwise). Lists are newest publication first; cursor is the nextCursor of the previous page, limit 1 to 100 (default 20); neither is typed by the specification.";
 
 const merchantRows = (kind: ContentKind): RouteRow[] => {
   const page = kind === 'PAGE';
@@ -44,7 +52,12 @@ const merchantRows = (kind: ContentKind): RouteRow[] => {
       path: base,
       summary: page ? 'Content pages of a store' : 'Blog posts of a store',
       description: `${readers} Every ${noun}, drafts and scheduled ones included, in creation order, with its body. status filters (DRAFT or PUBLISHED); status, cursor and limit are not typed by the specification: cursor is the nextCursor of the previous page, limit 1 to 100 (default 50). ${publication}`,
-      query: { storeId: storeId(), status: listedRequired(oneOf(CONTENT_STATUSES)), cursor: listedRequired(cursor()), limit: listedRequired(positiveInt(100).default(50)) },
+      query: {
+        storeId: storeId(),
+        status: listedRequired(oneOf(CONTENT_STATUSES)),
+        cursor: listedRequired(cursor()),
+        limit: listedRequired(positiveInt(100).default(50)),
+      },
       response: page ? ContentPageListResponse : ContentPostListResponse,
       status: 200,
       handler: (req: RouteRequest<Params>) => listContent(req.context, kind, req.query as ListContentQuery),
@@ -92,7 +105,12 @@ async function cachedContent(req: RouteRequest<Params>, kind: ContentKind, compu
     `SELECT (extract(epoch FROM min(published_at) - now()) * 1000)::float8 AS ms FROM content_entries WHERE store_id = $1 AND kind = $2 AND status = 'PUBLISHED' AND published_at > now()`,
     [storeId, kind],
   );
-  return searchEngineOf(req.context).cachedRead(storeId, ['content', kind, req.koa.path, req.koa.querystring], compute, next?.ms ?? undefined);
+  return searchEngineOf(req.context).cachedRead(
+    storeId,
+    ['content', kind, req.koa.path, req.koa.querystring],
+    compute,
+    next?.ms ?? undefined,
+  );
 }
 
 export const contentRoutes: RouteDef[] = [
@@ -107,7 +125,8 @@ export const contentRoutes: RouteDef[] = [
       query: { slug: text(1, 200).description('Only the page with this slug (case-insensitive).'), cursor: cursor(), limit: publicLimit() },
       response: PublicContentPageListResponse,
       status: 200,
-      handler: (req: RouteRequest<Params>) => cachedContent(req, 'PAGE', () => listPublicContent(req.context, 'PAGE', req.params.storeId!, req.query as PublicListQuery)),
+      handler: (req: RouteRequest<Params>) =>
+        cachedContent(req, 'PAGE', () => listPublicContent(req.context, 'PAGE', req.params.storeId!, req.query as PublicListQuery)),
     },
     {
       operationId: 'content.publicGetPage',
@@ -117,7 +136,8 @@ export const contentRoutes: RouteDef[] = [
       description: `${publicRules} The slug matches case-insensitively; a draft, scheduled or unknown page answers 404 content_not_found.`,
       response: PublicContentPageResponse,
       status: 200,
-      handler: (req: RouteRequest<Params>) => cachedContent(req, 'PAGE', () => getPublicContent(req.context, 'PAGE', req.params.storeId!, req.params.slug!)),
+      handler: (req: RouteRequest<Params>) =>
+        cachedContent(req, 'PAGE', () => getPublicContent(req.context, 'PAGE', req.params.storeId!, req.params.slug!)),
     },
   ]),
   ...defineRoutes({ tag: 'cms', auth: 'merchant' }, merchantRows('POST')),
@@ -131,7 +151,8 @@ export const contentRoutes: RouteDef[] = [
       query: { cursor: cursor(), limit: publicLimit() },
       response: PublicContentPostListResponse,
       status: 200,
-      handler: (req: RouteRequest<Params>) => cachedContent(req, 'POST', () => listPublicContent(req.context, 'POST', req.params.storeId!, req.query as PublicListQuery)),
+      handler: (req: RouteRequest<Params>) =>
+        cachedContent(req, 'POST', () => listPublicContent(req.context, 'POST', req.params.storeId!, req.query as PublicListQuery)),
     },
     {
       operationId: 'content.publicGetPost',
@@ -141,7 +162,8 @@ export const contentRoutes: RouteDef[] = [
       description: `${publicRules} The slug matches case-insensitively; a draft, scheduled or unknown post answers 404 content_not_found.`,
       response: PublicContentPostResponse,
       status: 200,
-      handler: (req: RouteRequest<Params>) => cachedContent(req, 'POST', () => getPublicContent(req.context, 'POST', req.params.storeId!, req.params.slug!)),
+      handler: (req: RouteRequest<Params>) =>
+        cachedContent(req, 'POST', () => getPublicContent(req.context, 'POST', req.params.storeId!, req.params.slug!)),
     },
   ]),
 ];

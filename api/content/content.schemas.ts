@@ -25,7 +25,8 @@ export const CONTENT_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const SANITISED_HTML =
   'Rich text as HTML, at most 200,000 characters, sanitised when saved: kept are p, br, hr, headings h1 to h6, strong, b, em, i, u, s, sub, sup, small, mark, span, div, blockquote, q, cite, code, pre, lists (ul, ol, li, dl, dt, dd), tables (table, caption, thead, tbody, tfoot, tr, th, td with colspan and rowspan), figure, figcaption, a (href with http, https, mailto or tel, a relative path or a #fragment; title; target; rel) and img (src with http or https, alt, title, width, height). Every other element is removed with its attributes, keeping its text; script, style, iframe, object and embed are removed with their content; event handler attributes (onclick, …), style attributes and javascript:, data: or vbscript: URLs are dropped. Links that open a new window get rel="noopener noreferrer". The stored (sanitised) HTML is what every read returns.';
 
-const title = (): Joi.StringSchema => Joi.string().trim().min(1).max(CONTENT_TITLE_MAX).description(`1 to ${CONTENT_TITLE_MAX} characters after trimming.`);
+const title = (): Joi.StringSchema =>
+  Joi.string().trim().min(1).max(CONTENT_TITLE_MAX).description(`1 to ${CONTENT_TITLE_MAX} characters after trimming.`);
 
 export const contentSlug = (): Joi.StringSchema =>
   Joi.string()
@@ -40,9 +41,19 @@ export const contentSlug = (): Joi.StringSchema =>
 
 const bodyHtml = (): Joi.StringSchema => Joi.string().allow('').max(CONTENT_BODY_MAX).description(SANITISED_HTML);
 const seoTitle = (): Joi.StringSchema =>
-  Joi.string().trim().min(1).max(SEO_TITLE_MAX).allow(null).description(`The HTML title for search engines, 1 to ${SEO_TITLE_MAX} characters; null: the storefront uses title.`);
+  Joi.string()
+    .trim()
+    .min(1)
+    .max(SEO_TITLE_MAX)
+    .allow(null)
+    .description(`The HTML title for search engines, 1 to ${SEO_TITLE_MAX} characters; null: the storefront uses title.`);
 const seoDescription = (): Joi.StringSchema =>
-  Joi.string().trim().min(1).max(SEO_DESCRIPTION_MAX).allow(null).description(`The meta description for search engines, 1 to ${SEO_DESCRIPTION_MAX} characters of plain text; null: none.`);
+  Joi.string()
+    .trim()
+    .min(1)
+    .max(SEO_DESCRIPTION_MAX)
+    .allow(null)
+    .description(`The meta description for search engines, 1 to ${SEO_DESCRIPTION_MAX} characters of plain text; null: none.`);
 const status = (): Joi.StringSchema =>
   oneOf(CONTENT_STATUSES).description('DRAFT (never public) or PUBLISHED (public from publishedAt on).');
 const publishedAt = (): Joi.DateSchema =>
@@ -53,23 +64,59 @@ const publishedAt = (): Joi.DateSchema =>
     .description(
       'The publication date (ISO 8601, 2000 to 2100). A PUBLISHED entry appears on the storefront from this moment: a future date schedules it. A PUBLISHED entry without one (left out or null) gets the time of the write it was published in; a DRAFT may keep a planned date.',
     );
-const excerpt = (): Joi.StringSchema => Joi.string().trim().min(1).max(EXCERPT_MAX).allow(null).description(`Plain-text summary for post lists, 1 to ${EXCERPT_MAX} characters; null: none.`);
-const author = (): Joi.StringSchema => Joi.string().trim().min(1).max(AUTHOR_MAX).allow(null).description(`The author's name as shown, 1 to ${AUTHOR_MAX} characters; null: none.`);
+const excerpt = (): Joi.StringSchema =>
+  Joi.string()
+    .trim()
+    .min(1)
+    .max(EXCERPT_MAX)
+    .allow(null)
+    .description(`Plain-text summary for post lists, 1 to ${EXCERPT_MAX} characters; null: none.`);
+const author = (): Joi.StringSchema =>
+  Joi.string()
+    .trim()
+    .min(1)
+    .max(AUTHOR_MAX)
+    .allow(null)
+    .description(`The author's name as shown, 1 to ${AUTHOR_MAX} characters; null: none.`);
 const tags = (): Joi.ArraySchema =>
   Joi.array()
     .items(Joi.string().trim().min(1).max(TAG_MAX))
     .max(TAGS_MAX)
     .unique((a: string, b: string) => a.toLowerCase() === b.toLowerCase())
-    .description(`0 to ${TAGS_MAX} tags, each 1 to ${TAG_MAX} characters after trimming, distinct case-insensitively; kept in the order given.`);
+    .description(
+      `0 to ${TAGS_MAX} tags, each 1 to ${TAG_MAX} characters after trimming, distinct case-insensitively; kept in the order given.`,
+    );
 
-const common = { title: title(), slug: contentSlug(), bodyHtml: bodyHtml(), seoTitle: seoTitle(), seoDescription: seoDescription(), status: status(), publishedAt: publishedAt() };
+const common = {
+  title: title(),
+  slug: contentSlug(),
+  bodyHtml: bodyHtml(),
+  seoTitle: seoTitle(),
+  seoDescription: seoDescription(),
+  status: status(),
+  publishedAt: publishedAt(),
+};
 const postOnly = { excerpt: excerpt(), author: author(), tags: tags() };
 
-const createDefaults = { title: title().required(), bodyHtml: bodyHtml().default(''), status: status().default('DRAFT').description('Defaults to DRAFT. DRAFT (never public) or PUBLISHED (public from publishedAt on).') };
+const createDefaults = {
+  title: title().required(),
+  bodyHtml: bodyHtml().default(''),
+  status: status().default('DRAFT').description('Defaults to DRAFT. DRAFT (never public) or PUBLISHED (public from publishedAt on).'),
+};
 
-export const CreatePageDto = dto('CreatePageDto', Joi.object({ storeId: storeId(), ...common, ...createDefaults }).description('A content page of the store (about us, shipping policy, …).'));
+export const CreatePageDto = dto(
+  'CreatePageDto',
+  Joi.object({ storeId: storeId(), ...common, ...createDefaults }).description(
+    'A content page of the store (about us, shipping policy, …).',
+  ),
+);
 
-export const CreatePostDto = dto('CreatePostDto', Joi.object({ storeId: storeId(), ...common, ...postOnly, ...createDefaults, tags: tags().default([]) }).description('A blog post of the store.'));
+export const CreatePostDto = dto(
+  'CreatePostDto',
+  Joi.object({ storeId: storeId(), ...common, ...postOnly, ...createDefaults, tags: tags().default([]) }).description(
+    'A blog post of the store.',
+  ),
+);
 
 const updateOf = (name: string, keys: Record<string, Joi.Schema>, what: string): ReturnType<typeof dto> =>
   dto(
@@ -77,7 +124,9 @@ const updateOf = (name: string, keys: Record<string, Joi.Schema>, what: string):
     Joi.object(keys)
       .min(1)
       .messages({ 'object.min': 'give at least one field to change' })
-      .description(`Any subset of the fields of a ${what} (at least one); null clears an optional field. The store cannot change; the slug changes only when given.`),
+      .description(
+        `Any subset of the fields of a ${what} (at least one); null clears an optional field. The store cannot change; the slug changes only when given.`,
+      ),
   );
 
 export const UpdatePageDto = updateOf('UpdatePageDto', common, 'page');
@@ -100,7 +149,11 @@ const entryKeys = {
   createdAt: dateTime().required(),
   updatedAt: dateTime().required(),
 };
-const postKeys = { excerpt: Joi.string().allow(null).required(), author: Joi.string().allow(null).required(), tags: Joi.array().items(Joi.string()).required() };
+const postKeys = {
+  excerpt: Joi.string().allow(null).required(),
+  author: Joi.string().allow(null).required(),
+  tags: Joi.array().items(Joi.string()).required(),
+};
 
 const PageItem = Joi.object(entryKeys).label('ContentPageItem');
 const PostItem = Joi.object({ ...entryKeys, ...postKeys }).label('ContentPostItem');
@@ -108,8 +161,14 @@ const nextCursor = Joi.string().allow(null).required().description('Pass as curs
 
 export const ContentPageResponse = dto('ContentPageResponse', PageItem);
 export const ContentPostResponse = dto('ContentPostResponse', PostItem);
-export const ContentPageListResponse = dto('ContentPageListResponse', Joi.object({ items: Joi.array().items(PageItem).required(), nextCursor }));
-export const ContentPostListResponse = dto('ContentPostListResponse', Joi.object({ items: Joi.array().items(PostItem).required(), nextCursor }));
+export const ContentPageListResponse = dto(
+  'ContentPageListResponse',
+  Joi.object({ items: Joi.array().items(PageItem).required(), nextCursor }),
+);
+export const ContentPostListResponse = dto(
+  'ContentPostListResponse',
+  Joi.object({ items: Joi.array().items(PostItem).required(), nextCursor }),
+);
 
 const publicKeys = {
   id: uuid().required(),
@@ -134,5 +193,11 @@ export const PublicContentPageListResponse = dto(
 );
 export const PublicContentPostListResponse = dto(
   'PublicContentPostListResponse',
-  Joi.object({ items: Joi.array().items(PublicPostSummary).required().description('Live posts without their bodies (read one by slug for it), newest publication first.'), nextCursor }),
+  Joi.object({
+    items: Joi.array()
+      .items(PublicPostSummary)
+      .required()
+      .description('Live posts without their bodies (read one by slug for it), newest publication first.'),
+    nextCursor,
+  }),
 );

@@ -77,27 +77,47 @@ export interface ContentFields extends EntryContent {
   tags: string[];
 }
 
-const EDITABLE: ReadonlyArray<keyof ContentFields> = ['title', 'slug', 'bodyHtml', 'seoTitle', 'seoDescription', 'status', 'publishedAt', 'excerpt', 'author', 'tags'];
+const EDITABLE: ReadonlyArray<keyof ContentFields> = [
+  'title',
+  'slug',
+  'bodyHtml',
+  'seoTitle',
+  'seoDescription',
+  'status',
+  'publishedAt',
+  'excerpt',
+  'author',
+  'tags',
+];
 const POST_ONLY: ReadonlyArray<keyof ContentFields> = ['excerpt', 'author', 'tags'];
 /** The fields a kind has: pages have no excerpt, author or tags. */
-const fieldsOf = (kind: ContentKind): ReadonlyArray<keyof ContentFields> => (kind === 'POST' ? EDITABLE : EDITABLE.filter((f) => !POST_ONLY.includes(f)));
-const pick = (kind: ContentKind, fields: ContentFields): Record<string, unknown> => Object.fromEntries(fieldsOf(kind).map((f) => [f, fields[f]]));
+const fieldsOf = (kind: ContentKind): ReadonlyArray<keyof ContentFields> =>
+  kind === 'POST' ? EDITABLE : EDITABLE.filter((f) => !POST_ONLY.includes(f));
+const pick = (kind: ContentKind, fields: ContentFields): Record<string, unknown> =>
+  Object.fromEntries(fieldsOf(kind).map((f) => [f, fields[f]]));
 
 const aggregate = (kind: ContentKind): 'content_page' | 'content_post' => (kind === 'PAGE' ? 'content_page' : 'content_post');
 const noun = (kind: ContentKind): string => (kind === 'PAGE' ? 'page' : 'post');
 
 export const contentNotFound = (kind: ContentKind): NotFoundError => contentError('content_not_found', `The ${noun(kind)} does not exist.`);
 const slugTaken = (kind: ContentKind) => (): ConflictError =>
-  contentError('slug_taken', `Another ${noun(kind)} of the store has this slug.`, [{ path: 'body.slug', message: 'slug is already taken in the store' }]);
+  contentError('slug_taken', `Another ${noun(kind)} of the store has this slug.`, [
+    { path: 'body.slug', message: 'slug is already taken in the store' },
+  ]);
 
 const event = (kind: ContentKind, verb: 'created' | 'updated' | 'deleted', id: string): OutboxEvent =>
-  kind === 'PAGE' ? { queue: 'index', topic: `content_page.${verb}`, aggregateType: 'content_page', aggregateId: id } : { queue: 'index', topic: `content_post.${verb}`, aggregateType: 'content_post', aggregateId: id };
+  kind === 'PAGE'
+    ? { queue: 'index', topic: `content_page.${verb}`, aggregateType: 'content_page', aggregateId: id }
+    : { queue: 'index', topic: `content_post.${verb}`, aggregateType: 'content_post', aggregateId: id };
 
 const contentWrite = <T>(ctx: RequestContext, kind: ContentKind, work: (tx: RequestContext) => Promise<T>): Promise<T> =>
   inSlugTransaction(ctx, 'content_entries_store_kind_slug', slugTaken(kind), work);
 
 function slugQuery(ctx: RequestContext, kind: ContentKind, storeId: string) {
-  return tenantRepository(ctx, ContentEntry).createQueryBuilder('c').andWhere('c.storeId = :storeId', { storeId }).andWhere('c.kind = :kind', { kind });
+  return tenantRepository(ctx, ContentEntry)
+    .createQueryBuilder('c')
+    .andWhere('c.storeId = :storeId', { storeId })
+    .andWhere('c.kind = :kind', { kind });
 }
 
 async function slugInUse(ctx: RequestContext, kind: ContentKind, storeId: string, slug: string, exceptId?: string): Promise<boolean> {
@@ -129,13 +149,23 @@ export interface ListContentQuery {
   limit: number;
 }
 
-export async function listContent(ctx: RequestContext, kind: ContentKind, query: ListContentQuery): Promise<{ items: ContentEntryView[]; nextCursor: string | null }> {
+export async function listContent(
+  ctx: RequestContext,
+  kind: ContentKind,
+  query: ListContentQuery,
+): Promise<{ items: ContentEntryView[]; nextCursor: string | null }> {
   const store = await requireStore(ctx, query.storeId);
   if (query.cursor !== undefined && !UUID_PATTERN.test(query.cursor)) throw contentError('invalid_cursor', 'The cursor is not valid.');
-  const qb = tenantRepository(ctx, ContentEntry).createQueryBuilder('c').andWhere('c.storeId = :storeId', { storeId: store.id }).andWhere('c.kind = :kind', { kind });
+  const qb = tenantRepository(ctx, ContentEntry)
+    .createQueryBuilder('c')
+    .andWhere('c.storeId = :storeId', { storeId: store.id })
+    .andWhere('c.kind = :kind', { kind });
   if (query.status !== undefined) qb.andWhere('c.status = :status', { status: query.status });
   if (query.cursor !== undefined) qb.andWhere('c.id > :cursor', { cursor: query.cursor });
-  const rows = await qb.orderBy('c.id', 'ASC').take(query.limit + 1).getMany();
+  const rows = await qb
+    .orderBy('c.id', 'ASC')
+    .take(query.limit + 1)
+    .getMany();
   const page = rows.slice(0, query.limit);
   const now = new Date();
   return { items: page.map((entry) => contentView(entry, now)), nextCursor: rows.length > query.limit ? page[page.length - 1]!.id : null };
@@ -175,9 +205,21 @@ export async function createContent(ctx: RequestContext, kind: ContentKind, inpu
       },
       now,
     );
-    const entry = tenantRepository(tx, ContentEntry).create({ id: uuidv7(), storeId: store.id, kind, ...fields, createdAt: now, updatedAt: now });
+    const entry = tenantRepository(tx, ContentEntry).create({
+      id: uuidv7(),
+      storeId: store.id,
+      kind,
+      ...fields,
+      createdAt: now,
+      updatedAt: now,
+    });
     await tx.manager.insert(ContentEntry, entry);
-    await recordAudit(tx, { action: `${aggregate(kind)}.create`, resourceType: aggregate(kind), resourceId: entry.id, after: { storeId: store.id, ...pick(kind, fields) } });
+    await recordAudit(tx, {
+      action: `${aggregate(kind)}.create`,
+      resourceType: aggregate(kind),
+      resourceId: entry.id,
+      after: { storeId: store.id, ...pick(kind, fields) },
+    });
     await enqueueOutbox(tx, event(kind, 'created', entry.id));
     return contentView(entry, now);
   });
@@ -201,10 +243,16 @@ const same = (a: unknown, b: unknown): boolean => {
 
 export type UpdateContentInput = Partial<Omit<ContentFields, 'publishedAt'>> & { publishedAt?: Date | null };
 
-export async function updateContent(ctx: RequestContext, kind: ContentKind, id: string, input: UpdateContentInput): Promise<ContentEntryView> {
+export async function updateContent(
+  ctx: RequestContext,
+  kind: ContentKind,
+  id: string,
+  input: UpdateContentInput,
+): Promise<ContentEntryView> {
   return contentWrite(ctx, kind, async (tx) => {
     const entry = await loadForWrite(tx, kind, id);
-    if (input.slug !== undefined && input.slug !== entry.slug && (await slugInUse(tx, kind, entry.storeId, input.slug, entry.id))) throw slugTaken(kind)();
+    if (input.slug !== undefined && input.slug !== entry.slug && (await slugInUse(tx, kind, entry.storeId, input.slug, entry.id)))
+      throw slugTaken(kind)();
     const now = new Date();
     const merged: ContentFields = {
       title: input.title ?? entry.title,

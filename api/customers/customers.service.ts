@@ -21,15 +21,41 @@ import { requireStore } from '../../domain/store-access';
 import { booleanCell, csvRecords, listCell, type CsvSource, type RowError } from '../imports/csv-stream';
 import { importSettings } from '../imports/imports.settings';
 
-export const CUSTOMER_COLUMNS = ['email', 'name', 'phone', 'tags', 'acceptsMarketing', 'marketingConsentAt', 'addressLine1', 'addressLine2', 'city', 'district', 'region', 'postalCode', 'country'] as const;
-const ADDRESS_COLUMNS = { addressLine1: 'line1', addressLine2: 'line2', city: 'city', district: 'district', region: 'region', postalCode: 'postalCode', country: 'country' } as const;
+export const CUSTOMER_COLUMNS = [
+  'email',
+  'name',
+  'phone',
+  'tags',
+  'acceptsMarketing',
+  'marketingConsentAt',
+  'addressLine1',
+  'addressLine2',
+  'city',
+  'district',
+  'region',
+  'postalCode',
+  'country',
+] as const;
+const ADDRESS_COLUMNS = {
+  addressLine1: 'line1',
+  addressLine2: 'line2',
+  city: 'city',
+  district: 'district',
+  region: 'region',
+  postalCode: 'postalCode',
+  country: 'country',
+} as const;
 const BATCH = 500;
 export const MAX_REPORTED_ROW_ERRORS = 1_000;
 
 const cellSchemas: Record<(typeof CUSTOMER_COLUMNS)[number], Joi.Schema> = {
   email: Joi.string().trim().email({ tlds: false }).max(254).required(),
   name: Joi.string().trim().min(1).max(200),
-  phone: Joi.string().trim().pattern(/^\+?[0-9][0-9 ()-]{3,30}$/).message('must be a phone number (digits, spaces, parentheses, hyphens, an optional leading +)').max(32),
+  phone: Joi.string()
+    .trim()
+    .pattern(/^\+?[0-9][0-9 ()-]{3,30}$/)
+    .message('must be a phone number (digits, spaces, parentheses, hyphens, an optional leading +)')
+    .max(32),
   tags: Joi.string(),
   acceptsMarketing: Joi.string(),
   marketingConsentAt: Joi.date().iso(),
@@ -39,7 +65,11 @@ const cellSchemas: Record<(typeof CUSTOMER_COLUMNS)[number], Joi.Schema> = {
   district: Joi.string().trim().max(100),
   region: Joi.string().trim().max(100),
   postalCode: Joi.string().trim().max(20),
-  country: Joi.string().trim().uppercase().pattern(/^[A-Z]{2}$/).message('must be an ISO 3166-1 alpha-2 country code'),
+  country: Joi.string()
+    .trim()
+    .uppercase()
+    .pattern(/^[A-Z]{2}$/)
+    .message('must be an ISO 3166-1 alpha-2 country code'),
 };
 
 export interface CustomerImportResult {
@@ -87,9 +117,11 @@ function readCustomerRow(row: number, cells: Record<string, string>, header: rea
   const tags = listCell(cells.tags);
   if (tags.length > 50) errors.push({ row, column: 'tags', message: 'at most 50 tags' });
   if (tags.some((t) => t.length > 100)) errors.push({ row, column: 'tags', message: 'a tag has at most 100 characters' });
-  if (consent === false && cells.marketingConsentAt !== undefined) errors.push({ row, column: 'marketingConsentAt', message: 'must be empty when acceptsMarketing is false' });
+  if (consent === false && cells.marketingConsentAt !== undefined)
+    errors.push({ row, column: 'marketingConsentAt', message: 'must be empty when acceptsMarketing is false' });
   const addressGiven = Object.keys(ADDRESS_COLUMNS).some((c) => cells[c] !== undefined);
-  if (addressGiven && cells.addressLine1 === undefined) errors.push({ row, column: 'addressLine1', message: 'is required when any address column is filled in' });
+  if (addressGiven && cells.addressLine1 === undefined)
+    errors.push({ row, column: 'addressLine1', message: 'is required when any address column is filled in' });
   if (errors.length) return errors;
 
   const has = (column: string): boolean => header.includes(column);
@@ -104,15 +136,27 @@ function readCustomerRow(row: number, cells: Record<string, string>, header: rea
   let address: CustomerAddress | undefined;
   if (addressGiven) {
     address = { line1: value.addressLine1 as string };
-    for (const [column, key] of Object.entries(ADDRESS_COLUMNS)) if (key !== 'line1' && value[column] !== undefined) (address as unknown as Record<string, unknown>)[key] = value[column];
+    for (const [column, key] of Object.entries(ADDRESS_COLUMNS))
+      if (key !== 'line1' && value[column] !== undefined) (address as unknown as Record<string, unknown>)[key] = value[column];
   }
   return { row, email: value.email as string, fields, address };
 }
 
-const sameAddress = (a: CustomerAddress, b: CustomerAddress): boolean => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
+const sameAddress = (a: CustomerAddress, b: CustomerAddress): boolean =>
+  JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
 
-function customerState(c: Pick<Customer, 'name' | 'email' | 'phone' | 'addresses' | 'tags' | 'acceptsMarketing' | 'marketingConsentAt'>): Record<string, unknown> {
-  return { name: c.name, email: c.email, phone: c.phone, addresses: c.addresses, tags: c.tags, acceptsMarketing: c.acceptsMarketing, marketingConsentAt: c.marketingConsentAt?.toISOString() ?? null };
+function customerState(
+  c: Pick<Customer, 'name' | 'email' | 'phone' | 'addresses' | 'tags' | 'acceptsMarketing' | 'marketingConsentAt'>,
+): Record<string, unknown> {
+  return {
+    name: c.name,
+    email: c.email,
+    phone: c.phone,
+    addresses: c.addresses,
+    tags: c.tags,
+    acceptsMarketing: c.acceptsMarketing,
+    marketingConsentAt: c.marketingConsentAt?.toISOString() ?? null,
+  };
 }
 
 /** Writes one batch of checked rows in one transaction; returns the counts. */
@@ -121,29 +165,38 @@ async function writeCustomerBatch(ctx: RequestContext, storeId: string, rows: Cu
     const store: Store = await requireStore(tx, storeId, { forWrite: true });
     const existing = await tx.manager
       .createQueryBuilder(Customer, 'c')
-      .where('c.tenant_id = :tenant AND c.store_id = :store AND c.email_key IN (:...keys)', { tenant: tx.tenantId, store: store.id, keys: rows.map((r) => r.email.toLowerCase()) })
+      .where('c.tenant_id = :tenant AND c.store_id = :store AND c.email_key IN (:...keys)', {
+        tenant: tx.tenantId,
+        store: store.id,
+        keys: rows.map((r) => r.email.toLowerCase()),
+      })
       .setLock('pessimistic_write')
       .getMany();
     const byKey = new Map(existing.map((c) => [c.email.toLowerCase(), c]));
     const now = new Date();
     for (const row of rows) {
       const current = byKey.get(row.email.toLowerCase());
-      const next: Customer = Object.assign(new Customer(), current ?? {
-        id: uuidv7(),
-        tenantId: tx.tenantId!,
-        storeId: store.id,
-        name: null,
-        phone: null,
-        addresses: [],
-        tags: [],
-        acceptsMarketing: false,
-        marketingConsentAt: null,
-        createdAt: now,
-      });
+      const next: Customer = Object.assign(
+        new Customer(),
+        current ?? {
+          id: uuidv7(),
+          tenantId: tx.tenantId!,
+          storeId: store.id,
+          name: null,
+          phone: null,
+          addresses: [],
+          tags: [],
+          acceptsMarketing: false,
+          marketingConsentAt: null,
+          createdAt: now,
+        },
+      );
       next.email = row.email;
       Object.assign(next, { ...row.fields, marketingConsentAt: undefined });
       if (row.fields.acceptsMarketing !== undefined) {
-        next.marketingConsentAt = row.fields.acceptsMarketing ? (row.fields.marketingConsentAt ?? (current?.acceptsMarketing ? current.marketingConsentAt : null) ?? now) : null;
+        next.marketingConsentAt = row.fields.acceptsMarketing
+          ? (row.fields.marketingConsentAt ?? (current?.acceptsMarketing ? current.marketingConsentAt : null) ?? now)
+          : null;
       }
       if (row.address) next.addresses = [row.address, ...next.addresses.filter((a) => !sameAddress(a, row.address!))];
       const before = current ? customerState(current) : null;
@@ -155,14 +208,33 @@ async function writeCustomerBatch(ctx: RequestContext, storeId: string, rows: Cu
       next.updatedAt = now;
       const columns = next;
       if (current) {
-        await tx.manager.update(Customer, { id: current.id, tenantId: tx.tenantId }, { name: next.name, email: next.email, phone: next.phone, addresses: next.addresses as never, tags: next.tags, acceptsMarketing: next.acceptsMarketing, marketingConsentAt: next.marketingConsentAt, updatedAt: now });
+        await tx.manager.update(
+          Customer,
+          { id: current.id, tenantId: tx.tenantId },
+          {
+            name: next.name,
+            email: next.email,
+            phone: next.phone,
+            addresses: next.addresses as never,
+            tags: next.tags,
+            acceptsMarketing: next.acceptsMarketing,
+            marketingConsentAt: next.marketingConsentAt,
+            updatedAt: now,
+          },
+        );
         result.customers.updated += 1;
       } else {
         await tx.manager.insert(Customer, columns as never);
         byKey.set(row.email.toLowerCase(), next);
         result.customers.created += 1;
       }
-      await recordAudit(tx, { action: current ? 'customer.update' : 'customer.create', resourceType: 'customer', resourceId: next.id, before, after });
+      await recordAudit(tx, {
+        action: current ? 'customer.update' : 'customer.create',
+        resourceType: 'customer',
+        resourceId: next.id,
+        before,
+        after,
+      });
     }
   });
 }
@@ -174,7 +246,12 @@ async function writeCustomerBatch(ctx: RequestContext, storeId: string, rows: Cu
 export async function importCustomers(ctx: RequestContext, storeId: string, source: CsvSource): Promise<CustomerImportResult> {
   await requireStore(ctx, storeId, { forWrite: true });
   const { customerMaxRows } = importSettings();
-  const result: CustomerImportResult = { rows: { read: 0, failed: 0 }, customers: { created: 0, updated: 0, unchanged: 0, failed: 0 }, errors: [], errorsTruncated: false };
+  const result: CustomerImportResult = {
+    rows: { read: 0, failed: 0 },
+    customers: { created: 0, updated: 0, unchanged: 0, failed: 0 },
+    errors: [],
+    errorsTruncated: false,
+  };
   const addErrors = (errors: RowError[]): void => {
     for (const e of errors) {
       if (result.errors.length < MAX_REPORTED_ROW_ERRORS) result.errors.push(e);
@@ -186,7 +263,8 @@ export async function importCustomers(ctx: RequestContext, storeId: string, sour
   const valid: CustomerRow[] = [];
   for await (const record of csvRecords(source, { known: CUSTOMER_COLUMNS, required: ['email'] }, (names) => (header = names))) {
     result.rows.read += 1;
-    if (result.rows.read > customerMaxRows) throw new PayloadTooLargeError(customerMaxRows, `A customer import takes at most ${customerMaxRows} rows.`);
+    if (result.rows.read > customerMaxRows)
+      throw new PayloadTooLargeError(customerMaxRows, `A customer import takes at most ${customerMaxRows} rows.`);
     const read = readCustomerRow(record.row, record.cells, header);
     if (Array.isArray(read)) {
       addErrors(read);

@@ -24,7 +24,14 @@ export const emailSuppressionRoutes = defineRoutes({ tag: 'email-suppression-ent
     },
     status: 200,
   },
-  { operationId: 'emailSuppression.record', method: 'POST', path: '/email-suppression-entries', summary: 'Suppress an e-mail address', body: RecordSuppressionDto, status: 201 },
+  {
+    operationId: 'emailSuppression.record',
+    method: 'POST',
+    path: '/email-suppression-entries',
+    summary: 'Suppress an e-mail address',
+    body: RecordSuppressionDto,
+    status: 201,
+  },
   {
     operationId: 'emailSuppression.storeOverview',
     method: 'GET',

@@ -10,7 +10,8 @@ export const MAX_FACETS = 40;
 export const MAX_PRICE_BUCKETS = 20;
 
 /** A built-in facet, or `option:<name>` (a variant option such as size) or `attr:<name>` (a category attribute). */
-export const FACET_KEY_PATTERN = /^(?:category|brand|vendor|type|price|rating|inStock|discounted|(?:option|attr):[\p{L}\p{N}](?:[\p{L}\p{N} _.-]{0,58}[\p{L}\p{N}])?)$/u;
+export const FACET_KEY_PATTERN =
+  /^(?:category|brand|vendor|type|price|rating|inStock|discounted|(?:option|attr):[\p{L}\p{N}](?:[\p{L}\p{N} _.-]{0,58}[\p{L}\p{N}])?)$/u;
 
 const facetKey = (): Joi.StringSchema =>
   Joi.string()
@@ -30,7 +31,9 @@ const FacetInput = Joi.object({
   display: Joi.string()
     .valid(...FACET_DISPLAYS)
     .required()
-    .description('How the storefront shows the filter: checkbox (several values), radio (one value), swatch (colours or images), range (a numeric range), toggle (on/off), rating (stars).'),
+    .description(
+      'How the storefront shows the filter: checkbox (several values), radio (one value), swatch (colours or images), range (a numeric range), toggle (on/off), rating (stars).',
+    ),
   enabled: Joi.boolean().default(true).description('A disabled facet keeps its place and label but is not shown. Defaults to true.'),
 }).label('FilterFacetInput');
 
@@ -44,7 +47,9 @@ const PriceBucketInput = Joi.object({
   max: money()
     .allow(null)
     .default(null)
-    .description('Upper bound (exclusive), greater than min; null (or left out) means no upper bound and is allowed on the last bucket only.'),
+    .description(
+      'Upper bound (exclusive), greater than min; null (or left out) means no upper bound and is allowed on the last bucket only.',
+    ),
   label: Joi.string().trim().min(1).max(60).description('What the storefront shows; it builds one from the bounds when left out.'),
 })
   .custom((bucket: Bucket, helpers) =>
@@ -78,7 +83,7 @@ export const UpdateFilterConfigDto = dto(
       .unique('key')
       .required()
       .messages({ 'array.unique': '{{#label}} repeats the key of another facet' })
-      .description('The facets the storefront shows, in this order (a facet\'s position is its index), 0 to 40 with distinct keys.'),
+      .description("The facets the storefront shows, in this order (a facet's position is its index), 0 to 40 with distinct keys."),
     priceBuckets: Joi.array()
       .items(PriceBucketInput)
       .max(MAX_PRICE_BUCKETS)
@@ -86,9 +91,12 @@ export const UpdateFilterConfigDto = dto(
       .custom(orderedBuckets)
       .messages({
         'priceBuckets.openEnded': '{{#label}} may be null only on the last price bucket',
-        'priceBuckets.overlap': '{{#label}} must be at least the max of the previous bucket ({{#previous}}): buckets ascend without overlapping',
+        'priceBuckets.overlap':
+          '{{#label}} must be at least the max of the previous bucket ({{#previous}}): buckets ascend without overlapping',
       })
-      .description('0 to 20 price ranges in ascending order that do not overlap (each min is at least the previous max); only the last may have max null.'),
+      .description(
+        '0 to 20 price ranges in ascending order that do not overlap (each min is at least the previous max); only the last may have max null.',
+      ),
   }).description('The whole configuration: it replaces the saved one.'),
 );
 
@@ -114,6 +122,9 @@ export const FilterConfigResponse = dto(
     storeId: uuid().required(),
     facets: Joi.array().items(FacetItem).required(),
     priceBuckets: Joi.array().items(PriceBucketItem).required(),
-    updatedAt: dateTime().allow(null).required().description('When the configuration was last saved; null while the store uses the default.'),
+    updatedAt: dateTime()
+      .allow(null)
+      .required()
+      .description('When the configuration was last saved; null while the store uses the default.'),
   }),
 );

@@ -28,8 +28,19 @@ export interface UpdateFilterConfigInput {
 }
 
 function view(storeId: string, saved: FilterConfig | null): FilterConfigView {
-  if (!saved) return { storeId, facets: DEFAULT_FILTER_CONFIG.facets.map((f) => ({ ...f })), priceBuckets: DEFAULT_FILTER_CONFIG.priceBuckets.map((b) => ({ ...b })), updatedAt: null };
-  return { storeId, facets: saved.facets as Facet[], priceBuckets: saved.priceBuckets as PriceBucket[], updatedAt: saved.updatedAt.toISOString() };
+  if (!saved)
+    return {
+      storeId,
+      facets: DEFAULT_FILTER_CONFIG.facets.map((f) => ({ ...f })),
+      priceBuckets: DEFAULT_FILTER_CONFIG.priceBuckets.map((b) => ({ ...b })),
+      updatedAt: null,
+    };
+  return {
+    storeId,
+    facets: saved.facets as Facet[],
+    priceBuckets: saved.priceBuckets as PriceBucket[],
+    updatedAt: saved.updatedAt.toISOString(),
+  };
 }
 
 export async function getFilterConfig(ctx: RequestContext, storeId: string): Promise<FilterConfigView> {
@@ -44,8 +55,11 @@ export async function updateFilterConfig(ctx: RequestContext, storeId: string, i
     const configs = tenantRepository(tx, FilterConfig);
     const saved = await configs.findOneBy({ storeId: store.id });
     const facets = withPositions(input.facets);
-    const priceBuckets = input.priceBuckets.map((b) => (b.label === undefined ? { min: b.min, max: b.max } : { min: b.min, max: b.max, label: b.label }));
-    if (saved && isDeepStrictEqual(saved.facets, facets) && isDeepStrictEqual(saved.priceBuckets, priceBuckets)) return view(store.id, saved);
+    const priceBuckets = input.priceBuckets.map((b) =>
+      b.label === undefined ? { min: b.min, max: b.max } : { min: b.min, max: b.max, label: b.label },
+    );
+    if (saved && isDeepStrictEqual(saved.facets, facets) && isDeepStrictEqual(saved.priceBuckets, priceBuckets))
+      return view(store.id, saved);
 
     const updatedAt = new Date();
     if (saved) await configs.update({ storeId: store.id }, { facets, priceBuckets, updatedAt });

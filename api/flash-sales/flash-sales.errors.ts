@@ -9,7 +9,10 @@ export const FLASH_SALES_ERRORS = defineErrorCodes('flash-sales', {
   flash_sale_not_found: { status: 404, description: 'The flash sale campaign does not exist.' },
   slug_taken: { status: 409, description: 'Another flash sale campaign of the store has this slug.' },
   flash_sale_archived: { status: 409, description: 'The flash sale campaign is archived; it takes no changes.' },
-  flash_sale_sold_out: { status: 409, description: 'The flash sale has not enough units left at its price for a line; price the cart again.' },
+  flash_sale_sold_out: {
+    status: 409,
+    description: 'The flash sale has not enough units left at its price for a line; price the cart again.',
+  },
   product_not_found: { status: 404, description: 'A product of the campaign is not a product of the store.' },
   category_not_found: { status: 404, description: 'A category of the campaign is not a category of the store.' },
 });

@@ -27,8 +27,10 @@ import {
 
 type Params = Record<string, string>;
 
-const PUBLIC = "No token. A store that does not exist or is archived answers 404 store_not_found. Prices (currency, price, salePrice, discountPercent of each product) are left out when the store does not show prices to this visitor (price visibility). Only published products and active categories are listed.";
-const readers = "Any member of the tenant, or an API key of the store with flash-sale-campaigns:read. Another tenant's store or campaign answers 404.";
+const PUBLIC =
+  'No token. A store that does not exist or is archived answers 404 store_not_found. Prices (currency, price, salePrice, discountPercent of each product) are left out when the store does not show prices to this visitor (price visibility). Only published products and active categories are listed.';
+const readers =
+  "Any member of the tenant, or an API key of the store with flash-sale-campaigns:read. Another tenant's store or campaign answers 404.";
 const writers =
   "Any member of the tenant (owner, admin, staff), or an API key of the store with flash-sale-campaigns:write; an archived store answers 409 store_archived. Another tenant's store, campaign, product or category answers 404. Each write records one audit entry and one outbox row for the campaign; when the campaign is live (PUBLISHED and inside its window) before or after the write, the published products it reaches are queued for re-indexing at once. A PATCH that changes nothing writes nothing.";
 

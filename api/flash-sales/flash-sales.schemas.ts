@@ -15,10 +15,15 @@ export const CAMPAIGN_CATEGORIES_MAX = 100;
 export const STOCK_CAP_MAX = 1_000_000;
 
 export const PRECEDENCE =
-  'Precedence: while a PUBLISHED campaign runs (startsAt ≤ now < endsAt) its products, and every product of its categories and their subtrees, cost the sale price (or the percent off the base price); several offers for one product: the lowest wins. The flash price wins over the price after pricing rules when it is lower or equal, and pricing rules never stack on a flash price; otherwise the rule price stands. A capped product\'s offer stops once soldCount reaches stockCap (an order line gets it only when its whole quantity fits). The search index follows on time: effective price, compareAtPrice, discounted, the discount sort and the FLASH_SALE badge change at startsAt and back at endsAt, without a manual reindex.';
+  "Precedence: while a PUBLISHED campaign runs (startsAt ≤ now < endsAt) its products, and every product of its categories and their subtrees, cost the sale price (or the percent off the base price); several offers for one product: the lowest wins. The flash price wins over the price after pricing rules when it is lower or equal, and pricing rules never stack on a flash price; otherwise the rule price stands. A capped product's offer stops once soldCount reaches stockCap (an order line gets it only when its whole quantity fits). The search index follows on time: effective price, compareAtPrice, discounted, the discount sort and the FLASH_SALE badge change at startsAt and back at endsAt, without a manual reindex.";
 
 const percent = (): Joi.NumberSchema =>
-  Joi.number().greater(0).max(100).precision(2).prefs({ convert: false }).description('Percent off the base price: greater than 0, at most 100, at most 2 decimals.');
+  Joi.number()
+    .greater(0)
+    .max(100)
+    .precision(2)
+    .prefs({ convert: false })
+    .description('Percent off the base price: greater than 0, at most 100, at most 2 decimals.');
 
 const salePrice = (): Joi.NumberSchema =>
   Joi.number()
@@ -26,7 +31,9 @@ const salePrice = (): Joi.NumberSchema =>
     .max(1_000_000_000)
     .precision(4)
     .prefs({ convert: false })
-    .description("The sale unit price in the product's currency, 0 to 1,000,000,000 (at most 4 decimals); every variant costs at most this. Not below the product's price: no offer (the product keeps its price).");
+    .description(
+      "The sale unit price in the product's currency, 0 to 1,000,000,000 (at most 4 decimals); every variant costs at most this. Not below the product's price: no offer (the product keeps its price).",
+    );
 
 const products = (): Joi.ArraySchema =>
   Joi.array()
@@ -37,32 +44,46 @@ const products = (): Joi.ArraySchema =>
         discountPercent: percent(),
         stockCap: int(1, STOCK_CAP_MAX)
           .allow(null)
-          .description(`How many units may sell at the flash price (1 to ${STOCK_CAP_MAX}); null or absent: no cap. Once soldCount reaches it the product goes back to its normal price (and is re-indexed).`),
+          .description(
+            `How many units may sell at the flash price (1 to ${STOCK_CAP_MAX}); null or absent: no cap. Once soldCount reaches it the product goes back to its normal price (and is re-indexed).`,
+          ),
       })
         .xor('salePrice', 'discountPercent')
         .description('Exactly one of salePrice and discountPercent (400 otherwise).'),
     )
     .max(CAMPAIGN_PRODUCTS_MAX)
     .unique('productId')
-    .description(`0 to ${CAMPAIGN_PRODUCTS_MAX} products on sale. On update the list is replaced as a whole; products that stay keep their soldCount.`);
+    .description(
+      `0 to ${CAMPAIGN_PRODUCTS_MAX} products on sale. On update the list is replaced as a whole; products that stay keep their soldCount.`,
+    );
 
 const categories = (): Joi.ArraySchema =>
   Joi.array()
     .items(
       Joi.object({
-        categoryId: uuid().required().description('A category of the store (404 category_not_found otherwise): all its products and those of its subtree, at most once.'),
+        categoryId: uuid()
+          .required()
+          .description(
+            'A category of the store (404 category_not_found otherwise): all its products and those of its subtree, at most once.',
+          ),
         discountPercent: percent().required(),
       }),
     )
     .max(CAMPAIGN_CATEGORIES_MAX)
     .unique('categoryId')
-    .description(`0 to ${CAMPAIGN_CATEGORIES_MAX} categories on sale by percentage (no stock caps). On update the list is replaced as a whole.`);
+    .description(
+      `0 to ${CAMPAIGN_CATEGORIES_MAX} categories on sale by percentage (no stock caps). On update the list is replaced as a whole.`,
+    );
 
 const fields = {
   name: text(1, 120).trim().description('1 to 120 characters.'),
-  slug: catalogSlug().description('Lowercase letters, digits and single hyphens (1 to 120); derived from the name when left out on create (with -2, -3, … until free). Unique per store among all its campaigns, archived ones included, case-insensitively (409 slug_taken).'),
+  slug: catalogSlug().description(
+    'Lowercase letters, digits and single hyphens (1 to 120); derived from the name when left out on create (with -2, -3, … until free). Unique per store among all its campaigns, archived ones included, case-insensitively (409 slug_taken).',
+  ),
   description: Joi.string().max(2000).allow('', null).description('Plain text shown on the storefront, at most 2000 characters.'),
-  status: oneOf(['DRAFT', 'PUBLISHED'] as const).description('DRAFT (default on create: not live, not public) or PUBLISHED (live during its window, readable publicly). ARCHIVED is reached only by DELETE.'),
+  status: oneOf(['DRAFT', 'PUBLISHED'] as const).description(
+    'DRAFT (default on create: not live, not public) or PUBLISHED (live during its window, readable publicly). ARCHIVED is reached only by DELETE.',
+  ),
   startsAt: dateTime().description('ISO 8601 date-time at which the sale starts (inclusive).'),
   endsAt: dateTime().description('ISO 8601 date-time at which the sale ends (exclusive): after startsAt, and in the future when set.'),
   products: products(),
@@ -87,7 +108,9 @@ export const UpdateFlashSaleCampaignDto = dto(
   'UpdateFlashSaleCampaignDto',
   Joi.object(fields)
     .min(1)
-    .description('Changes only the fields given (at least one); the window is checked as a whole (endsAt after startsAt; a changed endsAt in the future). An archived campaign takes no changes (409 flash_sale_archived).'),
+    .description(
+      'Changes only the fields given (at least one); the window is checked as a whole (endsAt after startsAt; a changed endsAt in the future). An archived campaign takes no changes (409 flash_sale_archived).',
+    ),
 );
 
 const ProductItem = Joi.object({
@@ -108,8 +131,13 @@ const Campaign = Joi.object({
   name: Joi.string().required(),
   slug: Joi.string().required(),
   description: Joi.string().allow(null).required(),
-  status: Joi.string().valid(...FLASH_SALE_STATUSES).required(),
-  phase: Joi.string().valid(...FLASH_SALE_PHASES).required().description('Where now is in the window: UPCOMING, RUNNING or ENDED (whatever the status).'),
+  status: Joi.string()
+    .valid(...FLASH_SALE_STATUSES)
+    .required(),
+  phase: Joi.string()
+    .valid(...FLASH_SALE_PHASES)
+    .required()
+    .description('Where now is in the window: UPCOMING, RUNNING or ENDED (whatever the status).'),
   live: Joi.boolean().required().description('PUBLISHED and RUNNING: its prices apply now.'),
   startsAt: Joi.string().required(),
   endsAt: Joi.string().required(),
@@ -129,7 +157,7 @@ export const FlashSaleCampaignListResponse = dto(
   }),
 );
 
-const HIDDEN = "Left out when the store does not show prices to this visitor (price visibility).";
+const HIDDEN = 'Left out when the store does not show prices to this visitor (price visibility).';
 
 const PublicProduct = Joi.object({
   productId: Joi.string().required(),
@@ -138,7 +166,9 @@ const PublicProduct = Joi.object({
   imageUrl: Joi.string().allow(null).required(),
   currency: Joi.string().description(HIDDEN),
   price: Joi.number().description(`The normal price. ${HIDDEN}`),
-  salePrice: Joi.number().description(`The flash price now (the effective price; the normal price once sold out or before the start). ${HIDDEN}`),
+  salePrice: Joi.number().description(
+    `The flash price now (the effective price; the normal price once sold out or before the start). ${HIDDEN}`,
+  ),
   discountPercent: Joi.number().integer().description(`Whole percent saved. ${HIDDEN}`),
   stockCap: Joi.number().integer().allow(null).required(),
   remaining: Joi.number().integer().allow(null).required(),
@@ -154,12 +184,27 @@ const PublicCampaign = Joi.object({
   phase: Joi.string().valid('UPCOMING', 'RUNNING').required(),
   startsAt: Joi.string().required(),
   endsAt: Joi.string().required(),
-  products: Joi.array().items(PublicProduct).required().description('The published products listed by the campaign, in its order (products reached through categories are not listed; see categories).'),
+  products: Joi.array()
+    .items(PublicProduct)
+    .required()
+    .description(
+      'The published products listed by the campaign, in its order (products reached through categories are not listed; see categories).',
+    ),
   categories: Joi.array()
-    .items(Joi.object({ categoryId: Joi.string().required(), name: Joi.string().required(), slug: Joi.string().required(), discountPercent: Joi.number().required() }))
+    .items(
+      Joi.object({
+        categoryId: Joi.string().required(),
+        name: Joi.string().required(),
+        slug: Joi.string().required(),
+        discountPercent: Joi.number().required(),
+      }),
+    )
     .required()
     .description('Active categories on sale.'),
 });
 
 export const PublicFlashSaleCampaignResponse = dto('PublicFlashSaleCampaignResponse', PublicCampaign);
-export const PublicFlashSaleCampaignListResponse = dto('PublicFlashSaleCampaignListResponse', Joi.object({ items: Joi.array().items(PublicCampaign).required() }));
+export const PublicFlashSaleCampaignListResponse = dto(
+  'PublicFlashSaleCampaignListResponse',
+  Joi.object({ items: Joi.array().items(PublicCampaign).required() }),
+);

@@ -34,10 +34,15 @@ export async function recordFlashSaleSales(tx: RequestContext, lines: readonly S
     );
     const row = rows[0];
     if (!row) {
-      throw flashSalesError('flash_sale_sold_out', 'The flash sale has not enough units left at its price for this line; price it again.', [{ path: 'productId', message: line.productId }]);
+      throw flashSalesError('flash_sale_sold_out', 'The flash sale has not enough units left at its price for this line; price it again.', [
+        { path: 'productId', message: line.productId },
+      ]);
     }
     if (row.stock_cap !== null && row.sold_count >= row.stock_cap && tx.tenantId) {
-      await enqueueRepricing(tx.manager, tx.tenantId, [line.productId], { flashSaleCampaignId: line.flashSale.campaignId, change: 'sold_out' });
+      await enqueueRepricing(tx.manager, tx.tenantId, [line.productId], {
+        flashSaleCampaignId: line.flashSale.campaignId,
+        change: 'sold_out',
+      });
     }
   }
 }

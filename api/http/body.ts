@@ -50,7 +50,8 @@ async function readText(ctx: Koa.Context, limit: number): Promise<string> {
     const type = (error as { type?: string }).type;
     if (type === 'entity.too.large') throw new PayloadTooLargeError(limit);
     if (type === 'request.aborted') throw incompleteBody();
-    if (type === 'encoding.unsupported' || type === 'charset.unsupported') throw new UnsupportedMediaTypeError(ctx.get('Content-Type'), ['UTF-8 text']);
+    if (type === 'encoding.unsupported' || type === 'charset.unsupported')
+      throw new UnsupportedMediaTypeError(ctx.get('Content-Type'), ['UTF-8 text']);
     throw httpError('body_unreadable', 'The request body could not be read.');
   }
 }

@@ -46,7 +46,11 @@ export function relayedClientIp(appSecret: string): Koa.Middleware {
     }
     // Only the storefront's own API calls read it; built on first use.
     let headers: Record<string, string> | undefined;
-    Object.defineProperty(ctx.state, 'relayHeaders', { configurable: true, enumerable: false, get: () => (headers ??= relayHeaders(appSecret, ctx.ip)) });
+    Object.defineProperty(ctx.state, 'relayHeaders', {
+      configurable: true,
+      enumerable: false,
+      get: () => (headers ??= relayHeaders(appSecret, ctx.ip)),
+    });
     await next();
   };
 }

@@ -26,16 +26,25 @@ export function parseCsvImport<T>(text: string, layout: CsvImportLayout, fieldPa
   try {
     records = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: false }) as string[][];
   } catch (error) {
-    throw httpError('invalid_csv', `The CSV could not be read: ${(error as Error).message}`, [{ path: fieldPath, message: (error as Error).message }]);
+    throw httpError('invalid_csv', `The CSV could not be read: ${(error as Error).message}`, [
+      { path: fieldPath, message: (error as Error).message },
+    ]);
   }
   const [header, ...rows] = records;
-  if (!header) throw httpError('invalid_csv', 'The CSV is empty; it needs a header row.', [{ path: fieldPath, message: 'missing header row' }]);
-  if (rows.length > layout.maxRows) throw new PayloadTooLargeError(layout.maxRows, `The CSV has ${rows.length} rows; at most ${layout.maxRows} are accepted in one import.`);
+  if (!header)
+    throw httpError('invalid_csv', 'The CSV is empty; it needs a header row.', [{ path: fieldPath, message: 'missing header row' }]);
+  if (rows.length > layout.maxRows)
+    throw new PayloadTooLargeError(
+      layout.maxRows,
+      `The CSV has ${rows.length} rows; at most ${layout.maxRows} are accepted in one import.`,
+    );
 
   const names = header.map((h) => h.trim());
   const known = Object.keys(layout.columns);
   const headerErrors: FieldError[] = [];
-  for (const name of names) if (!known.includes(name)) headerErrors.push({ path: `${fieldPath}.header`, message: `unknown column "${name}"; the columns are ${known.join(', ')}` });
+  for (const name of names)
+    if (!known.includes(name))
+      headerErrors.push({ path: `${fieldPath}.header`, message: `unknown column "${name}"; the columns are ${known.join(', ')}` });
   for (const [name, schema] of Object.entries(layout.columns)) {
     if ((schema.describe() as { flags?: { presence?: string } }).flags?.presence === 'required' && !names.includes(name)) {
       headerErrors.push({ path: `${fieldPath}.header`, message: `missing required column "${name}"` });
@@ -56,7 +65,8 @@ export function parseCsvImport<T>(text: string, layout: CsvImportLayout, fieldPa
     const { value, error } = schema.validate(record, { abortEarly: false, convert: true, errors: { wrap: { label: false } } });
     if (error) {
       for (const detail of error.details) {
-        if (errors.length < MAX_REPORTED_ERRORS) errors.push({ path: `rows[${index + 1}].${detail.path.join('.')}`, message: detail.message });
+        if (errors.length < MAX_REPORTED_ERRORS)
+          errors.push({ path: `rows[${index + 1}].${detail.path.join('.')}`, message: detail.message });
       }
     } else {
       out.push(value as T);
@@ -76,7 +86,8 @@ export function rejectDuplicateRows<T>(rows: readonly T[], column: string, key: 
   rows.forEach((row, index) => {
     const value = key(row);
     const first = seen.get(value);
-    if (first !== undefined) errors.push({ path: `rows[${index + 1}].${column}`, message: `${column} "${value}" already appears in row ${first}` });
+    if (first !== undefined)
+      errors.push({ path: `rows[${index + 1}].${column}`, message: `${column} "${value}" already appears in row ${first}` });
     else seen.set(value, index + 1);
   });
   if (errors.length) throw new ValidationError('The CSV has invalid rows; nothing was imported.', errors);

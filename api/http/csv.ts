@@ -24,7 +24,14 @@ export function csvCell(value: unknown): string | number | boolean {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number' || typeof value === 'boolean') return value;
   if (typeof value === 'bigint') return value.toString();
-  const text = value instanceof Date ? value.toISOString() : Array.isArray(value) ? value.join(' ') : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const text =
+    value instanceof Date
+      ? value.toISOString()
+      : Array.isArray(value)
+        ? value.join(' ')
+        : typeof value === 'object'
+          ? JSON.stringify(value)
+          : String(value);
   return FORMULA_START.test(text) ? `'${text}` : text;
 }
 
@@ -46,7 +53,9 @@ export interface CsvDownload {
 }
 
 /** The route handler of a CSV export: answers the exporter's document as an attachment. */
-export function csvDownload<Q>(exportCsv: (ctx: RequestContext, query: Q) => Promise<CsvDownload>): (req: RouteRequest<Record<string, string>, Q>) => Promise<string | Readable> {
+export function csvDownload<Q>(
+  exportCsv: (ctx: RequestContext, query: Q) => Promise<CsvDownload>,
+): (req: RouteRequest<Record<string, string>, Q>) => Promise<string | Readable> {
   return async (req) => {
     const { body, disposition } = await exportCsv(req.context, req.query);
     req.koa.set('Content-Disposition', disposition);

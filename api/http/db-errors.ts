@@ -85,10 +85,17 @@ export function translateDatabaseError(error: unknown): AppError | undefined {
   if (isConnectionLoss(error)) return new ServiceUnavailableError('The database is unavailable; try again shortly.');
   if (!(error instanceof QueryFailedError)) return undefined;
   const driver = (error.driverError as PgDriverError | undefined) ?? {};
-  if (isUniqueViolation(error)) return httpError('duplicate', `A resource with the same unique value already exists${driver.constraint ? ` (${driver.constraint})` : ''}.`);
+  if (isUniqueViolation(error))
+    return httpError(
+      'duplicate',
+      `A resource with the same unique value already exists${driver.constraint ? ` (${driver.constraint})` : ''}.`,
+    );
   switch (driver.code) {
     case '23503':
-      return httpError('reference_conflict', `The operation refers to, or is referred to by, another resource${driver.constraint ? ` (${driver.constraint})` : ''}.`);
+      return httpError(
+        'reference_conflict',
+        `The operation refers to, or is referred to by, another resource${driver.constraint ? ` (${driver.constraint})` : ''}.`,
+      );
     case '23502':
       return httpError('missing_value', `A required value is missing${driver.column ? ` (${driver.column})` : ''}.`);
     case '23514':

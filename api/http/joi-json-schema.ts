@@ -137,14 +137,19 @@ function numberSchema(desc: Description): JsonSchema {
     if (rule.name === 'less') out.exclusiveMaximum = limit;
   }
   // `min(0).greater(0)` means "> 0": keep only the stricter bound, as JSON Schema linters expect.
-  if (typeof out.exclusiveMinimum === 'number' && typeof out.minimum === 'number' && out.exclusiveMinimum >= out.minimum) delete out.minimum;
-  if (typeof out.exclusiveMaximum === 'number' && typeof out.maximum === 'number' && out.exclusiveMaximum <= out.maximum) delete out.maximum;
+  if (typeof out.exclusiveMinimum === 'number' && typeof out.minimum === 'number' && out.exclusiveMinimum >= out.minimum)
+    delete out.minimum;
+  if (typeof out.exclusiveMaximum === 'number' && typeof out.maximum === 'number' && out.exclusiveMaximum <= out.maximum)
+    delete out.maximum;
   return out;
 }
 
 function arraySchema(desc: Description): JsonSchema {
   const items = desc.items ?? [];
-  const out: JsonSchema = { type: 'array', items: items.length === 1 ? fromDescription(items[0]!) : items.length > 1 ? { anyOf: items.map(fromDescription) } : {} };
+  const out: JsonSchema = {
+    type: 'array',
+    items: items.length === 1 ? fromDescription(items[0]!) : items.length > 1 ? { anyOf: items.map(fromDescription) } : {},
+  };
   for (const rule of desc.rules ?? []) {
     if (rule.name === 'min') out.minItems = rule.args?.limit;
     if (rule.name === 'max') out.maxItems = rule.args?.limit;

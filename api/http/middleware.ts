@@ -88,7 +88,12 @@ export function errorHandler(logger: Logger): Koa.Middleware {
         // Expected while a backing service is down or restarting, and then for many requests at once:
         // the first of a kind is logged naming its cause, without a stack, the rest are counted
         // (lib/calm-log.ts). A stack is kept for the failures that are bugs.
-        calmLog(logger).warn(`http:${appError.code}`, briefly(error), { ...where, code: appError.code }, 'request failed: service unavailable');
+        calmLog(logger).warn(
+          `http:${appError.code}`,
+          briefly(error),
+          { ...where, code: appError.code },
+          'request failed: service unavailable',
+        );
       } else if (appError.status >= 500 && appError.status !== 501) {
         logger.error({ err: loggable(error), ...where }, 'request failed');
       }

@@ -28,13 +28,20 @@ export function isMultipart(ctx: Koa.Context): boolean {
 export function readMultipart(ctx: Koa.Context, limits: MultipartLimits): Promise<MultipartBody> {
   const declared = Number(ctx.get('Content-Length') || '0');
   // The file plus generous room for the other parts and boundaries.
-  if (declared > limits.maxFileBytes + 64 * 1024) return Promise.reject(new PayloadTooLargeError(limits.maxFileBytes, `The upload exceeds the limit of ${limits.maxFileBytes} bytes.`));
+  if (declared > limits.maxFileBytes + 64 * 1024)
+    return Promise.reject(new PayloadTooLargeError(limits.maxFileBytes, `The upload exceeds the limit of ${limits.maxFileBytes} bytes.`));
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
       parser = busboy({
         headers: ctx.req.headers,
-        limits: { files: 1, fileSize: limits.maxFileBytes, fields: limits.maxFields ?? 20, fieldSize: limits.maxFieldBytes ?? 16 * 1024, parts: (limits.maxFields ?? 20) + 1 },
+        limits: {
+          files: 1,
+          fileSize: limits.maxFileBytes,
+          fields: limits.maxFields ?? 20,
+          fieldSize: limits.maxFieldBytes ?? 16 * 1024,
+          parts: (limits.maxFields ?? 20) + 1,
+        },
       });
     } catch {
       reject(httpError('invalid_multipart', 'The multipart body has no boundary.'));
@@ -58,7 +65,9 @@ export function readMultipart(ctx: Koa.Context, limits: MultipartLimits): Promis
       }
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('limit', () => fail(new PayloadTooLargeError(limits.maxFileBytes, `The uploaded file exceeds the limit of ${limits.maxFileBytes} bytes.`)));
+      stream.on('limit', () =>
+        fail(new PayloadTooLargeError(limits.maxFileBytes, `The uploaded file exceeds the limit of ${limits.maxFileBytes} bytes.`)),
+      );
       stream.on('end', () => {
         if (!failed) file = { buffer: Buffer.concat(chunks), filename: info.filename, mimeType: info.mimeType };
       });

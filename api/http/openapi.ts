@@ -12,7 +12,10 @@ import { errorCodeList, errorCodeTable } from '../error-codes';
 type Json = Record<string, unknown>;
 
 const PROBLEM_RESPONSES: Record<string, { status: number; description: string }> = {
-  BadRequest: { status: 400, description: 'The input is invalid: malformed JSON, unknown fields or query parameters, values out of bounds.' },
+  BadRequest: {
+    status: 400,
+    description: 'The input is invalid: malformed JSON, unknown fields or query parameters, values out of bounds.',
+  },
   Unauthorized: { status: 401, description: 'The access token or API key is missing, invalid or expired.' },
   Forbidden: { status: 403, description: 'Authenticated, but not allowed to perform this operation.' },
   NotFound: { status: 404, description: 'The resource does not exist, or belongs to another tenant.' },
@@ -45,7 +48,10 @@ function parameterSchema(schema: import('joi').Schema): { schema: JsonSchema; no
   const json = toJsonSchema(schema);
   const metas = describeSchema(schema).metas ?? [];
   const notes: string[] = [];
-  if (metas.some((m) => m.listedRequired)) notes.push('Marked "(r)" in the specification; optional here because a list filter cannot sensibly be mandatory (only storeId and path ids are required).');
+  if (metas.some((m) => m.listedRequired))
+    notes.push(
+      'Marked "(r)" in the specification; optional here because a list filter cannot sensibly be mandatory (only storeId and path ids are required).',
+    );
   if (metas.some((m) => m.commaSeparated)) notes.push('Repeat the parameter or give a comma-separated list.');
   else if (json.type === 'array') notes.push('Repeat the parameter for each value.');
   return { schema: json, note: notes.join(' ') };
@@ -117,7 +123,9 @@ function operationFor(route: RouteDef, renames: Map<string, string>): Json {
   } else if (route.response) {
     responses[String(route.status)] = { description: 'Success.', content: bodyContent(route.response) };
   } else {
-    responses[String(route.status)] = { description: implemented ? 'Success.' : 'Success. The response body is defined when the operation is built.' };
+    responses[String(route.status)] = {
+      description: implemented ? 'Success.' : 'Success. The response body is defined when the operation is built.',
+    };
   }
   const errorRefs: string[] = ['BadRequest'];
   if (route.auth !== 'public') errorRefs.push('Unauthorized', 'Forbidden');
@@ -149,7 +157,8 @@ function operationFor(route: RouteDef, renames: Map<string, string>): Json {
     'x-access': route.auth,
     'x-implemented': implemented,
   };
-  if (route.body) operation.requestBody = { required: true, content: { ...bodyContent(route.body), ...(route.upload ? uploadContent(route) : {}) } };
+  if (route.body)
+    operation.requestBody = { required: true, content: { ...bodyContent(route.body), ...(route.upload ? uploadContent(route) : {}) } };
   return operation;
 }
 
@@ -164,7 +173,11 @@ function problemSchemas(): Json {
         title: { type: 'string' },
         status: { type: 'integer', minimum: 400, maximum: 599 },
         detail: { type: 'string' },
-        code: { type: 'string', description: 'One of the codes listed under "Error codes" (also as `x-error-codes`).', examples: ['validation_failed', 'not_found', 'not_implemented'] },
+        code: {
+          type: 'string',
+          description: 'One of the codes listed under "Error codes" (also as `x-error-codes`).',
+          examples: ['validation_failed', 'not_found', 'not_implemented'],
+        },
         instance: { type: 'string' },
         requestId: { type: 'string' },
         errors: { type: 'array', items: { $ref: '#/components/schemas/FieldError' } },
@@ -197,7 +210,10 @@ export function buildOpenApiDocument(routes: RouteDef[], info: OpenApiInfo): Jso
       schemas[named.name] = schema;
     }
   }
-  const tags = [...new Set(routes.map((r) => r.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `Operations of the ${name} area.` }));
+  const tags = [...new Set(routes.map((r) => r.tag))].map((name) => ({
+    name,
+    description: TAG_DESCRIPTIONS[name] ?? `Operations of the ${name} area.`,
+  }));
   const errorCodes = errorCodeList();
   const responses: Json = {};
   for (const [name, { description }] of Object.entries(PROBLEM_RESPONSES)) {
@@ -225,7 +241,12 @@ export function buildOpenApiDocument(routes: RouteDef[], info: OpenApiInfo): Jso
       schemas: { ...problemSchemas(), ...schemas },
       responses,
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from /auth/login, or a sandbox token.' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'Access token from /auth/login, or a sandbox token.',
+        },
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'A store API key.' },
       },
     },

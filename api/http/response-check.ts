@@ -23,7 +23,8 @@ const OPTIONS: Joi.ValidationOptions = { abortEarly: false, convert: true, allow
 function stringlyTyped(sent: unknown, converted: unknown, path: string, out: string[]): void {
   const where = path || 'body';
   if (typeof sent === 'string') {
-    if (typeof converted === 'number' || typeof converted === 'boolean') out.push(`${where} is sent as the string ${JSON.stringify(sent)}, the schema says ${typeof converted}`);
+    if (typeof converted === 'number' || typeof converted === 'boolean')
+      out.push(`${where} is sent as the string ${JSON.stringify(sent)}, the schema says ${typeof converted}`);
     return;
   }
   if (typeof sent === 'number' && converted instanceof Date) {
@@ -39,7 +40,8 @@ function stringlyTyped(sent: unknown, converted: unknown, path: string, out: str
     return;
   }
   if (sent && typeof sent === 'object' && converted && typeof converted === 'object' && !(converted instanceof Date)) {
-    for (const [key, value] of Object.entries(sent)) stringlyTyped(value, (converted as Record<string, unknown>)[key], path ? `${path}.${key}` : key, out);
+    for (const [key, value] of Object.entries(sent))
+      stringlyTyped(value, (converted as Record<string, unknown>)[key], path ? `${path}.${key}` : key, out);
   }
 }
 
@@ -49,7 +51,17 @@ export function responseDifferences(route: RouteDef, result: unknown): string[] 
   if (route.status === 204 || !declared || declared.pending || declared.contentType !== 'application/json') return [];
   const sent: unknown = result instanceof RawJson ? JSON.parse(result.json) : JSON.parse(JSON.stringify(result ?? null));
   const { error, value } = declared.schema.validate(sent, OPTIONS);
-  const differences = error ? error.details.map((d) => `${d.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '') || 'body'}: ${d.message}`) : [];
+  const differences = error
+    ? error.details.map(
+        (d) =>
+          `${
+            d.path
+              .map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`))
+              .join('')
+              .replace(/^\./, '') || 'body'
+          }: ${d.message}`,
+      )
+    : [];
   if (!error) stringlyTyped(sent, value, '', differences);
   return differences;
 }

@@ -121,7 +121,9 @@ export function pendingDto(name: string, contentType: BodyContentType = 'applica
   const schema =
     contentType === 'text/csv'
       ? Joi.string().description('CSV text; the columns are defined when this operation is built.')
-      : Joi.object().unknown(true).description('The specification does not show these fields; they are defined when this operation is built.');
+      : Joi.object()
+          .unknown(true)
+          .description('The specification does not show these fields; they are defined when this operation is built.');
   return { name, schema, contentType, pending: true };
 }
 

@@ -62,7 +62,8 @@ async function readInput(route: RouteDef, ctx: Koa.Context, deps: RouterDeps, co
     const declared = route.body.contentType;
     const raw = await readDeclaredBody(ctx, declared, deps.bodyLimits).catch((error: unknown) => {
       // A route that also takes an upload says so when refusing another content type.
-      if (route.upload && error instanceof UnsupportedMediaTypeError) throw new UnsupportedMediaTypeError(ctx.get('Content-Type') || undefined, [declared, 'multipart/form-data']);
+      if (route.upload && error instanceof UnsupportedMediaTypeError)
+        throw new UnsupportedMediaTypeError(ctx.get('Content-Type') || undefined, [declared, 'multipart/form-data']);
       throw error;
     });
     const schema = raw === undefined && route.body.contentType === 'application/json' ? route.body.schema.required() : route.body.schema;

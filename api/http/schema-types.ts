@@ -53,7 +53,8 @@ export const languageTag = (): Joi.StringSchema =>
 export const dateTime = (): Joi.DateSchema => Joi.date().iso().meta({ format: 'date-time' });
 
 /** An opaque cursor returned as `nextCursor` by a previous page. */
-export const cursor = (): Joi.StringSchema => Joi.string().min(1).max(512).description('Opaque cursor from the previous page\'s nextCursor.');
+export const cursor = (): Joi.StringSchema =>
+  Joi.string().min(1).max(512).description("Opaque cursor from the previous page's nextCursor.");
 
 /**
  * A query array. Clients repeat the parameter (`ids=a&ids=b`); a single value is accepted as an
@@ -69,6 +70,11 @@ export const uuidArray = (maxItems: number): Joi.ArraySchema => queryArray(uuid(
 export const money = (): Joi.NumberSchema => Joi.number().min(0).max(1_000_000_000).precision(4);
 
 export const currency = (): Joi.StringSchema =>
-  Joi.string().pattern(/^[A-Z]{3}$/, 'ISO 4217 code').messages({ 'string.pattern.name': '{{#label}} must be an ISO 4217 currency code such as EUR' });
+  Joi.string()
+    .pattern(/^[A-Z]{3}$/, 'ISO 4217 code')
+    .messages({ 'string.pattern.name': '{{#label}} must be an ISO 4217 currency code such as EUR' });
 
-export const httpUrl = (): Joi.StringSchema => Joi.string().uri({ scheme: ['http', 'https'] }).max(2048);
+export const httpUrl = (): Joi.StringSchema =>
+  Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .max(2048);

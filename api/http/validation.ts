@@ -46,7 +46,8 @@ function toFieldErrors(location: string, error: Joi.ValidationError): FieldError
   return error.details.map((detail) => {
     const tail = detail.path.map((segment) => (typeof segment === 'number' ? `[${segment}]` : `.${segment}`)).join('');
     let message = detail.message;
-    if (detail.type === 'object.unknown') message = `${detail.context?.label ?? detail.path.join('.')} is not a known ${location === 'query' ? 'query parameter' : 'field'}`;
+    if (detail.type === 'object.unknown')
+      message = `${detail.context?.label ?? detail.path.join('.')} is not a known ${location === 'query' ? 'query parameter' : 'field'}`;
     return { path: `${location}${tail}`, message };
   });
 }
@@ -55,7 +56,10 @@ export function validatePart<T>(location: 'params' | 'query' | 'body', schema: J
   const result = schema.validate(value, VALIDATION_OPTIONS);
   if (result.error) {
     const errors = toFieldErrors(location, result.error);
-    throw new ValidationError(`The request ${location === 'params' ? 'path' : location} is invalid: ${errors.map((e) => e.message).join('; ')}.`, errors);
+    throw new ValidationError(
+      `The request ${location === 'params' ? 'path' : location} is invalid: ${errors.map((e) => e.message).join('; ')}.`,
+      errors,
+    );
   }
   return result.value as T;
 }

@@ -27,8 +27,11 @@ export interface CsvHeaderRules {
 
 function checkHeader(names: string[], rules: CsvHeaderRules): void {
   const errors: FieldError[] = [];
-  for (const name of names) if (!rules.known.includes(name)) errors.push({ path: 'body.header', message: `unknown column "${name}"; the columns are ${rules.known.join(', ')}` });
-  for (const name of rules.required) if (!names.includes(name)) errors.push({ path: 'body.header', message: `missing required column "${name}"` });
+  for (const name of names)
+    if (!rules.known.includes(name))
+      errors.push({ path: 'body.header', message: `unknown column "${name}"; the columns are ${rules.known.join(', ')}` });
+  for (const name of rules.required)
+    if (!names.includes(name)) errors.push({ path: 'body.header', message: `missing required column "${name}"` });
   if (new Set(names).size !== names.length) errors.push({ path: 'body.header', message: 'a column appears twice' });
   if (errors.length) throw new ValidationError('The CSV header does not match the column layout.', errors);
 }
@@ -38,7 +41,11 @@ function checkHeader(names: string[], rules: CsvHeaderRules): void {
  * quote, a row with a different number of cells) throws 400 invalid_csv naming the row; an unknown
  * or missing column throws 400 before any record is yielded. `onHeader` receives the column names.
  */
-export async function* csvRecords(source: CsvSource, rules: CsvHeaderRules, onHeader?: (names: string[]) => void): AsyncGenerator<CsvRecord> {
+export async function* csvRecords(
+  source: CsvSource,
+  rules: CsvHeaderRules,
+  onHeader?: (names: string[]) => void,
+): AsyncGenerator<CsvRecord> {
   const input = typeof source === 'string' || Buffer.isBuffer(source) ? Readable.from([source]) : Readable.from(source);
   const parser = parse({ bom: true, skip_empty_lines: true, relax_column_count: false, max_record_size: 1_000_000 });
   input.on('error', (error) => parser.destroy(error));
@@ -64,13 +71,16 @@ export async function* csvRecords(source: CsvSource, rules: CsvHeaderRules, onHe
   } catch (error) {
     if (error instanceof ValidationError) throw error;
     const message = (error as Error).message;
-    throw importsError('invalid_csv', `The CSV could not be read after data row ${row}: ${message}`, [{ path: `rows[${row + 1}]`, message }]);
+    throw importsError('invalid_csv', `The CSV could not be read after data row ${row}: ${message}`, [
+      { path: `rows[${row + 1}]`, message },
+    ]);
   } finally {
     input.unpipe(parser);
     parser.destroy();
     input.destroy();
   }
-  if (!names) throw importsError('invalid_csv', 'The CSV is empty; it needs a header row.', [{ path: 'body', message: 'missing header row' }]);
+  if (!names)
+    throw importsError('invalid_csv', 'The CSV is empty; it needs a header row.', [{ path: 'body', message: 'missing header row' }]);
 }
 
 /** A row error as the import operations report it. */

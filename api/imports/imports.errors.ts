@@ -7,9 +7,15 @@ import { defineErrorCodes } from '../../lib/errors';
 
 export const IMPORTS_ERRORS = defineErrorCodes('imports', {
   job_not_found: { status: 404, description: 'The import or export job does not exist.' },
-  invalid_csv: { status: 400, description: 'The CSV of an import could not be parsed (unclosed quote, rows of another width, bad header).' },
+  invalid_csv: {
+    status: 400,
+    description: 'The CSV of an import could not be parsed (unclosed quote, rows of another width, bad header).',
+  },
   empty_csv: { status: 400, description: 'The CSV has no data rows.' },
-  use_async_import: { status: 413, description: 'The CSV has too many data rows for the synchronous import; use POST /bulk-import/products/async.' },
+  use_async_import: {
+    status: 413,
+    description: 'The CSV has too many data rows for the synchronous import; use POST /bulk-import/products/async.',
+  },
   invalid_download_link: { status: 403, description: 'The download link of the export is not valid for this job.' },
   download_expired: { status: 410, description: 'The download link of the export has expired; start a new export.' },
   export_not_ready: { status: 409, description: 'The export has not completed yet.' },

@@ -9,7 +9,14 @@ import type { StreamedBody } from '../http/body';
 import { defineRoutes, type RouteRequest } from '../http/route';
 import { storeId, uuid } from '../http/schema-types';
 import { importCustomers } from '../customers/customers.service';
-import { CustomerImportCsv, CustomerImportResult, ProductExportCsv, ProductImportCsv, ProductImportResult, TransferJobProgress } from './imports.schemas';
+import {
+  CustomerImportCsv,
+  CustomerImportResult,
+  ProductExportCsv,
+  ProductImportCsv,
+  ProductImportResult,
+  TransferJobProgress,
+} from './imports.schemas';
 import { importProductsSync } from './product-import.service';
 import { downloadExport, getTransferJob, startProductExport, startProductImport } from './transfer-jobs.service';
 
@@ -49,7 +56,8 @@ export const importRoutes = defineRoutes({ tag: 'import', auth: 'merchant' }, [
     streamBody: true,
     response: TransferJobProgress,
     status: 202,
-    handler: (req: RouteRequest<Params, Record<string, unknown>, StreamedBody>) => startProductImport(req.context, (req.query as { storeId: string }).storeId, req.body),
+    handler: (req: RouteRequest<Params, Record<string, unknown>, StreamedBody>) =>
+      startProductImport(req.context, (req.query as { storeId: string }).storeId, req.body),
   },
   {
     operationId: 'imports.exportProducts',
@@ -82,7 +90,10 @@ export const importRoutes = defineRoutes({ tag: 'import', auth: 'merchant' }, [
     params: { id: uuid().required() },
     query: {
       expires: Joi.number().integer().min(0).max(99_999_999_999).required().description('Unix time (seconds) when the link stops working.'),
-      signature: Joi.string().pattern(/^[A-Za-z0-9_-]{43}$/).required().description('The link signature.'),
+      signature: Joi.string()
+        .pattern(/^[A-Za-z0-9_-]{43}$/)
+        .required()
+        .description('The link signature.'),
     },
     response: ProductExportCsv,
     status: 200,

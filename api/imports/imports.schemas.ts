@@ -69,11 +69,16 @@ export const TransferJobProgress = dto(
     products: recordCounts.keys({ exported: Joi.number().integer().required() }),
     errors: Joi.array().items(rowError).max(1000).required().description('The first 1000 row errors, in row order.'),
     errorsTotal: Joi.number().integer().required(),
-    failure: Joi.string().allow(null).required().description('Why a FAILED job stopped (e.g. the CSV is malformed from some row on; the rows before it stay imported).'),
+    failure: Joi.string()
+      .allow(null)
+      .required()
+      .description('Why a FAILED job stopped (e.g. the CSV is malformed from some row on; the rows before it stay imported).'),
     download: Joi.object({ url: Joi.string().required(), expiresAt: Joi.string().isoDate().required() })
       .allow(null)
       .required()
-      .description('A completed export: the download link (a path under this API; it also needs a token of the same tenant) and when it stops working.'),
+      .description(
+        'A completed export: the download link (a path under this API; it also needs a token of the same tenant) and when it stops working.',
+      ),
     downloadExpired: Joi.boolean().required(),
     createdAt: Joi.string().isoDate().required(),
     startedAt: Joi.string().isoDate().allow(null).required(),
@@ -81,4 +86,7 @@ export const TransferJobProgress = dto(
   }),
 );
 
-export const ProductExportCsv = csvDocument('ProductExportCsv', `The catalog in the import layout (${LAYOUT_COLUMNS.join(', ')}); re-importing it into the same store changes nothing.`);
+export const ProductExportCsv = csvDocument(
+  'ProductExportCsv',
+  `The catalog in the import layout (${LAYOUT_COLUMNS.join(', ')}); re-importing it into the same store changes nothing.`,
+);

@@ -12,7 +12,8 @@ function positiveIntEnv(name: string, fallback: number, min = 1, max = 10_000_00
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new Error(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
   return value;
 }
 

@@ -22,7 +22,15 @@ import { csvRecords, type CsvSource, type RowError } from './csv-stream';
 import { buildNewProducts, insertNewProducts } from './product-bulk-create';
 import { importSettings } from './imports.settings';
 import { importsError } from './imports.errors';
-import { errorLocation, groupInput, LAYOUT_COLUMNS, productGroups, REQUIRED_COLUMNS, type Lookups, type ProductGroup } from './product-layout';
+import {
+  errorLocation,
+  groupInput,
+  LAYOUT_COLUMNS,
+  productGroups,
+  REQUIRED_COLUMNS,
+  type Lookups,
+  type ProductGroup,
+} from './product-layout';
 
 export const MAX_REPORTED_ROW_ERRORS = 1_000;
 
@@ -39,7 +47,15 @@ export interface BatchOutcome extends ImportCounts {
   errors: RowError[];
 }
 
-export const emptyOutcome = (): BatchOutcome => ({ rowsRead: 0, rowsFailed: 0, created: 0, updated: 0, unchanged: 0, failed: 0, errors: [] });
+export const emptyOutcome = (): BatchOutcome => ({
+  rowsRead: 0,
+  rowsFailed: 0,
+  created: 0,
+  updated: 0,
+  unchanged: 0,
+  failed: 0,
+  errors: [],
+});
 
 export const productCsvRules = { known: LAYOUT_COLUMNS, required: REQUIRED_COLUMNS };
 
@@ -54,13 +70,22 @@ async function loadLookups(tx: RequestContext, storeId: string, groups: ProductG
     for (const s of (cells.tags ?? '').split('|')) if (s.trim()) tagValues.add(s.trim().toLowerCase());
   }
   const brands: Array<{ id: string; slug: string; name: string }> = brandValues.size
-    ? await tx.manager.query('SELECT id, lower(slug) AS slug, lower(name) AS name FROM brands WHERE tenant_id = $1 AND store_id = $2 AND (lower(slug) = ANY($3::text[]) OR lower(name) = ANY($3::text[]))', [tx.tenantId, storeId, [...brandValues]])
+    ? await tx.manager.query(
+        'SELECT id, lower(slug) AS slug, lower(name) AS name FROM brands WHERE tenant_id = $1 AND store_id = $2 AND (lower(slug) = ANY($3::text[]) OR lower(name) = ANY($3::text[]))',
+        [tx.tenantId, storeId, [...brandValues]],
+      )
     : [];
   const categories: Array<{ id: string; slug: string }> = categorySlugs.size
-    ? await tx.manager.query('SELECT id, lower(slug) AS slug FROM categories WHERE tenant_id = $1 AND store_id = $2 AND lower(slug) = ANY($3::text[])', [tx.tenantId, storeId, [...categorySlugs]])
+    ? await tx.manager.query(
+        'SELECT id, lower(slug) AS slug FROM categories WHERE tenant_id = $1 AND store_id = $2 AND lower(slug) = ANY($3::text[])',
+        [tx.tenantId, storeId, [...categorySlugs]],
+      )
     : [];
   const tags: Array<{ id: string; slug: string; name: string }> = tagValues.size
-    ? await tx.manager.query('SELECT id, lower(slug) AS slug, lower(name) AS name FROM product_tags WHERE tenant_id = $1 AND store_id = $2 AND (lower(slug) = ANY($3::text[]) OR lower(name) = ANY($3::text[]))', [tx.tenantId, storeId, [...tagValues]])
+    ? await tx.manager.query(
+        'SELECT id, lower(slug) AS slug, lower(name) AS name FROM product_tags WHERE tenant_id = $1 AND store_id = $2 AND (lower(slug) = ANY($3::text[]) OR lower(name) = ANY($3::text[]))',
+        [tx.tenantId, storeId, [...tagValues]],
+      )
     : [];
   const find = <T extends { id: string; slug: string; name?: string }>(rows: T[], value: string): string | undefined => {
     const v = value.trim().toLowerCase();
@@ -71,7 +96,11 @@ async function loadLookups(tx: RequestContext, storeId: string, groups: ProductG
 
 function joiErrors(error: Joi.ValidationError, group: ProductGroup, variantRows: number[]): RowError[] {
   return error.details.map((detail) => {
-    const path = detail.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '').replace(/\.\[/g, '[');
+    const path = detail.path
+      .map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`))
+      .join('')
+      .replace(/^\./, '')
+      .replace(/\.\[/g, '[');
     const { row, column } = errorLocation(path, group, variantRows);
     return { row, column, message: detail.message };
   });
@@ -97,23 +126,38 @@ export interface PreparedGroups {
 
 function checkGroup(group: ProductGroup, header: readonly string[], lookups: Lookups, current?: ProductParts): CheckedGroup {
   const built = groupInput(group, header, lookups, current);
-  const { value, error } = UpdateProductDto.schema.validate(built.input, { abortEarly: false, convert: true, errors: { wrap: { label: false } } });
+  const { value, error } = UpdateProductDto.schema.validate(built.input, {
+    abortEarly: false,
+    convert: true,
+    errors: { wrap: { label: false } },
+  });
   if (built.errors.length || error) {
     // Cells that could not be read are reported once; the product's own bounds add what they find.
     const found = [...built.errors, ...(error ? joiErrors(error, group, built.variantRows) : [])];
     const seen = new Set<string>();
-    return { variantRows: built.variantRows, errors: found.filter((e) => !seen.has(`${e.row}:${e.column}`) && seen.add(`${e.row}:${e.column}`)) };
+    return {
+      variantRows: built.variantRows,
+      errors: found.filter((e) => !seen.has(`${e.row}:${e.column}`) && seen.add(`${e.row}:${e.column}`)),
+    };
   }
   return { input: value as ProductInput, variantRows: built.variantRows, errors: [] };
 }
 
 const storedHandles = async (ctx: RequestContext, storeId: string, groups: ProductGroup[]): Promise<Map<string, string>> => {
   const handles = groups.map((g) => g.handle).filter(Boolean);
-  const rows: Array<{ id: string; slug: string }> = await ctx.manager.query('SELECT id, slug FROM products WHERE tenant_id = $1 AND store_id = $2 AND slug = ANY($3::text[])', [ctx.tenantId, storeId, handles]);
+  const rows: Array<{ id: string; slug: string }> = await ctx.manager.query(
+    'SELECT id, slug FROM products WHERE tenant_id = $1 AND store_id = $2 AND slug = ANY($3::text[])',
+    [ctx.tenantId, storeId, handles],
+  );
   return new Map(rows.map((r) => [r.slug, r.id]));
 };
 
-export async function prepareProductGroups(ctx: RequestContext, storeId: string, header: readonly string[], groups: ProductGroup[]): Promise<PreparedGroups> {
+export async function prepareProductGroups(
+  ctx: RequestContext,
+  storeId: string,
+  header: readonly string[],
+  groups: ProductGroup[],
+): Promise<PreparedGroups> {
   const lookups = await loadLookups(ctx, storeId, groups);
   const stored = await storedHandles(ctx, storeId, groups);
   const checked = new Map<ProductGroup, CheckedGroup>();
@@ -144,8 +188,15 @@ export async function applyProductGroups(
     out.rowsFailed += group.records.length;
     out.errors.push(...errors);
   };
-  const serviceErrors = (group: ProductGroup, variantRows: number[], errors: Array<{ path: string; message: string }>, message: string): RowError[] =>
-    errors.length ? errors.map((e) => ({ ...errorLocation(e.path, group, variantRows), message: e.message })) : [{ row: group.firstRow, column: null, message }];
+  const serviceErrors = (
+    group: ProductGroup,
+    variantRows: number[],
+    errors: Array<{ path: string; message: string }>,
+    message: string,
+  ): RowError[] =>
+    errors.length
+      ? errors.map((e) => ({ ...errorLocation(e.path, group, variantRows), message: e.message }))
+      : [{ row: group.firstRow, column: null, message }];
   const fresh: Array<{ group: ProductGroup; input: ProductInput; variantRows: number[] }> = [];
 
   for (const group of groups) {
@@ -178,7 +229,14 @@ export async function applyProductGroups(
     } catch (caught) {
       await tx.manager.query('ROLLBACK TO SAVEPOINT import_product');
       if (caught instanceof AppError) fail(group, serviceErrors(group, checked.variantRows, caught.errors, caught.message));
-      else if (caught instanceof QueryFailedError) fail(group, [{ row: group.firstRow, column: null, message: 'the product could not be written (it conflicts with another product of the store)' }]);
+      else if (caught instanceof QueryFailedError)
+        fail(group, [
+          {
+            row: group.firstRow,
+            column: null,
+            message: 'the product could not be written (it conflicts with another product of the store)',
+          },
+        ]);
       else throw caught;
     }
   }
@@ -187,8 +245,17 @@ export async function applyProductGroups(
   // New products: checked one by one, written together; a refusal by the database sends them through createProduct one by one.
   await tx.manager.query('SAVEPOINT import_new');
   try {
-    const { built, failed } = await buildNewProducts(tx, store, fresh.map((f, key) => ({ key, input: { ...f.input, slug: f.group.handle } })));
-    await insertNewProducts(tx, store, built.map((b) => b.parts), { final: options.final });
+    const { built, failed } = await buildNewProducts(
+      tx,
+      store,
+      fresh.map((f, key) => ({ key, input: { ...f.input, slug: f.group.handle } })),
+    );
+    await insertNewProducts(
+      tx,
+      store,
+      built.map((b) => b.parts),
+      { final: options.final },
+    );
     await tx.manager.query('RELEASE SAVEPOINT import_new');
     out.created += built.length;
     for (const f of failed) fail(fresh[f.key]!.group, serviceErrors(fresh[f.key]!.group, fresh[f.key]!.variantRows, f.errors, f.message));
@@ -206,7 +273,14 @@ export async function applyProductGroups(
     } catch (caught) {
       await tx.manager.query('ROLLBACK TO SAVEPOINT import_product');
       if (caught instanceof AppError) fail(group, serviceErrors(group, variantRows, caught.errors, caught.message));
-      else if (caught instanceof QueryFailedError) fail(group, [{ row: group.firstRow, column: null, message: 'the product could not be written (it conflicts with another product of the store)' }]);
+      else if (caught instanceof QueryFailedError)
+        fail(group, [
+          {
+            row: group.firstRow,
+            column: null,
+            message: 'the product could not be written (it conflicts with another product of the store)',
+          },
+        ]);
       else throw caught;
     }
   }
@@ -241,13 +315,18 @@ export async function importProductsSync(ctx: RequestContext, storeId: string, s
   for await (const group of productGroups(csvRecords(source, productCsvRules, (names) => (header = names)))) {
     rows += group.records.length;
     if (rows >= asyncMinRows) {
-      throw importsError('use_async_import', `The CSV has ${asyncMinRows} data rows or more; import it with POST /api/v1/bulk-import/products/async, which runs in the background and reports progress.`);
+      throw importsError(
+        'use_async_import',
+        `The CSV has ${asyncMinRows} data rows or more; import it with POST /api/v1/bulk-import/products/async, which runs in the background and reports progress.`,
+      );
     }
     groups.push(group);
   }
   const out = emptyOutcome();
   for (let i = 0; i < groups.length; i += batchProducts) {
-    await inTransaction(ctx, (tx) => applyProductGroups(tx, storeId, header, groups.slice(i, i + batchProducts), out, { final: i + batchProducts >= groups.length }));
+    await inTransaction(ctx, (tx) =>
+      applyProductGroups(tx, storeId, header, groups.slice(i, i + batchProducts), out, { final: i + batchProducts >= groups.length }),
+    );
   }
   out.errors.sort((a, b) => a.row - b.row);
   return importResult(out, out.errors.slice(0, MAX_REPORTED_ROW_ERRORS), out.errors.length);

@@ -27,7 +27,19 @@ export const PRODUCT_COLUMNS = [
   'images',
   'imageAlts',
 ] as const;
-export const VARIANT_COLUMNS = ['sku', 'barcode', 'option1Name', 'option1Value', 'option2Name', 'option2Value', 'option3Name', 'option3Value', 'variantPrice', 'variantCompareAtPrice', 'stock'] as const;
+export const VARIANT_COLUMNS = [
+  'sku',
+  'barcode',
+  'option1Name',
+  'option1Value',
+  'option2Name',
+  'option2Value',
+  'option3Name',
+  'option3Value',
+  'variantPrice',
+  'variantCompareAtPrice',
+  'stock',
+] as const;
 export const LAYOUT_COLUMNS: readonly string[] = [...PRODUCT_COLUMNS, ...VARIANT_COLUMNS];
 export const REQUIRED_COLUMNS = ['handle', 'title', 'price'] as const;
 
@@ -59,7 +71,12 @@ export async function* productGroups(records: AsyncIterable<CsvRecord>): AsyncGe
     current = { handle, firstRow: record.row, lastRow: record.row, records: [record], errors: [] };
     if (handle === '') current.errors.push({ row: record.row, column: 'handle', message: 'is required' });
     const first = seen.get(handle);
-    if (handle !== '' && first !== undefined) current.errors.push({ row: record.row, column: 'handle', message: `the rows of handle "${handle}" must be contiguous; it already appeared in row ${first}` });
+    if (handle !== '' && first !== undefined)
+      current.errors.push({
+        row: record.row,
+        column: 'handle',
+        message: `the rows of handle "${handle}" must be contiguous; it already appeared in row ${first}`,
+      });
     else if (handle !== '') seen.set(handle, record.row);
   }
   if (current) yield current;
@@ -73,7 +90,8 @@ export interface Lookups {
 }
 
 const NUMBER = /^-?\d+(\.\d+)?$/;
-const numberCell = (value: string | undefined): number | string | undefined => (value === undefined ? undefined : NUMBER.test(value.trim()) ? Number(value.trim()) : value);
+const numberCell = (value: string | undefined): number | string | undefined =>
+  value === undefined ? undefined : NUMBER.test(value.trim()) ? Number(value.trim()) : value;
 
 function jsonCell(record: CsvRecord, column: string, errors: RowError[], kind: 'object' | 'array'): unknown {
   const raw = record.cells[column];
@@ -94,7 +112,12 @@ function jsonCell(record: CsvRecord, column: string, errors: RowError[], kind: '
  * undefined (create); columns missing from the header keep the stored value. Returns the input, the
  * row number of each variant, and the errors of the cells that could not be read.
  */
-export function groupInput(group: ProductGroup, header: readonly string[], lookups: Lookups, current?: ProductParts): { input: ProductInput; variantRows: number[]; errors: RowError[] } {
+export function groupInput(
+  group: ProductGroup,
+  header: readonly string[],
+  lookups: Lookups,
+  current?: ProductParts,
+): { input: ProductInput; variantRows: number[]; errors: RowError[] } {
   const errors: RowError[] = [...group.errors];
   const first = group.records[0]!;
   const has = (column: string): boolean => header.includes(column);
@@ -102,7 +125,12 @@ export function groupInput(group: ProductGroup, header: readonly string[], looku
     for (const column of PRODUCT_COLUMNS) {
       if (column === 'handle') continue;
       const value = record.cells[column];
-      if (value !== undefined && value !== first.cells[column]) errors.push({ row: record.row, column, message: `differs from the first row of handle "${group.handle}" (row ${first.row}); leave it empty on later rows` });
+      if (value !== undefined && value !== first.cells[column])
+        errors.push({
+          row: record.row,
+          column,
+          message: `differs from the first row of handle "${group.handle}" (row ${first.row}); leave it empty on later rows`,
+        });
     }
   }
   const cell = (column: string): string | undefined => first.cells[column];
@@ -115,8 +143,13 @@ export function groupInput(group: ProductGroup, header: readonly string[], looku
   input.descriptionHtml = has('description') ? (cell('description') ?? '') : (p?.descriptionHtml ?? '');
   input.type = has('type') && cell('type') !== undefined ? cell('type')!.trim().toUpperCase() : (p?.type ?? 'PHYSICAL');
   if (has('status') && cell('status') !== undefined) input.status = cell('status')!.trim().toUpperCase();
-  input.compareAtPrice = has('compareAtPrice') ? (numberCell(cell('compareAtPrice')) ?? null) : p?.compareAtPrice === undefined || p.compareAtPrice === null ? null : Number(p.compareAtPrice);
-  if (has('currency') ? cell('currency') !== undefined : p !== undefined) input.currency = has('currency') ? cell('currency')!.trim().toUpperCase() : p!.currency;
+  input.compareAtPrice = has('compareAtPrice')
+    ? (numberCell(cell('compareAtPrice')) ?? null)
+    : p?.compareAtPrice === undefined || p.compareAtPrice === null
+      ? null
+      : Number(p.compareAtPrice);
+  if (has('currency') ? cell('currency') !== undefined : p !== undefined)
+    input.currency = has('currency') ? cell('currency')!.trim().toUpperCase() : p!.currency;
   input.vendorId = p?.vendorId ?? null;
   input.vendorName = has('vendor') ? (cell('vendor')?.trim() ?? null) : (p?.vendorName ?? null);
 
@@ -125,7 +158,8 @@ export function groupInput(group: ProductGroup, header: readonly string[], looku
     if (brand === undefined) input.brandId = null;
     else {
       input.brandId = lookups.brand(brand);
-      if (!input.brandId) errors.push({ row: first.row, column: 'brand', message: `no brand of the store has the slug or name "${brand}"` });
+      if (!input.brandId)
+        errors.push({ row: first.row, column: 'brand', message: `no brand of the store has the slug or name "${brand}"` });
     }
   } else input.brandId = p?.brandId ?? null;
 
@@ -154,7 +188,7 @@ export function groupInput(group: ProductGroup, header: readonly string[], looku
 
   if (has('images') || has('imageAlts')) {
     const urls = listCell(cell('images'));
-    const alts = cell('imageAlts') === undefined ? [] : (jsonCell(first, 'imageAlts', errors, 'array') as unknown[] | undefined) ?? [];
+    const alts = cell('imageAlts') === undefined ? [] : ((jsonCell(first, 'imageAlts', errors, 'array') as unknown[] | undefined) ?? []);
     if (alts.length > urls.length) errors.push({ row: first.row, column: 'imageAlts', message: 'has more entries than images' });
     input.images = urls.map((url, i) => ({ url, alt: typeof alts[i] === 'string' ? alts[i] : null }));
   } else input.images = (current?.images ?? []).map((i) => ({ url: i.url, alt: i.alt }));
@@ -166,7 +200,8 @@ export function groupInput(group: ProductGroup, header: readonly string[], looku
     const isVariant = (record: CsvRecord): boolean => VARIANT_COLUMNS.some((c) => record.cells[c] !== undefined);
     for (const record of group.records) {
       if (!isVariant(record)) {
-        if (group.records.length > 1) errors.push({ row: record.row, column: null, message: 'a product with several rows needs variant columns on each row' });
+        if (group.records.length > 1)
+          errors.push({ row: record.row, column: null, message: 'a product with several rows needs variant columns on each row' });
         continue;
       }
       const options: Record<string, string> = {};
@@ -174,8 +209,14 @@ export function groupInput(group: ProductGroup, header: readonly string[], looku
         const name = record.cells[`option${n}Name`]?.trim();
         const value = record.cells[`option${n}Value`]?.trim();
         if (name === undefined && value === undefined) continue;
-        if (name === undefined || value === undefined) errors.push({ row: record.row, column: name === undefined ? `option${n}Name` : `option${n}Value`, message: 'an option needs both its name and its value' });
-        else if (options[name] !== undefined) errors.push({ row: record.row, column: `option${n}Name`, message: `option "${name}" is given twice` });
+        if (name === undefined || value === undefined)
+          errors.push({
+            row: record.row,
+            column: name === undefined ? `option${n}Name` : `option${n}Value`,
+            message: 'an option needs both its name and its value',
+          });
+        else if (options[name] !== undefined)
+          errors.push({ row: record.row, column: `option${n}Name`, message: `option "${name}" is given twice` });
         else options[name] = value;
       }
       const stockCell = record.cells.stock?.trim();
@@ -189,15 +230,28 @@ export function groupInput(group: ProductGroup, header: readonly string[], looku
       };
       // Keep the ids of stored variants (orders refer to them): matched by SKU, else by identical options.
       const match =
-        current?.variants.find((v) => variant.sku !== null && v.sku !== null && v.sku.toLowerCase() === String(variant.sku).toLowerCase()) ??
-        current?.variants.find((v) => variant.sku === null && JSON.stringify(Object.entries(v.options).sort()) === JSON.stringify(Object.entries(options).sort()));
+        current?.variants.find(
+          (v) => variant.sku !== null && v.sku !== null && v.sku.toLowerCase() === String(variant.sku).toLowerCase(),
+        ) ??
+        current?.variants.find(
+          (v) =>
+            variant.sku === null && JSON.stringify(Object.entries(v.options).sort()) === JSON.stringify(Object.entries(options).sort()),
+        );
       if (match && !variants.some((v) => v.id === match.id)) variant.id = match.id;
       variants.push(variant as unknown as VariantInput);
       variantRows.push(record.row);
     }
     input.variants = variants;
   } else {
-    input.variants = (current?.variants ?? []).map((v) => ({ id: v.id, sku: v.sku, barcode: v.barcode, options: v.options, price: v.price === null ? null : Number(v.price), compareAtPrice: v.compareAtPrice === null ? null : Number(v.compareAtPrice), stock: v.stock }));
+    input.variants = (current?.variants ?? []).map((v) => ({
+      id: v.id,
+      sku: v.sku,
+      barcode: v.barcode,
+      options: v.options,
+      price: v.price === null ? null : Number(v.price),
+      compareAtPrice: v.compareAtPrice === null ? null : Number(v.compareAtPrice),
+      stock: v.stock,
+    }));
   }
   return { input: input as unknown as ProductInput, variantRows, errors };
 }
@@ -209,7 +263,16 @@ export function errorLocation(path: string, group: ProductGroup, variantRows: nu
   if (variant) {
     const row = variantRows[Number(variant[1])] ?? first;
     const field = variant[2] ?? '';
-    const column = { sku: 'sku', barcode: 'barcode', price: 'variantPrice', compareAtPrice: 'variantCompareAtPrice', stock: 'stock', options: 'option1Name', id: 'sku' }[field] ?? null;
+    const column =
+      {
+        sku: 'sku',
+        barcode: 'barcode',
+        price: 'variantPrice',
+        compareAtPrice: 'variantCompareAtPrice',
+        stock: 'stock',
+        options: 'option1Name',
+        id: 'sku',
+      }[field] ?? null;
     return { row, column };
   }
   const field = /^(?:body\.)?(\w+)/.exec(path)?.[1] ?? '';
@@ -256,8 +319,14 @@ export function exportRows(parts: ProductParts, names: ExportNames): Array<Recor
     currency: p.currency,
     vendor: p.vendorName,
     brand: p.brandId ? names.brands.get(p.brandId) : null,
-    categories: parts.categoryIds.map((id) => names.categories.get(id)).filter(Boolean).join('|'),
-    tags: parts.tagIds.map((id) => names.tags.get(id)).filter(Boolean).join('|'),
+    categories: parts.categoryIds
+      .map((id) => names.categories.get(id))
+      .filter(Boolean)
+      .join('|'),
+    tags: parts.tagIds
+      .map((id) => names.tags.get(id))
+      .filter(Boolean)
+      .join('|'),
     attributes: Object.keys(p.attributes ?? {}).length ? JSON.stringify(p.attributes) : null,
     translations: Object.keys(p.translations ?? {}).length ? JSON.stringify(p.translations) : null,
     images: parts.images.map((i) => i.url).join('|'),
@@ -280,4 +349,3 @@ export function exportRows(parts: ProductParts, names: ExportNames): Array<Recor
     return row;
   });
 }
-

@@ -16,7 +16,18 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { DataSource } from 'typeorm';
-import { Brand, Category, Product, ProductCategory, ProductImage, ProductTag, ProductTagAssignment, ProductVariant, TransferJob, TransferJobError } from '../../storage/entities';
+import {
+  Brand,
+  Category,
+  Product,
+  ProductCategory,
+  ProductImage,
+  ProductTag,
+  ProductTagAssignment,
+  ProductVariant,
+  TransferJob,
+  TransferJobError,
+} from '../../storage/entities';
 import type { TransferJobKind } from '../../storage/entities/transfer-job.entity';
 import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
@@ -29,7 +40,14 @@ import { requireStore } from '../../domain/store-access';
 import type { ProductParts } from '../products/products.view';
 import { csvRecords, type CsvSource, type RowError } from './csv-stream';
 import { importSettings } from './imports.settings';
-import { applyProductGroups, emptyOutcome, MAX_REPORTED_ROW_ERRORS, prepareProductGroups, productCsvRules, type PreparedGroups } from './product-import.service';
+import {
+  applyProductGroups,
+  emptyOutcome,
+  MAX_REPORTED_ROW_ERRORS,
+  prepareProductGroups,
+  productCsvRules,
+  type PreparedGroups,
+} from './product-import.service';
 import { exportRows, LAYOUT_COLUMNS, productGroups, type ProductGroup } from './product-layout';
 import { importsError } from './imports.errors';
 
@@ -43,7 +61,12 @@ async function storeChunks(tx: RequestContext, jobId: string, source: CsvSource)
   let seq = 0;
   let bytes = 0;
   const write = async (data: Buffer): Promise<void> => {
-    await tx.manager.query('INSERT INTO transfer_job_chunks (job_id, tenant_id, seq, data) VALUES ($1, $2, $3, $4)', [jobId, tx.tenantId, seq, data]);
+    await tx.manager.query('INSERT INTO transfer_job_chunks (job_id, tenant_id, seq, data) VALUES ($1, $2, $3, $4)', [
+      jobId,
+      tx.tenantId,
+      seq,
+      data,
+    ]);
     seq += 1;
     bytes += data.length;
   };
@@ -53,7 +76,7 @@ async function storeChunks(tx: RequestContext, jobId: string, source: CsvSource)
   }
   if (typeof source === 'string') {
     // Encoded piece by piece (never a second copy of the whole upload), without splitting a surrogate pair.
-    for (let start = 0; start < source.length; ) {
+    for (let start = 0; start < source.length;) {
       let end = Math.min(source.length, start + CHUNK_BYTES / 2);
       const last = source.charCodeAt(end - 1);
       if (end < source.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
@@ -86,7 +109,10 @@ async function storeChunks(tx: RequestContext, jobId: string, source: CsvSource)
 /** The stored chunks of a job, read back one at a time. */
 async function* readChunks(dataSource: DataSource, jobId: string): AsyncGenerator<Buffer> {
   for (let seq = 0; ; seq += 1) {
-    const rows: Array<{ data: Buffer }> = await dataSource.query('SELECT data FROM transfer_job_chunks WHERE job_id = $1 AND seq = $2', [jobId, seq]);
+    const rows: Array<{ data: Buffer }> = await dataSource.query('SELECT data FROM transfer_job_chunks WHERE job_id = $1 AND seq = $2', [
+      jobId,
+      seq,
+    ]);
     if (!rows.length) return;
     // Smaller pieces let the parser hand over the rows before a malformed spot later in the chunk.
     const data = rows[0]!.data;
@@ -94,7 +120,12 @@ async function* readChunks(dataSource: DataSource, jobId: string): AsyncGenerato
   }
 }
 
-async function createJob(ctx: RequestContext, storeId: string, kind: TransferJobKind, source?: CsvSource): Promise<Record<string, unknown>> {
+async function createJob(
+  ctx: RequestContext,
+  storeId: string,
+  kind: TransferJobKind,
+  source?: CsvSource,
+): Promise<Record<string, unknown>> {
   return inTransaction(ctx, async (tx) => {
     const store = await requireStore(tx, storeId, { forWrite: true });
     const id = uuidv7();
@@ -113,7 +144,13 @@ async function createJob(ctx: RequestContext, storeId: string, kind: TransferJob
       await tx.manager.update(TransferJob, { id }, { fileBytes: String(bytes) });
     }
     const action = kind === 'PRODUCT_IMPORT' ? 'product_import.create' : 'product_export.create';
-    await recordAudit(tx, { action, resourceType: 'transfer_job', resourceId: id, before: null, after: { storeId: store.id, kind, fileBytes: bytes } });
+    await recordAudit(tx, {
+      action,
+      resourceType: 'transfer_job',
+      resourceId: id,
+      before: null,
+      after: { storeId: store.id, kind, fileBytes: bytes },
+    });
     await enqueueOutbox(
       tx,
       kind === 'PRODUCT_IMPORT'
@@ -133,11 +170,15 @@ const HEAD_BYTES = 1_000_000;
  * written); the rows are the worker's. `head` is the start of the file, at most HEAD_BYTES.
  */
 async function checkHead(head: string): Promise<void> {
-  const lines = head.slice(0, HEAD_BYTES).split(/\r?\n/).filter((line) => line.trim() !== '');
+  const lines = head
+    .slice(0, HEAD_BYTES)
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== '');
   const records = csvRecords(lines.slice(0, 1).join('\n'), productCsvRules);
   await records.next();
   await records.return(undefined);
-  if (lines.length < 2) throw importsError('empty_csv', 'The CSV has no data rows.', [{ path: 'body', message: 'at least one data row is needed' }]);
+  if (lines.length < 2)
+    throw importsError('empty_csv', 'The CSV has no data rows.', [{ path: 'body', message: 'at least one data row is needed' }]);
 }
 
 /** True once `head` holds a whole first line and something after it (the start of a data row). */
@@ -187,7 +228,9 @@ async function readHead(source: AsyncIterable<Buffer | string>): Promise<{ head:
 export async function startProductImport(ctx: RequestContext, storeId: string, source: CsvSource): Promise<Record<string, unknown>> {
   await requireStore(ctx, storeId, { forWrite: true });
   if (typeof source === 'string' || Buffer.isBuffer(source)) {
-    await checkHead(typeof source === 'string' ? source.slice(0, HEAD_BYTES) : source.toString('utf8', 0, Math.min(source.length, HEAD_BYTES)));
+    await checkHead(
+      typeof source === 'string' ? source.slice(0, HEAD_BYTES) : source.toString('utf8', 0, Math.min(source.length, HEAD_BYTES)),
+    );
     return createJob(ctx, storeId, 'PRODUCT_IMPORT', source);
   }
   const { head, upload } = await readHead(source);
@@ -211,7 +254,10 @@ export function jobView(ctx: RequestContext, job: TransferJob, errors: RowError[
     const expires = Math.floor(job.finishedAt.getTime() / 1000) + importSettings().exportLinkTtlSeconds;
     if (expires * 1000 > Date.now()) {
       const sig = signature(servicesOf(ctx).config.appSecret, job.id, expires);
-      download = { url: `/api/v1/bulk-import/jobs/${job.id}/download?expires=${expires}&signature=${sig}`, expiresAt: new Date(expires * 1000).toISOString() };
+      download = {
+        url: `/api/v1/bulk-import/jobs/${job.id}/download?expires=${expires}&signature=${sig}`,
+        expiresAt: new Date(expires * 1000).toISOString(),
+      };
     } else downloadExpired = true;
   }
   return {
@@ -221,7 +267,13 @@ export function jobView(ctx: RequestContext, job: TransferJob, errors: RowError[
     state: job.state,
     fileBytes: Number(job.fileBytes),
     rows: { read: job.rowsRead, failed: job.rowsFailed },
-    products: { created: job.productsCreated, updated: job.productsUpdated, unchanged: job.productsUnchanged, failed: job.productsFailed, exported: job.productsExported },
+    products: {
+      created: job.productsCreated,
+      updated: job.productsUpdated,
+      unchanged: job.productsUnchanged,
+      failed: job.productsFailed,
+      exported: job.productsExported,
+    },
     errors,
     errorsTotal: job.errorsCount,
     failure: job.failure,
@@ -243,17 +295,31 @@ async function callerJob(ctx: RequestContext, id: string): Promise<TransferJob> 
 
 export async function getTransferJob(ctx: RequestContext, id: string): Promise<Record<string, unknown>> {
   const job = await callerJob(ctx, id);
-  const errors = await ctx.manager.find(TransferJobError, { where: { jobId: job.id }, order: { rowNumber: 'ASC', id: 'ASC' }, take: MAX_REPORTED_ROW_ERRORS });
-  return jobView(ctx, job, errors.map((e) => ({ row: e.rowNumber, column: e.columnName, message: e.message })));
+  const errors = await ctx.manager.find(TransferJobError, {
+    where: { jobId: job.id },
+    order: { rowNumber: 'ASC', id: 'ASC' },
+    take: MAX_REPORTED_ROW_ERRORS,
+  });
+  return jobView(
+    ctx,
+    job,
+    errors.map((e) => ({ row: e.rowNumber, column: e.columnName, message: e.message })),
+  );
 }
 
 /** The exported CSV, streamed from the stored chunks, for a valid unexpired link of the caller's tenant. */
-export async function downloadExport(ctx: RequestContext, id: string, expires: number, sig: string): Promise<{ body: Readable; disposition: string }> {
+export async function downloadExport(
+  ctx: RequestContext,
+  id: string,
+  expires: number,
+  sig: string,
+): Promise<{ body: Readable; disposition: string }> {
   const job = await callerJob(ctx, id);
   if (job.kind !== 'PRODUCT_EXPORT') throw jobNotFound();
   const expected = Buffer.from(signature(servicesOf(ctx).config.appSecret, job.id, expires));
   const given = Buffer.from(sig);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw importsError('invalid_download_link', 'The download link is not valid for this job.');
+  if (expected.length !== given.length || !timingSafeEqual(expected, given))
+    throw importsError('invalid_download_link', 'The download link is not valid for this job.');
   if (expires * 1000 <= Date.now()) throw importsError('download_expired', 'The download link has expired; start a new export.');
   if (job.state !== 'COMPLETED') throw importsError('export_not_ready', 'The export has not completed.');
   return { body: Readable.from(readChunks(ctx.dataSource, job.id)), disposition: attachment(`products-${job.storeId}-${job.id}.csv`) };
@@ -265,7 +331,12 @@ function jobContext(dataSource: DataSource, job: TransferJob, services?: Context
   return {
     requestId: `transfer-job-${job.id}`,
     tenantId: job.tenantId,
-    actor: { type: job.actorType as ActorType, id: job.actorId ?? undefined, storeId: job.storeId, tenantRole: job.actorType === 'user' ? 'staff' : undefined },
+    actor: {
+      type: job.actorType as ActorType,
+      id: job.actorId ?? undefined,
+      storeId: job.storeId,
+      tenantRole: job.actorType === 'user' ? 'staff' : undefined,
+    },
     dataSource,
     manager: dataSource.manager,
     inTransaction: false,
@@ -283,10 +354,18 @@ export interface ImportRunOptions {
 }
 
 /** Runs (or resumes) an import job until done. Returns false when stopped early (test hook or shutdown). */
-export async function runImportJob(dataSource: DataSource, jobId: string, services?: ContextServices, options: ImportRunOptions = {}): Promise<boolean> {
+export async function runImportJob(
+  dataSource: DataSource,
+  jobId: string,
+  services?: ContextServices,
+  options: ImportRunOptions = {},
+): Promise<boolean> {
   const job = await dataSource.manager.findOneBy(TransferJob, { id: jobId });
   if (!job || job.kind !== 'PRODUCT_IMPORT' || job.state === 'COMPLETED' || job.state === 'FAILED') return true;
-  await dataSource.query(`UPDATE transfer_jobs SET state = 'RUNNING', started_at = COALESCE(started_at, now()), updated_at = now() WHERE id = $1`, [jobId]);
+  await dataSource.query(
+    `UPDATE transfer_jobs SET state = 'RUNNING', started_at = COALESCE(started_at, now()), updated_at = now() WHERE id = $1`,
+    [jobId],
+  );
   const ctx = jobContext(dataSource, job, services);
   const { batchProducts } = importSettings();
   let header: string[] = [];
@@ -294,19 +373,35 @@ export async function runImportJob(dataSource: DataSource, jobId: string, servic
   const commit = async (groups: ProductGroup[], final: boolean, preparing: Promise<PreparedGroups>): Promise<void> => {
     const prepared = await preparing;
     await inTransaction(ctx, async (tx) => {
-      const [locked] = (await tx.manager.query('SELECT next_row, errors_count FROM transfer_jobs WHERE id = $1 FOR UPDATE', [jobId])) as Array<{ next_row: number; errors_count: number }>;
+      const [locked] = (await tx.manager.query('SELECT next_row, errors_count FROM transfer_jobs WHERE id = $1 FOR UPDATE', [
+        jobId,
+      ])) as Array<{ next_row: number; errors_count: number }>;
       const todo = groups.filter((g) => g.firstRow >= locked!.next_row);
       if (!todo.length) return;
       const out = emptyOutcome();
       await applyProductGroups(tx, job.storeId, header, todo, out, { final, prepared });
       if (options.crashInBatch === batches + 1) throw new Error('simulated crash inside a batch');
       const keep = out.errors.slice(0, Math.max(0, MAX_REPORTED_ROW_ERRORS - locked!.errors_count));
-      if (keep.length) await tx.manager.insert(TransferJobError, keep.map((e) => ({ jobId, rowNumber: e.row, columnName: e.column, message: e.message.slice(0, 2000) })));
+      if (keep.length)
+        await tx.manager.insert(
+          TransferJobError,
+          keep.map((e) => ({ jobId, rowNumber: e.row, columnName: e.column, message: e.message.slice(0, 2000) })),
+        );
       await tx.manager.query(
         `UPDATE transfer_jobs SET next_row = $2, rows_read = rows_read + $3, rows_failed = rows_failed + $4, products_created = products_created + $5,
                 products_updated = products_updated + $6, products_unchanged = products_unchanged + $7, products_failed = products_failed + $8,
                 errors_count = errors_count + $9, updated_at = now() WHERE id = $1`,
-        [jobId, todo[todo.length - 1]!.lastRow + 1, out.rowsRead, out.rowsFailed, out.created, out.updated, out.unchanged, out.failed, out.errors.length],
+        [
+          jobId,
+          todo[todo.length - 1]!.lastRow + 1,
+          out.rowsRead,
+          out.rowsFailed,
+          out.created,
+          out.updated,
+          out.unchanged,
+          out.failed,
+          out.errors.length,
+        ],
       );
     });
     batches += 1;
@@ -317,7 +412,8 @@ export async function runImportJob(dataSource: DataSource, jobId: string, servic
   try {
     let batch: ProductGroup[] = [];
     let full: ProductGroup[] | undefined;
-    const stopped = (): boolean => (options.stopAfterBatches !== undefined && batches >= options.stopAfterBatches) || options.signal?.aborted === true;
+    const stopped = (): boolean =>
+      (options.stopAfterBatches !== undefined && batches >= options.stopAfterBatches) || options.signal?.aborted === true;
     const start = async (groups: ProductGroup[], final: boolean): Promise<boolean> => {
       // This batch's checks run now, while the previous batch may still be committing.
       const preparing = prepareProductGroups(ctx, job.storeId, header, groups);
@@ -350,12 +446,18 @@ export async function runImportJob(dataSource: DataSource, jobId: string, servic
     await committing?.catch(() => undefined);
     if (error instanceof AppError) {
       // The file itself is unreadable from some row on: what was committed stays, the job fails.
-      await dataSource.query(`UPDATE transfer_jobs SET state = 'FAILED', failure = $2, finished_at = now(), updated_at = now() WHERE id = $1`, [jobId, error.message.slice(0, 2000)]);
+      await dataSource.query(
+        `UPDATE transfer_jobs SET state = 'FAILED', failure = $2, finished_at = now(), updated_at = now() WHERE id = $1`,
+        [jobId, error.message.slice(0, 2000)],
+      );
       return true;
     }
     throw error;
   }
-  await dataSource.query(`UPDATE transfer_jobs SET state = 'COMPLETED', finished_at = now(), updated_at = now() WHERE id = $1 AND state = 'RUNNING'`, [jobId]);
+  await dataSource.query(
+    `UPDATE transfer_jobs SET state = 'COMPLETED', finished_at = now(), updated_at = now() WHERE id = $1 AND state = 'RUNNING'`,
+    [jobId],
+  );
   return true;
 }
 
@@ -365,7 +467,12 @@ export async function runImportJob(dataSource: DataSource, jobId: string, servic
  * stopped by a shutdown (DeliveryReleased, between pages) or a crash resumes after the last chunk
  * written, and no product is written twice.
  */
-export async function runExportJob(dataSource: DataSource, jobId: string, signal?: AbortSignal, sizes: { chunkBytes?: number; pageProducts?: number } = {}): Promise<void> {
+export async function runExportJob(
+  dataSource: DataSource,
+  jobId: string,
+  signal?: AbortSignal,
+  sizes: { chunkBytes?: number; pageProducts?: number } = {},
+): Promise<void> {
   const chunkBytes = sizes.chunkBytes ?? CHUNK_BYTES;
   const job = await dataSource.manager.findOneBy(TransferJob, { id: jobId });
   if (!job || job.kind !== 'PRODUCT_EXPORT' || job.state === 'COMPLETED' || job.state === 'FAILED') return;
@@ -375,7 +482,10 @@ export async function runExportJob(dataSource: DataSource, jobId: string, signal
     await dataSource.query('DELETE FROM transfer_job_chunks WHERE job_id = $1', [jobId]);
     await dataSource.query(`UPDATE transfer_jobs SET rows_read = 0, products_exported = 0, file_bytes = 0 WHERE id = $1`, [jobId]);
   }
-  await dataSource.query(`UPDATE transfer_jobs SET state = 'RUNNING', started_at = COALESCE(started_at, now()), updated_at = now() WHERE id = $1`, [jobId]);
+  await dataSource.query(
+    `UPDATE transfer_jobs SET state = 'RUNNING', started_at = COALESCE(started_at, now()), updated_at = now() WHERE id = $1`,
+    [jobId],
+  );
   const scope = { tenantId: job.tenantId, storeId: job.storeId };
   const names = {
     brands: new Map((await m.find(Brand, { where: scope, select: { id: true, slug: true } })).map((b) => [b.id, b.slug])),
@@ -383,7 +493,10 @@ export async function runExportJob(dataSource: DataSource, jobId: string, signal
     tags: new Map((await m.find(ProductTag, { where: scope, select: { id: true, slug: true } })).map((t) => [t.id, t.slug])),
   };
   const columns = LAYOUT_COLUMNS.map((header) => ({ header, value: (row: Record<string, unknown>) => row[header] }));
-  const [{ next }]: Array<{ next: number }> = await dataSource.query('SELECT COALESCE(max(seq) + 1, 0)::int AS next FROM transfer_job_chunks WHERE job_id = $1', [jobId]);
+  const [{ next }]: Array<{ next: number }> = await dataSource.query(
+    'SELECT COALESCE(max(seq) + 1, 0)::int AS next FROM transfer_job_chunks WHERE job_id = $1',
+    [jobId],
+  );
   let seq = next;
   let rows = 0;
   let products = 0;
@@ -394,7 +507,12 @@ export async function runExportJob(dataSource: DataSource, jobId: string, signal
     if (!pending.length) return;
     const data = Buffer.from(pending.join(''), 'utf8');
     await dataSource.transaction(async (tx) => {
-      await tx.query('INSERT INTO transfer_job_chunks (job_id, tenant_id, seq, data) VALUES ($1, $2, $3, $4)', [jobId, job.tenantId, seq, data]);
+      await tx.query('INSERT INTO transfer_job_chunks (job_id, tenant_id, seq, data) VALUES ($1, $2, $3, $4)', [
+        jobId,
+        job.tenantId,
+        seq,
+        data,
+      ]);
       await tx.query(
         `UPDATE transfer_jobs SET export_after = $2, rows_read = rows_read + $3, products_exported = products_exported + $4, file_bytes = file_bytes + $5, updated_at = now() WHERE id = $1`,
         [jobId, after, rows, products, data.length],
@@ -409,14 +527,38 @@ export async function runExportJob(dataSource: DataSource, jobId: string, signal
   for (;;) {
     // Between pages: what is pending is not committed yet, and the next run rewrites it.
     releaseIfStopping({ signal });
-    const page = await m.createQueryBuilder(Product, 'p').where('p.tenant_id = :tenantId AND p.store_id = :storeId AND p.id > :after', { ...scope, after }).orderBy('p.id', 'ASC').take(sizes.pageProducts ?? 500).getMany();
+    const page = await m
+      .createQueryBuilder(Product, 'p')
+      .where('p.tenant_id = :tenantId AND p.store_id = :storeId AND p.id > :after', { ...scope, after })
+      .orderBy('p.id', 'ASC')
+      .take(sizes.pageProducts ?? 500)
+      .getMany();
     if (!page.length) break;
     after = page[page.length - 1]!.id;
     const ids = page.map((p) => p.id);
-    const variants = await m.createQueryBuilder(ProductVariant, 'v').where('v.product_id IN (:...ids)', { ids }).orderBy('v.position', 'ASC').addOrderBy('v.id', 'ASC').getMany();
-    const images = await m.createQueryBuilder(ProductImage, 'i').where('i.product_id IN (:...ids)', { ids }).orderBy('i.position', 'ASC').addOrderBy('i.id', 'ASC').getMany();
-    const categories = await m.createQueryBuilder(ProductCategory, 'c').where('c.product_id IN (:...ids)', { ids }).orderBy('c.position', 'ASC').getMany();
-    const tags = await m.createQueryBuilder(ProductTagAssignment, 't').where('t.product_id IN (:...ids)', { ids }).orderBy('t.created_at', 'ASC').addOrderBy('t.tag_id', 'ASC').getMany();
+    const variants = await m
+      .createQueryBuilder(ProductVariant, 'v')
+      .where('v.product_id IN (:...ids)', { ids })
+      .orderBy('v.position', 'ASC')
+      .addOrderBy('v.id', 'ASC')
+      .getMany();
+    const images = await m
+      .createQueryBuilder(ProductImage, 'i')
+      .where('i.product_id IN (:...ids)', { ids })
+      .orderBy('i.position', 'ASC')
+      .addOrderBy('i.id', 'ASC')
+      .getMany();
+    const categories = await m
+      .createQueryBuilder(ProductCategory, 'c')
+      .where('c.product_id IN (:...ids)', { ids })
+      .orderBy('c.position', 'ASC')
+      .getMany();
+    const tags = await m
+      .createQueryBuilder(ProductTagAssignment, 't')
+      .where('t.product_id IN (:...ids)', { ids })
+      .orderBy('t.created_at', 'ASC')
+      .addOrderBy('t.tag_id', 'ASC')
+      .getMany();
     const records: Array<Record<string, unknown>> = [];
     for (const product of page) {
       const parts: ProductParts = {
@@ -440,13 +582,17 @@ export async function runExportJob(dataSource: DataSource, jobId: string, signal
 }
 
 /** The consumer of the `import` and `export` queues (jobs worker). */
-export function transferJobsHandler(dataSource: DataSource, services?: ContextServices): (delivery: OutboxDelivery<'import' | 'export'>) => Promise<void> {
+export function transferJobsHandler(
+  dataSource: DataSource,
+  services?: ContextServices,
+): (delivery: OutboxDelivery<'import' | 'export'>) => Promise<void> {
   return async (delivery) => {
     switch (delivery.aggregateType) {
       case TRANSFER_AGGREGATE:
         if (delivery.queue === 'export') await runExportJob(dataSource, delivery.aggregateId, delivery.signal);
         // Stopped by a shutdown after a committed batch: the next run resumes at the job's next row.
-        else if (!(await runImportJob(dataSource, delivery.aggregateId, services, { signal: delivery.signal }))) throw new DeliveryReleased('import stopped between batches');
+        else if (!(await runImportJob(dataSource, delivery.aggregateId, services, { signal: delivery.signal })))
+          throw new DeliveryReleased('import stopped between batches');
         return;
       default: {
         // Every aggregate type of the queues is handled above; a row of an older version with another is acknowledged.

@@ -5,12 +5,15 @@ import { QueueDetail, QueueJob, QueueJobList, QueueJobRemoved, QueueList } from 
 import { getQueue, listJobs, listQueues, pauseQueue, removeJob, retryJob } from './jobs.service';
 
 /** Queue names are the bee-queue names (index, vision, jobs, webhooks, import, export); job ids are bee-queue ids, not UUIDs. */
-const queueName = text(1, 64).pattern(/^[a-z][a-z0-9-]*$/).required();
+const queueName = text(1, 64)
+  .pattern(/^[a-z][a-z0-9-]*$/)
+  .required();
 const jobId = text(1, 200).required();
 
 type Params = Record<string, string>;
 
-const who = 'Platform admins only (platformRole platform_admin): other platform staff and merchants answer 403. An unknown queue answers 404 queue_not_found.';
+const who =
+  'Platform admins only (platformRole platform_admin): other platform staff and merchants answer 403. An unknown queue answers 404 queue_not_found.';
 
 export const jobsRoutes = defineRoutes({ tag: 'jobs', auth: 'platform' }, [
   {

@@ -30,4 +30,7 @@ export const QueueList = dto('QueueList', Joi.object({ items: Joi.array().items(
 export const QueueDetail = dto('QueueDetail', QueueItem);
 export const QueueJobList = dto('QueueJobList', Joi.object({ items: Joi.array().items(JobItem).max(100).required() }));
 export const QueueJob = dto('QueueJob', JobItem);
-export const QueueJobRemoved = dto('QueueJobRemoved', Joi.object({ removed: Joi.boolean().valid(true).required(), job: JobItem.required() }));
+export const QueueJobRemoved = dto(
+  'QueueJobRemoved',
+  Joi.object({ removed: Joi.boolean().valid(true).required(), job: JobItem.required() }),
+);

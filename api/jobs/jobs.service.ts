@@ -90,7 +90,8 @@ async function findJob(queue: BeeQueue, id: string): Promise<BeeQueue.Job<Record
 export async function retryJob(ctx: RequestContext, name: string, id: string): Promise<Record<string, unknown>> {
   const { name: queueName, queue } = queueOf(ctx, name);
   const job = await findJob(queue, id);
-  if (job.status !== 'failed') throw jobsError('job_not_failed', `The job is not failed (it is ${job.status}); only failed jobs are retried.`);
+  if (job.status !== 'failed')
+    throw jobsError('job_not_failed', `The job is not failed (it is ${job.status}); only failed jobs are retried.`);
   const data = job.data as { aggregateType?: string; aggregateId?: string };
   if (data.aggregateType && data.aggregateId) {
     await ctx.dataSource.query(

@@ -27,7 +27,13 @@ export const notificationPreferencesRoutes = defineRoutes({ tag: 'notification-p
     body: UpdateNotificationPreferenceDto,
     status: 200,
   },
-  { operationId: 'notificationPreferences.listPolicies', method: 'GET', path: '/tenant-notification-preferences/policies', summary: "The tenant's notification policies", status: 200 },
+  {
+    operationId: 'notificationPreferences.listPolicies',
+    method: 'GET',
+    path: '/tenant-notification-preferences/policies',
+    summary: "The tenant's notification policies",
+    status: 200,
+  },
   {
     operationId: 'notificationPreferences.upsertPolicy',
     method: 'PUT',
@@ -44,7 +50,13 @@ export const notificationPreferencesRoutes = defineRoutes({ tag: 'notification-p
     body: UpsertTenantNotificationPoliciesDto,
     status: 200,
   },
-  { operationId: 'notificationPreferences.getDigest', method: 'GET', path: '/tenant-notification-preferences/digest', summary: "The tenant's notification digest settings", status: 200 },
+  {
+    operationId: 'notificationPreferences.getDigest',
+    method: 'GET',
+    path: '/tenant-notification-preferences/digest',
+    summary: "The tenant's notification digest settings",
+    status: 200,
+  },
   {
     operationId: 'notificationPreferences.upsertDigest',
     method: 'PUT',

@@ -8,7 +8,9 @@ export const ORDER_MAX_QUANTITY = 10_000;
 export const ORDER_STATUSES = ['PLACED', 'CANCELLED'] as const;
 
 const storeIdField = (): Joi.StringSchema =>
-  uuid().description("The store of the order. Optional: a store API key or sandbox token acts on its own store (another storeId answers 404); a signed-in member's token must name it (400 otherwise).");
+  uuid().description(
+    "The store of the order. Optional: a store API key or sandbox token acts on its own store (another storeId answers 404); a signed-in member's token must name it (400 otherwise).",
+  );
 
 /**
  * Which fields are required is not shown by the specification; an order cannot be placed without a
@@ -53,7 +55,10 @@ export const OrderView = Joi.object({
   status: oneOf(ORDER_STATUSES).required().description('PLACED, or CANCELLED after the cancel operation.'),
   currency: Joi.string().length(3).required(),
   subtotal: Joi.number().min(0).required().description('Sum of the line totals.'),
-  total: Joi.number().min(0).required().description('The subtotal rounded half up to 2 decimals (no shipping or tax is charged by this operation).'),
+  total: Joi.number()
+    .min(0)
+    .required()
+    .description('The subtotal rounded half up to 2 decimals (no shipping or tax is charged by this operation).'),
   itemCount: Joi.number().integer().min(1).required().description('Sum of the quantities.'),
   shippingAddress: Joi.object({ city: Joi.string().required(), district: Joi.string().required() }).required(),
   items: Joi.array().items(OrderItemView).required(),

@@ -52,7 +52,10 @@ export const orderNotFound = (): NotFoundError => ordersError('order_not_found',
 /** The store an order operation acts on: the API key's own store, or the storeId a member names. */
 export function orderStoreId(ctx: RequestContext, storeId: string | undefined): string {
   if (ctx.actor.type === 'api_key') return storeId ?? ctx.actor.storeId!;
-  if (!storeId) throw new ValidationError('storeId is required with a member token (an API key or sandbox token acts on its own store).', [{ path: 'body.storeId', message: 'storeId is required' }]);
+  if (!storeId)
+    throw new ValidationError('storeId is required with a member token (an API key or sandbox token acts on its own store).', [
+      { path: 'body.storeId', message: 'storeId is required' },
+    ]);
   return storeId;
 }
 
@@ -98,7 +101,14 @@ export function orderEventData(view: OrderViewBody): Record<string, unknown> {
     storeId: view.storeId,
     status: view.status,
     itemCount: view.itemCount,
-    items: view.items.map((i) => ({ productId: i.productId, variantId: i.variantId, sku: i.sku, quantity: i.quantity, unitPrice: i.unitPrice, lineTotal: i.lineTotal })),
+    items: view.items.map((i) => ({
+      productId: i.productId,
+      variantId: i.variantId,
+      sku: i.sku,
+      quantity: i.quantity,
+      unitPrice: i.unitPrice,
+      lineTotal: i.lineTotal,
+    })),
     shippingAddress: view.shippingAddress,
     createdAt: view.createdAt,
     ...(view.cancelledAt ? { cancelledAt: view.cancelledAt } : {}),
@@ -119,7 +129,12 @@ interface LockedVariant {
 }
 
 /** Adds `delta` to the sales count of each product (never below 0) and queues each for re-indexing. */
-async function changeSalesCounts(tx: RequestContext, quantities: Map<string, number>, delta: 1 | -1, topic: 'product.sales_changed'): Promise<void> {
+async function changeSalesCounts(
+  tx: RequestContext,
+  quantities: Map<string, number>,
+  delta: 1 | -1,
+  topic: 'product.sales_changed',
+): Promise<void> {
   const ids = [...quantities.keys()].sort();
   if (ids.length === 0) return;
   await tx.manager.query(
@@ -167,12 +182,17 @@ export async function createOrder(ctx: RequestContext, input: CreateOrderInput):
     for (const [id, line] of lines) {
       const v = byId.get(id)!;
       if (v.status === 'ARCHIVED') unavailable.push({ path: `body.items[${line.index}].variantId`, message: 'the product is archived' });
-      else if (v.stock < line.quantity) short.push({ path: `body.items[${line.index}].quantity`, message: `only ${v.stock} in stock, ${line.quantity} ordered` });
+      else if (v.stock < line.quantity)
+        short.push({ path: `body.items[${line.index}].quantity`, message: `only ${v.stock} in stock, ${line.quantity} ordered` });
     }
     if (unavailable.length) throw ordersError('product_unavailable', 'An archived product cannot be ordered.', unavailable);
     if (short.length) throw ordersError('insufficient_stock', 'Not enough stock for every line; nothing was reserved.', short);
     const currencies = new Set(variants.map((v) => v.currency.trim()));
-    if (currencies.size > 1) throw ordersError('mixed_currencies', `The products are priced in different currencies (${[...currencies].sort().join(', ')}); place one order per currency.`);
+    if (currencies.size > 1)
+      throw ordersError(
+        'mixed_currencies',
+        `The products are priced in different currencies (${[...currencies].sort().join(', ')}); place one order per currency.`,
+      );
 
     const ordered = [...lines].sort((a, b) => a[1].index - b[1].index);
     await tx.manager.query(
@@ -238,7 +258,12 @@ export async function createOrder(ctx: RequestContext, input: CreateOrderInput):
     await tx.manager.insert(OrderItem, items);
     await changeSalesCounts(tx, sales, 1, 'product.sales_changed');
     const view = orderView(order, items);
-    await recordAudit(tx, { action: 'order.create', resourceType: 'order', resourceId: order.id, after: { storeId: store.id, customerId: customer.id, total: order.total, currency: order.currency, itemCount } });
+    await recordAudit(tx, {
+      action: 'order.create',
+      resourceType: 'order',
+      resourceId: order.id,
+      after: { storeId: store.id, customerId: customer.id, total: order.total, currency: order.currency, itemCount },
+    });
     await emitEvent(tx, { topic: 'order.placed', data: orderEventData(view) });
     return view;
   });
@@ -247,7 +272,9 @@ export async function createOrder(ctx: RequestContext, input: CreateOrderInput):
 /** The order `id` of the caller's tenant (and of the API key's store), or 404. */
 async function loadOrder(ctx: RequestContext, id: string, lock = false): Promise<Order> {
   const orders = tenantRepository(ctx, Order, orderNotFound);
-  const order = lock ? await orders.findOne({ where: { id: id.toLowerCase() }, lock: { mode: 'pessimistic_write' } }) : await orders.findOneBy({ id: id.toLowerCase() });
+  const order = lock
+    ? await orders.findOne({ where: { id: id.toLowerCase() }, lock: { mode: 'pessimistic_write' } })
+    : await orders.findOneBy({ id: id.toLowerCase() });
   if (!order) throw orderNotFound();
   // The store must be the caller's (an API key sees its own store only); an archived store's orders stay readable.
   if (ctx.actor.type === 'api_key' && ctx.actor.storeId !== order.storeId) throw orderNotFound();
@@ -296,7 +323,13 @@ export async function cancelOrder(ctx: RequestContext, id: string): Promise<Orde
     await tx.manager.update(Order, { id: order.id }, { status: 'CANCELLED', cancelledAt: now, updatedAt: now });
     const cancelled = Object.assign(order, { status: 'CANCELLED' as const, cancelledAt: now, updatedAt: now });
     const view = orderView(cancelled, items);
-    await recordAudit(tx, { action: 'order.cancel', resourceType: 'order', resourceId: order.id, before: { status: 'PLACED' }, after: { status: 'CANCELLED' } });
+    await recordAudit(tx, {
+      action: 'order.cancel',
+      resourceType: 'order',
+      resourceId: order.id,
+      before: { status: 'PLACED' },
+      after: { status: 'CANCELLED' },
+    });
     await emitEvent(tx, { topic: 'order.cancelled', data: orderEventData(view) });
     return view;
   });
@@ -305,7 +338,10 @@ export async function cancelOrder(ctx: RequestContext, id: string): Promise<Orde
 /** Orders page newest first by (createdAt, id); the cursor is the last row's pair. */
 const orderCursor = (order: Order): string => encodeCursor([order.createdAt.toISOString(), order.id]);
 
-export async function listOrders(ctx: RequestContext, input: ListOrdersInput): Promise<{ items: OrderViewBody[]; nextCursor: string | null }> {
+export async function listOrders(
+  ctx: RequestContext,
+  input: ListOrdersInput,
+): Promise<{ items: OrderViewBody[]; nextCursor: string | null }> {
   const store = await requireStore(ctx, input.storeId);
   const query = tenantRepository(ctx, Order)
     .createQueryBuilder('o')
@@ -321,7 +357,10 @@ export async function listOrders(ctx: RequestContext, input: ListOrdersInput): P
   }
   const rows = await query.getMany();
   const page = rows.slice(0, input.limit);
-  const items = await itemsOf(ctx, page.map((o) => o.id));
+  const items = await itemsOf(
+    ctx,
+    page.map((o) => o.id),
+  );
   return {
     items: page.map((o) => orderView(o, items.get(o.id) ?? [])),
     nextCursor: rows.length > input.limit ? orderCursor(page[page.length - 1]!) : null,

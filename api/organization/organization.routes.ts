@@ -12,8 +12,22 @@ import {
   UpdateStoreDto,
   UpdateTenantDto,
 } from './organization.schemas';
-import { checkSlug, onboardingStatus, organizationSummary, storeReadiness, updateTenant, type UpdateTenantInput } from './organization.service';
-import { archiveStore, createDefaultStore, createStore, updateStore, type CreateStoreInput, type UpdateStoreInput } from './organization.stores.service';
+import {
+  checkSlug,
+  onboardingStatus,
+  organizationSummary,
+  storeReadiness,
+  updateTenant,
+  type UpdateTenantInput,
+} from './organization.service';
+import {
+  archiveStore,
+  createDefaultStore,
+  createStore,
+  updateStore,
+  type CreateStoreInput,
+  type UpdateStoreInput,
+} from './organization.stores.service';
 
 /** Path and query parameters as joi delivered them (validated by the row's schemas). */
 type Params = Record<string, string>;
@@ -58,7 +72,7 @@ export const organizationRoutes = defineRoutes({ tag: 'organization', auth: 'mer
     method: 'GET',
     path: '/organization/stores/{id}/readiness',
     summary: 'What a store still lacks before it can sell',
-    description: 'Any member of the tenant, or an API key of this store with organization:read. Another tenant\'s store answers 404.',
+    description: "Any member of the tenant, or an API key of this store with organization:read. Another tenant's store answers 404.",
     response: StoreReadinessResponse,
     status: 200,
     handler: (req: RouteRequest<Params>) => storeReadiness(req.context, req.params.id),

@@ -80,10 +80,20 @@ export const storeSlug = (): Joi.StringSchema =>
     .min(SLUG_MIN)
     .max(SLUG_MAX)
     .pattern(SLUG_PATTERN, 'slug')
-    .messages({ 'string.pattern.name': '{{#label}} may hold lowercase letters, digits and single hyphens, and must start and end with a letter or digit' })
-    .description(`Unique platform-wide; ${SLUG_MIN} to ${SLUG_MAX} lowercase letters, digits and single hyphens, starting and ending with a letter or digit; not a reserved word (see GET /organization/public/check-slug).`);
+    .messages({
+      'string.pattern.name':
+        '{{#label}} may hold lowercase letters, digits and single hyphens, and must start and end with a letter or digit',
+    })
+    .description(
+      `Unique platform-wide; ${SLUG_MIN} to ${SLUG_MAX} lowercase letters, digits and single hyphens, starting and ending with a letter or digit; not a reserved word (see GET /organization/public/check-slug).`,
+    );
 
-const contactEmail = (): Joi.StringSchema => Joi.string().trim().lowercase().max(254).email({ tlds: { allow: false } });
+const contactEmail = (): Joi.StringSchema =>
+  Joi.string()
+    .trim()
+    .lowercase()
+    .max(254)
+    .email({ tlds: { allow: false } });
 const displayName = (): Joi.StringSchema => Joi.string().trim().min(1).max(200);
 
 export const PRICE_VISIBILITIES = ['EVERYONE', 'SIGNED_IN', 'HIDDEN'] as const;
@@ -102,7 +112,11 @@ export const UpdateTenantDto = dto(
     country: countryCode().allow(null).description('Country of the company, ISO 3166-1 alpha-2 (DE, TR, US); null clears it.'),
     defaultCurrency: currencyCode().description('ISO 4217 currency code (EUR, USD, TRY) of new stores unless they name one.'),
     timezone: timeZone().description('IANA time zone (Europe/Berlin, UTC) of new stores unless they name one.'),
-    website: Joi.string().uri({ scheme: ['http', 'https'] }).max(2048).allow(null).description('null clears it.'),
+    website: Joi.string()
+      .uri({ scheme: ['http', 'https'] })
+      .max(2048)
+      .allow(null)
+      .description('null clears it.'),
   })
     .min(1)
     .messages({ 'object.min': 'Give at least one field to change.' }),
@@ -112,7 +126,9 @@ export const CreateStoreDto = dto(
   'CreateStoreDto',
   Joi.object({
     name: displayName().required(),
-    slug: storeSlug().description('Derived from the name (and made unique) when left out. Unique platform-wide, lowercase letters, digits and hyphens, 3 to 60 characters.'),
+    slug: storeSlug().description(
+      'Derived from the name (and made unique) when left out. Unique platform-wide, lowercase letters, digits and hyphens, 3 to 60 characters.',
+    ),
     currency: currencyCode().description("ISO 4217 currency code; defaults to the tenant's defaultCurrency."),
     defaultLocale: languageTag().description('Defaults to en.'),
     timezone: timeZone().description("IANA time zone; defaults to the tenant's timezone."),
@@ -131,7 +147,11 @@ export const UpdateStoreDto = dto(
     timezone: timeZone(),
     contactEmail: contactEmail().allow(null).description('null clears it.'),
     priceVisibility: priceVisibility(),
-    isDefault: Joi.boolean().valid(true).description('true makes this store the default of the tenant (the previous default stops being it). To change the default, set it on the new one.'),
+    isDefault: Joi.boolean()
+      .valid(true)
+      .description(
+        'true makes this store the default of the tenant (the previous default stops being it). To change the default, set it on the new one.',
+      ),
   })
     .min(1)
     .messages({ 'object.min': 'Give at least one field to change.' }),
@@ -172,7 +192,9 @@ export const StoreResponse = dto(
     defaultLocale: Joi.string().required(),
     timezone: Joi.string().required(),
     contactEmail: Joi.string().allow(null).required(),
-    priceVisibility: oneOf(PRICE_VISIBILITIES).required().description('EVERYONE, SIGNED_IN or HIDDEN: who sees prices on the public storefront reads.'),
+    priceVisibility: oneOf(PRICE_VISIBILITIES)
+      .required()
+      .description('EVERYONE, SIGNED_IN or HIDDEN: who sees prices on the public storefront reads.'),
     createdAt: dateTime().required(),
     updatedAt: dateTime().required(),
     archivedAt: dateTime().allow(null).required(),
@@ -198,7 +220,9 @@ const Step = Joi.object({
   key: oneOf(['account_verified', 'store_created', 'product_published', 'checkout_configured', 'api_key_created']).required(),
   title: Joi.string().required(),
   done: Joi.boolean().required(),
-  available: Joi.boolean().required().description('false while the platform area the step needs is not built yet; such a step is reported as not done.'),
+  available: Joi.boolean()
+    .required()
+    .description('false while the platform area the step needs is not built yet; such a step is reported as not done.'),
   reason: Joi.string().description('Why a step is not available.'),
 }).label('OnboardingStep');
 
@@ -209,7 +233,10 @@ export const OnboardingStatusResponse = dto(
     completed: int(0).required(),
     total: int(0).required(),
     complete: Joi.boolean().required(),
-    nextStep: Joi.string().allow(null).required().description('The first step not done that can be done now; else the first step not done; null when complete.'),
+    nextStep: Joi.string()
+      .allow(null)
+      .required()
+      .description('The first step not done that can be done now; else the first step not done; null when complete.'),
   }),
 );
 
@@ -223,7 +250,9 @@ export const StoreReadinessResponse = dto(
         Joi.object({
           key: Joi.string().required(),
           message: Joi.string().required(),
-          available: Joi.boolean().required().description('false when what is missing cannot be provided yet (the platform area is not built).'),
+          available: Joi.boolean()
+            .required()
+            .description('false when what is missing cannot be provided yet (the platform area is not built).'),
         }).label('ReadinessGap'),
       )
       .required(),

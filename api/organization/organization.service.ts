@@ -191,6 +191,7 @@ export async function checkSlug(ctx: RequestContext, slug: string) {
   await servicesOf(ctx).rateLimiter.hit(`organization:checkSlug:${ctx.client?.ip ?? 'unknown'}`, CHECK_SLUG_LIMIT);
   const problem = slugProblem(slug);
   if (problem) return { slug, available: false, reason: problem, suggestion: await freeSlug(ctx.manager, slug) };
-  if (await slugTaken(ctx.manager, slug)) return { slug, available: false, reason: 'taken' as const, suggestion: await freeSlug(ctx.manager, slug) };
+  if (await slugTaken(ctx.manager, slug))
+    return { slug, available: false, reason: 'taken' as const, suggestion: await freeSlug(ctx.manager, slug) };
   return { slug, available: true };
 }

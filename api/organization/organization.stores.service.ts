@@ -59,7 +59,10 @@ export function storeView(store: Store): StoreView {
   };
 }
 
-const slugTakenError = () => organizationError('slug_taken', 'The slug is already taken; GET /organization/public/check-slug suggests a free one.', [{ path: 'body.slug', message: 'slug is already taken' }]);
+const slugTakenError = () =>
+  organizationError('slug_taken', 'The slug is already taken; GET /organization/public/check-slug suggests a free one.', [
+    { path: 'body.slug', message: 'slug is already taken' },
+  ]);
 const defaultExistsError = () => organizationError('default_store_exists', 'The tenant already has a default store.');
 
 /** Runs a store write, turning the unique-index races it can lose into their 409s. */
@@ -76,12 +79,17 @@ async function storeWrite<T>(ctx: RequestContext, work: (tx: RequestContext) => 
 /** A chosen slug must be well-formed (joi checked it), not reserved, and free. */
 async function checkChosenSlug(ctx: RequestContext, slug: string): Promise<void> {
   if (slugProblem(slug) === 'reserved') {
-    throw organizationError('slug_reserved', `"${slug}" is a reserved word and cannot be a slug.`, [{ path: 'body.slug', message: 'slug is reserved' }]);
+    throw organizationError('slug_reserved', `"${slug}" is a reserved word and cannot be a slug.`, [
+      { path: 'body.slug', message: 'slug is reserved' },
+    ]);
   }
   if (await slugTaken(ctx.manager, slug)) throw slugTakenError();
 }
 
-async function insertStore(tx: RequestContext, values: Omit<Store, 'id' | 'tenantId' | 'status' | 'createdAt' | 'updatedAt' | 'archivedAt'>): Promise<StoreView> {
+async function insertStore(
+  tx: RequestContext,
+  values: Omit<Store, 'id' | 'tenantId' | 'status' | 'createdAt' | 'updatedAt' | 'archivedAt'>,
+): Promise<StoreView> {
   const stores = tenantRepository(tx, Store);
   const now = new Date();
   const store = stores.create({ ...values, id: uuidv7(), status: 'active', createdAt: now, updatedAt: now, archivedAt: null });
@@ -175,14 +183,26 @@ export async function updateStore(ctx: RequestContext, storeId: string, input: U
       const previous = await stores.findOneBy({ isDefault: true });
       if (previous) {
         await stores.update({ id: previous.id }, { isDefault: false, updatedAt: new Date() });
-        await recordAudit(tx, { action: 'store.update', resourceType: 'store', resourceId: previous.id, before: { isDefault: true }, after: { isDefault: false } });
+        await recordAudit(tx, {
+          action: 'store.update',
+          resourceType: 'store',
+          resourceId: previous.id,
+          before: { isDefault: true },
+          after: { isDefault: false },
+        });
       }
     }
     await stores.update({ id: store.id }, { ...after, updatedAt: new Date() });
     await recordAudit(tx, { action: 'store.update', resourceType: 'store', resourceId: store.id, before, after });
     // Public search reads the store's currency, default locale and price visibility: its store event drops cached answers.
     if (STORE_SEARCH_FIELDS.some((field) => field in after)) {
-      await enqueueOutbox(tx, { queue: 'index', topic: 'store.updated', aggregateType: 'store', aggregateId: store.id, payload: { fields: Object.keys(after) } });
+      await enqueueOutbox(tx, {
+        queue: 'index',
+        topic: 'store.updated',
+        aggregateType: 'store',
+        aggregateId: store.id,
+        payload: { fields: Object.keys(after) },
+      });
     }
     return storeView(await stores.getOneBy({ id: store.id }));
   });
@@ -197,7 +217,10 @@ export async function archiveStore(ctx: RequestContext, storeId: string): Promis
     if (store.status === 'archived') return;
     const stores = tenantRepository(tx, Store);
     if (store.isDefault && (await stores.count({ where: { status: 'active' } })) > 1) {
-      throw organizationError('default_store_in_use', 'The default store cannot be archived while the tenant has other active stores; make another store the default first (PATCH /organization/stores/{id} with isDefault: true).');
+      throw organizationError(
+        'default_store_in_use',
+        'The default store cannot be archived while the tenant has other active stores; make another store the default first (PATCH /organization/stores/{id} with isDefault: true).',
+      );
     }
     const archivedAt = new Date();
     await stores.update({ id: store.id }, { status: 'archived', archivedAt, isDefault: false, updatedAt: archivedAt });

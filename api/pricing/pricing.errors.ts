@@ -7,7 +7,10 @@ import { defineErrorCodes } from '../../lib/errors';
 
 export const PRICING_ERRORS = defineErrorCodes('pricing', {
   pricing_rule_not_found: { status: 404, description: 'The price rule does not exist.' },
-  target_not_found: { status: 404, description: 'Some targetIds are not products, categories, brands or collections (by the scope) of the store.' },
+  target_not_found: {
+    status: 404,
+    description: 'Some targetIds are not products, categories, brands or collections (by the scope) of the store.',
+  },
   customer_not_found: { status: 404, description: 'The customer does not exist in this store.' },
 });
 

@@ -1,12 +1,31 @@
 /** Price rules of a store and price computation (docs/commerce.md, "Pricing rules"). */
 import { defineRoutes, type RouteRequest } from '../http/route';
 import { int, storeId, uuid } from '../http/schema-types';
-import { ComputedPriceResponse, ComputeProductPriceDto, CreatePricingRuleDto, PricingRuleListResponse, PricingRuleResponse, STACKING_POLICY, UpdatePricingRuleDto } from './pricing.schemas';
-import { computePrices, createRule, deleteRule, listRules, updateRule, type ComputeInput, type CreateRuleInput, type ListRulesQuery, type UpdateRuleInput } from './pricing.service';
+import {
+  ComputedPriceResponse,
+  ComputeProductPriceDto,
+  CreatePricingRuleDto,
+  PricingRuleListResponse,
+  PricingRuleResponse,
+  STACKING_POLICY,
+  UpdatePricingRuleDto,
+} from './pricing.schemas';
+import {
+  computePrices,
+  createRule,
+  deleteRule,
+  listRules,
+  updateRule,
+  type ComputeInput,
+  type CreateRuleInput,
+  type ListRulesQuery,
+  type UpdateRuleInput,
+} from './pricing.service';
 
 type Params = Record<string, string>;
 
-const readers = "Any member of the tenant, or an API key of the store with pricing:read. Another tenant's store answers 404 store_not_found.";
+const readers =
+  "Any member of the tenant, or an API key of the store with pricing:read. Another tenant's store answers 404 store_not_found.";
 const writers =
   "Any member of the tenant (owner, admin, staff), or an API key of the store with pricing:write; an archived store answers 409 store_archived. Another tenant's store or rule answers 404. Each write records one audit entry and one outbox row for the rule; when it changes a price anyone sees now (a rule without customer groups whose window contains now, before or after the write) the published products the rule reaches are queued for re-indexing, so the search index's effective price, `discounted` and the `discount` sort follow. Windows that open or close later re-index their products at that moment (the jobs role's pricing scheduler). A PATCH that changes nothing writes nothing.";
 
@@ -17,7 +36,11 @@ export const pricingRoutes = defineRoutes({ tag: 'pricing', auth: 'merchant' }, 
     path: '/pricing/rules',
     summary: 'Price rules of a store',
     description: `${readers} Newest first (ids are UUIDv7); cursor is the nextCursor of the previous page, limit 1 to 200 (default 50). Each rule says its state now (ACTIVE, SCHEDULED, EXPIRED, INACTIVE).`,
-    query: { storeId: storeId(), cursor: uuid().description('The nextCursor of the previous page: the id of its last rule.'), limit: int(1, 200).default(50) },
+    query: {
+      storeId: storeId(),
+      cursor: uuid().description('The nextCursor of the previous page: the id of its last rule.'),
+      limit: int(1, 200).default(50),
+    },
     response: PricingRuleListResponse,
     status: 200,
     handler: (req: RouteRequest<Params>) => listRules(req.context, req.query as ListRulesQuery),

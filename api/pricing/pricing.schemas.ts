@@ -18,7 +18,7 @@ export const COMPUTE_ITEMS_MAX = 100;
 export const QUANTITY_MAX = 100_000;
 
 export const STACKING_POLICY =
-  'Stacking policy: the rules that apply to a line (active, inside their window, scope and customer groups matching) are ordered by priority (higher first), then by id (older first). Non-stackable rules are alternatives: the one that gives the lowest price wins. Stackable rules are applied one after the other in that order, each to the price the previous one left. The buyer gets the lower of the two results (the single rule on a tie); they are never combined. A running flash sale wins when its price is lower or equal, and rules never stack on a flash price. Prices never go below 0; the unit price is computed in exact decimals and rounded half up to the currency\'s minor unit once, at the end.';
+  "Stacking policy: the rules that apply to a line (active, inside their window, scope and customer groups matching) are ordered by priority (higher first), then by id (older first). Non-stackable rules are alternatives: the one that gives the lowest price wins. Stackable rules are applied one after the other in that order, each to the price the previous one left. The buyer gets the lower of the two results (the single rule on a tie); they are never combined. A running flash sale wins when its price is lower or equal, and rules never stack on a flash price. Prices never go below 0; the unit price is computed in exact decimals and rounded half up to the currency's minor unit once, at the end.";
 
 /** A rule value: one number schema for every type (percent bounds are checked against the type: 400). */
 const ruleValue = (): Joi.NumberSchema =>
@@ -28,7 +28,7 @@ const ruleValue = (): Joi.NumberSchema =>
     .precision(4)
     .prefs({ convert: false })
     .description(
-      'PERCENT: percent taken off, 0 to 100 with at most 2 decimals. FIXED_AMOUNT: amount taken off each unit, 0 to 1,000,000,000 (at most 4 decimals). FIXED_PRICE: the unit price set, 0 to 1,000,000,000 (applies only when lower than the price). FIXED_AMOUNT and FIXED_PRICE are in the store\'s currency and apply only to products priced in it. A value outside the bounds of its type answers 400.',
+      "PERCENT: percent taken off, 0 to 100 with at most 2 decimals. FIXED_AMOUNT: amount taken off each unit, 0 to 1,000,000,000 (at most 4 decimals). FIXED_PRICE: the unit price set, 0 to 1,000,000,000 (applies only when lower than the price). FIXED_AMOUNT and FIXED_PRICE are in the store's currency and apply only to products priced in it. A value outside the bounds of its type answers 400.",
     );
 
 const tiers = (): Joi.ArraySchema =>
@@ -72,20 +72,28 @@ const customerGroups = (): Joi.ArraySchema =>
 
 const window = {
   startsAt: dateTime().allow(null).description('ISO 8601 date-time from which the rule applies; null or absent: already. Inclusive.'),
-  endsAt: dateTime().allow(null).description('ISO 8601 date-time at which the rule stops applying (exclusive), after startsAt; null or absent: no end. The search index follows both ends on time (the jobs role re-indexes the products when a window opens or closes).'),
+  endsAt: dateTime()
+    .allow(null)
+    .description(
+      'ISO 8601 date-time at which the rule stops applying (exclusive), after startsAt; null or absent: no end. The search index follows both ends on time (the jobs role re-indexes the products when a window opens or closes).',
+    ),
 };
 
 const ruleFields = {
   name: text(1, 120).trim().description('1 to 120 characters, shown in compute results.'),
   type: oneOf(PRICING_RULE_TYPES).description('PERCENT, FIXED_AMOUNT (off each unit) or FIXED_PRICE (the unit price).'),
   value: ruleValue(),
-  scope: oneOf(PRICING_RULE_SCOPES).description('What products the rule reaches: ALL, or those named by targetIds (PRODUCTS, CATEGORIES with their subtrees, BRANDS, COLLECTIONS).'),
+  scope: oneOf(PRICING_RULE_SCOPES).description(
+    'What products the rule reaches: ALL, or those named by targetIds (PRODUCTS, CATEGORIES with their subtrees, BRANDS, COLLECTIONS).',
+  ),
   targetIds: targetIds(),
   customerGroups: customerGroups(),
   tiers: tiers(),
   ...window,
   priority: int(0, 1000).description('0 to 1000; higher first in the stacking order (ties: older rule first).'),
-  stackable: bool().description('false (default): an alternative, the best single rule wins; true: applied in sequence with the other stackable rules.'),
+  stackable: bool().description(
+    'false (default): an alternative, the best single rule wins; true: applied in sequence with the other stackable rules.',
+  ),
   isActive: bool().description('false switches the rule off without deleting it.'),
 };
 
@@ -111,7 +119,9 @@ export const UpdatePricingRuleDto = dto(
   'UpdatePricingRuleDto',
   Joi.object(ruleFields)
     .min(1)
-    .description('Changes only the fields given (at least one); the result is checked as a whole (value against type, targetIds against scope, endsAt after startsAt). targetIds, customerGroups and tiers are replaced as a whole.'),
+    .description(
+      'Changes only the fields given (at least one); the result is checked as a whole (value against type, targetIds against scope, endsAt after startsAt). targetIds, customerGroups and tiers are replaced as a whole.',
+    ),
 );
 
 export const ComputeProductPriceDto = dto(
@@ -130,9 +140,13 @@ export const ComputeProductPriceDto = dto(
       .max(COMPUTE_ITEMS_MAX)
       .required()
       .description(`1 to ${COMPUTE_ITEMS_MAX} lines, all priced in one currency (400 mixed_currencies otherwise).`),
-    customerGroups: customerGroups().description(`The buyer's customer groups (0 to ${GROUPS_MAX}, case-insensitive): rules limited to groups apply when one matches.`),
-    customerId: uuid().description("A customer of the store (404 customer_not_found otherwise): its tags are added to customerGroups."),
-    at: dateTime().description('Price as at this ISO 8601 date-time (default now): which windows of rules and flash sales are open. Flash-sale stock caps use the current sold counts.'),
+    customerGroups: customerGroups().description(
+      `The buyer's customer groups (0 to ${GROUPS_MAX}, case-insensitive): rules limited to groups apply when one matches.`,
+    ),
+    customerId: uuid().description('A customer of the store (404 customer_not_found otherwise): its tags are added to customerGroups.'),
+    at: dateTime().description(
+      'Price as at this ISO 8601 date-time (default now): which windows of rules and flash sales are open. Flash-sale stock caps use the current sold counts.',
+    ),
   }).description(`Prices cart lines as a shopper would pay them. ${STACKING_POLICY}`),
 );
 
@@ -140,9 +154,13 @@ const RuleItem = Joi.object({
   id: Joi.string().required(),
   storeId: Joi.string().required(),
   name: Joi.string().required(),
-  type: Joi.string().valid(...PRICING_RULE_TYPES).required(),
+  type: Joi.string()
+    .valid(...PRICING_RULE_TYPES)
+    .required(),
   value: Joi.number().required(),
-  scope: Joi.string().valid(...PRICING_RULE_SCOPES).required(),
+  scope: Joi.string()
+    .valid(...PRICING_RULE_SCOPES)
+    .required(),
   targetIds: Joi.array().items(Joi.string()).required(),
   customerGroups: Joi.array().items(Joi.string()).required(),
   tiers: Joi.array()
@@ -176,7 +194,7 @@ const Adjustment = Joi.object({
   id: Joi.string().required().description('The rule or the flash-sale campaign.'),
   name: Joi.string().required(),
   type: Joi.string().valid('PERCENT', 'FIXED_AMOUNT', 'FIXED_PRICE', 'SALE_PRICE').required(),
-  value: Joi.number().required().description('The value used: the rule\'s at this quantity, the sale price, or the percent.'),
+  value: Joi.number().required().description("The value used: the rule's at this quantity, the sale price, or the percent."),
   amount: Joi.number().required().description('Taken off one unit, in the minor unit of the currency; base − Σ amounts = unitPrice.'),
 });
 
@@ -198,7 +216,7 @@ export const ComputedPriceResponse = dto(
     storeId: Joi.string().required(),
     currency: Joi.string().required(),
     at: Joi.string().required().description('The moment priced.'),
-    customerGroups: Joi.array().items(Joi.string()).required().description('The groups used (given and the customer\'s).'),
+    customerGroups: Joi.array().items(Joi.string()).required().description("The groups used (given and the customer's)."),
     items: Joi.array()
       .items(
         Joi.object({
@@ -210,7 +228,10 @@ export const ComputedPriceResponse = dto(
           compareAtPrice: Joi.number().allow(null).required(),
           lineTotal: Joi.number().required().description('unitPrice × quantity.'),
           discountTotal: Joi.number().required().description('(baseUnitPrice − unitPrice) × quantity.'),
-          applied: Joi.array().items(Adjustment).required().description('Every rule applied, in the order applied (or the one flash sale).'),
+          applied: Joi.array()
+            .items(Adjustment)
+            .required()
+            .description('Every rule applied, in the order applied (or the one flash sale).'),
           flashSale: FlashSaleMatch.required(),
         }),
       )

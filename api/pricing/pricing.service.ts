@@ -80,7 +80,21 @@ export function ruleView(row: PricingRule): PricingRuleView {
 
 const notFound = (): NotFoundError => pricingError('pricing_rule_not_found', 'The price rule does not exist.');
 
-type Fields = Pick<PricingRule, 'name' | 'type' | 'value' | 'scope' | 'targetIds' | 'customerGroups' | 'tiers' | 'startsAt' | 'endsAt' | 'priority' | 'stackable' | 'isActive'>;
+type Fields = Pick<
+  PricingRule,
+  | 'name'
+  | 'type'
+  | 'value'
+  | 'scope'
+  | 'targetIds'
+  | 'customerGroups'
+  | 'tiers'
+  | 'startsAt'
+  | 'endsAt'
+  | 'priority'
+  | 'stackable'
+  | 'isActive'
+>;
 
 /** What the audit log keeps and what decides whether a PATCH changed anything. */
 const fields = (row: Fields): Record<string, unknown> => ({
@@ -111,22 +125,43 @@ function checkRule(next: Fields): void {
   };
   checkValue(next.value, 'body.value');
   next.tiers.forEach((t, i) => checkValue(t.value, `body.tiers[${i}].value`));
-  if (next.scope === 'ALL' && next.targetIds.length > 0) errors.push({ path: 'body.targetIds', message: 'targetIds must be empty when scope is ALL' });
-  if (next.scope !== 'ALL' && next.targetIds.length === 0) errors.push({ path: 'body.targetIds', message: `targetIds must name at least one ${next.scope.toLowerCase()} for scope ${next.scope}` });
-  if (next.startsAt && next.endsAt && next.endsAt.getTime() <= next.startsAt.getTime()) errors.push({ path: 'body.endsAt', message: 'endsAt must be after startsAt' });
+  if (next.scope === 'ALL' && next.targetIds.length > 0)
+    errors.push({ path: 'body.targetIds', message: 'targetIds must be empty when scope is ALL' });
+  if (next.scope !== 'ALL' && next.targetIds.length === 0)
+    errors.push({
+      path: 'body.targetIds',
+      message: `targetIds must name at least one ${next.scope.toLowerCase()} for scope ${next.scope}`,
+    });
+  if (next.startsAt && next.endsAt && next.endsAt.getTime() <= next.startsAt.getTime())
+    errors.push({ path: 'body.endsAt', message: 'endsAt must be after startsAt' });
   if (errors.length > 0) throw new ValidationError(errors.map((e) => e.message).join('; '), errors);
 }
 
-const TARGET_TABLES: Record<Exclude<PricingRuleScope, 'ALL'>, string> = { PRODUCTS: 'products', CATEGORIES: 'categories', BRANDS: 'brands', COLLECTIONS: 'collections' };
+const TARGET_TABLES: Record<Exclude<PricingRuleScope, 'ALL'>, string> = {
+  PRODUCTS: 'products',
+  CATEGORIES: 'categories',
+  BRANDS: 'brands',
+  COLLECTIONS: 'collections',
+};
 
 /** Every target id must be a product/category/brand/collection of the store (404 target_not_found). */
 async function checkTargets(tx: RequestContext, storeId: string, scope: PricingRuleScope, ids: string[]): Promise<void> {
   if (scope === 'ALL' || ids.length === 0) return;
-  const rows: Array<{ id: string }> = await tx.manager.query(`SELECT id FROM ${TARGET_TABLES[scope]} WHERE store_id = $1 AND id = ANY($2::uuid[])`, [storeId, ids]);
+  const rows: Array<{ id: string }> = await tx.manager.query(
+    `SELECT id FROM ${TARGET_TABLES[scope]} WHERE store_id = $1 AND id = ANY($2::uuid[])`,
+    [storeId, ids],
+  );
   const found = new Set(rows.map((r) => r.id));
   const missing = ids.map((id, i) => ({ id, i })).filter(({ id }) => !found.has(id));
   if (missing.length > 0) {
-    throw pricingError('target_not_found', `${missing.length} of the targetIds ${missing.length === 1 ? 'is' : 'are'} not ${scope.toLowerCase()} of the store.`, missing.map(({ i }) => ({ path: `body.targetIds[${i}]`, message: `not a ${scope.toLowerCase().replace(/s$/, '').replace(/ie$/, 'y')} of the store` })));
+    throw pricingError(
+      'target_not_found',
+      `${missing.length} of the targetIds ${missing.length === 1 ? 'is' : 'are'} not ${scope.toLowerCase()} of the store.`,
+      missing.map(({ i }) => ({
+        path: `body.targetIds[${i}]`,
+        message: `not a ${scope.toLowerCase().replace(/s$/, '').replace(/ie$/, 'y')} of the store`,
+      })),
+    );
   }
 }
 
@@ -160,11 +195,17 @@ export interface ListRulesQuery {
   limit: number;
 }
 
-export async function listRules(ctx: RequestContext, query: ListRulesQuery): Promise<{ items: PricingRuleView[]; nextCursor: string | null }> {
+export async function listRules(
+  ctx: RequestContext,
+  query: ListRulesQuery,
+): Promise<{ items: PricingRuleView[]; nextCursor: string | null }> {
   const store = await requireStore(ctx, query.storeId);
   const qb = tenantRepository(ctx, PricingRule).createQueryBuilder('r').andWhere('r.storeId = :storeId', { storeId: store.id });
   if (query.cursor !== undefined) qb.andWhere('r.id < :cursor', { cursor: query.cursor });
-  const rows = await qb.orderBy('r.id', 'DESC').take(query.limit + 1).getMany();
+  const rows = await qb
+    .orderBy('r.id', 'DESC')
+    .take(query.limit + 1)
+    .getMany();
   const page = rows.slice(0, query.limit);
   return { items: page.map(ruleView), nextCursor: rows.length > query.limit ? page[page.length - 1]!.id : null };
 }
@@ -200,7 +241,12 @@ export async function createRule(ctx: RequestContext, body: CreateRuleInput): Pr
     const rules = tenantRepository(tx, PricingRule, notFound);
     const row = rules.create({ id: uuidv7(), storeId: store.id, ...next, createdAt: now, updatedAt: now });
     await tx.manager.insert(PricingRule, row);
-    await recordAudit(tx, { action: 'pricing_rule.create', resourceType: 'pricing_rule', resourceId: row.id, after: { storeId: store.id, ...fields(row) } });
+    await recordAudit(tx, {
+      action: 'pricing_rule.create',
+      resourceType: 'pricing_rule',
+      resourceId: row.id,
+      after: { storeId: store.id, ...fields(row) },
+    });
     await enqueueOutbox(tx, ruleEvent(row, 'created'));
     await repriceFor(tx, store.id, row.id, 'created', [next]);
     return ruleView(row);
@@ -259,7 +305,12 @@ export async function deleteRule(ctx: RequestContext, id: string): Promise<void>
   await inTransaction(ctx, async (tx) => {
     const row = await loadForWrite(tx, id);
     await tenantRepository(tx, PricingRule).delete({ id: row.id });
-    await recordAudit(tx, { action: 'pricing_rule.delete', resourceType: 'pricing_rule', resourceId: row.id, before: { storeId: row.storeId, ...fields(row) } });
+    await recordAudit(tx, {
+      action: 'pricing_rule.delete',
+      resourceType: 'pricing_rule',
+      resourceId: row.id,
+      before: { storeId: row.storeId, ...fields(row) },
+    });
     await enqueueOutbox(tx, ruleEvent(row, 'deleted'));
     await repriceFor(tx, row.storeId, row.id, 'deleted', [row]);
   });
@@ -288,8 +339,14 @@ export async function computePrices(ctx: RequestContext, body: ComputeInput): Pr
   const store = await requireStore(ctx, body.storeId);
   const groups = new Set(body.customerGroups ?? []);
   if (body.customerId !== undefined) {
-    const [customer]: Array<{ tags: string[] }> = await ctx.manager.query('SELECT tags FROM customers WHERE id = $1 AND store_id = $2 AND tenant_id = $3', [body.customerId, store.id, ctx.tenantId]);
-    if (!customer) throw pricingError('customer_not_found', 'The customer does not exist in this store.', [{ path: 'body.customerId', message: 'customer not found in the store' }]);
+    const [customer]: Array<{ tags: string[] }> = await ctx.manager.query(
+      'SELECT tags FROM customers WHERE id = $1 AND store_id = $2 AND tenant_id = $3',
+      [body.customerId, store.id, ctx.tenantId],
+    );
+    if (!customer)
+      throw pricingError('customer_not_found', 'The customer does not exist in this store.', [
+        { path: 'body.customerId', message: 'customer not found in the store' },
+      ]);
     for (const tag of customer.tags) groups.add(tag.trim().toLowerCase());
   }
   const at = body.at ?? new Date();

@@ -40,10 +40,16 @@ export async function affectedProducts(db: Queryable, storeId: string, scope: Ta
       rows = await db.query(`SELECT id FROM products WHERE store_id = $1 AND status = 'PUBLISHED'`, [storeId]);
       break;
     case 'PRODUCTS':
-      rows = await db.query(`SELECT id FROM products WHERE store_id = $1 AND status = 'PUBLISHED' AND id = ANY($2::uuid[])`, [storeId, ids]);
+      rows = await db.query(`SELECT id FROM products WHERE store_id = $1 AND status = 'PUBLISHED' AND id = ANY($2::uuid[])`, [
+        storeId,
+        ids,
+      ]);
       break;
     case 'BRANDS':
-      rows = await db.query(`SELECT id FROM products WHERE store_id = $1 AND status = 'PUBLISHED' AND brand_id = ANY($2::uuid[])`, [storeId, ids]);
+      rows = await db.query(`SELECT id FROM products WHERE store_id = $1 AND status = 'PUBLISHED' AND brand_id = ANY($2::uuid[])`, [
+        storeId,
+        ids,
+      ]);
       break;
     case 'CATEGORIES':
       rows = await db.query(
@@ -66,15 +72,27 @@ export async function affectedProducts(db: Queryable, storeId: string, scope: Ta
 }
 
 /** Products reached by a flash-sale campaign's items (products, and categories with their subtrees). */
-export async function campaignProducts(db: Queryable, storeId: string, items: ReadonlyArray<{ kind: 'PRODUCT' | 'CATEGORY'; targetId: string }>): Promise<string[]> {
+export async function campaignProducts(
+  db: Queryable,
+  storeId: string,
+  items: ReadonlyArray<{ kind: 'PRODUCT' | 'CATEGORY'; targetId: string }>,
+): Promise<string[]> {
   const products = items.filter((i) => i.kind === 'PRODUCT').map((i) => i.targetId);
   const categories = items.filter((i) => i.kind === 'CATEGORY').map((i) => i.targetId);
-  const [a, b] = await Promise.all([affectedProducts(db, storeId, 'PRODUCTS', products), affectedProducts(db, storeId, 'CATEGORIES', categories)]);
+  const [a, b] = await Promise.all([
+    affectedProducts(db, storeId, 'PRODUCTS', products),
+    affectedProducts(db, storeId, 'CATEGORIES', categories),
+  ]);
   return [...new Set([...a, ...b])];
 }
 
 /** Enqueues an `index` outbox row per product in the caller's transaction (`db` must be the transaction's manager: enqueueOutboxSelect refuses another). */
-export async function enqueueRepricing(db: EntityManager, tenantId: string, productIds: readonly string[], cause: RepricingCause): Promise<number> {
+export async function enqueueRepricing(
+  db: EntityManager,
+  tenantId: string,
+  productIds: readonly string[],
+  cause: RepricingCause,
+): Promise<number> {
   const unique = [...new Set(productIds)];
   for (let i = 0; i < unique.length; i += CHUNK) {
     await enqueueOutboxSelect(
@@ -102,10 +120,16 @@ export interface SchedulerPass {
  * public price sees) and of published campaigns that opened or closed in (last pass, now] re-index
  * their products. Returns what it found.
  */
-export async function runPricingSchedulerPass(dataSource: DataSource, clock: Date = new Date(), lagMs = SCHEDULER_LAG_MS): Promise<SchedulerPass> {
+export async function runPricingSchedulerPass(
+  dataSource: DataSource,
+  clock: Date = new Date(),
+  lagMs = SCHEDULER_LAG_MS,
+): Promise<SchedulerPass> {
   const now = new Date(clock.getTime() - lagMs);
   return dataSource.transaction(async (m) => {
-    const [state]: Array<{ last_pass_at: Date }> = await m.query('SELECT last_pass_at FROM pricing_schedule_state WHERE id = 1 FOR UPDATE SKIP LOCKED');
+    const [state]: Array<{ last_pass_at: Date }> = await m.query(
+      'SELECT last_pass_at FROM pricing_schedule_state WHERE id = 1 FOR UPDATE SKIP LOCKED',
+    );
     if (!state) return { ran: false, rules: 0, campaigns: 0, products: 0 };
     const from = state.last_pass_at;
     if (now.getTime() <= from.getTime()) return { ran: true, from, to: now, rules: 0, campaigns: 0, products: 0 };
@@ -114,7 +138,12 @@ export async function runPricingSchedulerPass(dataSource: DataSource, clock: Dat
       `SELECT id, tenant_id, store_id, scope, target_ids FROM pricing_rules WHERE is_active AND cardinality(customer_groups) = 0 AND ${crossed}`,
       [from, now],
     );
-    const campaigns: Array<{ id: string; tenant_id: string; store_id: string; items: Array<{ kind: 'PRODUCT' | 'CATEGORY'; targetId: string }> }> = await m.query(
+    const campaigns: Array<{
+      id: string;
+      tenant_id: string;
+      store_id: string;
+      items: Array<{ kind: 'PRODUCT' | 'CATEGORY'; targetId: string }>;
+    }> = await m.query(
       `SELECT c.id, c.tenant_id, c.store_id,
               coalesce((SELECT json_agg(json_build_object('kind', i.kind, 'targetId', i.target_id)) FROM flash_sale_items i WHERE i.campaign_id = c.id), '[]') AS items
          FROM flash_sale_campaigns c WHERE c.status = 'PUBLISHED' AND ${crossed}`,
@@ -135,7 +164,11 @@ export async function runPricingSchedulerPass(dataSource: DataSource, clock: Dat
 }
 
 /** Runs a pass every `intervalMs` until stopped (the jobs role starts it). */
-export function startPricingScheduler(dataSource: DataSource, logger: Logger, intervalMs = SCHEDULER_INTERVAL_MS): { stop(): Promise<void> } {
+export function startPricingScheduler(
+  dataSource: DataSource,
+  logger: Logger,
+  intervalMs = SCHEDULER_INTERVAL_MS,
+): { stop(): Promise<void> } {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
@@ -143,7 +176,11 @@ export function startPricingScheduler(dataSource: DataSource, logger: Logger, in
     if (stopped) return;
     running = runPricingSchedulerPass(dataSource)
       .then((pass) => {
-        if (pass.products > 0) logger.info({ rules: pass.rules, campaigns: pass.campaigns, products: pass.products }, 'pricing windows opened or closed; products queued for re-indexing');
+        if (pass.products > 0)
+          logger.info(
+            { rules: pass.rules, campaigns: pass.campaigns, products: pass.products },
+            'pricing windows opened or closed; products queued for re-indexing',
+          );
       })
       .catch((error: unknown) => calmLog(logger).warn('pricing:pass', error, {}, 'pricing scheduler pass failed; retrying'))
       .finally(() => {

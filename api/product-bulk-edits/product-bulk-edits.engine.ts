@@ -73,7 +73,15 @@ export async function runBulkEdit(tx: RequestContext, store: Store, spec: NewBul
   for (let start = 0; start < spec.productIds.length; start += 1_000) {
     await tx.manager.insert(
       ProductBulkEditItem,
-      spec.productIds.slice(start, start + 1_000).map((productId, i) => ({ bulkEditId: id, productId: productId.toLowerCase(), tenantId: tx.tenantId!, position: start + i, status: 'PENDING' as const })),
+      spec.productIds
+        .slice(start, start + 1_000)
+        .map((productId, i) => ({
+          bulkEditId: id,
+          productId: productId.toLowerCase(),
+          tenantId: tx.tenantId!,
+          position: start + i,
+          status: 'PENDING' as const,
+        })),
     );
   }
   await recordAudit(tx, {
@@ -81,7 +89,14 @@ export async function runBulkEdit(tx: RequestContext, store: Store, spec: NewBul
     resourceType: 'product_bulk_edit',
     resourceId: id,
     before: null,
-    after: { storeId: store.id, action: spec.action, operation: spec.operation, params: spec.params, productCount: spec.productIds.length, revertOf: spec.revertOf ?? null },
+    after: {
+      storeId: store.id,
+      action: spec.action,
+      operation: spec.operation,
+      params: spec.params,
+      productCount: spec.productIds.length,
+      revertOf: spec.revertOf ?? null,
+    },
   });
   const syncMax = tx.services?.config.bulkEdits?.syncMax ?? DEFAULT_SYNC_MAX;
   if (spec.productIds.length <= syncMax) {
@@ -100,17 +115,31 @@ interface PendingItem {
 
 /** The original items a batch of a revert undoes, with whether each product is as the edit left it. */
 async function revertSources(tx: RequestContext, revertOf: string, productIds: string[]): Promise<Map<string, RevertSource>> {
-  const [original] = await tx.manager.query('SELECT operation FROM product_bulk_edits WHERE id = $1 AND tenant_id = $2', [revertOf, tx.tenantId]);
+  const [original] = await tx.manager.query('SELECT operation FROM product_bulk_edits WHERE id = $1 AND tenant_id = $2', [
+    revertOf,
+    tx.tenantId,
+  ]);
   const rows: Array<{ product_id: string; previous: Record<string, unknown>; unchanged: boolean }> = await tx.manager.query(
     `SELECT i.product_id, i.previous, (p.id IS NOT NULL AND p.updated_at IS NOT DISTINCT FROM i.updated_at_after) AS unchanged
        FROM product_bulk_edit_items i LEFT JOIN products p ON p.id = i.product_id
       WHERE i.bulk_edit_id = $1 AND i.tenant_id = $2 AND i.product_id = ANY($3::uuid[])`,
     [revertOf, tx.tenantId, productIds],
   );
-  return new Map(rows.map((r) => [r.product_id, { operation: original.operation as BulkEditOperation, previous: r.previous, unchangedSince: r.unchanged }]));
+  return new Map(
+    rows.map((r) => [
+      r.product_id,
+      { operation: original.operation as BulkEditOperation, previous: r.previous, unchangedSince: r.unchanged },
+    ]),
+  );
 }
 
-async function applyItem(tx: RequestContext, edit: ProductBulkEdit, productId: string, product: Product | undefined, sources: Map<string, RevertSource>): Promise<ItemOutcome> {
+async function applyItem(
+  tx: RequestContext,
+  edit: ProductBulkEdit,
+  productId: string,
+  product: Product | undefined,
+  sources: Map<string, RevertSource>,
+): Promise<ItemOutcome> {
   const params = edit.params as BulkParams;
   if (edit.operation === 'revert') return applyRevert(tx, productId, product ?? null, sources.get(productId)!);
   if (!product) throw productGone();
@@ -160,9 +189,16 @@ export async function processBatch(tx: RequestContext, editId: string, limit: nu
     storeProblem = error;
   }
   // Locked in id order, so concurrent writers of the same products cannot deadlock with this batch.
-  const products = storeProblem ? [] : await tenantRepository(tx, Product).find({ where: { id: In(ids), storeId: edit.storeId }, order: { id: 'ASC' }, lock: { mode: 'pessimistic_write' } });
+  const products = storeProblem
+    ? []
+    : await tenantRepository(tx, Product).find({
+        where: { id: In(ids), storeId: edit.storeId },
+        order: { id: 'ASC' },
+        lock: { mode: 'pessimistic_write' },
+      });
   const byId = new Map(products.map((p) => [p.id.toLowerCase(), p]));
-  const sources = edit.operation === 'revert' && !storeProblem ? await revertSources(tx, edit.revertOf!, ids) : new Map<string, RevertSource>();
+  const sources =
+    edit.operation === 'revert' && !storeProblem ? await revertSources(tx, edit.revertOf!, ids) : new Map<string, RevertSource>();
   const counts: Record<Exclude<BulkEditItemStatus, 'PENDING'>, number> = { OK: 0, UNCHANGED: 0, FAILED: 0 };
   for (const productId of ids) {
     let status: Exclude<BulkEditItemStatus, 'PENDING'>;
@@ -211,11 +247,18 @@ async function finish(tx: RequestContext, edit: ProductBulkEdit): Promise<void> 
         WHERE o.bulk_edit_id = $1`,
       [edit.revertOf, edit.id],
     );
-    await restoreLinks(tx, 'product_relations', rows.flatMap((r) => r.rels));
+    await restoreLinks(
+      tx,
+      'product_relations',
+      rows.flatMap((r) => r.rels),
+    );
   }
   const now = new Date();
   const failed = edit.productCount > 0 && edit.failedCount === edit.productCount;
-  await tenantRepository(tx, ProductBulkEdit).update({ id: edit.id }, { status: failed ? 'FAILED' : 'COMPLETED', finishedAt: now, updatedAt: now });
+  await tenantRepository(tx, ProductBulkEdit).update(
+    { id: edit.id },
+    { status: failed ? 'FAILED' : 'COMPLETED', finishedAt: now, updatedAt: now },
+  );
 }
 
 /**

@@ -10,13 +10,20 @@ import { runQueuedBulkEdit } from './product-bulk-edits.engine';
  * that made it (its audit entries name them). Safe to run again after a crash: only PENDING items are
  * processed, and an edit no longer RUNNING is left alone.
  */
-export async function runBulkEditJob(delivery: OutboxDelivery<'jobs'>, deps: { dataSource: DataSource; logger: Logger; services?: ContextServices }): Promise<void> {
+export async function runBulkEditJob(
+  delivery: OutboxDelivery<'jobs'>,
+  deps: { dataSource: DataSource; logger: Logger; services?: ContextServices },
+): Promise<void> {
   const [edit]: Array<{ tenant_id: string; store_id: string; actor_type: string; actor_id: string | null }> = await deps.dataSource.query(
     'SELECT tenant_id, store_id, actor_type, actor_id FROM product_bulk_edits WHERE id = $1',
     [delivery.aggregateId],
   );
   if (!edit) return; // deleted with its store or tenant: nothing to do
-  const actor: Actor = { type: edit.actor_type as Actor['type'], id: edit.actor_id ?? undefined, storeId: edit.actor_type === 'api_key' ? edit.store_id : undefined };
+  const actor: Actor = {
+    type: edit.actor_type as Actor['type'],
+    id: edit.actor_id ?? undefined,
+    storeId: edit.actor_type === 'api_key' ? edit.store_id : undefined,
+  };
   const ctx: RequestContext = {
     requestId: `job:product_bulk_edit:${delivery.aggregateId}`,
     tenantId: edit.tenant_id,

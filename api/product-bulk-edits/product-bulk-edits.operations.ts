@@ -41,7 +41,8 @@ export interface RevertSource {
 }
 
 export const productGone = (): AppError => productBulkEditsError('product_not_found', 'The product no longer exists.');
-const changedSince = (): ConflictError => productBulkEditsError('changed_since_edit', 'The product changed after the bulk edit; it was not reverted.');
+const changedSince = (): ConflictError =>
+  productBulkEditsError('changed_since_edit', 'The product changed after the bulk edit; it was not reverted.');
 
 const iso = (value: Date | null): string | null => (value ? value.toISOString() : null);
 const lower = (ids: string[]): string[] => ids.map((id) => id.toLowerCase());
@@ -59,7 +60,8 @@ export async function applyStatus(tx: RequestContext, product: Product, status: 
   const now = new Date();
   const publishedAt = status === 'PUBLISHED' ? now : product.publishedAt;
   await tenantRepository(tx, Product).update({ id: product.id }, { status, publishedAt, updatedAt: now });
-  const [action, topic]: [string, ProductTopic] = status === 'PUBLISHED' ? ['publish', 'published'] : status === 'ARCHIVED' ? ['archive', 'archived'] : ['update', 'updated'];
+  const [action, topic]: [string, ProductTopic] =
+    status === 'PUBLISHED' ? ['publish', 'published'] : status === 'ARCHIVED' ? ['archive', 'archived'] : ['update', 'updated'];
   await audited(tx, action, topic, product.id, { status: product.status }, { status, publishedAt });
   return { status: 'OK', previous: { status: product.status, publishedAt: iso(product.publishedAt) } };
 }
@@ -77,10 +79,15 @@ async function revertStatus(tx: RequestContext, product: Product, previous: Reco
 
 async function writeCategories(tx: RequestContext, productId: string, categoryIds: string[]): Promise<void> {
   await tx.manager.delete(ProductCategory, { productId });
-  if (categoryIds.length) await tx.manager.insert(ProductCategory, categoryIds.map((categoryId, position) => ({ productId, categoryId, position })));
+  if (categoryIds.length)
+    await tx.manager.insert(
+      ProductCategory,
+      categoryIds.map((categoryId, position) => ({ productId, categoryId, position })),
+    );
 }
 
-const touch = (tx: RequestContext, productId: string): Promise<number> => tenantRepository(tx, Product).update({ id: productId }, { updatedAt: new Date() });
+const touch = (tx: RequestContext, productId: string): Promise<number> =>
+  tenantRepository(tx, Product).update({ id: productId }, { updatedAt: new Date() });
 
 /** set-category: the category becomes the product's only one (none for null); attributes are checked against it. */
 export async function applyCategory(tx: RequestContext, product: Product, categoryId: string | null): Promise<ItemOutcome> {
@@ -99,7 +106,9 @@ async function revertCategories(tx: RequestContext, product: Product, previous: 
   const parts = await loadParts(tx, product);
   const wanted = (previous.categoryIds as string[]) ?? [];
   // A category deleted since the edit cannot come back; the others do, in their order.
-  const rows: Array<{ id: string }> = wanted.length ? await tx.manager.query('SELECT id FROM categories WHERE tenant_id = $1 AND id = ANY($2::uuid[])', [tx.tenantId, wanted]) : [];
+  const rows: Array<{ id: string }> = wanted.length
+    ? await tx.manager.query('SELECT id FROM categories WHERE tenant_id = $1 AND id = ANY($2::uuid[])', [tx.tenantId, wanted])
+    : [];
   const existing = new Set(rows.map((r) => r.id.toLowerCase()));
   const restored = lower(wanted).filter((id) => existing.has(id));
   await writeCategories(tx, product.id, restored);
@@ -113,7 +122,11 @@ async function revertCategories(tx: RequestContext, product: Product, previous: 
 async function writeTags(tx: RequestContext, productId: string, tagIds: string[]): Promise<void> {
   await tx.manager.delete(ProductTagAssignment, { productId });
   const now = new Date();
-  if (tagIds.length) await tx.manager.insert(ProductTagAssignment, tagIds.map((tagId) => ({ tagId, productId, createdAt: now })));
+  if (tagIds.length)
+    await tx.manager.insert(
+      ProductTagAssignment,
+      tagIds.map((tagId) => ({ tagId, productId, createdAt: now })),
+    );
 }
 
 /** add-tags and remove-tags. A product would hold more than PRODUCT_MAX_TAGS tags: too_many_tags. */
@@ -126,9 +139,13 @@ export async function applyTags(tx: RequestContext, product: Product, tagIds: st
     const missing = asked.filter((id) => !current.includes(id));
     if (missing.length === 0) return { status: 'UNCHANGED' };
     next = [...current, ...missing];
-    if (next.length > PRODUCT_MAX_TAGS) throw productBulkEditsError('too_many_tags', `A product holds at most ${PRODUCT_MAX_TAGS} tags; this one would have ${next.length}.`);
+    if (next.length > PRODUCT_MAX_TAGS)
+      throw productBulkEditsError('too_many_tags', `A product holds at most ${PRODUCT_MAX_TAGS} tags; this one would have ${next.length}.`);
     const now = new Date();
-    await tx.manager.insert(ProductTagAssignment, missing.map((tagId) => ({ tagId, productId: product.id, createdAt: now })));
+    await tx.manager.insert(
+      ProductTagAssignment,
+      missing.map((tagId) => ({ tagId, productId: product.id, createdAt: now })),
+    );
   } else {
     const present = asked.filter((id) => current.includes(id));
     if (present.length === 0) return { status: 'UNCHANGED' };
@@ -143,7 +160,9 @@ export async function applyTags(tx: RequestContext, product: Product, tagIds: st
 async function revertTags(tx: RequestContext, product: Product, previous: Record<string, unknown>): Promise<ItemOutcome> {
   const parts = await loadParts(tx, product);
   const wanted = (previous.tagIds as string[]) ?? [];
-  const rows: Array<{ id: string }> = wanted.length ? await tx.manager.query('SELECT id FROM product_tags WHERE tenant_id = $1 AND id = ANY($2::uuid[])', [tx.tenantId, wanted]) : [];
+  const rows: Array<{ id: string }> = wanted.length
+    ? await tx.manager.query('SELECT id FROM product_tags WHERE tenant_id = $1 AND id = ANY($2::uuid[])', [tx.tenantId, wanted])
+    : [];
   const existing = new Set(rows.map((r) => r.id.toLowerCase()));
   const restored = lower(wanted).filter((id) => existing.has(id));
   await writeTags(tx, product.id, restored);
@@ -178,8 +197,13 @@ export function changedPrice(current: string, mode: PriceMode, value: number, de
     negative = exact < 0n;
     rounded = divideHalfUp(exact, step) * step;
   }
-  if (negative) throw productBulkEditsError('negative_price', `The new ${path} would be below 0 (${formatUnits(units, 4)} changed by ${mode} ${value}); prices are never negative.`);
-  if (rounded > BigInt(MONEY_MAX) * SCALE_UNITS) throw productBulkEditsError('price_too_high', `The new ${path} would be above ${MONEY_MAX}.`);
+  if (negative)
+    throw productBulkEditsError(
+      'negative_price',
+      `The new ${path} would be below 0 (${formatUnits(units, 4)} changed by ${mode} ${value}); prices are never negative.`,
+    );
+  if (rounded > BigInt(MONEY_MAX) * SCALE_UNITS)
+    throw productBulkEditsError('price_too_high', `The new ${path} would be above ${MONEY_MAX}.`);
   return formatUnits(rounded, 4);
 }
 
@@ -189,22 +213,40 @@ const below = (a: string, b: string): boolean => toUnits(a) < toUnits(b);
 export async function applyPrice(tx: RequestContext, product: Product, mode: PriceMode, value: number): Promise<ItemOutcome> {
   const decimals = minorUnit(product.currency);
   const price = changedPrice(product.price, mode, value, decimals);
-  const variants = await tenantRepository(tx, ProductVariant).find({ where: { productId: product.id }, order: { position: 'ASC', id: 'ASC' } });
-  const variantPrices = variants.map((v) => ({ variant: v, price: v.price === null ? null : changedPrice(v.price, mode, value, decimals, `price of variant ${v.id}`) }));
+  const variants = await tenantRepository(tx, ProductVariant).find({
+    where: { productId: product.id },
+    order: { position: 'ASC', id: 'ASC' },
+  });
+  const variantPrices = variants.map((v) => ({
+    variant: v,
+    price: v.price === null ? null : changedPrice(v.price, mode, value, decimals, `price of variant ${v.id}`),
+  }));
   if (product.compareAtPrice !== null && below(product.compareAtPrice, price)) {
-    throw productBulkEditsError('compare_at_below_price', `The new price ${price} would be above the compare-at price ${canonicalMoney(product.compareAtPrice)}.`);
+    throw productBulkEditsError(
+      'compare_at_below_price',
+      `The new price ${price} would be above the compare-at price ${canonicalMoney(product.compareAtPrice)}.`,
+    );
   }
   for (const { variant, price: own } of variantPrices) {
     if (variant.compareAtPrice !== null && below(variant.compareAtPrice, own ?? price)) {
       throw productBulkEditsError('compare_at_below_price', `The new price of variant ${variant.id} would be above its compare-at price.`);
     }
   }
-  const changedVariants = variantPrices.filter(({ variant, price: own }) => own !== null && canonicalMoney(own) !== canonicalMoney(variant.price));
+  const changedVariants = variantPrices.filter(
+    ({ variant, price: own }) => own !== null && canonicalMoney(own) !== canonicalMoney(variant.price),
+  );
   if (canonicalMoney(price) === canonicalMoney(product.price) && changedVariants.length === 0) return { status: 'UNCHANGED' };
   await tenantRepository(tx, Product).update({ id: product.id }, { price, updatedAt: new Date() });
-  for (const { variant, price: own } of changedVariants) await tenantRepository(tx, ProductVariant).update({ id: variant.id }, { price: own });
-  const previous = { price: canonicalMoney(product.price), variants: changedVariants.map(({ variant }) => ({ id: variant.id, price: canonicalMoney(variant.price) })) };
-  await audited(tx, 'update', 'updated', product.id, previous, { price: canonicalMoney(price), variants: changedVariants.map(({ variant, price: own }) => ({ id: variant.id, price: canonicalMoney(own) })) });
+  for (const { variant, price: own } of changedVariants)
+    await tenantRepository(tx, ProductVariant).update({ id: variant.id }, { price: own });
+  const previous = {
+    price: canonicalMoney(product.price),
+    variants: changedVariants.map(({ variant }) => ({ id: variant.id, price: canonicalMoney(variant.price) })),
+  };
+  await audited(tx, 'update', 'updated', product.id, previous, {
+    price: canonicalMoney(price),
+    variants: changedVariants.map(({ variant, price: own }) => ({ id: variant.id, price: canonicalMoney(own) })),
+  });
   return { status: 'OK', previous };
 }
 
@@ -213,7 +255,10 @@ async function revertPrice(tx: RequestContext, product: Product, previous: Recor
   const variants = await tenantRepository(tx, ProductVariant).find({ where: { productId: product.id } });
   const byId = new Map(variants.map((v) => [v.id.toLowerCase(), v]));
   const restored = oldVariants.filter((v) => byId.has(v.id.toLowerCase()));
-  const now = { price: canonicalMoney(product.price), variants: restored.map((v) => ({ id: v.id, price: canonicalMoney(byId.get(v.id.toLowerCase())!.price) })) };
+  const now = {
+    price: canonicalMoney(product.price),
+    variants: restored.map((v) => ({ id: v.id, price: canonicalMoney(byId.get(v.id.toLowerCase())!.price) })),
+  };
   await tenantRepository(tx, Product).update({ id: product.id }, { price: previous.price as string, updatedAt: new Date() });
   for (const v of restored) await tenantRepository(tx, ProductVariant).update({ id: v.id }, { price: v.price });
   await audited(tx, 'update', 'updated', product.id, now, { price: previous.price, variants: restored });
@@ -230,30 +275,45 @@ const LINK_TABLES: Array<{ table: string; where: string; restoreIf: string }> = 
   { table: 'product_variants', where: 't.product_id = $1', restoreIf: 'true' },
   { table: 'product_images', where: 't.product_id = $1', restoreIf: 'true' },
   { table: 'product_categories', where: 't.product_id = $1', restoreIf: 'EXISTS (SELECT 1 FROM categories c WHERE c.id = r.category_id)' },
-  { table: 'product_tag_assignments', where: 't.product_id = $1', restoreIf: 'EXISTS (SELECT 1 FROM product_tags g WHERE g.id = r.tag_id)' },
+  {
+    table: 'product_tag_assignments',
+    where: 't.product_id = $1',
+    restoreIf: 'EXISTS (SELECT 1 FROM product_tags g WHERE g.id = r.tag_id)',
+  },
   {
     table: 'product_relations',
     where: '(t.product_id = $1 OR t.related_product_id = $1)',
-    restoreIf: 'EXISTS (SELECT 1 FROM products a WHERE a.id = r.product_id) AND EXISTS (SELECT 1 FROM products b WHERE b.id = r.related_product_id)',
+    restoreIf:
+      'EXISTS (SELECT 1 FROM products a WHERE a.id = r.product_id) AND EXISTS (SELECT 1 FROM products b WHERE b.id = r.related_product_id)',
   },
   { table: 'collection_items', where: 't.product_id = $1', restoreIf: 'EXISTS (SELECT 1 FROM collections c WHERE c.id = r.collection_id)' },
   {
     table: 'bundle_items',
     where: 't.product_id = $1',
-    restoreIf: 'EXISTS (SELECT 1 FROM bundles b WHERE b.id = r.bundle_id) AND (r.variant_id IS NULL OR EXISTS (SELECT 1 FROM product_variants v WHERE v.id = r.variant_id))',
+    restoreIf:
+      'EXISTS (SELECT 1 FROM bundles b WHERE b.id = r.bundle_id) AND (r.variant_id IS NULL OR EXISTS (SELECT 1 FROM product_variants v WHERE v.id = r.variant_id))',
   },
   { table: 'sponsored_listings', where: 't.product_id = $1', restoreIf: 'true' },
 ];
 
 /** The whole product as rows (JSON of each column), with every linked row and the bundles it is sold as. */
 async function snapshot(tx: RequestContext, product: Product): Promise<Record<string, unknown>> {
-  const [row]: Array<{ row: Record<string, unknown> }> = await tx.manager.query('SELECT to_jsonb(p) AS row FROM products p WHERE p.id = $1 AND p.tenant_id = $2', [product.id, tx.tenantId]);
+  const [row]: Array<{ row: Record<string, unknown> }> = await tx.manager.query(
+    'SELECT to_jsonb(p) AS row FROM products p WHERE p.id = $1 AND p.tenant_id = $2',
+    [product.id, tx.tenantId],
+  );
   const links: Record<string, unknown[]> = {};
   for (const link of LINK_TABLES) {
-    const rows: Array<{ row: unknown }> = await tx.manager.query(`SELECT to_jsonb(t) AS row FROM ${link.table} t WHERE ${link.where} ORDER BY 1::text`, [product.id]);
+    const rows: Array<{ row: unknown }> = await tx.manager.query(
+      `SELECT to_jsonb(t) AS row FROM ${link.table} t WHERE ${link.where} ORDER BY 1::text`,
+      [product.id],
+    );
     links[link.table] = rows.map((r) => r.row);
   }
-  const bundles: Array<{ id: string }> = await tx.manager.query('SELECT id FROM bundles WHERE product_id = $1 AND tenant_id = $2', [product.id, tx.tenantId]);
+  const bundles: Array<{ id: string }> = await tx.manager.query('SELECT id FROM bundles WHERE product_id = $1 AND tenant_id = $2', [
+    product.id,
+    tx.tenantId,
+  ]);
   return { product: row!.row, links, bundleIds: bundles.map((b) => b.id) };
 }
 
@@ -286,7 +346,12 @@ async function tableColumns(tx: RequestContext, table: string): Promise<string[]
  * duplicates are skipped. Only columns present in the snapshot are written, so a column added by a
  * later migration takes its default.
  */
-async function insertSnapshotRows(tx: RequestContext, table: string, rows: Array<Record<string, unknown>>, condition: string): Promise<number> {
+async function insertSnapshotRows(
+  tx: RequestContext,
+  table: string,
+  rows: Array<Record<string, unknown>>,
+  condition: string,
+): Promise<number> {
   if (rows.length === 0) return 0;
   const present = new Set(rows.flatMap((row) => Object.keys(row)));
   const columns = (await tableColumns(tx, table)).filter((c) => present.has(c)).map((c) => `"${c.replace(/"/g, '""')}"`);
@@ -310,7 +375,9 @@ export async function restoreLinks(tx: RequestContext, table: string, rows: unkn
 /** Why a hard-deleted product cannot come back: its id, slug or a SKU is taken meanwhile (else null). */
 export async function restoreBlocker(tx: RequestContext, previous: Record<string, unknown>): Promise<string | null> {
   const row = previous.product as { id: string; store_id: string; slug: string };
-  const variants = ((previous.links as Record<string, Array<{ sku: string | null }>>).product_variants ?? []).map((v) => v.sku).filter((s): s is string => !!s);
+  const variants = ((previous.links as Record<string, Array<{ sku: string | null }>>).product_variants ?? [])
+    .map((v) => v.sku)
+    .filter((s): s is string => !!s);
   const [found]: Array<{ id_taken: boolean; slug_taken: boolean; sku_taken: boolean }> = await tx.manager.query(
     `SELECT EXISTS (SELECT 1 FROM products WHERE id = $1) AS id_taken,
             EXISTS (SELECT 1 FROM products WHERE store_id = $2 AND lower(slug) = lower($3)) AS slug_taken,
@@ -328,13 +395,22 @@ async function revertDelete(tx: RequestContext, productId: string, previous: Rec
   if (blocker) throw productBulkEditsError('changed_since_edit', `The product cannot be recreated: ${blocker}.`);
   const row = { ...(previous.product as Record<string, unknown>), updated_at: new Date().toISOString() };
   // Checked again by the insert itself: a product that took the id or slug meanwhile makes it insert nothing.
-  if ((await insertSnapshotRows(tx, 'products', [row], 'true')) === 0) throw productBulkEditsError('changed_since_edit', 'The product cannot be recreated: its id or slug was taken meanwhile.');
+  if ((await insertSnapshotRows(tx, 'products', [row], 'true')) === 0)
+    throw productBulkEditsError('changed_since_edit', 'The product cannot be recreated: its id or slug was taken meanwhile.');
   // A brand deleted since the edit is left out (the delete of a brand clears it on its products too).
-  await tx.manager.query('UPDATE products SET brand_id = NULL WHERE id = $1 AND brand_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM brands b WHERE b.id = products.brand_id)', [productId]);
+  await tx.manager.query(
+    'UPDATE products SET brand_id = NULL WHERE id = $1 AND brand_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM brands b WHERE b.id = products.brand_id)',
+    [productId],
+  );
   const links = (previous.links as Record<string, unknown[]>) ?? {};
   for (const link of LINK_TABLES) await restoreLinks(tx, link.table, links[link.table] ?? []);
   const bundleIds = (previous.bundleIds as string[]) ?? [];
-  if (bundleIds.length) await tx.manager.query('UPDATE bundles SET product_id = $1 WHERE id = ANY($2::uuid[]) AND product_id IS NULL AND tenant_id = $3', [productId, bundleIds, tx.tenantId]);
+  if (bundleIds.length)
+    await tx.manager.query('UPDATE bundles SET product_id = $1 WHERE id = ANY($2::uuid[]) AND product_id IS NULL AND tenant_id = $3', [
+      productId,
+      bundleIds,
+      tx.tenantId,
+    ]);
   const product = await tenantRepository(tx, Product).getOneBy({ id: productId });
   await audited(tx, 'create', 'created', productId, null, productState(await loadParts(tx, product)));
   return { status: 'OK', previous: { deleted: true } };
@@ -343,7 +419,12 @@ async function revertDelete(tx: RequestContext, productId: string, previous: Rec
 // ---------------------------------------------------------------------------------------------- revert
 
 /** Undoes what `source` did to the product (null: the product does not exist now). */
-export async function applyRevert(tx: RequestContext, productId: string, product: Product | null, source: RevertSource): Promise<ItemOutcome> {
+export async function applyRevert(
+  tx: RequestContext,
+  productId: string,
+  product: Product | null,
+  source: RevertSource,
+): Promise<ItemOutcome> {
   if (source.operation === 'hard-delete') return revertDelete(tx, productId, source.previous);
   if (!product) throw productGone();
   if (!source.unchangedSince) throw changedSince();

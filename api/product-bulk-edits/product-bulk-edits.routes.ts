@@ -12,7 +12,8 @@ import { bulkEditOverview, getBulkEdit, listBulkEdits, revertBulkEdit, type List
 
 type Params = Record<string, string>;
 
-const readers = "Any member of the tenant, or an API key of the store with product-bulk-edits:read. Another tenant's store or bulk edit answers 404.";
+const readers =
+  "Any member of the tenant, or an API key of the store with product-bulk-edits:read. Another tenant's store or bulk edit answers 404.";
 
 export const productBulkEditRoutes = defineRoutes({ tag: 'product-bulk-edits', auth: 'merchant' }, [
   {

@@ -8,7 +8,17 @@ import { decimalPlaces, MONEY_MAX, PRODUCT_MAX_TAGS, PRODUCT_STATUSES } from '..
 export const BULK_EDIT_ACTIONS = ['UPDATE_PRICE', 'UPDATE_STATUS', 'UPDATE_TAGS', 'UPDATE_CATEGORY', 'ARCHIVE', 'DELETE'] as const;
 export const BULK_EDIT_STATUSES = ['RUNNING', 'COMPLETED', 'FAILED'] as const;
 /** The operation that made an edit (not in the specification): the bulk route, or `revert`. */
-export const BULK_EDIT_OPERATIONS = ['publish', 'archive', 'hard-delete', 'set-category', 'set-status', 'update-price', 'add-tags', 'remove-tags', 'revert'] as const;
+export const BULK_EDIT_OPERATIONS = [
+  'publish',
+  'archive',
+  'hard-delete',
+  'set-category',
+  'set-status',
+  'update-price',
+  'add-tags',
+  'remove-tags',
+  'revert',
+] as const;
 export const BULK_EDIT_ITEM_STATUSES = ['PENDING', 'OK', 'UNCHANGED', 'FAILED'] as const;
 export const PRICE_CHANGE_MODES = ['SET', 'ADD', 'PERCENT'] as const;
 
@@ -59,7 +69,9 @@ export const BulkSetProductStatusDto = dto(
     ...selection,
     status: oneOf(PRODUCT_STATUSES)
       .required()
-      .description('The new status. PUBLISHED applies the publish rule (a product missing a required attribute of its categories fails with missing_required_attributes) and sets publishedAt.'),
+      .description(
+        'The new status. PUBLISHED applies the publish rule (a product missing a required attribute of its categories fails with missing_required_attributes) and sets publishedAt.',
+      ),
   }),
 );
 
@@ -69,7 +81,9 @@ export const BulkUpdatePriceDto = dto(
     ...selection,
     mode: oneOf(PRICE_CHANGE_MODES)
       .required()
-      .description('SET: the price becomes value. ADD: value is added (negative lowers the price). PERCENT: the price changes by value percent (-10 lowers it by a tenth).'),
+      .description(
+        'SET: the price becomes value. ADD: value is added (negative lowers the price). PERCENT: the price changes by value percent (-10 lowers it by a tenth).',
+      ),
     value: decimal(-MONEY_MAX, MONEY_MAX)
       .required()
       .custom((value: number, helpers) => {
@@ -98,7 +112,9 @@ export const BulkProductTagsDto = dto(
       .max(PRODUCT_MAX_TAGS)
       .unique()
       .required()
-      .description(`1 to ${PRODUCT_MAX_TAGS} distinct product tags of the store (else 400 invalid_tag). Adding more than a product may hold (${PRODUCT_MAX_TAGS}) fails that product with too_many_tags.`),
+      .description(
+        `1 to ${PRODUCT_MAX_TAGS} distinct product tags of the store (else 400 invalid_tag). Adding more than a product may hold (${PRODUCT_MAX_TAGS}) fails that product with too_many_tags.`,
+      ),
   }),
 );
 
@@ -106,7 +122,9 @@ const count = () => Joi.number().integer().min(0);
 
 const ItemResult = Joi.object({
   productId: uuid().required(),
-  status: oneOf(BULK_EDIT_ITEM_STATUSES).required().description('PENDING (not processed yet), OK (changed), UNCHANGED (already as asked; nothing written), FAILED (see errorCode).'),
+  status: oneOf(BULK_EDIT_ITEM_STATUSES)
+    .required()
+    .description('PENDING (not processed yet), OK (changed), UNCHANGED (already as asked; nothing written), FAILED (see errorCode).'),
   errorCode: Joi.string().allow(null).required(),
   errorMessage: Joi.string().allow(null).required(),
   previous: Joi.object()
@@ -121,11 +139,26 @@ const ItemResult = Joi.object({
 const bulkEditFields = {
   id: uuid().required(),
   storeId: uuid().required(),
-  action: oneOf(BULK_EDIT_ACTIONS).required().description('publish and set-status record UPDATE_STATUS; archive ARCHIVE; hard-delete DELETE; set-category UPDATE_CATEGORY; update-price UPDATE_PRICE; add-tags and remove-tags UPDATE_TAGS; a revert records the action of the edit it reverts.'),
+  action: oneOf(BULK_EDIT_ACTIONS)
+    .required()
+    .description(
+      'publish and set-status record UPDATE_STATUS; archive ARCHIVE; hard-delete DELETE; set-category UPDATE_CATEGORY; update-price UPDATE_PRICE; add-tags and remove-tags UPDATE_TAGS; a revert records the action of the edit it reverts.',
+    ),
   operation: oneOf(BULK_EDIT_OPERATIONS).required(),
-  status: oneOf(BULK_EDIT_STATUSES).required().description('RUNNING until every product is processed; then COMPLETED, or FAILED when no product could be changed (every product failed).'),
-  params: Joi.object().unknown(true).required().description('What was asked besides the products: { status }, { categoryId }, { tagIds }, { mode, value }; { revertOf } for a revert.'),
-  actor: Joi.object({ type: Joi.string().required(), id: Joi.string().allow(null).required() }).required().description('Who made the edit: a user or an API key.'),
+  status: oneOf(BULK_EDIT_STATUSES)
+    .required()
+    .description(
+      'RUNNING until every product is processed; then COMPLETED, or FAILED when no product could be changed (every product failed).',
+    ),
+  params: Joi.object()
+    .unknown(true)
+    .required()
+    .description(
+      'What was asked besides the products: { status }, { categoryId }, { tagIds }, { mode, value }; { revertOf } for a revert.',
+    ),
+  actor: Joi.object({ type: Joi.string().required(), id: Joi.string().allow(null).required() })
+    .required()
+    .description('Who made the edit: a user or an API key.'),
   productCount: count().required(),
   processedCount: count().required().description('Products processed so far (progress of a RUNNING edit).'),
   okCount: count().required(),
@@ -141,7 +174,10 @@ export const ProductBulkEditSummary = Joi.object(bulkEditFields).label('ProductB
 
 export const ProductBulkEditResponse = dto(
   'ProductBulkEditResponse',
-  Joi.object({ ...bulkEditFields, items: Joi.array().items(ItemResult).required().description('One per selected product, in the order given.') }),
+  Joi.object({
+    ...bulkEditFields,
+    items: Joi.array().items(ItemResult).required().description('One per selected product, in the order given.'),
+  }),
 );
 
 export const ProductBulkEditListResponse = dto(
@@ -164,7 +200,13 @@ export const ProductBulkEditOverviewResponse = dto(
     byAction: perValue(BULK_EDIT_ACTIONS).required(),
     byStatus: perValue(BULK_EDIT_STATUSES).required(),
     counts: Joi.array()
-      .items(Joi.object({ action: oneOf(BULK_EDIT_ACTIONS).required(), status: oneOf(BULK_EDIT_STATUSES).required(), count: count().required() }).label('ProductBulkEditCount'))
+      .items(
+        Joi.object({
+          action: oneOf(BULK_EDIT_ACTIONS).required(),
+          status: oneOf(BULK_EDIT_STATUSES).required(),
+          count: count().required(),
+        }).label('ProductBulkEditCount'),
+      )
       .required()
       .description('Every action × status pair with at least one edit, ordered by action then status.'),
   }),

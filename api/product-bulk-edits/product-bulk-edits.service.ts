@@ -39,23 +39,42 @@ const ACTIONS: Record<Exclude<BulkEditOperation, 'revert'>, BulkEditAction> = {
 
 /** 400 invalid_product unless every id is a product of the store (of the caller's tenant). */
 async function checkProducts(tx: RequestContext, storeId: string, productIds: string[]): Promise<void> {
-  const rows: Array<{ id: string }> = await tx.manager.query('SELECT id FROM products WHERE tenant_id = $1 AND store_id = $2 AND id = ANY($3::uuid[])', [tx.tenantId, storeId, productIds]);
+  const rows: Array<{ id: string }> = await tx.manager.query(
+    'SELECT id FROM products WHERE tenant_id = $1 AND store_id = $2 AND id = ANY($3::uuid[])',
+    [tx.tenantId, storeId, productIds],
+  );
   const found = new Set(rows.map((r) => r.id.toLowerCase()));
   const errors: FieldError[] = [];
   productIds.forEach((id, index) => {
     if (!found.has(id.toLowerCase())) errors.push({ path: `body.productIds[${index}]`, message: 'not a product of the store' });
   });
   if (errors.length) {
-    throw productBulkEditsError('invalid_product', `${errors.length} of the product ids are not products of the store; nothing was changed.`, errors.slice(0, 100));
+    throw productBulkEditsError(
+      'invalid_product',
+      `${errors.length} of the product ids are not products of the store; nothing was changed.`,
+      errors.slice(0, 100),
+    );
   }
 }
 
-async function bulk(ctx: RequestContext, operation: Exclude<BulkEditOperation, 'revert'>, input: ProductIdsInput, params: BulkParams, check?: (tx: RequestContext) => Promise<void>): Promise<BulkEditView> {
+async function bulk(
+  ctx: RequestContext,
+  operation: Exclude<BulkEditOperation, 'revert'>,
+  input: ProductIdsInput,
+  params: BulkParams,
+  check?: (tx: RequestContext) => Promise<void>,
+): Promise<BulkEditView> {
   return inTransaction(ctx, async (tx) => {
     const store = await requireStore(tx, input.storeId, { forWrite: true });
     await checkProducts(tx, store.id, input.productIds);
     if (check) await check(tx);
-    const id = await runBulkEdit(tx, store, { storeId: store.id, operation, action: ACTIONS[operation], params, productIds: input.productIds });
+    const id = await runBulkEdit(tx, store, {
+      storeId: store.id,
+      operation,
+      action: ACTIONS[operation],
+      params,
+      productIds: input.productIds,
+    });
     return loadBulkEdit(tx, id, true) as Promise<BulkEditView>;
   });
 }
@@ -63,7 +82,8 @@ async function bulk(ctx: RequestContext, operation: Exclude<BulkEditOperation, '
 export const bulkPublish = (ctx: RequestContext, input: ProductIdsInput) => bulk(ctx, 'publish', input, { status: 'PUBLISHED' });
 export const bulkArchive = (ctx: RequestContext, input: ProductIdsInput) => bulk(ctx, 'archive', input, { status: 'ARCHIVED' });
 export const bulkHardDelete = (ctx: RequestContext, input: ProductIdsInput) => bulk(ctx, 'hard-delete', input, {});
-export const bulkSetStatus = (ctx: RequestContext, input: ProductIdsInput & { status: ProductStatus }) => bulk(ctx, 'set-status', input, { status: input.status });
+export const bulkSetStatus = (ctx: RequestContext, input: ProductIdsInput & { status: ProductStatus }) =>
+  bulk(ctx, 'set-status', input, { status: input.status });
 
 export const bulkSetCategory = (ctx: RequestContext, input: ProductIdsInput & { categoryId: string | null }) =>
   bulk(ctx, 'set-category', input, { categoryId: input.categoryId === null ? null : input.categoryId.toLowerCase() }, async (tx) => {
@@ -72,11 +92,14 @@ export const bulkSetCategory = (ctx: RequestContext, input: ProductIdsInput & { 
       await checkCategories(tx, input.storeId, [input.categoryId]);
     } catch (error) {
       if (!(error instanceof BadRequestError)) throw error;
-      throw productBulkEditsError('invalid_category', 'The category is not a category of the store.', [{ path: 'body.categoryId', message: 'not a category of the store' }]);
+      throw productBulkEditsError('invalid_category', 'The category is not a category of the store.', [
+        { path: 'body.categoryId', message: 'not a category of the store' },
+      ]);
     }
   });
 
-export const bulkUpdatePrice = (ctx: RequestContext, input: ProductIdsInput & { mode: PriceMode; value: number }) => bulk(ctx, 'update-price', input, { mode: input.mode, value: input.value });
+export const bulkUpdatePrice = (ctx: RequestContext, input: ProductIdsInput & { mode: PriceMode; value: number }) =>
+  bulk(ctx, 'update-price', input, { mode: input.mode, value: input.value });
 
 const tagsOp = (operation: 'add-tags' | 'remove-tags') => (ctx: RequestContext, input: ProductIdsInput & { tagIds: string[] }) =>
   bulk(ctx, operation, input, { tagIds: input.tagIds.map((t) => t.toLowerCase()) }, (tx) => checkTags(tx, input.storeId, input.tagIds));
@@ -102,7 +125,13 @@ export interface BulkEditView {
   revertedBy: string | null;
   createdAt: string;
   finishedAt: string | null;
-  items?: Array<{ productId: string; status: string; errorCode: string | null; errorMessage: string | null; previous: Record<string, unknown> | null }>;
+  items?: Array<{
+    productId: string;
+    status: string;
+    errorCode: string | null;
+    errorMessage: string | null;
+    previous: Record<string, unknown> | null;
+  }>;
 }
 
 function summary(edit: ProductBulkEdit): BulkEditView {
@@ -138,11 +167,23 @@ async function findEdit(ctx: RequestContext, id: string, lock = false): Promise<
 async function loadBulkEdit(ctx: RequestContext, id: string, withItems: boolean): Promise<BulkEditView> {
   const view = summary(await findEdit(ctx, id));
   if (withItems) {
-    const rows: Array<{ product_id: string; status: string; error_code: string | null; error_message: string | null; previous: Record<string, unknown> | null }> = await ctx.manager.query(
+    const rows: Array<{
+      product_id: string;
+      status: string;
+      error_code: string | null;
+      error_message: string | null;
+      previous: Record<string, unknown> | null;
+    }> = await ctx.manager.query(
       'SELECT product_id, status, error_code, error_message, previous FROM product_bulk_edit_items WHERE bulk_edit_id = $1 AND tenant_id = $2 ORDER BY position',
       [id, ctx.tenantId],
     );
-    view.items = rows.map((r) => ({ productId: r.product_id, status: r.status, errorCode: r.error_code, errorMessage: r.error_message, previous: r.previous }));
+    view.items = rows.map((r) => ({
+      productId: r.product_id,
+      status: r.status,
+      errorCode: r.error_code,
+      errorMessage: r.error_message,
+      previous: r.previous,
+    }));
   }
   return view;
 }
@@ -160,13 +201,19 @@ export interface ListBulkEditsQuery {
 }
 
 /** Newest first; the cursor is the id of the last edit of the previous page. */
-export async function listBulkEdits(ctx: RequestContext, query: ListBulkEditsQuery): Promise<{ items: BulkEditView[]; nextCursor: string | null }> {
+export async function listBulkEdits(
+  ctx: RequestContext,
+  query: ListBulkEditsQuery,
+): Promise<{ items: BulkEditView[]; nextCursor: string | null }> {
   const store = await requireStore(ctx, query.storeId);
   const qb = tenantRepository(ctx, ProductBulkEdit).createQueryBuilder('e').andWhere('e.storeId = :storeId', { storeId: store.id });
   if (query.action) qb.andWhere('e.action = :action', { action: query.action });
   if (query.status) qb.andWhere('e.status = :status', { status: query.status });
   if (query.cursor) qb.andWhere('e.id < :cursor', { cursor: query.cursor });
-  const rows = await qb.orderBy('e.id', 'DESC').take(query.limit + 1).getMany();
+  const rows = await qb
+    .orderBy('e.id', 'DESC')
+    .take(query.limit + 1)
+    .getMany();
   const page = rows.slice(0, query.limit);
   return { items: page.map(summary), nextCursor: rows.length > query.limit ? page[page.length - 1]!.id : null };
 }
@@ -184,15 +231,30 @@ export async function bulkEditOverview(ctx: RequestContext, storeId: string, sin
     byAction[row.action]! += row.count;
     byStatus[row.status]! += row.count;
   }
-  return { storeId: store.id, sinceDays, since: since.toISOString(), total: rows.reduce((n, r) => n + r.count, 0), byAction, byStatus, counts: rows };
+  return {
+    storeId: store.id,
+    sinceDays,
+    since: since.toISOString(),
+    total: rows.reduce((n, r) => n + r.count, 0),
+    byAction,
+    byStatus,
+    counts: rows,
+  };
 }
 
 // -------------------------------------------------------------------------------------------- revert
 
 /** 409 bulk_edit_conflict, listing the products that changed since the edit (also as `productIds`). */
 export class BulkEditConflictError extends ConflictError {
-  constructor(readonly productIds: string[], errors: FieldError[]) {
-    super(`${productIds.length} of the products changed after the bulk edit; nothing was reverted.`, PRODUCT_BULK_EDITS_ERRORS.code('bulk_edit_conflict'), errors);
+  constructor(
+    readonly productIds: string[],
+    errors: FieldError[],
+  ) {
+    super(
+      `${productIds.length} of the products changed after the bulk edit; nothing was reverted.`,
+      PRODUCT_BULK_EDITS_ERRORS.code('bulk_edit_conflict'),
+      errors,
+    );
   }
 
   override toProblem(): ProblemBody & { productIds: string[] } {
@@ -215,8 +277,10 @@ export async function revertBulkEdit(ctx: RequestContext, id: string): Promise<B
       if ((error as { status?: number }).status === 404) throw bulkEditNotFound();
       throw error;
     });
-    if (edit.operation === 'revert') throw productBulkEditsError('not_revertible', 'A revert cannot be reverted; make a new bulk edit instead.');
-    if (edit.status === 'RUNNING') throw productBulkEditsError('bulk_edit_running', 'The bulk edit is still running; revert it once it has finished.');
+    if (edit.operation === 'revert')
+      throw productBulkEditsError('not_revertible', 'A revert cannot be reverted; make a new bulk edit instead.');
+    if (edit.status === 'RUNNING')
+      throw productBulkEditsError('bulk_edit_running', 'The bulk edit is still running; revert it once it has finished.');
     if (edit.revertedBy) throw productBulkEditsError('already_reverted', `The bulk edit was already reverted by ${edit.revertedBy}.`);
     const items: Array<{ product_id: string; previous: Record<string, unknown>; unchanged: boolean }> = await tx.manager.query(
       `SELECT i.product_id, i.previous, (p.id IS NOT NULL AND p.updated_at IS NOT DISTINCT FROM i.updated_at_after) AS unchanged
@@ -224,7 +288,8 @@ export async function revertBulkEdit(ctx: RequestContext, id: string): Promise<B
         WHERE i.bulk_edit_id = $1 AND i.tenant_id = $2 AND i.status = 'OK' ORDER BY i.position`,
       [edit.id, tx.tenantId],
     );
-    if (items.length === 0) throw productBulkEditsError('nothing_to_revert', 'The bulk edit changed no product; there is nothing to revert.');
+    if (items.length === 0)
+      throw productBulkEditsError('nothing_to_revert', 'The bulk edit changed no product; there is nothing to revert.');
     const changed: FieldError[] = [];
     for (const item of items) {
       if (edit.operation === 'hard-delete') {
@@ -234,7 +299,11 @@ export async function revertBulkEdit(ctx: RequestContext, id: string): Promise<B
         changed.push({ path: `products.${item.product_id}`, message: 'changed (or deleted) after the bulk edit' });
       }
     }
-    if (changed.length) throw new BulkEditConflictError(changed.map((c) => c.path.slice('products.'.length)), changed.slice(0, 100));
+    if (changed.length)
+      throw new BulkEditConflictError(
+        changed.map((c) => c.path.slice('products.'.length)),
+        changed.slice(0, 100),
+      );
     const revertId = await runBulkEdit(tx, store, {
       storeId: store.id,
       operation: 'revert',

@@ -10,7 +10,7 @@ export const PRODUCT_RELATIONS_ERRORS = defineErrorCodes('product-relations', {
   product_relation_not_found: { status: 404, description: 'The product relation does not exist.' },
   invalid_related_product: { status: 400, description: 'The related product is not another product of the same store.' },
   too_many_relations: { status: 409, description: 'The product already has the most relations of this kind it may have.' },
-  reorder_mismatch: { status: 400, description: 'A reorder must list exactly the product\'s relations of the kind, each once.' },
+  reorder_mismatch: { status: 400, description: "A reorder must list exactly the product's relations of the kind, each once." },
 });
 
 export const productRelationsError = PRODUCT_RELATIONS_ERRORS.error;

@@ -1,6 +1,11 @@
 /** Product relations: links from one product to others (docs/catalog.md). */
 import { defineRoutes, type RouteRequest } from '../http/route';
-import { ProductRelationListResponse, ProductRelationResponse, ReorderProductRelationsDto, UpsertProductRelationDto } from './product-relations.schemas';
+import {
+  ProductRelationListResponse,
+  ProductRelationResponse,
+  ReorderProductRelationsDto,
+  UpsertProductRelationDto,
+} from './product-relations.schemas';
 import {
   deleteProductRelation,
   listProductRelations,
@@ -12,7 +17,8 @@ import {
 
 type Params = Record<string, string>;
 
-const readers = "Any member of the tenant, or an API key of the product's store with catalog:read. Another tenant's product answers 404 product_not_found.";
+const readers =
+  "Any member of the tenant, or an API key of the product's store with catalog:read. Another tenant's product answers 404 product_not_found.";
 const writers =
   "Any member of the tenant (owner, admin, staff), or an API key of the product's store with catalog:write; an archived store answers 409 store_archived. Another tenant's product or relation answers 404. A change writes one audit entry and one outbox row for the owning product (topic product.updated: the product document carries its relations); a request that changes nothing writes neither.";
 
@@ -37,7 +43,8 @@ export const productRelationRoutes = defineRoutes({ tag: 'catalog', auth: 'merch
     response: ProductRelationResponse,
     status: 201,
     problems: [409],
-    handler: (req: RouteRequest<Params, Params, UpsertProductRelationInput>) => upsertProductRelation(req.context, req.params.productId!, req.body),
+    handler: (req: RouteRequest<Params, Params, UpsertProductRelationInput>) =>
+      upsertProductRelation(req.context, req.params.productId!, req.body),
   },
   {
     operationId: 'productRelations.reorder',
@@ -47,7 +54,8 @@ export const productRelationRoutes = defineRoutes({ tag: 'catalog', auth: 'merch
     description: `${writers} ids must list exactly the product's relations of the kind, each once, in the new order (else 400 reorder_mismatch); their positions become 0, 1, 2, … One audit entry (product_relation.reorder, on the product) and one outbox row for the whole reorder.`,
     body: ReorderProductRelationsDto,
     status: 204,
-    handler: async (req: RouteRequest<Params, Params, ReorderProductRelationsInput>) => reorderProductRelations(req.context, req.params.productId!, req.body),
+    handler: async (req: RouteRequest<Params, Params, ReorderProductRelationsInput>) =>
+      reorderProductRelations(req.context, req.params.productId!, req.body),
   },
   {
     operationId: 'productRelations.delete',

@@ -25,7 +25,13 @@ export const ReorderProductRelationsDto = dto(
   'ReorderProductRelationsDto',
   Joi.object({
     kind: kind().required(),
-    ids: Joi.array().items(uuid()).min(1).max(RELATION_REORDER_MAX).unique().required().description("Exactly the ids of the product's relations of this kind, in their new order."),
+    ids: Joi.array()
+      .items(uuid())
+      .min(1)
+      .max(RELATION_REORDER_MAX)
+      .unique()
+      .required()
+      .description("Exactly the ids of the product's relations of this kind, in their new order."),
   }),
 );
 
@@ -48,5 +54,10 @@ export const ProductRelationResponse = dto('ProductRelationResponse', ProductRel
 
 export const ProductRelationListResponse = dto(
   'ProductRelationListResponse',
-  Joi.object({ items: Joi.array().items(ProductRelationItem).required().description('Grouped by kind (RELATED, UPSELL, CROSS_SELL), each kind by position, then id.') }),
+  Joi.object({
+    items: Joi.array()
+      .items(ProductRelationItem)
+      .required()
+      .description('Grouped by kind (RELATED, UPSELL, CROSS_SELL), each kind by position, then id.'),
+  }),
 );

@@ -33,7 +33,12 @@ export interface ProductRelationView {
 const productNotFound = (): NotFoundError => productRelationsError('product_not_found', 'The product does not exist.');
 const relationNotFound = (): NotFoundError => productRelationsError('product_relation_not_found', 'The product relation does not exist.');
 
-const productUpdated = (productId: string): OutboxEvent => ({ queue: 'index', topic: 'product.updated', aggregateType: 'product', aggregateId: productId });
+const productUpdated = (productId: string): OutboxEvent => ({
+  queue: 'index',
+  topic: 'product.updated',
+  aggregateType: 'product',
+  aggregateId: productId,
+});
 
 function view(relation: ProductRelation, related: Pick<Product, 'id' | 'title' | 'slug' | 'status'>): ProductRelationView {
   return {
@@ -48,7 +53,9 @@ function view(relation: ProductRelation, related: Pick<Product, 'id' | 'title' |
 /** The product `id` of the caller's tenant (for an API key: of its store), whose store the caller may use; 404 otherwise. */
 async function loadProduct(ctx: RequestContext, id: string, options: { forWrite?: boolean } = {}): Promise<Product> {
   const products = tenantRepository(ctx, Product, productNotFound);
-  const product = options.forWrite ? await products.findOne({ where: { id }, lock: { mode: 'pessimistic_write' } }) : await products.findOneBy({ id });
+  const product = options.forWrite
+    ? await products.findOne({ where: { id }, lock: { mode: 'pessimistic_write' } })
+    : await products.findOneBy({ id });
   if (!product || (ctx.actor.type === 'api_key' && ctx.actor.storeId !== product.storeId)) throw productNotFound();
   await requireStore(ctx, product.storeId, { forWrite: options.forWrite });
   return product;
@@ -57,7 +64,10 @@ async function loadProduct(ctx: RequestContext, id: string, options: { forWrite?
 const kindRank = (kind: ProductRelationKind): number => RELATION_KINDS.indexOf(kind);
 
 async function relationsOf(ctx: RequestContext, productId: string, kind?: ProductRelationKind): Promise<ProductRelation[]> {
-  const rows = await tenantRepository(ctx, ProductRelation).find({ where: { productId, ...(kind ? { kind } : {}) }, order: { position: 'ASC', id: 'ASC' } });
+  const rows = await tenantRepository(ctx, ProductRelation).find({
+    where: { productId, ...(kind ? { kind } : {}) },
+    order: { position: 'ASC', id: 'ASC' },
+  });
   return rows.sort((a, b) => kindRank(a.kind) - kindRank(b.kind) || a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
@@ -65,10 +75,17 @@ export async function listProductRelations(ctx: RequestContext, productId: strin
   const product = await loadProduct(ctx, productId);
   const relations = await relationsOf(ctx, product.id);
   const related = relations.length
-    ? await tenantRepository(ctx, Product).find({ where: { id: In(relations.map((r) => r.relatedProductId)) }, select: { id: true, title: true, slug: true, status: true } })
+    ? await tenantRepository(ctx, Product).find({
+        where: { id: In(relations.map((r) => r.relatedProductId)) },
+        select: { id: true, title: true, slug: true, status: true },
+      })
     : [];
   const byId = new Map(related.map((p) => [p.id, p]));
-  return { items: relations.flatMap((relation) => (byId.has(relation.relatedProductId) ? [view(relation, byId.get(relation.relatedProductId)!)] : [])) };
+  return {
+    items: relations.flatMap((relation) =>
+      byId.has(relation.relatedProductId) ? [view(relation, byId.get(relation.relatedProductId)!)] : [],
+    ),
+  };
 }
 
 export interface UpsertProductRelationInput {
@@ -77,13 +94,20 @@ export interface UpsertProductRelationInput {
   position?: number;
 }
 
-export async function upsertProductRelation(ctx: RequestContext, productId: string, input: UpsertProductRelationInput): Promise<ProductRelationView> {
+export async function upsertProductRelation(
+  ctx: RequestContext,
+  productId: string,
+  input: UpsertProductRelationInput,
+): Promise<ProductRelationView> {
   return inTransaction(ctx, async (tx) => {
     const product = await loadProduct(tx, productId, { forWrite: true });
     const invalidRelated = (detail: string): BadRequestError =>
       productRelationsError('invalid_related_product', detail, [{ path: 'body.relatedProductId', message: detail }]);
     if (input.relatedProductId.toLowerCase() === product.id.toLowerCase()) throw invalidRelated('A product cannot be related to itself.');
-    const related = await tenantRepository(tx, Product).findOne({ where: { id: input.relatedProductId, storeId: product.storeId }, select: { id: true, title: true, slug: true, status: true } });
+    const related = await tenantRepository(tx, Product).findOne({
+      where: { id: input.relatedProductId, storeId: product.storeId },
+      select: { id: true, title: true, slug: true, status: true },
+    });
     if (!related) throw invalidRelated('The related product must be a product of the same store.');
 
     const relations = tenantRepository(tx, ProductRelation);
@@ -107,7 +131,15 @@ export async function upsertProductRelation(ctx: RequestContext, productId: stri
       throw productRelationsError('too_many_relations', `A product has at most ${RELATION_REORDER_MAX} relations of one kind.`);
     }
     const position = input.position ?? (sameKind.length ? Math.max(...sameKind.map((r) => r.position)) + 1 : 0);
-    const relation = relations.create({ id: uuidv7(), storeId: product.storeId, productId: product.id, relatedProductId: related.id, kind: input.kind, position, createdAt: new Date() });
+    const relation = relations.create({
+      id: uuidv7(),
+      storeId: product.storeId,
+      productId: product.id,
+      relatedProductId: related.id,
+      kind: input.kind,
+      position,
+      createdAt: new Date(),
+    });
     await tx.manager.insert(ProductRelation, relation);
     await recordAudit(tx, {
       action: 'product_relation.create',
@@ -132,12 +164,16 @@ export async function reorderProductRelations(ctx: RequestContext, productId: st
     const wanted = input.ids.map((id) => id.toLowerCase());
     const have = new Set(current.map((r) => r.id.toLowerCase()));
     if (wanted.length !== current.length || wanted.some((id) => !have.has(id))) {
-      throw productRelationsError('reorder_mismatch', `ids must list exactly the product's ${current.length} relation(s) of kind ${input.kind}, each once.`, [
-        { path: 'body.ids', message: `expected the ${current.length} ${input.kind} relation id(s) of the product` },
-      ]);
+      throw productRelationsError(
+        'reorder_mismatch',
+        `ids must list exactly the product's ${current.length} relation(s) of kind ${input.kind}, each once.`,
+        [{ path: 'body.ids', message: `expected the ${current.length} ${input.kind} relation id(s) of the product` }],
+      );
     }
     const byId = new Map(current.map((r) => [r.id.toLowerCase(), r]));
-    const changed = wanted.map((id, position) => ({ relation: byId.get(id)!, position })).filter(({ relation, position }) => relation.position !== position);
+    const changed = wanted
+      .map((id, position) => ({ relation: byId.get(id)!, position }))
+      .filter(({ relation, position }) => relation.position !== position);
     if (!changed.length) return;
     const relations = tenantRepository(tx, ProductRelation);
     for (const { relation, position } of changed) await relations.update({ id: relation.id }, { position });

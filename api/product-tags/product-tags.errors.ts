@@ -9,7 +9,7 @@ export const PRODUCT_TAGS_ERRORS = defineErrorCodes('product-tags', {
   product_tag_not_found: { status: 404, description: 'The product tag does not exist.' },
   product_not_found: { status: 404, description: 'The product does not exist.' },
   slug_taken: { status: 409, description: 'Another tag of the store has this slug.' },
-  invalid_product: { status: 400, description: 'Some products are not products of the tag\'s store.' },
+  invalid_product: { status: 400, description: "Some products are not products of the tag's store." },
   assignment_not_found: { status: 404, description: 'The tag is not assigned to this product.' },
 });
 

@@ -1,7 +1,13 @@
 /** Product tags of a store and their assignment to products (docs/catalog.md). */
 import { defineRoutes, listedRequired, type RouteRequest } from '../http/route';
 import { cursor, positiveInt, storeId, uuid } from '../http/schema-types';
-import { AssignProductTagDto, CreateProductTagDto, ProductTagListResponse, ProductTagResponse, UpdateProductTagDto } from './product-tags.schemas';
+import {
+  AssignProductTagDto,
+  CreateProductTagDto,
+  ProductTagListResponse,
+  ProductTagResponse,
+  UpdateProductTagDto,
+} from './product-tags.schemas';
 import {
   assignProductTag,
   createProductTag,
@@ -78,7 +84,8 @@ export const productTagRoutes = defineRoutes({ tag: 'catalog', auth: 'merchant' 
     description: `${writers} Every product must be a product of the tag's store, or the answer is 400 invalid_product listing the others (body.productIds[N]) and nothing is assigned. Products that already have the tag are skipped. Each product newly tagged gets one audit entry (product.tag) and one outbox row (product.updated: the product document carries its tags).`,
     body: AssignProductTagDto,
     status: 204,
-    handler: async (req: RouteRequest<Params, Params, { productIds: string[] }>) => assignProductTag(req.context, req.params.tagId!, req.body.productIds),
+    handler: async (req: RouteRequest<Params, Params, { productIds: string[] }>) =>
+      assignProductTag(req.context, req.params.tagId!, req.body.productIds),
   },
   {
     operationId: 'productTags.unassign',

@@ -10,7 +10,8 @@ export const TAG_ASSIGN_MAX = 500;
 /** A tag slug: the catalog slug rule (lowercase letters, digits and single hyphens, 1 to 120 characters). */
 export const tagSlug = (): Joi.StringSchema => catalogSlug().min(1);
 
-const tagName = (): Joi.StringSchema => Joi.string().trim().min(1).max(TAG_NAME_MAX).description('1 to 60 characters (surrounding spaces are trimmed).');
+const tagName = (): Joi.StringSchema =>
+  Joi.string().trim().min(1).max(TAG_NAME_MAX).description('1 to 60 characters (surrounding spaces are trimmed).');
 
 export const CreateProductTagDto = dto(
   'CreateProductTagDto',
@@ -32,7 +33,13 @@ export const UpdateProductTagDto = dto(
 export const AssignProductTagDto = dto(
   'AssignProductTagDto',
   Joi.object({
-    productIds: Joi.array().items(uuid()).min(1).max(TAG_ASSIGN_MAX).unique().required().description('1 to 500 distinct products of the tag\'s store.'),
+    productIds: Joi.array()
+      .items(uuid())
+      .min(1)
+      .max(TAG_ASSIGN_MAX)
+      .unique()
+      .required()
+      .description("1 to 500 distinct products of the tag's store."),
   }),
 );
 

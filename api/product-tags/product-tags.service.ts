@@ -38,19 +38,41 @@ export interface ProductTagView {
 
 const tagNotFound = (): NotFoundError => productTagsError('product_tag_not_found', 'The product tag does not exist.');
 const productNotFound = (): NotFoundError => productTagsError('product_not_found', 'The product does not exist.');
-const slugTaken = (): ConflictError => productTagsError('slug_taken', 'Another tag of the store has this slug.', [{ path: 'body.slug', message: 'slug is already taken in the store' }]);
+const slugTaken = (): ConflictError =>
+  productTagsError('slug_taken', 'Another tag of the store has this slug.', [
+    { path: 'body.slug', message: 'slug is already taken in the store' },
+  ]);
 
-const tagEvent = (topic: 'created' | 'updated' | 'deleted', id: string): OutboxEvent => ({ queue: 'index', topic: `product_tag.${topic}`, aggregateType: 'product_tag', aggregateId: id });
-const productUpdated = (id: string): OutboxEvent => ({ queue: 'index', topic: 'product.updated', aggregateType: 'product', aggregateId: id });
+const tagEvent = (topic: 'created' | 'updated' | 'deleted', id: string): OutboxEvent => ({
+  queue: 'index',
+  topic: `product_tag.${topic}`,
+  aggregateType: 'product_tag',
+  aggregateId: id,
+});
+const productUpdated = (id: string): OutboxEvent => ({
+  queue: 'index',
+  topic: 'product.updated',
+  aggregateType: 'product',
+  aggregateId: id,
+});
 
 function tagView(tag: ProductTag, productCount: number): ProductTagView {
-  return { id: tag.id, name: tag.name, slug: tag.slug, productCount, createdAt: tag.createdAt.toISOString(), updatedAt: tag.updatedAt.toISOString() };
+  return {
+    id: tag.id,
+    name: tag.name,
+    slug: tag.slug,
+    productCount,
+    createdAt: tag.createdAt.toISOString(),
+    updatedAt: tag.updatedAt.toISOString(),
+  };
 }
 
 /** Runs a tag write; a slug race lost at the unique index answers 409 `slug_taken` like the check before it. */
-const tagWrite = <T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> => inSlugTransaction(ctx, 'product_tags_store_slug', slugTaken, work);
+const tagWrite = <T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>): Promise<T> =>
+  inSlugTransaction(ctx, 'product_tags_store_slug', slugTaken, work);
 
-const slugInUse = (tx: RequestContext, storeId: string, slug: string, exceptId?: string): Promise<boolean> => storeSlugInUse(tx, ProductTag, storeId, slug, exceptId);
+const slugInUse = (tx: RequestContext, storeId: string, slug: string, exceptId?: string): Promise<boolean> =>
+  storeSlugInUse(tx, ProductTag, storeId, slug, exceptId);
 
 function freeSlug(tx: RequestContext, storeId: string, name: string): Promise<string> {
   return freeStoreSlug(tx, ProductTag, storeId, slugify(name, TAG_SLUG_MAX - 6, 'tag'));
@@ -85,7 +107,10 @@ export interface ListProductTagsInput {
 /** Tags page by (lower(name), id); the cursor is the last row's pair. */
 const tagCursor = (tag: ProductTag): string => encodeCursor([tag.name.toLowerCase(), tag.id]);
 
-export async function listProductTags(ctx: RequestContext, input: ListProductTagsInput): Promise<{ items: ProductTagView[]; nextCursor: string | null }> {
+export async function listProductTags(
+  ctx: RequestContext,
+  input: ListProductTagsInput,
+): Promise<{ items: ProductTagView[]; nextCursor: string | null }> {
   const store = await requireStore(ctx, input.storeId);
   const query = tenantRepository(ctx, ProductTag)
     .createQueryBuilder('t')
@@ -96,7 +121,9 @@ export async function listProductTags(ctx: RequestContext, input: ListProductTag
   if (input.productId !== undefined) {
     const product = await loadProduct(ctx, input.productId);
     if (product.storeId !== store.id) throw productNotFound();
-    query.andWhere('EXISTS (SELECT 1 FROM product_tag_assignments a WHERE a.tag_id = t.id AND a.product_id = :productId)', { productId: product.id });
+    query.andWhere('EXISTS (SELECT 1 FROM product_tag_assignments a WHERE a.tag_id = t.id AND a.product_id = :productId)', {
+      productId: product.id,
+    });
   }
   if (input.cursor !== undefined) {
     const [afterName, afterId] = decodeCursor(input.cursor, { accepts: ([, id]) => UUID_PATTERN.test(id) });
@@ -106,7 +133,10 @@ export async function listProductTags(ctx: RequestContext, input: ListProductTag
   const page = rows.slice(0, input.limit);
   const counts = new Map<string, number>();
   if (page.length) {
-    const found: Array<{ tag_id: string; n: string }> = await ctx.manager.query('SELECT tag_id, count(*) AS n FROM product_tag_assignments WHERE tag_id = ANY($1::uuid[]) GROUP BY tag_id', [page.map((t) => t.id)]);
+    const found: Array<{ tag_id: string; n: string }> = await ctx.manager.query(
+      'SELECT tag_id, count(*) AS n FROM product_tag_assignments WHERE tag_id = ANY($1::uuid[]) GROUP BY tag_id',
+      [page.map((t) => t.id)],
+    );
     for (const row of found) counts.set(row.tag_id, Number(row.n));
   }
   return {
@@ -127,9 +157,21 @@ export async function createProductTag(ctx: RequestContext, input: CreateProduct
     if (input.slug !== undefined && (await slugInUse(tx, store.id, input.slug))) throw slugTaken();
     const slug = input.slug ?? (await freeSlug(tx, store.id, input.name));
     const now = new Date();
-    const tag = tenantRepository(tx, ProductTag).create({ id: uuidv7(), storeId: store.id, name: input.name, slug, createdAt: now, updatedAt: now });
+    const tag = tenantRepository(tx, ProductTag).create({
+      id: uuidv7(),
+      storeId: store.id,
+      name: input.name,
+      slug,
+      createdAt: now,
+      updatedAt: now,
+    });
     await tx.manager.insert(ProductTag, tag);
-    await recordAudit(tx, { action: 'product_tag.create', resourceType: 'product_tag', resourceId: tag.id, after: { storeId: store.id, name: tag.name, slug } });
+    await recordAudit(tx, {
+      action: 'product_tag.create',
+      resourceType: 'product_tag',
+      resourceId: tag.id,
+      after: { storeId: store.id, name: tag.name, slug },
+    });
     await enqueueOutbox(tx, tagEvent('created', tag.id));
     return tagView(tag, 0);
   });
@@ -165,12 +207,22 @@ export async function updateProductTag(ctx: RequestContext, id: string, input: U
 }
 
 /** Marks the products as changed: updated_at now, one audit entry and one product.updated outbox row each. */
-async function touchProducts(tx: RequestContext, productIds: string[], action: 'product.tag' | 'product.untag', tag: ProductTag): Promise<void> {
+async function touchProducts(
+  tx: RequestContext,
+  productIds: string[],
+  action: 'product.tag' | 'product.untag',
+  tag: ProductTag,
+): Promise<void> {
   if (!productIds.length) return;
   await tenantRepository(tx, Product).update({ id: In(productIds) }, { updatedAt: new Date() });
   const change = { tagId: tag.id, tagSlug: tag.slug };
   for (const productId of productIds) {
-    await recordAudit(tx, { action, resourceType: 'product', resourceId: productId, ...(action === 'product.tag' ? { after: change } : { before: change }) });
+    await recordAudit(tx, {
+      action,
+      resourceType: 'product',
+      resourceId: productId,
+      ...(action === 'product.tag' ? { after: change } : { before: change }),
+    });
   }
   await enqueueOutbox(tx, productIds.map(productUpdated));
 }
@@ -182,7 +234,12 @@ export async function deleteProductTag(ctx: RequestContext, id: string): Promise
     const productIds = assigned.map((a) => a.productId);
     // The assignments go with the tag (ON DELETE CASCADE).
     await tenantRepository(tx, ProductTag).delete({ id: tag.id });
-    await recordAudit(tx, { action: 'product_tag.delete', resourceType: 'product_tag', resourceId: tag.id, before: { storeId: tag.storeId, name: tag.name, slug: tag.slug, productCount: productIds.length } });
+    await recordAudit(tx, {
+      action: 'product_tag.delete',
+      resourceType: 'product_tag',
+      resourceId: tag.id,
+      before: { storeId: tag.storeId, name: tag.name, slug: tag.slug, productCount: productIds.length },
+    });
     await enqueueOutbox(tx, tagEvent('deleted', tag.id));
     await touchProducts(tx, productIds, 'product.untag', tag);
   });
@@ -196,7 +253,13 @@ export async function assignProductTag(ctx: RequestContext, tagId: string, produ
     const found = new Set(products.map((p) => p.id.toLowerCase()));
     const invalid = wanted.filter((id) => !found.has(id));
     if (invalid.length) {
-      throw productTagsError('invalid_product', `Products must be products of the tag's store: ${invalid.join(', ')}.`, productIds.flatMap((id, index) => (found.has(id.toLowerCase()) ? [] : [{ path: `body.productIds[${index}]`, message: `${id} is not a product of the store` }])));
+      throw productTagsError(
+        'invalid_product',
+        `Products must be products of the tag's store: ${invalid.join(', ')}.`,
+        productIds.flatMap((id, index) =>
+          found.has(id.toLowerCase()) ? [] : [{ path: `body.productIds[${index}]`, message: `${id} is not a product of the store` }],
+        ),
+      );
     }
     const already = await tx.manager.find(ProductTagAssignment, { where: { tagId: tag.id, productId: In(wanted) } });
     const skip = new Set(already.map((a) => a.productId.toLowerCase()));

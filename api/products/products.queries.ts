@@ -112,13 +112,18 @@ function filterSql(ctx: RequestContext, filters: ProductFilters, params: Params)
   if (filters.brandId) where.push(`p.brand_id = ${params.add(filters.brandId)}::uuid`);
   if (filters.vendorId) where.push(`p.vendor_id = ${params.add(filters.vendorId)}::uuid`);
   if (filters.ids?.length) where.push(`p.id = ANY(${params.add(filters.ids)}::uuid[])`);
-  if (filters.categoryId) where.push(`EXISTS (SELECT 1 FROM product_categories pc WHERE pc.product_id = p.id AND pc.category_id = ${params.add(filters.categoryId)}::uuid)`);
+  if (filters.categoryId)
+    where.push(
+      `EXISTS (SELECT 1 FROM product_categories pc WHERE pc.product_id = p.id AND pc.category_id = ${params.add(filters.categoryId)}::uuid)`,
+    );
   if (filters.priceMin !== undefined) where.push(`p.price >= ${params.add(moneyString(filters.priceMin))}::numeric`);
   if (filters.priceMax !== undefined) where.push(`p.price <= ${params.add(moneyString(filters.priceMax))}::numeric`);
   if (filters.createdFrom) where.push(`p.created_at >= ${params.add(filters.createdFrom)}`);
   if (filters.createdTo) where.push(`p.created_at <= ${params.add(filters.createdTo)}`);
   if (filters.hasBarcode !== undefined) {
-    where.push(`${filters.hasBarcode ? '' : 'NOT '}EXISTS (SELECT 1 FROM product_variants b WHERE b.product_id = p.id AND b.barcode IS NOT NULL AND b.barcode <> '')`);
+    where.push(
+      `${filters.hasBarcode ? '' : 'NOT '}EXISTS (SELECT 1 FROM product_variants b WHERE b.product_id = p.id AND b.barcode IS NOT NULL AND b.barcode <> '')`,
+    );
   }
   if (filters.search) {
     const pattern = params.add(likePattern(filters.search));
@@ -132,7 +137,10 @@ function filterSql(ctx: RequestContext, filters: ProductFilters, params: Params)
 /** A page cursor: the sort it was made for, then the last row's sort value and id. */
 type ProductCursor = readonly [sortBy: string, sortDir: string, sortValue: string, id: string];
 
-const invalidCursor = (): BadRequestError => productsError('invalid_cursor', 'The cursor is not one this list gave, or was made for another sort.', [{ path: 'query.cursor', message: 'invalid cursor' }]);
+const invalidCursor = (): BadRequestError =>
+  productsError('invalid_cursor', 'The cursor is not one this list gave, or was made for another sort.', [
+    { path: 'query.cursor', message: 'invalid cursor' },
+  ]);
 
 const readCursor = (cursor: string, filters: ProductFilters): ProductCursor =>
   decodeCursor<ProductCursor>(cursor, {
@@ -146,18 +154,27 @@ function checkRanges(filters: ProductFilters): void {
     throw productsError('invalid_range', 'priceMin is above priceMax.', [{ path: 'query.priceMin', message: 'must not exceed priceMax' }]);
   }
   if (filters.createdFrom && filters.createdTo && filters.createdFrom > filters.createdTo) {
-    throw productsError('invalid_range', 'createdFrom is after createdTo.', [{ path: 'query.createdFrom', message: 'must not be after createdTo' }]);
+    throw productsError('invalid_range', 'createdFrom is after createdTo.', [
+      { path: 'query.createdFrom', message: 'must not be after createdTo' },
+    ]);
   }
 }
 
-async function runPage(ctx: RequestContext, filters: ProductFilters, useCursor: boolean): Promise<{ items: Record<string, unknown>[]; nextCursor: string | null; total: number }> {
+async function runPage(
+  ctx: RequestContext,
+  filters: ProductFilters,
+  useCursor: boolean,
+): Promise<{ items: Record<string, unknown>[]; nextCursor: string | null; total: number }> {
   await requireStore(ctx, filters.storeId);
   checkRanges(filters);
   const sort = SORTS[filters.sortBy];
   const dir = filters.sortDir === 'asc' ? 'ASC' : 'DESC';
   const params = new Params();
   const where = filterSql(ctx, filters, params);
-  const countRows: Array<{ total: string }> = await ctx.manager.query(`SELECT count(*) AS total FROM products p WHERE ${where}`, params.values);
+  const countRows: Array<{ total: string }> = await ctx.manager.query(
+    `SELECT count(*) AS total FROM products p WHERE ${where}`,
+    params.values,
+  );
   let keyset = '';
   let offset = (filters.page - 1) * filters.limit;
   if (useCursor && filters.cursor) {
@@ -183,18 +200,27 @@ export async function listProducts(ctx: RequestContext, storeId: string): Promis
   return { items };
 }
 
-export async function pageProducts(ctx: RequestContext, filters: ProductFilters): Promise<{ items: Record<string, unknown>[]; nextCursor: string | null; page: number; limit: number; total: number }> {
+export async function pageProducts(
+  ctx: RequestContext,
+  filters: ProductFilters,
+): Promise<{ items: Record<string, unknown>[]; nextCursor: string | null; page: number; limit: number; total: number }> {
   const result = await runPage(ctx, filters, true);
   return { ...result, page: filters.cursor ? 1 : filters.page, limit: filters.limit };
 }
 
-export async function searchProducts(ctx: RequestContext, filters: ProductFilters): Promise<{ items: Record<string, unknown>[]; page: number; limit: number; total: number }> {
+export async function searchProducts(
+  ctx: RequestContext,
+  filters: ProductFilters,
+): Promise<{ items: Record<string, unknown>[]; page: number; limit: number; total: number }> {
   const { items, total } = await runPage(ctx, { ...filters, cursor: undefined }, false);
   return { items, page: filters.page, limit: filters.limit, total };
 }
 
 /** Per category of the store: products in it and Σ (variant price, else product price) × stock, in SQL numeric. */
-export async function categoryValue(ctx: RequestContext, storeId: string): Promise<{ items: Array<{ categoryId: string; name: string; productCount: number; stockValue: string }> }> {
+export async function categoryValue(
+  ctx: RequestContext,
+  storeId: string,
+): Promise<{ items: Array<{ categoryId: string; name: string; productCount: number; stockValue: string }> }> {
   await requireStore(ctx, storeId);
   const rows: Array<{ id: string; name: string; product_count: number; stock_value: string }> = await ctx.manager.query(
     `SELECT c.id, c.name,
@@ -207,5 +233,7 @@ export async function categoryValue(ctx: RequestContext, storeId: string): Promi
       ORDER BY lower(c.name), c.id`,
     [ctx.tenantId, storeId],
   );
-  return { items: rows.map((row) => ({ categoryId: row.id, name: row.name, productCount: row.product_count, stockValue: row.stock_value })) };
+  return {
+    items: rows.map((row) => ({ categoryId: row.id, name: row.name, productCount: row.product_count, stockValue: row.stock_value })),
+  };
 }

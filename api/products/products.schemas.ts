@@ -41,7 +41,9 @@ export const productSlug = (): Joi.StringSchema =>
     .max(PRODUCT_SLUG_MAX)
     .pattern(PRODUCT_SLUG_PATTERN, 'slug')
     .messages({ 'string.pattern.name': '{{#label}} must be lowercase letters, digits and single hyphens, such as blue-shirt' })
-    .description('Lowercase letters, digits and single hyphens, 1 to 160 characters; unique in the store (case-insensitively). Derived from the title when left out (-2, -3, … appended until free).');
+    .description(
+      'Lowercase letters, digits and single hyphens, 1 to 160 characters; unique in the store (case-insensitively). Derived from the title when left out (-2, -3, … appended until free).',
+    );
 
 /** Decimal places of a JSON number as written (shortest round-trip form), exponents included. */
 export function decimalPlaces(value: number): number {
@@ -71,10 +73,15 @@ const htmlText = (): Joi.StringSchema =>
     );
 
 const VariantInput = Joi.object({
-  id: uuid().description('On replace: a variant of this product whose id is kept; otherwise ignored ids are refused (400 invalid_variant). New variants get new ids.'),
+  id: uuid().description(
+    'On replace: a variant of this product whose id is kept; otherwise ignored ids are refused (400 invalid_variant). New variants get new ids.',
+  ),
   sku: Joi.string().trim().min(1).max(100).allow(null).description('Unique in the store, case-insensitively (409 sku_taken).'),
   barcode: Joi.string().trim().min(1).max(64).allow(null),
-  options: Joi.object().pattern(/^.{1,100}$/, Joi.string().max(100)).max(10).description('Option values such as { "size": "M" }: at most 10 pairs, names and values at most 100 characters.'),
+  options: Joi.object()
+    .pattern(/^.{1,100}$/, Joi.string().max(100))
+    .max(10)
+    .description('Option values such as { "size": "M" }: at most 10 pairs, names and values at most 100 characters.'),
   price: productMoney().allow(null).description("The variant's own price; null or absent: the product's price."),
   compareAtPrice: productMoney().allow(null),
   stock: int(0, 1_000_000_000).required(),
@@ -99,8 +106,16 @@ const productFields = {
   brandId: uuid().allow(null).description('A brand of the same store (400 invalid_brand).'),
   vendorId: uuid().allow(null),
   vendorName: Joi.string().max(200).allow(null),
-  categoryIds: Joi.array().items(uuid()).max(PRODUCT_MAX_CATEGORIES).unique().description('Up to 20 distinct categories of the same store (400 invalid_category); the first is the main one.'),
-  tagIds: Joi.array().items(uuid()).max(PRODUCT_MAX_TAGS).unique().description('Up to 50 distinct product tags of the same store (400 invalid_tag).'),
+  categoryIds: Joi.array()
+    .items(uuid())
+    .max(PRODUCT_MAX_CATEGORIES)
+    .unique()
+    .description('Up to 20 distinct categories of the same store (400 invalid_category); the first is the main one.'),
+  tagIds: Joi.array()
+    .items(uuid())
+    .max(PRODUCT_MAX_TAGS)
+    .unique()
+    .description('Up to 50 distinct product tags of the same store (400 invalid_tag).'),
   variants: Joi.array().items(VariantInput).max(PRODUCT_MAX_VARIANTS),
   images: Joi.array().items(ImageInput).max(PRODUCT_MAX_IMAGES).description('Up to 50 images; position is the array order.'),
   attributes: Joi.object()
@@ -110,7 +125,10 @@ const productFields = {
       "Attribute values by name (at most 100), validated against the attributes of the product's categories: an unknown name is 400 unknown_attribute, a wrong type or enum value 400 invalid_attribute. Required attributes may be missing on a draft; a published product refuses them (400 missing_required_attributes).",
     ),
   translations: Joi.object()
-    .pattern(TRANSLATION_LOCALE_PATTERN, Joi.object({ title: Joi.string().trim().min(1).max(PRODUCT_TITLE_MAX), descriptionHtml: htmlText() }))
+    .pattern(
+      TRANSLATION_LOCALE_PATTERN,
+      Joi.object({ title: Joi.string().trim().min(1).max(PRODUCT_TITLE_MAX), descriptionHtml: htmlText() }),
+    )
     .max(PRODUCT_MAX_LOCALES)
     .description('Per locale (e.g. en, tr-TR; at most 30): title and/or descriptionHtml (sanitised like descriptionHtml).'),
 };
@@ -130,10 +148,9 @@ export const UpdateProductDto = dto(
     ...productFields,
     status: productFields.status.description('Left out: the product keeps its status.'),
   }).description(
-    'The whole product: a field left out takes its default (no description, no categories, tags, variants, images, attributes or translations; the slug is kept; the currency is the store currency), except status which is kept when left out. Variants given with the id of one of the product\'s variants keep that id.',
+    "The whole product: a field left out takes its default (no description, no categories, tags, variants, images, attributes or translations; the slug is kept; the currency is the store currency), except status which is kept when left out. Variants given with the id of one of the product's variants keep that id.",
   ),
 );
-
 
 const amount = () => Joi.number().min(0).description('Amount as a JSON number (stored as a decimal, at most 4 decimals).');
 
@@ -160,7 +177,9 @@ const discountPercent = () =>
     .integer()
     .min(0)
     .max(100)
-    .description('Whole percent off: (compareAtPrice − price) / compareAtPrice × 100 rounded half up, computed in exact decimals; 0 without a compare-at price above the price.');
+    .description(
+      'Whole percent off: (compareAtPrice − price) / compareAtPrice × 100 rounded half up, computed in exact decimals; 0 without a compare-at price above the price.',
+    );
 
 export const ProductItem = Joi.object({
   id: uuid().required(),
@@ -179,8 +198,12 @@ export const ProductItem = Joi.object({
   vendorName: Joi.string().allow(null).required(),
   categoryIds: Joi.array().items(uuid()).required(),
   tagIds: Joi.array().items(uuid()).required(),
-  attributes: Joi.object().pattern(Joi.string(), Joi.alternatives().try(Joi.string(), Joi.number(), Joi.boolean())).required(),
-  translations: Joi.object().pattern(Joi.string(), Joi.object({ title: Joi.string(), descriptionHtml: Joi.string().allow('') })).required(),
+  attributes: Joi.object()
+    .pattern(Joi.string(), Joi.alternatives().try(Joi.string(), Joi.number(), Joi.boolean()))
+    .required(),
+  translations: Joi.object()
+    .pattern(Joi.string(), Joi.object({ title: Joi.string(), descriptionHtml: Joi.string().allow('') }))
+    .required(),
   inStock: Joi.boolean().required().description('Some variant has stock; a product without variants is not in stock.'),
   variants: Joi.array().items(VariantItem).required(),
   images: Joi.array().items(ImageItem).required(),
@@ -216,7 +239,12 @@ export const ProductSummary = Joi.object({
   updatedAt: dateTime().required(),
 }).label('ProductSummary');
 
-export const ProductListResponse = dto('ProductListResponse', Joi.object({ items: Joi.array().items(ProductSummary).max(100).required().description('The 100 newest products of the store, any status.') }));
+export const ProductListResponse = dto(
+  'ProductListResponse',
+  Joi.object({
+    items: Joi.array().items(ProductSummary).max(100).required().description('The 100 newest products of the store, any status.'),
+  }),
+);
 
 export const ProductPageResponse = dto(
   'ProductPageResponse',
@@ -251,7 +279,9 @@ export const CategoryValueResponse = dto(
           stockValue: Joi.string()
             .pattern(/^\d+\.\d{2}$/)
             .required()
-            .description('Σ over the products of Σ over their variants of (variant price, else product price) × stock, summed in SQL numeric and rounded half away from zero to 2 decimals; a decimal string such as "1234.50". Amounts are added as they are, whatever their currency.'),
+            .description(
+              'Σ over the products of Σ over their variants of (variant price, else product price) × stock, summed in SQL numeric and rounded half away from zero to 2 decimals; a decimal string such as "1234.50". Amounts are added as they are, whatever their currency.',
+            ),
         }).label('CategoryValue'),
       )
       .required()

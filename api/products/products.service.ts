@@ -76,17 +76,26 @@ export interface CreateProductInput extends ProductInput {
 export type ProductTopic = 'created' | 'updated' | 'deleted' | 'published' | 'archived';
 type Topic = ProductTopic;
 
-const slugTaken = (path = 'body.slug'): ConflictError => productsError('slug_taken', 'Another product of the store has this slug.', [{ path, message: 'slug is already taken in the store' }]);
+const slugTaken = (path = 'body.slug'): ConflictError =>
+  productsError('slug_taken', 'Another product of the store has this slug.', [{ path, message: 'slug is already taken in the store' }]);
 const skuTaken = (errors: FieldError[] = []): ConflictError => productsError('sku_taken', 'A SKU is already used in the store.', errors);
 
 /** One audit entry and one outbox row (queue index) for a changed product; also used by the bulk edits. */
-export async function audited(tx: RequestContext, action: string, topic: Topic, id: string, before: object | null, after: object | null): Promise<void> {
+export async function audited(
+  tx: RequestContext,
+  action: string,
+  topic: Topic,
+  id: string,
+  before: object | null,
+  after: object | null,
+): Promise<void> {
   await recordAudit(tx, { action: `product.${action}`, resourceType: 'product', resourceId: id, before, after });
   await enqueueOutbox(tx, { queue: 'index', topic: `product.${topic}`, aggregateType: 'product', aggregateId: id });
   // Webhooks: product.created|updated|published|archived (api/webhooks/product-events.ts).
   await emitProductEvent(tx, topic, id);
   // Visual search: a new main image is embedded again by the vision worker (a deleted product's vector goes with it).
-  if (after !== null && mainImage(before) !== mainImage(after) && (await visualSearchEnabledForProduct(tx.manager, id))) await enqueueOutbox(tx, { queue: 'vision', topic: 'product.image_changed', aggregateType: 'product', aggregateId: id });
+  if (after !== null && mainImage(before) !== mainImage(after) && (await visualSearchEnabledForProduct(tx.manager, id)))
+    await enqueueOutbox(tx, { queue: 'vision', topic: 'product.image_changed', aggregateType: 'product', aggregateId: id });
 }
 
 const mainImage = (state: object | null): string | undefined => (state as { images?: Array<{ url?: string }> } | null)?.images?.[0]?.url;
@@ -95,7 +104,11 @@ const mainImage = (state: object | null): string | undefined => (state as { imag
  * Runs a product write; a race lost at a unique index answers 409 like the check before it. When the
  * slug was chosen by the service (derived or `-copy`), a lost slug race is retried with the next free one.
  */
-async function productWrite<T>(ctx: RequestContext, work: (tx: RequestContext) => Promise<T>, options: { derivedSlug?: boolean } = {}): Promise<T> {
+async function productWrite<T>(
+  ctx: RequestContext,
+  work: (tx: RequestContext) => Promise<T>,
+  options: { derivedSlug?: boolean } = {},
+): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await inTransaction(ctx, work);
@@ -125,7 +138,8 @@ async function checkSkus(tx: RequestContext, storeId: string, productId: string 
       'SELECT lower(sku) AS sku FROM product_variants WHERE tenant_id = $1 AND store_id = $2 AND lower(sku) = ANY($3::text[]) AND ($4::uuid IS NULL OR product_id <> $4::uuid)',
       [tx.tenantId, storeId, [...seen.keys()], productId ?? null],
     );
-    for (const row of rows) errors.push({ path: `body.variants[${seen.get(row.sku)}].sku`, message: 'sku is already used by another product of the store' });
+    for (const row of rows)
+      errors.push({ path: `body.variants[${seen.get(row.sku)}].sku`, message: 'sku is already used by another product of the store' });
   }
   if (errors.length) throw skuTaken(errors);
 }
@@ -145,7 +159,9 @@ async function desiredProduct(tx: RequestContext, store: Store, input: ProductIn
   const price = moneyString(input.price);
   const compareAtPrice = input.compareAtPrice === undefined || input.compareAtPrice === null ? null : moneyString(input.compareAtPrice);
   if (compareAtPrice !== null && compareMoney(compareAtPrice, price) < 0) {
-    throw productsError('compare_at_below_price', 'The compare-at price is below the price.', [{ path: 'body.compareAtPrice', message: 'must be null or at least the price' }]);
+    throw productsError('compare_at_below_price', 'The compare-at price is below the price.', [
+      { path: 'body.compareAtPrice', message: 'must be null or at least the price' },
+    ]);
   }
   const currency = input.currency ?? store.currency;
   checkCurrency(currency);
@@ -164,21 +180,41 @@ async function desiredProduct(tx: RequestContext, store: Store, input: ProductIn
   variantInputs.forEach((variant, index) => {
     if (variant.id !== undefined) {
       const key = variant.id.toLowerCase();
-      if (!knownVariantIds.has(key) || usedIds.has(key)) variantErrors.push({ path: `body.variants[${index}].id`, message: 'not a variant of this product (or given twice)' });
+      if (!knownVariantIds.has(key) || usedIds.has(key))
+        variantErrors.push({ path: `body.variants[${index}].id`, message: 'not a variant of this product (or given twice)' });
       usedIds.add(key);
     }
     const own = variant.price === undefined || variant.price === null ? price : moneyString(variant.price);
-    if (variant.compareAtPrice !== undefined && variant.compareAtPrice !== null && compareMoney(moneyString(variant.compareAtPrice), own) < 0) {
+    if (
+      variant.compareAtPrice !== undefined &&
+      variant.compareAtPrice !== null &&
+      compareMoney(moneyString(variant.compareAtPrice), own) < 0
+    ) {
       variantErrors.push({ path: `body.variants[${index}].compareAtPrice`, message: 'must be null or at least the variant price' });
     }
   });
-  if (variantErrors.some((e) => e.path.endsWith('.id'))) throw productsError('invalid_variant', 'Some variant ids are not variants of this product.', variantErrors.filter((e) => e.path.endsWith('.id')));
+  if (variantErrors.some((e) => e.path.endsWith('.id')))
+    throw productsError(
+      'invalid_variant',
+      'Some variant ids are not variants of this product.',
+      variantErrors.filter((e) => e.path.endsWith('.id')),
+    );
   if (variantErrors.length) throw productsError('compare_at_below_price', 'A variant compare-at price is below its price.', variantErrors);
   await checkSkus(tx, store.id, existing?.id, variantInputs);
 
   const now = new Date();
-  const { product, variants, images } = productRows(tx, store.id, input, { id, slug, status, price, compareAtPrice, currency, attributes: attributes.values }, now, existing);
-  return { product, parts: { product, variants, images, categoryIds: categoryIds.map((c) => c.toLowerCase()), tagIds: tagIds.map((t) => t.toLowerCase()) } };
+  const { product, variants, images } = productRows(
+    tx,
+    store.id,
+    input,
+    { id, slug, status, price, compareAtPrice, currency, attributes: attributes.values },
+    now,
+    existing,
+  );
+  return {
+    product,
+    parts: { product, variants, images, categoryIds: categoryIds.map((c) => c.toLowerCase()), tagIds: tagIds.map((t) => t.toLowerCase()) },
+  };
 }
 
 /** What a product's rows are made of besides its input, once the input is checked against the store. */
@@ -198,7 +234,14 @@ export interface CheckedProduct {
  * and images come in input order; a variant keeps the id it names (an existing variant of the product),
  * else gets a new one. Shared with the import's batch create so both write the same rows.
  */
-export function productRows(tx: RequestContext, storeId: string, input: ProductInput, checked: CheckedProduct, now: Date, existing?: Product): Pick<ProductParts, 'product' | 'variants' | 'images'> {
+export function productRows(
+  tx: RequestContext,
+  storeId: string,
+  input: ProductInput,
+  checked: CheckedProduct,
+  now: Date,
+  existing?: Product,
+): Pick<ProductParts, 'product' | 'variants' | 'images'> {
   const { id, status } = checked;
   const product = tenantRepository(tx, Product).create({
     ...(existing ?? {}),
@@ -239,7 +282,9 @@ export function productRows(tx: RequestContext, storeId: string, input: ProductI
       position,
     }),
   );
-  const images = (input.images ?? []).map((image, position) => Object.assign(new ProductImage(), { id: uuidv7(), productId: id, url: image.url, alt: image.alt || null, position }));
+  const images = (input.images ?? []).map((image, position) =>
+    Object.assign(new ProductImage(), { id: uuidv7(), productId: id, url: image.url, alt: image.alt || null, position }),
+  );
   return { product, variants, images };
 }
 
@@ -249,7 +294,17 @@ async function persist(tx: RequestContext, parts: ProductParts, isNew: boolean):
   if (isNew) {
     await tx.manager.insert(Product, product);
   } else {
-    const { id: _id, tenantId: _t, storeId: _s, createdAt: _c, rating: _r, reviewCount: _rc, salesCount: _sc, viewCount: _vc, ...fields } = product;
+    const {
+      id: _id,
+      tenantId: _t,
+      storeId: _s,
+      createdAt: _c,
+      rating: _r,
+      reviewCount: _rc,
+      salesCount: _sc,
+      viewCount: _vc,
+      ...fields
+    } = product;
     await tenantRepository(tx, Product).update({ id: product.id }, fields as never);
     await tx.manager.delete(ProductVariant, { productId: product.id });
     await tx.manager.delete(ProductImage, { productId: product.id });
@@ -258,20 +313,32 @@ async function persist(tx: RequestContext, parts: ProductParts, isNew: boolean):
   }
   if (parts.variants.length) await tx.manager.insert(ProductVariant, parts.variants);
   if (parts.images.length) await tx.manager.insert(ProductImage, parts.images);
-  if (parts.categoryIds.length) await tx.manager.insert(ProductCategory, parts.categoryIds.map((categoryId, position) => ({ productId: product.id, categoryId, position })));
+  if (parts.categoryIds.length)
+    await tx.manager.insert(
+      ProductCategory,
+      parts.categoryIds.map((categoryId, position) => ({ productId: product.id, categoryId, position })),
+    );
   const now = new Date();
-  if (parts.tagIds.length) await tx.manager.insert(ProductTagAssignment, parts.tagIds.map((tagId) => ({ tagId, productId: product.id, createdAt: now })));
+  if (parts.tagIds.length)
+    await tx.manager.insert(
+      ProductTagAssignment,
+      parts.tagIds.map((tagId) => ({ tagId, productId: product.id, createdAt: now })),
+    );
 }
 
 export async function createProduct(ctx: RequestContext, input: CreateProductInput): Promise<Record<string, unknown>> {
-  return productWrite(ctx, async (tx) => {
-    const store = await requireStore(tx, input.storeId, { forWrite: true });
-    const { storeId: _storeId, ...fields } = input;
-    const desired = await desiredProduct(tx, store, fields);
-    await persist(tx, desired.parts, true);
-    await audited(tx, 'create', 'created', desired.product.id, null, productState(desired.parts));
-    return productView(await loadParts(tx, desired.product));
-  }, { derivedSlug: input.slug === undefined });
+  return productWrite(
+    ctx,
+    async (tx) => {
+      const store = await requireStore(tx, input.storeId, { forWrite: true });
+      const { storeId: _storeId, ...fields } = input;
+      const desired = await desiredProduct(tx, store, fields);
+      await persist(tx, desired.parts, true);
+      await audited(tx, 'create', 'created', desired.product.id, null, productState(desired.parts));
+      return productView(await loadParts(tx, desired.product));
+    },
+    { derivedSlug: input.slug === undefined },
+  );
 }
 
 export async function getProduct(ctx: RequestContext, id: string): Promise<Record<string, unknown>> {
@@ -333,37 +400,48 @@ export async function archiveProduct(ctx: RequestContext, id: string): Promise<R
 
 /** Copies a product as a new draft: slug `<slug>-copy` (then -copy-2, …), SKUs cleared, counters zero. */
 export async function duplicateProduct(ctx: RequestContext, id: string): Promise<Record<string, unknown>> {
-  return productWrite(ctx, async (tx) => {
-    const source = await loadProduct(tx, id, { forWrite: true });
-    const parts = await loadParts(tx, source);
-    const copyId = uuidv7();
-    const now = new Date();
-    const slug = await freeProductSlug(tx, source.storeId, `${source.slug.slice(0, PRODUCT_SLUG_MAX - 12).replace(/-+$/, '')}-copy`);
-    const product = tenantRepository(tx, Product).create({
-      ...source,
-      id: copyId,
-      slug,
-      status: 'DRAFT',
-      rating: '0',
-      reviewCount: 0,
-      salesCount: 0,
-      viewCount: '0',
-      publishedAt: null,
-      createdAt: now,
-      updatedAt: now,
-    });
-    const copy: ProductParts = {
-      product,
-      variants: parts.variants.map((v) => ({ ...v, id: uuidv7(), productId: copyId, sku: null })),
-      images: parts.images.map((i) => ({ ...i, id: uuidv7(), productId: copyId })),
-      categoryIds: parts.categoryIds,
-      tagIds: parts.tagIds,
-    };
-    await persist(tx, copy, true);
-    await recordAudit(tx, { action: 'product.duplicate', resourceType: 'product', resourceId: copyId, before: null, after: { sourceId: source.id, ...productState(copy) } });
-    await enqueueOutbox(tx, { queue: 'index', topic: 'product.created', aggregateType: 'product', aggregateId: copyId });
-    await emitProductEvent(tx, 'created', copyId);
-    if (copy.images.length && (await visualSearchEnabledForProduct(tx.manager, copyId))) await enqueueOutbox(tx, { queue: 'vision', topic: 'product.image_changed', aggregateType: 'product', aggregateId: copyId });
-    return productView(await loadParts(tx, product));
-  }, { derivedSlug: true });
+  return productWrite(
+    ctx,
+    async (tx) => {
+      const source = await loadProduct(tx, id, { forWrite: true });
+      const parts = await loadParts(tx, source);
+      const copyId = uuidv7();
+      const now = new Date();
+      const slug = await freeProductSlug(tx, source.storeId, `${source.slug.slice(0, PRODUCT_SLUG_MAX - 12).replace(/-+$/, '')}-copy`);
+      const product = tenantRepository(tx, Product).create({
+        ...source,
+        id: copyId,
+        slug,
+        status: 'DRAFT',
+        rating: '0',
+        reviewCount: 0,
+        salesCount: 0,
+        viewCount: '0',
+        publishedAt: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      const copy: ProductParts = {
+        product,
+        variants: parts.variants.map((v) => ({ ...v, id: uuidv7(), productId: copyId, sku: null })),
+        images: parts.images.map((i) => ({ ...i, id: uuidv7(), productId: copyId })),
+        categoryIds: parts.categoryIds,
+        tagIds: parts.tagIds,
+      };
+      await persist(tx, copy, true);
+      await recordAudit(tx, {
+        action: 'product.duplicate',
+        resourceType: 'product',
+        resourceId: copyId,
+        before: null,
+        after: { sourceId: source.id, ...productState(copy) },
+      });
+      await enqueueOutbox(tx, { queue: 'index', topic: 'product.created', aggregateType: 'product', aggregateId: copyId });
+      await emitProductEvent(tx, 'created', copyId);
+      if (copy.images.length && (await visualSearchEnabledForProduct(tx.manager, copyId)))
+        await enqueueOutbox(tx, { queue: 'vision', topic: 'product.image_changed', aggregateType: 'product', aggregateId: copyId });
+      return productView(await loadParts(tx, product));
+    },
+    { derivedSlug: true },
+  );
 }

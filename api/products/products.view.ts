@@ -24,7 +24,9 @@ export interface ProductParts {
  */
 export async function loadProduct(ctx: RequestContext, id: string, options: { forWrite?: boolean } = {}): Promise<Product> {
   const products = tenantRepository(ctx, Product, productNotFound);
-  const product = options.forWrite ? await products.findOne({ where: { id }, lock: { mode: 'pessimistic_write' } }) : await products.findOneBy({ id });
+  const product = options.forWrite
+    ? await products.findOne({ where: { id }, lock: { mode: 'pessimistic_write' } })
+    : await products.findOneBy({ id });
   if (!product) throw productNotFound();
   if (ctx.actor.type === 'api_key' && ctx.actor.storeId !== product.storeId) throw productNotFound();
   await requireStore(ctx, product.storeId, { forWrite: options.forWrite });
@@ -32,10 +34,16 @@ export async function loadProduct(ctx: RequestContext, id: string, options: { fo
 }
 
 export async function loadParts(ctx: RequestContext, product: Product): Promise<ProductParts> {
-  const variants = await tenantRepository(ctx, ProductVariant).find({ where: { productId: product.id }, order: { position: 'ASC', id: 'ASC' } });
+  const variants = await tenantRepository(ctx, ProductVariant).find({
+    where: { productId: product.id },
+    order: { position: 'ASC', id: 'ASC' },
+  });
   const images = await ctx.manager.find(ProductImage, { where: { productId: product.id }, order: { position: 'ASC', id: 'ASC' } });
   const categories = await ctx.manager.find(ProductCategory, { where: { productId: product.id }, order: { position: 'ASC' } });
-  const tags = await ctx.manager.find(ProductTagAssignment, { where: { productId: product.id }, order: { createdAt: 'ASC', tagId: 'ASC' } });
+  const tags = await ctx.manager.find(ProductTagAssignment, {
+    where: { productId: product.id },
+    order: { createdAt: 'ASC', tagId: 'ASC' },
+  });
   return { product, variants, images, categoryIds: categories.map((c) => c.categoryId), tagIds: tags.map((t) => t.tagId) };
 }
 
@@ -102,7 +110,14 @@ export function productState(parts: ProductParts): Record<string, unknown> {
     tagIds: [...parts.tagIds].map((id) => id.toLowerCase()).sort(),
     attributes: p.attributes,
     translations: p.translations,
-    variants: parts.variants.map((v) => ({ sku: v.sku, barcode: v.barcode, options: v.options, price: canonicalMoney(v.price), compareAtPrice: canonicalMoney(v.compareAtPrice), stock: v.stock })),
+    variants: parts.variants.map((v) => ({
+      sku: v.sku,
+      barcode: v.barcode,
+      options: v.options,
+      price: canonicalMoney(v.price),
+      compareAtPrice: canonicalMoney(v.compareAtPrice),
+      stock: v.stock,
+    })),
     images: parts.images.map((i) => ({ url: i.url, alt: i.alt })),
   };
 }
@@ -110,6 +125,8 @@ export function productState(parts: ProductParts): Record<string, unknown> {
 /** Deterministic JSON (sorted object keys) for comparing states. */
 export function stableJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
   );
 }

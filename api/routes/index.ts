@@ -22,4 +22,9 @@ export const allRoutes: RouteDef[] = [...integrationRoutes, ...accountRoutes, ..
  * Operations beyond the specification's listing (extensions such as the progress of an import job);
  * each says "Extension" in its description. The route-table and OpenAPI tests allow exactly these.
  */
-export const extensionOperationIds: ReadonlySet<string> = new Set<string>([...importExtensionOperationIds, ...webhookExtensionOperationIds, ...orderExtensionOperationIds, ...sandboxExtensionOperationIds]);
+export const extensionOperationIds: ReadonlySet<string> = new Set<string>([
+  ...importExtensionOperationIds,
+  ...webhookExtensionOperationIds,
+  ...orderExtensionOperationIds,
+  ...sandboxExtensionOperationIds,
+]);

@@ -26,7 +26,9 @@ function readDemo(): DemoSandbox | undefined {
   if (!existsSync(DEMO_SANDBOX_FILE)) return undefined;
   try {
     const parsed = JSON.parse(readFileSync(DEMO_SANDBOX_FILE, 'utf8')) as Partial<DemoSandbox>;
-    return typeof parsed.storeId === 'string' && typeof parsed.token === 'string' ? { storeId: parsed.storeId, token: parsed.token } : undefined;
+    return typeof parsed.storeId === 'string' && typeof parsed.token === 'string'
+      ? { storeId: parsed.storeId, token: parsed.token }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -45,13 +47,19 @@ export async function ensureDemoSandbox(runtime: { dataSource: DataSource; servi
     }
     if (!demo) {
       logger.info('demo shop: creating the sandbox data (the first time computes 100 image vectors, about a minute)');
-      const ctx = { ...systemContext(dataSource, 'demo-sandbox', undefined, 'demo-sandbox', runtime.services), client: { ip: '127.0.0.1' } };
+      const ctx = {
+        ...systemContext(dataSource, 'demo-sandbox', undefined, 'demo-sandbox', runtime.services),
+        client: { ip: '127.0.0.1' },
+      };
       const created = await createSandbox(ctx, { email: DEMO_EMAIL });
       demo = { storeId: created.storeId, token: created.token };
       mkdirSync(path.dirname(DEMO_SANDBOX_FILE), { recursive: true });
       writeFileSync(DEMO_SANDBOX_FILE, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
     }
-    logger.info({ shop: `${base}/shop/${demo.storeId}`, console: `${base}/console`, token: `in ${path.relative(PROJECT_ROOT, DEMO_SANDBOX_FILE)}` }, 'demo shop ready');
+    logger.info(
+      { shop: `${base}/shop/${demo.storeId}`, console: `${base}/console`, token: `in ${path.relative(PROJECT_ROOT, DEMO_SANDBOX_FILE)}` },
+      'demo shop ready',
+    );
   } catch (error) {
     logger.warn({ err: error }, 'demo shop: could not prepare the sandbox data; create one from the start page instead');
   }

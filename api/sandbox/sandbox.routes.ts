@@ -35,7 +35,8 @@ export const sandboxExtensionOperationIds = [
   'sandbox.seedImage',
 ] as const;
 
-const withToken = 'Needs the sandbox token (or a simulated token with the sandbox scope: sandbox:read for GET, sandbox:write otherwise); a token of a tenant that is not a sandbox answers 404 sandbox_not_found.';
+const withToken =
+  'Needs the sandbox token (or a simulated token with the sandbox scope: sandbox:read for GET, sandbox:write otherwise); a token of a tenant that is not a sandbox answers 404 sandbox_not_found.';
 
 export const sandboxRoutes = defineRoutes({ tag: 'sandbox', auth: 'merchant' }, [
   {
@@ -45,7 +46,7 @@ export const sandboxRoutes = defineRoutes({ tag: 'sandbox', auth: 'merchant' }, 
     auth: 'public',
     summary: 'Create a sandbox with an e-mail address (extension)',
     description:
-      'Extension: a sandbox is created with an e-mail address alone, with no account and no payment card. Creates a tenant of its own (kind sandbox) with one store (currency TRY) seeded with the factory data: 100 published products (titles, descriptions, 14 categories, 10 brands, variants, prices, stock, tags, generated images), 50 customers, 200 orders (their quantities are the products\' sales counts) and 3 vendors; the products are in the search index, with image vectors, when it answers. Answers 201 with the sandbox token, shown once: send it as Authorization: Bearer <SANDBOX_TOKEN> to any store operation of this API (same schema, validation and answers as production; no money moves). Rate-limited per client address (10 an hour) and per e-mail address (3 an hour): 429 with Retry-After.',
+      "Extension: a sandbox is created with an e-mail address alone, with no account and no payment card. Creates a tenant of its own (kind sandbox) with one store (currency TRY) seeded with the factory data: 100 published products (titles, descriptions, 14 categories, 10 brands, variants, prices, stock, tags, generated images), 50 customers, 200 orders (their quantities are the products' sales counts) and 3 vendors; the products are in the search index, with image vectors, when it answers. Answers 201 with the sandbox token, shown once: send it as Authorization: Bearer <SANDBOX_TOKEN> to any store operation of this API (same schema, validation and answers as production; no money moves). Rate-limited per client address (10 an hour) and per e-mail address (3 an hour): 429 with Retry-After.",
     body: CreateSandboxDto,
     response: SandboxCreatedResponse,
     status: 201,
@@ -116,7 +117,8 @@ export const sandboxRoutes = defineRoutes({ tag: 'sandbox', auth: 'merchant' }, 
     path: '/sandbox/images/{n}',
     auth: 'public',
     summary: 'The image of seed product n (extension)',
-    description: 'Extension: the generated product images of the sandbox seed (the url of their product images), 1 to 100. A 256×256 PNG, the same in every sandbox; cacheable for a day.',
+    description:
+      'Extension: the generated product images of the sandbox seed (the url of their product images), 1 to 100. A 256×256 PNG, the same in every sandbox; cacheable for a day.',
     params: { n: int(1, 100).required() },
     response: SeedImagePng,
     status: 200,

@@ -13,7 +13,12 @@ export const TOKEN_TTL_MAX = 31_536_000;
 export const CreateSandboxDto = dto(
   'CreateSandboxDto',
   Joi.object({
-    email: Joi.string().trim().email({ tlds: false }).max(254).required().description('Where the sandbox belongs; no account is created and no card is asked for.'),
+    email: Joi.string()
+      .trim()
+      .email({ tlds: false })
+      .max(254)
+      .required()
+      .description('Where the sandbox belongs; no account is created and no card is asked for.'),
   }),
 );
 
@@ -33,7 +38,11 @@ const statusFields = {
   createdAt: dateTime().required(),
   lastResetAt: dateTime().allow(null).required(),
   resetCount: Joi.number().integer().min(0).required(),
-  searchReady: Joi.boolean().required().description('The seeded products are in the search index (true when creation or reset answers, unless Meilisearch was unreachable; the indexer then catches up).'),
+  searchReady: Joi.boolean()
+    .required()
+    .description(
+      'The seeded products are in the search index (true when creation or reset answers, unless Meilisearch was unreachable; the indexer then catches up).',
+    ),
   indexedAt: dateTime().allow(null).required(),
   visualSearch: Joi.boolean().required().description('The seeded products carry image vectors and visual search is enabled.'),
   counts: counts.required().description('What the sandbox holds now.'),
@@ -46,13 +55,20 @@ export const SandboxCreatedResponse = dto(
   'SandboxCreatedResponse',
   Joi.object({
     ...statusFields,
-    token: Joi.string().required().description('The sandbox token: send it as Authorization: Bearer <SANDBOX_TOKEN>. Shown once. It is a store API key of the sandbox with every scope and no expiry.'),
+    token: Joi.string()
+      .required()
+      .description(
+        'The sandbox token: send it as Authorization: Bearer <SANDBOX_TOKEN>. Shown once. It is a store API key of the sandbox with every scope and no expiry.',
+      ),
   }),
 );
 
 export const SandboxResetResponse = dto(
   'SandboxResetResponse',
-  Joi.object({ ...statusFields, durationMs: Joi.number().integer().min(0).required().description('How long the reset took on the server, indexing included.') }),
+  Joi.object({
+    ...statusFields,
+    durationMs: Joi.number().integer().min(0).required().description('How long the reset took on the server, indexing included.'),
+  }),
 );
 
 export const IssueTokenDto = dto(
@@ -63,7 +79,9 @@ export const IssueTokenDto = dto(
       .min(0)
       .max(100)
       .required()
-      .description('Scopes of the token, as API keys have them (`<tag>:read` for GET operations of a tag, `<tag>:write` for the others, `*` for all); an empty list gives a token that every operation refuses with 403.'),
+      .description(
+        'Scopes of the token, as API keys have them (`<tag>:read` for GET operations of a tag, `<tag>:write` for the others, `*` for all); an empty list gives a token that every operation refuses with 403.',
+      ),
     expiresInSeconds: Joi.number()
       .integer()
       .min(TOKEN_TTL_MIN)
@@ -85,7 +103,10 @@ export const IssuedTokenResponse = dto(
     scopes: Joi.array().items(Joi.string()).required(),
     expiresAt: dateTime().required(),
     expired: Joi.boolean().required(),
-    refreshToken: Joi.string().allow(null).required().description('Present when refresh was asked for (and on every refresh): trade it once at POST /sandbox/tokens/refresh.'),
+    refreshToken: Joi.string()
+      .allow(null)
+      .required()
+      .description('Present when refresh was asked for (and on every refresh): trade it once at POST /sandbox/tokens/refresh.'),
     refreshExpiresAt: dateTime().allow(null).required(),
   }),
 );
@@ -94,7 +115,9 @@ const TestCardItem = Joi.object({
   provider: oneOf(TEST_CARD_PROVIDERS).required(),
   flow: oneOf(TEST_CARD_FLOWS).required(),
   brand: Joi.string().required(),
-  number: Joi.string().pattern(/^[0-9]{12,19}$/).required(),
+  number: Joi.string()
+    .pattern(/^[0-9]{12,19}$/)
+    .required(),
   expiryMonth: Joi.number().integer().min(1).max(12).required(),
   expiryYear: Joi.number().integer().required(),
   cvc: Joi.string().required(),

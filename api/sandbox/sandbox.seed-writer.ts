@@ -10,7 +10,21 @@
  */
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { Brand, Category, Customer, Order, OrderItem, Product, ProductCategory, ProductImage, ProductImageVector, ProductTag, ProductTagAssignment, ProductVariant, VisualSearchSettings } from '../../storage/entities';
+import {
+  Brand,
+  Category,
+  Customer,
+  Order,
+  OrderItem,
+  Product,
+  ProductCategory,
+  ProductImage,
+  ProductImageVector,
+  ProductTag,
+  ProductTagAssignment,
+  ProductVariant,
+  VisualSearchSettings,
+} from '../../storage/entities';
 import { uuidv7 } from '../../storage/ids';
 import { servicesOf, type RequestContext } from '../../storage/request-context';
 import { storeIndexUid } from '../../search/index-names';
@@ -38,7 +52,10 @@ export const sandboxSeedOptions = {
 
 /** Identifies the seed images: vectors cached under another version are never used. */
 export function seedImageVersion(): string {
-  return createHash('sha256').update(JSON.stringify(seedData().products.map((p) => p.image))).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify(seedData().products.map((p) => p.image)))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /**
@@ -50,7 +67,10 @@ export function seedVectors(dataSource: DataSource, config: Pick<Config, 'vision
     vectorsPromise = (async () => {
       const count = seedData().products.length;
       const version = seedImageVersion();
-      const stored: Array<{ vector: Buffer }> = await dataSource.query("SELECT vector FROM sandbox_seed_vectors WHERE model = 'mobilenet-v2' AND seed_version = $1 ORDER BY position", [version]);
+      const stored: Array<{ vector: Buffer }> = await dataSource.query(
+        "SELECT vector FROM sandbox_seed_vectors WHERE model = 'mobilenet-v2' AND seed_version = $1 ORDER BY position",
+        [version],
+      );
       if (stored.length === count) return stored.map((r) => new Float32Array(decodeVector(r.vector)));
       const embedder = await getEmbedder('mobilenet-v2', config.vision);
       const pngs = await Promise.all(seedData().products.map((p) => seedImagePng(p.index)!));
@@ -71,7 +91,13 @@ export function seedVectors(dataSource: DataSource, config: Pick<Config, 'vision
 }
 
 /** Writes the whole factory data for the (empty) store. `vectors`: the seed vectors, when available. */
-export async function writeSeed(tx: RequestContext, storeId: string, publicBaseUrl: string, vectors: Float32Array[] | undefined, now = Date.now()): Promise<SeededIds> {
+export async function writeSeed(
+  tx: RequestContext,
+  storeId: string,
+  publicBaseUrl: string,
+  vectors: Float32Array[] | undefined,
+  now = Date.now(),
+): Promise<SeededIds> {
   const tenantId = tx.tenantId!;
   const seed = seedData();
   const m = tx.manager;
@@ -82,10 +108,34 @@ export async function writeSeed(tx: RequestContext, storeId: string, publicBaseU
   for (const c of seed.categories) categoryIds.set(c.key, uuidv7());
   await m.insert(
     Category,
-    seed.categories.map((c, position) => ({ ...base, id: categoryIds.get(c.key)!, parentId: c.parent ? categoryIds.get(c.parent)! : null, name: c.name, slug: c.slug, description: c.description, position, isActive: true, createdAt: at, updatedAt: at })),
+    seed.categories.map((c, position) => ({
+      ...base,
+      id: categoryIds.get(c.key)!,
+      parentId: c.parent ? categoryIds.get(c.parent)! : null,
+      name: c.name,
+      slug: c.slug,
+      description: c.description,
+      position,
+      isActive: true,
+      createdAt: at,
+      updatedAt: at,
+    })),
   );
   const brandIds = seed.brands.map(() => uuidv7());
-  await m.insert(Brand, seed.brands.map((b, i) => ({ ...base, id: brandIds[i]!, name: b.name, slug: b.slug, description: b.description, websiteUrl: b.websiteUrl, isActive: true, createdAt: at, updatedAt: at })));
+  await m.insert(
+    Brand,
+    seed.brands.map((b, i) => ({
+      ...base,
+      id: brandIds[i]!,
+      name: b.name,
+      slug: b.slug,
+      description: b.description,
+      websiteUrl: b.websiteUrl,
+      isActive: true,
+      createdAt: at,
+      updatedAt: at,
+    })),
+  );
   const vendorIds = seed.vendors.map(() => uuidv7());
 
   // Sales counts: the quantities of the seeded orders that are not cancelled.
@@ -124,20 +174,78 @@ export async function writeSeed(tx: RequestContext, storeId: string, publicBaseU
   );
   await m.insert(
     ProductVariant,
-    seed.products.flatMap((p, i) => p.variants.map((v, position) => ({ ...base, id: variantIds[i]![position]!, productId: productIds[i]!, sku: v.sku, barcode: null, options: v.options, price: v.price, compareAtPrice: null, stock: v.stock, position }))),
+    seed.products.flatMap((p, i) =>
+      p.variants.map((v, position) => ({
+        ...base,
+        id: variantIds[i]![position]!,
+        productId: productIds[i]!,
+        sku: v.sku,
+        barcode: null,
+        options: v.options,
+        price: v.price,
+        compareAtPrice: null,
+        stock: v.stock,
+        position,
+      })),
+    ),
   );
-  await m.insert(ProductImage, seed.products.map((p, i) => ({ id: uuidv7(), productId: productIds[i]!, url: `${publicBaseUrl}${seedImagePath(p.index)}`, alt: p.title, position: 0 })));
-  await m.insert(ProductCategory, seed.products.map((p, i) => ({ productId: productIds[i]!, categoryId: categoryIds.get(p.category)!, position: 0 })));
+  await m.insert(
+    ProductImage,
+    seed.products.map((p, i) => ({
+      id: uuidv7(),
+      productId: productIds[i]!,
+      url: `${publicBaseUrl}${seedImagePath(p.index)}`,
+      alt: p.title,
+      position: 0,
+    })),
+  );
+  await m.insert(
+    ProductCategory,
+    seed.products.map((p, i) => ({ productId: productIds[i]!, categoryId: categoryIds.get(p.category)!, position: 0 })),
+  );
   const tagNames = [...new Set(seed.products.flatMap((p) => p.tags))].sort();
   const tagIds = new Map(tagNames.map((name) => [name, uuidv7()]));
-  await m.insert(ProductTag, tagNames.map((name) => ({ ...base, id: tagIds.get(name)!, name, slug: name.replace(/[^a-z0-9]+/g, '-'), createdAt: at, updatedAt: at })));
-  await m.insert(ProductTagAssignment, seed.products.flatMap((p, i) => [...new Set(p.tags)].map((t) => ({ tagId: tagIds.get(t)!, productId: productIds[i]!, createdAt: at }))));
+  await m.insert(
+    ProductTag,
+    tagNames.map((name) => ({
+      ...base,
+      id: tagIds.get(name)!,
+      name,
+      slug: name.replace(/[^a-z0-9]+/g, '-'),
+      createdAt: at,
+      updatedAt: at,
+    })),
+  );
+  await m.insert(
+    ProductTagAssignment,
+    seed.products.flatMap((p, i) => [...new Set(p.tags)].map((t) => ({ tagId: tagIds.get(t)!, productId: productIds[i]!, createdAt: at }))),
+  );
 
   if (vectors && vectors.length === seed.products.length) {
-    await m.insert(VisualSearchSettings, { storeId, tenantId, enabled: true, model: 'mobilenet-v2', dimensions: MOBILENET_DIMENSIONS, createdAt: at, updatedAt: at });
+    await m.insert(VisualSearchSettings, {
+      storeId,
+      tenantId,
+      enabled: true,
+      model: 'mobilenet-v2',
+      dimensions: MOBILENET_DIMENSIONS,
+      createdAt: at,
+      updatedAt: at,
+    });
     await m.insert(
       ProductImageVector,
-      seed.products.map((p, i) => ({ ...base, productId: productIds[i]!, status: 'INDEXED' as const, model: 'mobilenet-v2' as const, dimensions: MOBILENET_DIMENSIONS, vector: encodeVector(vectors[i]!), imageUrl: `${publicBaseUrl}${seedImagePath(p.index)}`, error: null, attempts: 1, createdAt: at, updatedAt: at })),
+      seed.products.map((p, i) => ({
+        ...base,
+        productId: productIds[i]!,
+        status: 'INDEXED' as const,
+        model: 'mobilenet-v2' as const,
+        dimensions: MOBILENET_DIMENSIONS,
+        vector: encodeVector(vectors[i]!),
+        imageUrl: `${publicBaseUrl}${seedImagePath(p.index)}`,
+        error: null,
+        attempts: 1,
+        createdAt: at,
+        updatedAt: at,
+      })),
     );
   }
 
@@ -174,7 +282,20 @@ export async function writeSeed(tx: RequestContext, storeId: string, publicBaseU
       const line = unit * BigInt(quantity);
       subtotal += line;
       count += quantity;
-      items.push({ id: uuidv7(), tenantId, orderId: id, productId: productIds[p]!, variantId: variantIds[p]![v]!, title: product.title, sku: variant.sku, options: variant.options, quantity, unitPrice: formatUnits(unit, SCALE), lineTotal: formatUnits(line, SCALE), position });
+      items.push({
+        id: uuidv7(),
+        tenantId,
+        orderId: id,
+        productId: productIds[p]!,
+        variantId: variantIds[p]![v]!,
+        title: product.title,
+        sku: variant.sku,
+        options: variant.options,
+        quantity,
+        unitPrice: formatUnits(unit, SCALE),
+        lineTotal: formatUnits(line, SCALE),
+        position,
+      });
     });
     orders.push({
       ...base,

@@ -94,16 +94,96 @@ interface Family {
 }
 
 const FAMILIES: Family[] = [
-  { category: 'tops', nouns: ['T-Shirt', 'Polo Shirt', 'Hoodie', 'Sweatshirt', 'Linen Shirt'], adjectives: ['Classic', 'Relaxed', 'Organic', 'Everyday', 'Heritage'], materials: ['organic cotton', 'linen', 'merino wool', 'recycled polyester'], priceRange: [249, 1299], variants: 'apparel', hue: 210 },
-  { category: 'bottoms', nouns: ['Chino Trousers', 'Denim Jeans', 'Jogger Pants', 'Cargo Shorts'], adjectives: ['Slim', 'Straight', 'Tapered', 'Utility'], materials: ['stretch cotton', 'selvedge denim', 'twill'], priceRange: [399, 1599], variants: 'apparel', hue: 230 },
-  { category: 'shoes', nouns: ['Running Shoes', 'Leather Sneakers', 'Trail Boots', 'Canvas Slip-Ons'], adjectives: ['Lightweight', 'Waterproof', 'Cushioned', 'Minimal'], materials: ['full-grain leather', 'knit mesh', 'canvas', 'suede'], priceRange: [899, 3999], variants: 'shoes', hue: 20 },
-  { category: 'kitchen', nouns: ['Cast Iron Skillet', 'Chef Knife', 'Espresso Cups', 'Cutting Board', 'Tea Kettle'], adjectives: ['Professional', 'Handcrafted', 'Nordic', 'Everyday', 'Artisan'], materials: ['cast iron', 'olive wood', 'porcelain', 'stainless steel'], priceRange: [149, 2499], variants: 'colour', hue: 35 },
-  { category: 'decor', nouns: ['Ceramic Vase', 'Table Lamp', 'Wool Throw', 'Scented Candle', 'Wall Clock'], adjectives: ['Minimalist', 'Rustic', 'Modern', 'Boho'], materials: ['stoneware', 'brass', 'wool', 'soy wax'], priceRange: [129, 1899], variants: 'colour', hue: 140 },
-  { category: 'audio', nouns: ['Wireless Earbuds', 'Bluetooth Speaker', 'Over-Ear Headphones', 'Portable Radio'], adjectives: ['Noise-Cancelling', 'Compact', 'Studio', 'Rugged'], materials: ['aluminium', 'recycled plastic', 'fabric'], priceRange: [599, 6999], variants: 'colour', hue: 270 },
-  { category: 'accessories', nouns: ['Phone Case', 'USB-C Charger', 'Power Bank', 'Laptop Sleeve'], adjectives: ['Slim', 'Fast', 'Protective', 'Travel'], materials: ['silicone', 'vegan leather', 'aluminium'], priceRange: [99, 1499], variants: 'capacity', hue: 290 },
-  { category: 'skincare', nouns: ['Face Serum', 'Moisturiser', 'Cleansing Gel', 'Sunscreen SPF 50'], adjectives: ['Hydrating', 'Gentle', 'Vitamin C', 'Daily'], materials: ['hyaluronic acid', 'aloe vera', 'niacinamide'], priceRange: [179, 999], variants: 'single', hue: 330 },
-  { category: 'fitness', nouns: ['Yoga Mat', 'Resistance Bands', 'Water Bottle', 'Foam Roller', 'Kettlebell'], adjectives: ['Non-Slip', 'Eco', 'Pro', 'Insulated'], materials: ['natural rubber', 'TPE', 'stainless steel', 'EVA foam'], priceRange: [149, 1999], variants: 'colour', hue: 100 },
-  { category: 'camping', nouns: ['Camping Tent', 'Sleeping Bag', 'Headlamp', 'Trekking Poles'], adjectives: ['Ultralight', 'All-Season', 'Compact', 'Expedition'], materials: ['ripstop nylon', 'down', 'carbon fibre'], priceRange: [349, 7999], variants: 'single', hue: 60 },
+  {
+    category: 'tops',
+    nouns: ['T-Shirt', 'Polo Shirt', 'Hoodie', 'Sweatshirt', 'Linen Shirt'],
+    adjectives: ['Classic', 'Relaxed', 'Organic', 'Everyday', 'Heritage'],
+    materials: ['organic cotton', 'linen', 'merino wool', 'recycled polyester'],
+    priceRange: [249, 1299],
+    variants: 'apparel',
+    hue: 210,
+  },
+  {
+    category: 'bottoms',
+    nouns: ['Chino Trousers', 'Denim Jeans', 'Jogger Pants', 'Cargo Shorts'],
+    adjectives: ['Slim', 'Straight', 'Tapered', 'Utility'],
+    materials: ['stretch cotton', 'selvedge denim', 'twill'],
+    priceRange: [399, 1599],
+    variants: 'apparel',
+    hue: 230,
+  },
+  {
+    category: 'shoes',
+    nouns: ['Running Shoes', 'Leather Sneakers', 'Trail Boots', 'Canvas Slip-Ons'],
+    adjectives: ['Lightweight', 'Waterproof', 'Cushioned', 'Minimal'],
+    materials: ['full-grain leather', 'knit mesh', 'canvas', 'suede'],
+    priceRange: [899, 3999],
+    variants: 'shoes',
+    hue: 20,
+  },
+  {
+    category: 'kitchen',
+    nouns: ['Cast Iron Skillet', 'Chef Knife', 'Espresso Cups', 'Cutting Board', 'Tea Kettle'],
+    adjectives: ['Professional', 'Handcrafted', 'Nordic', 'Everyday', 'Artisan'],
+    materials: ['cast iron', 'olive wood', 'porcelain', 'stainless steel'],
+    priceRange: [149, 2499],
+    variants: 'colour',
+    hue: 35,
+  },
+  {
+    category: 'decor',
+    nouns: ['Ceramic Vase', 'Table Lamp', 'Wool Throw', 'Scented Candle', 'Wall Clock'],
+    adjectives: ['Minimalist', 'Rustic', 'Modern', 'Boho'],
+    materials: ['stoneware', 'brass', 'wool', 'soy wax'],
+    priceRange: [129, 1899],
+    variants: 'colour',
+    hue: 140,
+  },
+  {
+    category: 'audio',
+    nouns: ['Wireless Earbuds', 'Bluetooth Speaker', 'Over-Ear Headphones', 'Portable Radio'],
+    adjectives: ['Noise-Cancelling', 'Compact', 'Studio', 'Rugged'],
+    materials: ['aluminium', 'recycled plastic', 'fabric'],
+    priceRange: [599, 6999],
+    variants: 'colour',
+    hue: 270,
+  },
+  {
+    category: 'accessories',
+    nouns: ['Phone Case', 'USB-C Charger', 'Power Bank', 'Laptop Sleeve'],
+    adjectives: ['Slim', 'Fast', 'Protective', 'Travel'],
+    materials: ['silicone', 'vegan leather', 'aluminium'],
+    priceRange: [99, 1499],
+    variants: 'capacity',
+    hue: 290,
+  },
+  {
+    category: 'skincare',
+    nouns: ['Face Serum', 'Moisturiser', 'Cleansing Gel', 'Sunscreen SPF 50'],
+    adjectives: ['Hydrating', 'Gentle', 'Vitamin C', 'Daily'],
+    materials: ['hyaluronic acid', 'aloe vera', 'niacinamide'],
+    priceRange: [179, 999],
+    variants: 'single',
+    hue: 330,
+  },
+  {
+    category: 'fitness',
+    nouns: ['Yoga Mat', 'Resistance Bands', 'Water Bottle', 'Foam Roller', 'Kettlebell'],
+    adjectives: ['Non-Slip', 'Eco', 'Pro', 'Insulated'],
+    materials: ['natural rubber', 'TPE', 'stainless steel', 'EVA foam'],
+    priceRange: [149, 1999],
+    variants: 'colour',
+    hue: 100,
+  },
+  {
+    category: 'camping',
+    nouns: ['Camping Tent', 'Sleeping Bag', 'Headlamp', 'Trekking Poles'],
+    adjectives: ['Ultralight', 'All-Season', 'Compact', 'Expedition'],
+    materials: ['ripstop nylon', 'down', 'carbon fibre'],
+    priceRange: [349, 7999],
+    variants: 'single',
+    hue: 60,
+  },
 ];
 
 const CATEGORIES: SeedCategory[] = [
@@ -123,11 +203,57 @@ const CATEGORIES: SeedCategory[] = [
   { key: 'camping', name: 'Camping', slug: 'camping', description: 'Tents, sleeping bags and lights.', parent: 'sports' },
 ];
 
-const BRANDS = ['Northwind', 'Lumen & Co', 'Atlas Outfitters', 'Kivi', 'Marmara Goods', 'Solstice', 'Everpeak', 'Cobalt Audio', 'Olive Grove', 'Urban Fable'];
+const BRANDS = [
+  'Northwind',
+  'Lumen & Co',
+  'Atlas Outfitters',
+  'Kivi',
+  'Marmara Goods',
+  'Solstice',
+  'Everpeak',
+  'Cobalt Audio',
+  'Olive Grove',
+  'Urban Fable',
+];
 const VENDORS = ['Anatolia Trading', 'Bosphorus Supply', 'Cappadocia Crafts'];
-const COLOURS: Array<[string, string]> = [['Black', '#1f2937'], ['White', '#f3f4f6'], ['Navy', '#1e3a8a'], ['Olive', '#4d7c0f'], ['Terracotta', '#c2410c'], ['Sand', '#d6c3a0'], ['Grey', '#6b7280'], ['Red', '#b91c1c']];
+const COLOURS: Array<[string, string]> = [
+  ['Black', '#1f2937'],
+  ['White', '#f3f4f6'],
+  ['Navy', '#1e3a8a'],
+  ['Olive', '#4d7c0f'],
+  ['Terracotta', '#c2410c'],
+  ['Sand', '#d6c3a0'],
+  ['Grey', '#6b7280'],
+  ['Red', '#b91c1c'],
+];
 const SHAPES: SeedProduct['image']['shape'][] = ['circle', 'square', 'triangle', 'diamond', 'stripes'];
-const FIRST = ['Ayşe', 'Mehmet', 'Elif', 'Can', 'Zeynep', 'Emre', 'Deniz', 'Selin', 'Burak', 'Ece', 'Kerem', 'Defne', 'Ali', 'Merve', 'Onur', 'Naz', 'Eren', 'İpek', 'Arda', 'Duru', 'Anna', 'Lukas', 'Sofia', 'Jonas', 'Mila'];
+const FIRST = [
+  'Ayşe',
+  'Mehmet',
+  'Elif',
+  'Can',
+  'Zeynep',
+  'Emre',
+  'Deniz',
+  'Selin',
+  'Burak',
+  'Ece',
+  'Kerem',
+  'Defne',
+  'Ali',
+  'Merve',
+  'Onur',
+  'Naz',
+  'Eren',
+  'İpek',
+  'Arda',
+  'Duru',
+  'Anna',
+  'Lukas',
+  'Sofia',
+  'Jonas',
+  'Mila',
+];
 const LAST = ['Yılmaz', 'Kaya', 'Demir', 'Şahin', 'Çelik', 'Aydın', 'Öztürk', 'Arslan', 'Doğan', 'Koç', 'Schmidt', 'Rossi', 'Novak'];
 const PLACES: Array<[string, string[]]> = [
   ['İstanbul', ['Kadıköy', 'Beşiktaş', 'Üsküdar', 'Şişli', 'Bakırköy']],
@@ -143,7 +269,10 @@ const ascii = (s: string): string =>
     .replace(/ı/g, 'i')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase();
-const slugify = (s: string): string => ascii(s).replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slugify = (s: string): string =>
+  ascii(s)
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 /** A price between min and max ending in .90 or .99 (decimal string). */
 function price(rand: () => number, [min, max]: [number, number]): string {
@@ -192,13 +321,20 @@ function buildSeed(): SeedData {
     const skuBase = `SBX-${String(index + 1).padStart(3, '0')}`;
     const stock = (): number => (rand() < 0.06 ? 0 : int(5, 120));
     if (family.variants === 'apparel') {
-      for (const size of ['S', 'M', 'L', 'XL']) variants.push({ sku: `${skuBase}-${size}`, options: { size }, price: null, stock: stock() });
+      for (const size of ['S', 'M', 'L', 'XL'])
+        variants.push({ sku: `${skuBase}-${size}`, options: { size }, price: null, stock: stock() });
     } else if (family.variants === 'shoes') {
-      for (const size of ['40', '41', '42', '43', '44']) variants.push({ sku: `${skuBase}-${size}`, options: { size }, price: null, stock: stock() });
+      for (const size of ['40', '41', '42', '43', '44'])
+        variants.push({ sku: `${skuBase}-${size}`, options: { size }, price: null, stock: stock() });
     } else if (family.variants === 'capacity') {
       const bump = Math.round(Number(basePrice) * 0.3);
       variants.push({ sku: `${skuBase}-STD`, options: { capacity: 'Standard' }, price: null, stock: stock() });
-      variants.push({ sku: `${skuBase}-XL`, options: { capacity: 'Extended' }, price: `${Math.floor(Number(basePrice)) + bump}.90`, stock: stock() });
+      variants.push({
+        sku: `${skuBase}-XL`,
+        options: { capacity: 'Extended' },
+        price: `${Math.floor(Number(basePrice)) + bump}.90`,
+        stock: stock(),
+      });
     } else if (family.variants === 'colour') {
       const start = int(0, COLOURS.length - 1);
       for (let c = 0; c < colourCount; c += 1) {
@@ -254,11 +390,21 @@ function buildSeed(): SeedData {
       seen.add(`${p}:${v}`);
       lines.push([p, v, rand() < 0.8 ? 1 : int(2, 3)]);
     }
-    orders.push({ customer: int(0, SEED_COUNTS.customers - 1), lines, minutesAgo: Math.floor(((SEED_COUNTS.orders - i) / SEED_COUNTS.orders) * 90 * 24 * 60) - int(0, 600), cancelled: rand() < 0.05 });
+    orders.push({
+      customer: int(0, SEED_COUNTS.customers - 1),
+      lines,
+      minutesAgo: Math.floor(((SEED_COUNTS.orders - i) / SEED_COUNTS.orders) * 90 * 24 * 60) - int(0, 600),
+      cancelled: rand() < 0.05,
+    });
   }
   return {
     categories: CATEGORIES,
-    brands: BRANDS.map((name) => ({ name, slug: slugify(name), description: `${name}: goods made to be used.`, websiteUrl: `https://${slugify(name)}.example.com` })),
+    brands: BRANDS.map((name) => ({
+      name,
+      slug: slugify(name),
+      description: `${name}: goods made to be used.`,
+      websiteUrl: `https://${slugify(name)}.example.com`,
+    })),
     vendors: VENDORS,
     products,
     customers,

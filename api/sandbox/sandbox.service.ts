@@ -32,7 +32,8 @@ export const SANDBOX_LIMITS = {
   resetPerSandbox: { limit: 30, windowSeconds: 3_600 },
 };
 
-export const sandboxNotFound = (): NotFoundError => sandboxError('sandbox_not_found', 'The caller is not a sandbox: use the token of a sandbox (POST /sandbox creates one).');
+export const sandboxNotFound = (): NotFoundError =>
+  sandboxError('sandbox_not_found', 'The caller is not a sandbox: use the token of a sandbox (POST /sandbox creates one).');
 
 export interface SandboxCounts {
   products: number;
@@ -70,7 +71,9 @@ async function counts(ctx: RequestContext, storeId: string): Promise<SandboxCoun
 
 async function statusOf(ctx: RequestContext, sandbox: Sandbox): Promise<SandboxStatus> {
   const key = await ctx.manager.findOneBy(ApiKey, { id: sandbox.apiKeyId });
-  const [visual]: Array<{ enabled: boolean }> = await ctx.manager.query('SELECT enabled FROM visual_search_settings WHERE store_id = $1', [sandbox.storeId]);
+  const [visual]: Array<{ enabled: boolean }> = await ctx.manager.query('SELECT enabled FROM visual_search_settings WHERE store_id = $1', [
+    sandbox.storeId,
+  ]);
   return {
     id: sandbox.id,
     email: sandbox.email,
@@ -117,7 +120,9 @@ async function makeSearchable(ctx: RequestContext, sandbox: Sandbox, productIds:
     );
   }
   // Every api process drops what it cached for the store (the indexer announces the store change).
-  await inTransaction(scoped, (tx) => enqueueOutbox(tx, { queue: 'index', topic: 'store.updated', aggregateType: 'store', aggregateId: sandbox.storeId }));
+  await inTransaction(scoped, (tx) =>
+    enqueueOutbox(tx, { queue: 'index', topic: 'store.updated', aggregateType: 'store', aggregateId: sandbox.storeId }),
+  );
   return sandbox;
 }
 
@@ -136,7 +141,15 @@ export async function createSandbox(ctx: RequestContext, input: { email: string 
   const now = new Date();
   const token = `${newKeyPrefix()}_${randomToken(32)}`;
   const { sandbox, productIds } = await inTransaction({ ...ctx, tenantId }, async (tx) => {
-    await tx.manager.insert(Tenant, { id: tenantId, name: `Sandbox of ${email}`.slice(0, 200), kind: 'sandbox', defaultCurrency: SEED_CURRENCY, timezone: 'Europe/Istanbul', createdAt: now, updatedAt: now });
+    await tx.manager.insert(Tenant, {
+      id: tenantId,
+      name: `Sandbox of ${email}`.slice(0, 200),
+      kind: 'sandbox',
+      defaultCurrency: SEED_CURRENCY,
+      timezone: 'Europe/Istanbul',
+      createdAt: now,
+      updatedAt: now,
+    });
     await tx.manager.insert(Store, {
       id: storeId,
       tenantId,
@@ -152,11 +165,37 @@ export async function createSandbox(ctx: RequestContext, input: { email: string 
       updatedAt: now,
     });
     const keyId = uuidv7();
-    await tx.manager.insert(ApiKey, { id: keyId, tenantId, storeId, name: 'Sandbox token', prefix: token.split('_').slice(0, 2).join('_'), secretHash: sha256(token), scopes: ['*'], createdBy: null, createdAt: now, expiresAt: null });
-    const row = tx.manager.create(Sandbox, { id: uuidv7(), tenantId, storeId, email, apiKeyId: keyId, createdAt: now, lastResetAt: null, resetCount: 0, indexedAt: null });
+    await tx.manager.insert(ApiKey, {
+      id: keyId,
+      tenantId,
+      storeId,
+      name: 'Sandbox token',
+      prefix: token.split('_').slice(0, 2).join('_'),
+      secretHash: sha256(token),
+      scopes: ['*'],
+      createdBy: null,
+      createdAt: now,
+      expiresAt: null,
+    });
+    const row = tx.manager.create(Sandbox, {
+      id: uuidv7(),
+      tenantId,
+      storeId,
+      email,
+      apiKeyId: keyId,
+      createdAt: now,
+      lastResetAt: null,
+      resetCount: 0,
+      indexedAt: null,
+    });
     await tx.manager.insert(Sandbox, row);
     const seeded = await writeSeed(tx, storeId, config.publicBaseUrl, vectors, now.getTime());
-    await recordAudit(tx, { action: 'sandbox.create', resourceType: 'sandbox', resourceId: row.id, after: { email, storeId, ...SEED_COUNTS } });
+    await recordAudit(tx, {
+      action: 'sandbox.create',
+      resourceType: 'sandbox',
+      resourceId: row.id,
+      after: { email, storeId, ...SEED_COUNTS },
+    });
     return { sandbox: row, productIds: seeded.productIds };
   });
   await makeSearchable(ctx, sandbox, productIds, false);
@@ -214,12 +253,30 @@ async function resetLocked(ctx: RequestContext, started: bigint): Promise<ResetR
     const now = new Date();
     await tx.manager.insert(Tenant, tenant);
     // Factory settings of the store (price visibility and the like go back to their defaults).
-    await tx.manager.insert(Store, { id: store.id, tenantId: store.tenantId, name: 'Sandbox store', slug: store.slug, currency: SEED_CURRENCY, defaultLocale: 'en', timezone: 'Europe/Istanbul', contactEmail: locked.email, isDefault: true, status: 'active', createdAt: store.createdAt, updatedAt: now });
+    await tx.manager.insert(Store, {
+      id: store.id,
+      tenantId: store.tenantId,
+      name: 'Sandbox store',
+      slug: store.slug,
+      currency: SEED_CURRENCY,
+      defaultLocale: 'en',
+      timezone: 'Europe/Istanbul',
+      contactEmail: locked.email,
+      isDefault: true,
+      status: 'active',
+      createdAt: store.createdAt,
+      updatedAt: now,
+    });
     await tx.manager.insert(ApiKey, { ...key, lastUsedAt: null, revokedAt: null, expiresAt: null, scopes: ['*'] });
     const row = tx.manager.create(Sandbox, { ...locked, lastResetAt: now, resetCount: locked.resetCount + 1, indexedAt: null });
     await tx.manager.insert(Sandbox, row);
     const seeded = await writeSeed(tx, store.id, config.publicBaseUrl, vectors, now.getTime());
-    await recordAudit(tx, { action: 'sandbox.reset', resourceType: 'sandbox', resourceId: row.id, after: { resetCount: row.resetCount, ...SEED_COUNTS } });
+    await recordAudit(tx, {
+      action: 'sandbox.reset',
+      resourceType: 'sandbox',
+      resourceId: row.id,
+      after: { resetCount: row.resetCount, ...SEED_COUNTS },
+    });
     return { sandbox: row, productIds: seeded.productIds };
   });
   await makeSearchable(ctx, sandbox, productIds, true);

@@ -44,29 +44,75 @@ export interface IssuedToken {
   refreshExpiresAt: string | null;
 }
 
-async function issue(tx: RequestContext, sandbox: Sandbox, scopes: string[], ttlSeconds: number, withRefresh: boolean): Promise<IssuedToken> {
+async function issue(
+  tx: RequestContext,
+  sandbox: Sandbox,
+  scopes: string[],
+  ttlSeconds: number,
+  withRefresh: boolean,
+): Promise<IssuedToken> {
   const now = Date.now();
   const token = `${newKeyPrefix()}_${randomToken(32)}`;
   const prefix = token.split('_').slice(0, 2).join('_');
   const id = uuidv7();
   const expiresAt = new Date(now + ttlSeconds * 1000);
-  await tx.manager.insert(ApiKey, { id, tenantId: sandbox.tenantId, storeId: sandbox.storeId, name: 'Simulated token', prefix, secretHash: sha256(token), scopes, createdBy: null, createdAt: new Date(now), expiresAt });
+  await tx.manager.insert(ApiKey, {
+    id,
+    tenantId: sandbox.tenantId,
+    storeId: sandbox.storeId,
+    name: 'Simulated token',
+    prefix,
+    secretHash: sha256(token),
+    scopes,
+    createdBy: null,
+    createdAt: new Date(now),
+    expiresAt,
+  });
   let refreshToken: string | null = null;
   let refreshExpiresAt: Date | null = null;
   if (withRefresh) {
     refreshToken = `rt_${randomToken(32)}`;
     refreshExpiresAt = new Date(now + REFRESH_TTL_SECONDS * 1000);
-    await tx.manager.insert(SandboxRefreshToken, { id: uuidv7(), tenantId: sandbox.tenantId, tokenHash: sha256(refreshToken), apiKeyId: id, scopes, accessTtlSeconds: ttlSeconds, expiresAt: refreshExpiresAt, usedAt: null, createdAt: new Date(now) });
+    await tx.manager.insert(SandboxRefreshToken, {
+      id: uuidv7(),
+      tenantId: sandbox.tenantId,
+      tokenHash: sha256(refreshToken),
+      apiKeyId: id,
+      scopes,
+      accessTtlSeconds: ttlSeconds,
+      expiresAt: refreshExpiresAt,
+      usedAt: null,
+      createdAt: new Date(now),
+    });
   }
-  await recordAudit(tx, { action: 'api_key.create', resourceType: 'api_key', resourceId: id, tenantId: sandbox.tenantId, after: { name: 'Simulated token', prefix, scopes, expiresAt, refresh: withRefresh } });
-  return { token, tokenId: id, prefix, scopes, expiresAt: expiresAt.toISOString(), expired: expiresAt.getTime() <= now, refreshToken, refreshExpiresAt: refreshExpiresAt?.toISOString() ?? null };
+  await recordAudit(tx, {
+    action: 'api_key.create',
+    resourceType: 'api_key',
+    resourceId: id,
+    tenantId: sandbox.tenantId,
+    after: { name: 'Simulated token', prefix, scopes, expiresAt, refresh: withRefresh },
+  });
+  return {
+    token,
+    tokenId: id,
+    prefix,
+    scopes,
+    expiresAt: expiresAt.toISOString(),
+    expired: expiresAt.getTime() <= now,
+    refreshToken,
+    refreshExpiresAt: refreshExpiresAt?.toISOString() ?? null,
+  };
 }
 
 export async function issueSimulatedToken(ctx: RequestContext, input: IssueTokenInput): Promise<IssuedToken> {
   const known = knownScopes();
   const scopes = [...new Set(input.scopes)];
   const unknown = scopes.filter((s) => !known.has(s));
-  if (unknown.length) throw new ValidationError('Unknown scopes.', unknown.map((s) => ({ path: 'body.scopes', message: `${s} is not a scope of any operation` })));
+  if (unknown.length)
+    throw new ValidationError(
+      'Unknown scopes.',
+      unknown.map((s) => ({ path: 'body.scopes', message: `${s} is not a scope of any operation` })),
+    );
   return inTransaction(ctx, async (tx) => {
     if (!tx.tenantId) throw sandboxNotFound();
     const sandbox = await tx.manager.findOneBy(Sandbox, { tenantId: tx.tenantId });
@@ -79,7 +125,10 @@ export async function refreshSimulatedToken(ctx: RequestContext, input: { refres
   await servicesOf(ctx).rateLimiter.hit(`sandbox:refresh:${ctx.client?.ip ?? 'unknown'}`, REFRESH_LIMIT);
   const invalid = (): UnauthorizedError => sandboxError('invalid_refresh_token', 'The refresh token is invalid or expired.');
   const outcome = await inTransaction(ctx, async (tx) => {
-    const row = await tx.manager.findOne(SandboxRefreshToken, { where: { tokenHash: sha256(input.refreshToken) }, lock: { mode: 'pessimistic_write' } });
+    const row = await tx.manager.findOne(SandboxRefreshToken, {
+      where: { tokenHash: sha256(input.refreshToken) },
+      lock: { mode: 'pessimistic_write' },
+    });
     if (!row || row.expiresAt.getTime() <= Date.now()) return { error: invalid() };
     const sandbox = await tx.manager.findOneBy(Sandbox, { tenantId: row.tenantId });
     if (!sandbox) return { error: invalid() };

@@ -1,7 +1,13 @@
 /** Search synonym rules of a store and the queries that found nothing (docs/search.md, "Search index" and "Zero-result queries"). */
 import { defineRoutes, listedRequired, type RouteRequest } from '../http/route';
 import { cursor, positiveInt, storeId, text } from '../http/schema-types';
-import { CreateSearchSynonymRuleDto, SearchSynonymRuleListResponse, SearchSynonymRuleResponse, UpdateSearchSynonymRuleDto, ZeroResultQueryListResponse } from './search-synonyms.schemas';
+import {
+  CreateSearchSynonymRuleDto,
+  SearchSynonymRuleListResponse,
+  SearchSynonymRuleResponse,
+  UpdateSearchSynonymRuleDto,
+  ZeroResultQueryListResponse,
+} from './search-synonyms.schemas';
 import { listZeroResultQueries, ZERO_RESULT_LIST_CAP } from './zero-result-queries.service';
 import {
   createSynonym,
@@ -16,7 +22,8 @@ import {
 
 type Params = Record<string, string>;
 
-const readers = "Any member of the tenant, or an API key of the store with search-synonyms:read. Another tenant's store or rule answers 404.";
+const readers =
+  "Any member of the tenant, or an API key of the store with search-synonyms:read. Another tenant's store or rule answers 404.";
 const writers =
   "Any member of the tenant (owner, admin, staff), or an API key of the store with search-synonyms:write; an archived store answers 409 store_archived. Another tenant's store or rule answers 404. Each write records one audit entry and two outbox rows: one for the rule (aggregate search_synonym) and one for the store (topic search_synonyms.updated) so the store's index settings are re-applied within seconds; a PATCH that changes nothing writes neither.";
 const shape =

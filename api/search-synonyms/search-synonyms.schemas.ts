@@ -19,10 +19,18 @@ export const CreateSearchSynonymRuleDto = dto(
   'CreateSearchSynonymRuleDto',
   Joi.object({
     storeId: storeId(),
-    type: Joi.string().valid(...SYNONYM_TYPES).required(),
-    terms: termList(2).when('type', { is: 'MULTI_WAY', then: Joi.required(), otherwise: Joi.forbidden() }).description('MULTI_WAY only: 2 to 20 equivalent terms.'),
-    input: term().when('type', { is: 'ONE_WAY', then: Joi.required(), otherwise: Joi.forbidden() }).description('ONE_WAY only: the term that also matches its synonyms.'),
-    synonyms: termList(1).when('type', { is: 'ONE_WAY', then: Joi.required(), otherwise: Joi.forbidden() }).description('ONE_WAY only: 1 to 20 terms the input also matches.'),
+    type: Joi.string()
+      .valid(...SYNONYM_TYPES)
+      .required(),
+    terms: termList(2)
+      .when('type', { is: 'MULTI_WAY', then: Joi.required(), otherwise: Joi.forbidden() })
+      .description('MULTI_WAY only: 2 to 20 equivalent terms.'),
+    input: term()
+      .when('type', { is: 'ONE_WAY', then: Joi.required(), otherwise: Joi.forbidden() })
+      .description('ONE_WAY only: the term that also matches its synonyms.'),
+    synonyms: termList(1)
+      .when('type', { is: 'ONE_WAY', then: Joi.required(), otherwise: Joi.forbidden() })
+      .description('ONE_WAY only: 1 to 20 terms the input also matches.'),
     isActive: bool().default(true),
   }),
 );
@@ -40,7 +48,9 @@ export const UpdateSearchSynonymRuleDto = dto(
 const RuleItem = Joi.object({
   id: Joi.string().required(),
   storeId: Joi.string().required(),
-  type: Joi.string().valid(...SYNONYM_TYPES).required(),
+  type: Joi.string()
+    .valid(...SYNONYM_TYPES)
+    .required(),
   terms: Joi.array().items(Joi.string()).allow(null).required().description('MULTI_WAY: the equivalent terms; null for ONE_WAY.'),
   input: Joi.string().allow(null).required().description('ONE_WAY: the input term; null for MULTI_WAY.'),
   synonyms: Joi.array().items(Joi.string()).allow(null).required().description('ONE_WAY: the synonyms of input; null for MULTI_WAY.'),
@@ -56,7 +66,9 @@ export const SearchSynonymRuleListResponse = dto(
 );
 
 const ZeroResultQuery = Joi.object({
-  query: Joi.string().required().description('The normalised query: NFKC, lowercase, whitespace collapsed, trimmed, at most 200 characters.'),
+  query: Joi.string()
+    .required()
+    .description('The normalised query: NFKC, lowercase, whitespace collapsed, trimmed, at most 200 characters.'),
   sample: Joi.string().required().description('The last query as a shopper typed it.'),
   count: Joi.number().integer().min(1).required().description('Public searches of this query that found nothing.'),
   firstSeenAt: Joi.string().isoDate().required(),
@@ -64,14 +76,19 @@ const ZeroResultQuery = Joi.object({
   answeredNow: Joi.boolean()
     .allow(null)
     .required()
-    .description("Whether the query finds a published product of the store's search index now; null when the search engine cannot be reached."),
+    .description(
+      "Whether the query finds a published product of the store's search index now; null when the search engine cannot be reached.",
+    ),
   answeredBy: Joi.string()
     .valid('SYNONYM', 'PRODUCT')
     .allow(null)
     .required()
     .description(
-      'Why it is answered now: SYNONYM when an active synonym rule of the store created or updated after lastSeenAt has one of the query\'s words as its input or one of its terms; otherwise PRODUCT (a product added, published or changed since). null when not answered (or answeredNow is null).',
+      "Why it is answered now: SYNONYM when an active synonym rule of the store created or updated after lastSeenAt has one of the query's words as its input or one of its terms; otherwise PRODUCT (a product added, published or changed since). null when not answered (or answeredNow is null).",
     ),
 }).label('ZeroResultQuery');
 
-export const ZeroResultQueryListResponse = dto('ZeroResultQueryListResponse', Joi.object({ items: Joi.array().items(ZeroResultQuery).max(100).required() }));
+export const ZeroResultQueryListResponse = dto(
+  'ZeroResultQueryListResponse',
+  Joi.object({ items: Joi.array().items(ZeroResultQuery).max(100).required() }),
+);

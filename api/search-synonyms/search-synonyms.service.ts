@@ -51,7 +51,12 @@ const events = (rule: SearchSynonym, verb: 'created' | 'updated' | 'deleted'): O
   { queue: 'index', topic: 'search_synonyms.updated', aggregateType: 'store', aggregateId: rule.storeId },
 ];
 
-const fields = (rule: Pick<SearchSynonym, 'type' | 'input' | 'terms' | 'isActive'>): Record<string, unknown> => ({ type: rule.type, input: rule.input, terms: rule.terms, isActive: rule.isActive });
+const fields = (rule: Pick<SearchSynonym, 'type' | 'input' | 'terms' | 'isActive'>): Record<string, unknown> => ({
+  type: rule.type,
+  input: rule.input,
+  terms: rule.terms,
+  isActive: rule.isActive,
+});
 
 export interface ListSynonymsQuery {
   storeId: string;
@@ -60,16 +65,26 @@ export interface ListSynonymsQuery {
   limit: number;
 }
 
-export async function listSynonyms(ctx: RequestContext, query: ListSynonymsQuery): Promise<{ items: SearchSynonymView[]; nextCursor: string | null }> {
+export async function listSynonyms(
+  ctx: RequestContext,
+  query: ListSynonymsQuery,
+): Promise<{ items: SearchSynonymView[]; nextCursor: string | null }> {
   const store = await requireStore(ctx, query.storeId);
-  if (query.cursor !== undefined && !UUID_PATTERN.test(query.cursor)) throw searchSynonymsError('invalid_cursor', 'The cursor is not valid.');
+  if (query.cursor !== undefined && !UUID_PATTERN.test(query.cursor))
+    throw searchSynonymsError('invalid_cursor', 'The cursor is not valid.');
   const qb = tenantRepository(ctx, SearchSynonym).createQueryBuilder('s').andWhere('s.storeId = :storeId', { storeId: store.id });
   if (query.search !== undefined) {
-    const like = `%${query.search.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = `%${query.search
+      .trim()
+      .toLowerCase()
+      .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     qb.andWhere('(s.input LIKE :like OR EXISTS (SELECT 1 FROM unnest(s.terms) t WHERE t LIKE :like))', { like });
   }
   if (query.cursor !== undefined) qb.andWhere('s.id > :cursor', { cursor: query.cursor });
-  const rows = await qb.orderBy('s.id', 'ASC').take(query.limit + 1).getMany();
+  const rows = await qb
+    .orderBy('s.id', 'ASC')
+    .take(query.limit + 1)
+    .getMany();
   const page = rows.slice(0, query.limit);
   return { items: page.map(synonymView), nextCursor: rows.length > query.limit ? page[page.length - 1]!.id : null };
 }
@@ -84,7 +99,10 @@ export interface CreateSynonymInput {
 }
 
 function checkOneWay(input: string, synonyms: string[]): void {
-  if (synonyms.includes(input)) throw new ValidationError('The input cannot be one of its synonyms.', [{ path: 'body.synonyms', message: 'synonyms must not contain the input' }]);
+  if (synonyms.includes(input))
+    throw new ValidationError('The input cannot be one of its synonyms.', [
+      { path: 'body.synonyms', message: 'synonyms must not contain the input' },
+    ]);
 }
 
 export async function createSynonym(ctx: RequestContext, body: CreateSynonymInput): Promise<SearchSynonymView> {
@@ -94,16 +112,33 @@ export async function createSynonym(ctx: RequestContext, body: CreateSynonymInpu
     const terms = body.type === 'ONE_WAY' ? body.synonyms! : body.terms!;
     if (input !== null) checkOneWay(input, terms);
     const now = new Date();
-    const rule = tenantRepository(tx, SearchSynonym).create({ id: uuidv7(), storeId: store.id, type: body.type, input, terms, isActive: body.isActive, createdAt: now, updatedAt: now });
+    const rule = tenantRepository(tx, SearchSynonym).create({
+      id: uuidv7(),
+      storeId: store.id,
+      type: body.type,
+      input,
+      terms,
+      isActive: body.isActive,
+      createdAt: now,
+      updatedAt: now,
+    });
     await tx.manager.insert(SearchSynonym, rule);
-    await recordAudit(tx, { action: 'search_synonym.create', resourceType: 'search_synonym', resourceId: rule.id, after: { storeId: store.id, ...fields(rule) } });
+    await recordAudit(tx, {
+      action: 'search_synonym.create',
+      resourceType: 'search_synonym',
+      resourceId: rule.id,
+      after: { storeId: store.id, ...fields(rule) },
+    });
     await enqueueOutbox(tx, events(rule, 'created'));
     return synonymView(rule);
   });
 }
 
 async function load(ctx: RequestContext, id: string, forWrite: boolean): Promise<SearchSynonym> {
-  const rule = await tenantRepository(ctx, SearchSynonym, notFound).findOne({ where: { id }, ...(forWrite ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+  const rule = await tenantRepository(ctx, SearchSynonym, notFound).findOne({
+    where: { id },
+    ...(forWrite ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+  });
   if (!rule) throw notFound();
   if (ctx.actor.type === 'api_key' && ctx.actor.storeId !== rule.storeId) throw notFound();
   await requireStore(ctx, rule.storeId, forWrite ? { forWrite: true } : undefined);
@@ -126,7 +161,11 @@ export async function updateSynonym(ctx: RequestContext, id: string, body: Updat
     const rule = await load(tx, id, true);
     const wrong = rule.type === 'MULTI_WAY' ? (['input', 'synonyms'] as const) : (['terms'] as const);
     const misplaced = wrong.filter((k) => body[k] !== undefined);
-    if (misplaced.length > 0) throw new ValidationError(`A ${rule.type} rule has no ${misplaced.join(' or ')}.`, misplaced.map((k) => ({ path: `body.${k}`, message: `not allowed for a ${rule.type} rule` })));
+    if (misplaced.length > 0)
+      throw new ValidationError(
+        `A ${rule.type} rule has no ${misplaced.join(' or ')}.`,
+        misplaced.map((k) => ({ path: `body.${k}`, message: `not allowed for a ${rule.type} rule` })),
+      );
     const next = {
       type: rule.type,
       input: rule.type === 'ONE_WAY' ? (body.input ?? rule.input) : null,
@@ -138,7 +177,10 @@ export async function updateSynonym(ctx: RequestContext, id: string, body: Updat
     const after = fields(next);
     if (JSON.stringify(before) === JSON.stringify(after)) return synonymView(rule);
     const updatedAt = new Date();
-    await tenantRepository(tx, SearchSynonym).update({ id: rule.id }, { input: next.input, terms: next.terms, isActive: next.isActive, updatedAt });
+    await tenantRepository(tx, SearchSynonym).update(
+      { id: rule.id },
+      { input: next.input, terms: next.terms, isActive: next.isActive, updatedAt },
+    );
     await recordAudit(tx, { action: 'search_synonym.update', resourceType: 'search_synonym', resourceId: rule.id, before, after });
     await enqueueOutbox(tx, events(rule, 'updated'));
     return synonymView({ ...rule, ...next, updatedAt });
@@ -149,7 +191,12 @@ export async function deleteSynonym(ctx: RequestContext, id: string): Promise<vo
   await inTransaction(ctx, async (tx) => {
     const rule = await load(tx, id, true);
     await tenantRepository(tx, SearchSynonym).delete({ id: rule.id });
-    await recordAudit(tx, { action: 'search_synonym.delete', resourceType: 'search_synonym', resourceId: rule.id, before: { storeId: rule.storeId, ...fields(rule) } });
+    await recordAudit(tx, {
+      action: 'search_synonym.delete',
+      resourceType: 'search_synonym',
+      resourceId: rule.id,
+      before: { storeId: rule.storeId, ...fields(rule) },
+    });
     await enqueueOutbox(tx, events(rule, 'deleted'));
   });
 }

@@ -52,7 +52,9 @@ export async function recordZeroResult(db: DataSource | EntityManager, storeId: 
   const query = normaliseQuery(rawQuery);
   if (!query) return;
   const now = new Date();
-  await recordZeroResults(db, [{ storeId, query, sample: truncate(rawQuery, ZERO_RESULT_QUERY_MAX), count: 1, firstSeenAt: now, lastSeenAt: now }]);
+  await recordZeroResults(db, [
+    { storeId, query, sample: truncate(rawQuery, ZERO_RESULT_QUERY_MAX), count: 1, firstSeenAt: now, lastSeenAt: now },
+  ]);
 }
 
 /**
@@ -71,7 +73,18 @@ export async function recordZeroResults(db: DataSource | EntityManager, entries:
        SET count = zero_result_queries.count + EXCLUDED.count,
            sample = CASE WHEN EXCLUDED.last_seen_at >= zero_result_queries.last_seen_at THEN EXCLUDED.sample ELSE zero_result_queries.sample END,
            last_seen_at = GREATEST(zero_result_queries.last_seen_at, EXCLUDED.last_seen_at)`,
-    [JSON.stringify(entries.map((e) => ({ store_id: e.storeId, query: e.query, sample: e.sample, count: e.count, first_seen_at: e.firstSeenAt.toISOString(), last_seen_at: e.lastSeenAt.toISOString() })))],
+    [
+      JSON.stringify(
+        entries.map((e) => ({
+          store_id: e.storeId,
+          query: e.query,
+          sample: e.sample,
+          count: e.count,
+          first_seen_at: e.firstSeenAt.toISOString(),
+          last_seen_at: e.lastSeenAt.toISOString(),
+        })),
+      ),
+    ],
   );
 }
 
@@ -177,7 +190,14 @@ async function answeredNow(ctx: RequestContext, storeId: string, queries: string
   try {
     // The process's search-only connection (the storefront search's, with its derived key).
     const response = await servicesOf(ctx).meiliSearch.multiSearch<{ hits: unknown[] }>({
-      queries: queries.map((q) => ({ indexUid, q, limit: 1, filter: 'status = "PUBLISHED"', attributesToRetrieve: ['id'], matchingStrategy: 'frequency' })),
+      queries: queries.map((q) => ({
+        indexUid,
+        q,
+        limit: 1,
+        filter: 'status = "PUBLISHED"',
+        attributesToRetrieve: ['id'],
+        matchingStrategy: 'frequency',
+      })),
     });
     return response.results.map((result) => result.hits.length > 0);
   } catch (error) {
@@ -201,11 +221,15 @@ export async function listZeroResultQueries(ctx: RequestContext, storeId: string
       store.id,
       rows.map((r) => r.query),
     ),
-    ctx.manager.query('SELECT input, terms, updated_at FROM search_synonyms WHERE store_id = $1 AND tenant_id = $2 AND is_active', [store.id, store.tenantId]) as Promise<
-      Array<{ input: string | null; terms: string[]; updated_at: Date }>
-    >,
+    ctx.manager.query('SELECT input, terms, updated_at FROM search_synonyms WHERE store_id = $1 AND tenant_id = $2 AND is_active', [
+      store.id,
+      store.tenantId,
+    ]) as Promise<Array<{ input: string | null; terms: string[]; updated_at: Date }>>,
   ]);
-  const ruleWords = rules.map((rule) => ({ changedAt: rule.updated_at.getTime(), words: new Set([rule.input ?? '', ...rule.terms].flatMap(words)) }));
+  const ruleWords = rules.map((rule) => ({
+    changedAt: rule.updated_at.getTime(),
+    words: new Set([rule.input ?? '', ...rule.terms].flatMap(words)),
+  }));
   const bySynonym = (row: Row): boolean => {
     const queryWords = words(row.query);
     const lastSeen = row.last_seen_at.getTime();

@@ -34,13 +34,7 @@ export function destinationLevel(rate: { city: string | null; district: string |
 
 /** A place name as compared: accents dropped (NFKD), lowercase (dotless ı as i), whitespace collapsed, trimmed. */
 export function placeKey(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/ı/g, 'i')
-    .replace(/\s+/gu, ' ')
-    .trim();
+  return name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/ı/g, 'i').replace(/\s+/gu, ' ').trim();
 }
 
 export interface QuoteCartItem {
@@ -148,7 +142,8 @@ async function measureCart(db: Db, storeId: string, cart: QuoteCart): Promise<{ 
   return { weightGrams, orderValue: cart.orderValue === undefined ? value : toUnits(cart.orderValue) };
 }
 
-const inBand = (value: bigint, min: bigint | null, max: bigint | null): boolean => (min === null || value >= min) && (max === null || value < max);
+const inBand = (value: bigint, min: bigint | null, max: bigint | null): boolean =>
+  (min === null || value >= min) && (max === null || value < max);
 
 /**
  * Every shipping option of store `storeId` for `cart` shipped to `address`, cheapest first (see the
@@ -156,7 +151,10 @@ const inBand = (value: bigint, min: bigint | null, max: bigint | null): boolean 
  * `invalid_item` when an item is not a published product or variant of the store. Read-only.
  */
 export async function quoteShipping(db: Db, storeId: string, cart: QuoteCart, address: QuoteAddress): Promise<ShippingQuote> {
-  const stores: Array<{ id: string; currency: string }> = await db.query(`SELECT id, currency FROM stores WHERE id = $1 AND status <> 'archived'`, [storeId]);
+  const stores: Array<{ id: string; currency: string }> = await db.query(
+    `SELECT id, currency FROM stores WHERE id = $1 AND status <> 'archived'`,
+    [storeId],
+  );
   const store = stores[0];
   if (!store) throw storeNotFound();
   const { weightGrams, orderValue } = await measureCart(db, store.id, cart);
@@ -173,8 +171,11 @@ export async function quoteShipping(db: Db, storeId: string, cart: QuoteCart, ad
   const weight = BigInt(weightGrams);
   const applicable = rates.filter(
     (rate) =>
-      inBand(weight, rate.min_weight_grams === null ? null : BigInt(rate.min_weight_grams), rate.max_weight_grams === null ? null : BigInt(rate.max_weight_grams)) &&
-      inBand(orderValue, units(rate.min_order_value), units(rate.max_order_value)),
+      inBand(
+        weight,
+        rate.min_weight_grams === null ? null : BigInt(rate.min_weight_grams),
+        rate.max_weight_grams === null ? null : BigInt(rate.max_weight_grams),
+      ) && inBand(orderValue, units(rate.min_order_value), units(rate.max_order_value)),
   );
   const level = LEVELS.find((l) => applicable.some((rate) => destinationLevel(rate) === l));
   const options = applicable

@@ -2,7 +2,15 @@
 import { csvDownload } from '../http/csv';
 import { defineRoutes, listedRequired, type RouteRequest } from '../http/route';
 import { cursor, positiveInt, storeId } from '../http/schema-types';
-import { CreateShippingRateDto, QuoteShippingDto, ShippingQuoteResponse, ShippingRateListResponse, ShippingRateResponse, ShippingRatesCsv, UpdateShippingRateDto } from './shipping-rates.schemas';
+import {
+  CreateShippingRateDto,
+  QuoteShippingDto,
+  ShippingQuoteResponse,
+  ShippingRateListResponse,
+  ShippingRateResponse,
+  ShippingRatesCsv,
+  UpdateShippingRateDto,
+} from './shipping-rates.schemas';
 import { quoteShipping, type QuoteAddress, type QuoteCart } from './shipping-quote';
 import {
   createShippingRate,
@@ -17,7 +25,8 @@ import {
 
 type Params = Record<string, string>;
 
-const readers = "Any member of the tenant, or an API key of the store with shipping-rates:read. Another tenant's store answers 404 store_not_found.";
+const readers =
+  "Any member of the tenant, or an API key of the store with shipping-rates:read. Another tenant's store answers 404 store_not_found.";
 const writers =
   "Any member of the tenant (owner, admin, staff), or an API key of the store with shipping-rates:write; an archived store answers 409 store_archived. Another tenant's store or rate answers 404. Each write records one audit entry and one outbox row (queue index, aggregate shipping_rate); a PATCH that changes nothing records neither.";
 const quoteRules =
@@ -87,6 +96,7 @@ export const shippingRateRoutes = defineRoutes({ tag: 'shipping-rates', auth: 'm
     body: QuoteShippingDto,
     response: ShippingQuoteResponse,
     status: 200,
-    handler: (req: RouteRequest<Params, Params, QuoteCart & { address: QuoteAddress }>) => quoteShipping(req.context.manager, req.params.storeId, req.body, req.body.address),
+    handler: (req: RouteRequest<Params, Params, QuoteCart & { address: QuoteAddress }>) =>
+      quoteShipping(req.context.manager, req.params.storeId, req.body, req.body.address),
   },
 ]);

@@ -20,7 +20,12 @@ export const QUOTE_QUANTITY_MAX = 10_000;
 /** Amounts are exact: more than 4 decimals is a 400, never silently rounded. */
 const exactMoney = (): Joi.NumberSchema => money().prefs({ convert: false });
 
-const rateName = (): Joi.StringSchema => Joi.string().trim().min(1).max(RATE_NAME_MAX).description(`Shown to shoppers, e.g. "Standard" or "Express"; 1 to ${RATE_NAME_MAX} characters after trimming.`);
+const rateName = (): Joi.StringSchema =>
+  Joi.string()
+    .trim()
+    .min(1)
+    .max(RATE_NAME_MAX)
+    .description(`Shown to shoppers, e.g. "Standard" or "Express"; 1 to ${RATE_NAME_MAX} characters after trimming.`);
 const placeName = (): Joi.StringSchema => Joi.string().trim().min(1).max(PLACE_NAME_MAX);
 
 const fields = {
@@ -32,12 +37,18 @@ const fields = {
     ),
   district: placeName()
     .allow(null)
-    .description(`A district of city (1 to ${PLACE_NAME_MAX} characters), matched like city; needs city (district names repeat across cities). null: the whole city.`),
+    .description(
+      `A district of city (1 to ${PLACE_NAME_MAX} characters), matched like city; needs city (district names repeat across cities). null: the whole city.`,
+    ),
   minWeightGrams: int(0, WEIGHT_MAX_GRAMS).allow(null).description('Weight band, lower bound in grams (inclusive). null: no lower bound.'),
   maxWeightGrams: int(1, WEIGHT_MAX_GRAMS)
     .allow(null)
-    .description('Weight band, upper bound in grams (exclusive: a cart of exactly this weight falls in the next band); greater than minWeightGrams. null: no upper bound.'),
-  minOrderValue: exactMoney().allow(null).description("Order-value band, lower bound (inclusive) in the store's currency. null: no lower bound."),
+    .description(
+      'Weight band, upper bound in grams (exclusive: a cart of exactly this weight falls in the next band); greater than minWeightGrams. null: no upper bound.',
+    ),
+  minOrderValue: exactMoney()
+    .allow(null)
+    .description("Order-value band, lower bound (inclusive) in the store's currency. null: no lower bound."),
   maxOrderValue: exactMoney()
     .greater(0)
     .allow(null)
@@ -45,9 +56,15 @@ const fields = {
   price: exactMoney().description("What the rate costs, 0 to 1,000,000,000 (at most 4 decimals), in the store's currency."),
   freeShippingThreshold: exactMoney()
     .allow(null)
-    .description("Orders whose value is at or above this amount ship free with this rate (price 0, free true). null: never free (unless price is 0)."),
-  minDeliveryDays: int(0, DELIVERY_DAYS_MAX).allow(null).description(`Delivery estimate, fewest days (0 to ${DELIVERY_DAYS_MAX}). null: not stated.`),
-  maxDeliveryDays: int(0, DELIVERY_DAYS_MAX).allow(null).description(`Delivery estimate, most days (0 to ${DELIVERY_DAYS_MAX}), at least minDeliveryDays. null: not stated.`),
+    .description(
+      'Orders whose value is at or above this amount ship free with this rate (price 0, free true). null: never free (unless price is 0).',
+    ),
+  minDeliveryDays: int(0, DELIVERY_DAYS_MAX)
+    .allow(null)
+    .description(`Delivery estimate, fewest days (0 to ${DELIVERY_DAYS_MAX}). null: not stated.`),
+  maxDeliveryDays: int(0, DELIVERY_DAYS_MAX)
+    .allow(null)
+    .description(`Delivery estimate, most days (0 to ${DELIVERY_DAYS_MAX}), at least minDeliveryDays. null: not stated.`),
   isActive: bool().description('Inactive rates are kept but never quoted.'),
 };
 
@@ -70,7 +87,9 @@ export const UpdateShippingRateDto = dto(
   Joi.object(fields)
     .min(1)
     .messages({ 'object.min': 'give at least one field to change' })
-    .description(`Any subset of the fields of a rate (at least one); null clears an optional field. The rules are checked on the rate as it would be after the change: ${crossFieldRules} The store and currency of a rate cannot change.`),
+    .description(
+      `Any subset of the fields of a rate (at least one); null clears an optional field. The rules are checked on the rate as it would be after the change: ${crossFieldRules} The store and currency of a rate cannot change.`,
+    ),
 );
 
 const DESTINATION_LEVELS = ['DISTRICT', 'CITY', 'EVERYWHERE_ELSE'] as const;
@@ -150,7 +169,9 @@ const QuoteOption = Joi.object({
     .description('How the rate matched the address.'),
   price: Joi.number().required().description('What shipping costs with this option: 0 when free.'),
   ratePrice: Joi.number().required().description("The rate's price before the free-shipping threshold."),
-  free: Joi.boolean().required().description('True when the order ships free: the order value is at or above the free-shipping threshold, or the rate costs 0.'),
+  free: Joi.boolean()
+    .required()
+    .description('True when the order ships free: the order value is at or above the free-shipping threshold, or the rate costs 0.'),
   freeShippingThreshold: Joi.number().allow(null).required(),
   currency: Joi.string().required(),
   minDeliveryDays: Joi.number().integer().allow(null).required(),

@@ -75,7 +75,20 @@ export function shippingRateView(rate: ShippingRate): ShippingRateView {
 
 type StoredFields = Pick<
   ShippingRate,
-  'name' | 'city' | 'district' | 'cityKey' | 'districtKey' | 'minWeightGrams' | 'maxWeightGrams' | 'minOrderValue' | 'maxOrderValue' | 'price' | 'freeShippingThreshold' | 'minDeliveryDays' | 'maxDeliveryDays' | 'isActive'
+  | 'name'
+  | 'city'
+  | 'district'
+  | 'cityKey'
+  | 'districtKey'
+  | 'minWeightGrams'
+  | 'maxWeightGrams'
+  | 'minOrderValue'
+  | 'maxOrderValue'
+  | 'price'
+  | 'freeShippingThreshold'
+  | 'minDeliveryDays'
+  | 'maxDeliveryDays'
+  | 'isActive'
 >;
 
 const STORED: ReadonlyArray<keyof StoredFields> = [
@@ -155,7 +168,12 @@ function checkRate(rate: ShippingRateInput): void {
 
 const rateNotFound = (): NotFoundError => shippingRatesError('shipping_rate_not_found', 'The shipping rate does not exist.');
 
-const event = (verb: 'created' | 'updated' | 'deleted', id: string): OutboxEvent => ({ queue: 'index', topic: `shipping_rate.${verb}`, aggregateType: 'shipping_rate', aggregateId: id });
+const event = (verb: 'created' | 'updated' | 'deleted', id: string): OutboxEvent => ({
+  queue: 'index',
+  topic: `shipping_rate.${verb}`,
+  aggregateType: 'shipping_rate',
+  aggregateId: id,
+});
 
 /** What the audit log keeps of a rate (no keys, which derive from the names). */
 function auditFields(fields: Partial<StoredFields>): Record<string, unknown> {
@@ -169,17 +187,25 @@ export interface ListShippingRatesQuery {
   limit: number;
 }
 
-export async function listShippingRates(ctx: RequestContext, query: ListShippingRatesQuery): Promise<{ items: ShippingRateView[]; nextCursor: string | null }> {
+export async function listShippingRates(
+  ctx: RequestContext,
+  query: ListShippingRatesQuery,
+): Promise<{ items: ShippingRateView[]; nextCursor: string | null }> {
   const store = await requireStore(ctx, query.storeId);
-  if (query.cursor !== undefined && !UUID_PATTERN.test(query.cursor)) throw shippingRatesError('invalid_cursor', 'The cursor is not valid.');
+  if (query.cursor !== undefined && !UUID_PATTERN.test(query.cursor))
+    throw shippingRatesError('invalid_cursor', 'The cursor is not valid.');
   const qb = tenantRepository(ctx, ShippingRate).createQueryBuilder('r').andWhere('r.storeId = :storeId', { storeId: store.id });
   if (query.cursor !== undefined) qb.andWhere('r.id > :cursor', { cursor: query.cursor });
-  const rows = await qb.orderBy('r.id', 'ASC').take(query.limit + 1).getMany();
+  const rows = await qb
+    .orderBy('r.id', 'ASC')
+    .take(query.limit + 1)
+    .getMany();
   const page = rows.slice(0, query.limit);
   return { items: page.map(shippingRateView), nextCursor: rows.length > query.limit ? page[page.length - 1]!.id : null };
 }
 
-export type CreateShippingRateInput = { storeId: string } & Partial<ShippingRateInput> & Pick<ShippingRateInput, 'name' | 'price' | 'isActive'>;
+export type CreateShippingRateInput = { storeId: string } & Partial<ShippingRateInput> &
+  Pick<ShippingRateInput, 'name' | 'price' | 'isActive'>;
 
 export async function createShippingRate(ctx: RequestContext, body: CreateShippingRateInput): Promise<ShippingRateView> {
   return inTransaction(ctx, async (tx) => {
@@ -201,9 +227,21 @@ export async function createShippingRate(ctx: RequestContext, body: CreateShippi
     checkRate(input);
     const now = new Date();
     const fields = stored(input);
-    const rate = tenantRepository(tx, ShippingRate).create({ id: uuidv7(), storeId: store.id, currency: store.currency, ...fields, createdAt: now, updatedAt: now });
+    const rate = tenantRepository(tx, ShippingRate).create({
+      id: uuidv7(),
+      storeId: store.id,
+      currency: store.currency,
+      ...fields,
+      createdAt: now,
+      updatedAt: now,
+    });
     await tx.manager.insert(ShippingRate, rate);
-    await recordAudit(tx, { action: 'shipping_rate.create', resourceType: 'shipping_rate', resourceId: rate.id, after: { storeId: store.id, currency: store.currency, ...auditFields(fields) } });
+    await recordAudit(tx, {
+      action: 'shipping_rate.create',
+      resourceType: 'shipping_rate',
+      resourceId: rate.id,
+      after: { storeId: store.id, currency: store.currency, ...auditFields(fields) },
+    });
     await enqueueOutbox(tx, event('created', rate.id));
     return shippingRateView(rate);
   });
@@ -233,7 +271,10 @@ export async function updateShippingRate(ctx: RequestContext, id: string, body: 
     const before: Partial<Record<keyof StoredFields, unknown>> = {};
     const after: Partial<Record<keyof StoredFields, unknown>> = {};
     for (const key of STORED) {
-      const old = key === 'minOrderValue' || key === 'maxOrderValue' || key === 'price' || key === 'freeShippingThreshold' ? canonical(rate[key]) : rate[key];
+      const old =
+        key === 'minOrderValue' || key === 'maxOrderValue' || key === 'price' || key === 'freeShippingThreshold'
+          ? canonical(rate[key])
+          : rate[key];
       if (old === fields[key]) continue;
       before[key] = old;
       after[key] = fields[key];
@@ -241,7 +282,13 @@ export async function updateShippingRate(ctx: RequestContext, id: string, body: 
     if (Object.keys(after).length === 0) return shippingRateView(rate);
     const updatedAt = new Date();
     await tenantRepository(tx, ShippingRate).update({ id: rate.id }, { ...after, updatedAt } as Partial<ShippingRate>);
-    await recordAudit(tx, { action: 'shipping_rate.update', resourceType: 'shipping_rate', resourceId: rate.id, before: auditFields(before as Partial<StoredFields>), after: auditFields(after as Partial<StoredFields>) });
+    await recordAudit(tx, {
+      action: 'shipping_rate.update',
+      resourceType: 'shipping_rate',
+      resourceId: rate.id,
+      before: auditFields(before as Partial<StoredFields>),
+      after: auditFields(after as Partial<StoredFields>),
+    });
     await enqueueOutbox(tx, event('updated', rate.id));
     return shippingRateView({ ...rate, ...fields, updatedAt });
   });
@@ -251,7 +298,12 @@ export async function deleteShippingRate(ctx: RequestContext, id: string): Promi
   await inTransaction(ctx, async (tx) => {
     const rate = await loadForWrite(tx, id);
     await tenantRepository(tx, ShippingRate).delete({ id: rate.id });
-    await recordAudit(tx, { action: 'shipping_rate.delete', resourceType: 'shipping_rate', resourceId: rate.id, before: { storeId: rate.storeId, currency: rate.currency, ...inputOf(rate) } });
+    await recordAudit(tx, {
+      action: 'shipping_rate.delete',
+      resourceType: 'shipping_rate',
+      resourceId: rate.id,
+      before: { storeId: rate.storeId, currency: rate.currency, ...inputOf(rate) },
+    });
     await enqueueOutbox(tx, event('deleted', rate.id));
   });
 }
@@ -276,6 +328,10 @@ const CSV_COLUMNS: CsvColumn<ShippingRateView>[] = [
 
 export async function exportShippingRates(ctx: RequestContext, query: { storeId: string }): Promise<CsvDownload> {
   const store = await requireStore(ctx, query.storeId);
-  const rates = await tenantRepository(ctx, ShippingRate).createQueryBuilder('r').andWhere('r.storeId = :storeId', { storeId: store.id }).orderBy('r.id', 'ASC').getMany();
+  const rates = await tenantRepository(ctx, ShippingRate)
+    .createQueryBuilder('r')
+    .andWhere('r.storeId = :storeId', { storeId: store.id })
+    .orderBy('r.id', 'ASC')
+    .getMany();
   return { body: toCsv(rates.map(shippingRateView), CSV_COLUMNS), disposition: attachment(`shipping-rates-${store.id}.csv`) };
 }

@@ -14,7 +14,12 @@ export interface SponsoredCandidate {
 }
 
 /** ACTIVE listings of the store that are inside their window with budget left and whose keywords match the normalised query (a listing without keywords matches every search, including an empty query); best first: highest cost_per_click, then oldest. At most `limit`. Ends listings past their end date or budget first. */
-export async function sponsoredCandidates(db: DataSource | EntityManager, storeId: string, query: string, limit: number): Promise<SponsoredCandidate[]> {
+export async function sponsoredCandidates(
+  db: DataSource | EntityManager,
+  storeId: string,
+  query: string,
+  limit: number,
+): Promise<SponsoredCandidate[]> {
   if (!(limit >= 1) || !UUID_PATTERN.test(storeId)) return [];
   const padded = ` ${normaliseSearchText(query)} `;
   const rows: Array<{ id: string; product_id: string }> = await db.query(CANDIDATES_SQL, [storeId, padded, Math.floor(limit)]);

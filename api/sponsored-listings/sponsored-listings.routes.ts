@@ -24,7 +24,8 @@ import {
 
 type Params = Record<string, string>;
 
-const readers = "Any member of the tenant, or an API key of the store with sponsored-listings:read. Another tenant's store answers 404 store_not_found.";
+const readers =
+  "Any member of the tenant, or an API key of the store with sponsored-listings:read. Another tenant's store answers 404 store_not_found.";
 const writers =
   "Any member of the tenant (owner, admin, staff), or an API key of the store with sponsored-listings:write; an archived store answers 409 store_archived. Another tenant's store, listing or product answers 404. Each write records one audit entry and one outbox row for the store (aggregate store, topic sponsored_listings.updated) so cached storefront results of the store are refreshed; a PATCH that changes nothing writes neither.";
 const lifecycle =
@@ -84,7 +85,7 @@ export const sponsoredListingRoutes = defineRoutes({ tag: 'sponsored-listings', 
     path: '/storefront/sponsored-listings/click',
     summary: 'Record a visitor click on a sponsored listing',
     description:
-      "No token. A store that does not exist or is archived answers 404 store_not_found. Otherwise the answer is always 202 { accepted: true }, so the tracker reveals nothing about a listing: the click is counted (clicks + 1, spent + costPerClick, in one guarded update) only for an ACTIVE listing of that store inside its window with budget left, whose product is published (and is productId when given). Repeated clicks on one listing from the same visitor (visitorId, or the user agent without one) and client address within 30 seconds count once, and at most 10 clicks per listing and client address are counted an hour. The click that reaches the budget is charged what is left and ends the listing (endedReason BUDGET). No audit entry: a visitor counter is not a merchant write.",
+      'No token. A store that does not exist or is archived answers 404 store_not_found. Otherwise the answer is always 202 { accepted: true }, so the tracker reveals nothing about a listing: the click is counted (clicks + 1, spent + costPerClick, in one guarded update) only for an ACTIVE listing of that store inside its window with budget left, whose product is published (and is productId when given). Repeated clicks on one listing from the same visitor (visitorId, or the user agent without one) and client address within 30 seconds count once, and at most 10 clicks per listing and client address are counted an hour. The click that reaches the budget is charged what is left and ends the listing (endedReason BUDGET). No audit entry: a visitor counter is not a merchant write.',
     auth: 'public',
     body: TrackSponsoredClickDto,
     response: AcceptedResponse,

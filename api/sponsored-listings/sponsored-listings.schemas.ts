@@ -42,7 +42,8 @@ const keywords = (): Joi.ArraySchema =>
 
 /** Amounts are exact: more than 4 decimals is a 400, never silently rounded. */
 const exactMoney = (): Joi.NumberSchema => money().prefs({ convert: false });
-const costPerClick = (): Joi.NumberSchema => exactMoney().description('What one counted click costs, 0 to 1,000,000,000 (at most 4 decimals), in the store\'s currency.');
+const costPerClick = (): Joi.NumberSchema =>
+  exactMoney().description("What one counted click costs, 0 to 1,000,000,000 (at most 4 decimals), in the store's currency.");
 const budget = (): Joi.NumberSchema =>
   exactMoney()
     .greater(0)
@@ -54,16 +55,26 @@ const endsAt = (): Joi.DateSchema =>
   dateTime()
     .greater('now')
     .allow(null)
-    .description('ISO 8601 date-time in the future and after startsAt, or null for no end. When it passes the listing is ENDED (endedReason END_DATE).');
+    .description(
+      'ISO 8601 date-time in the future and after startsAt, or null for no end. When it passes the listing is ENDED (endedReason END_DATE).',
+    );
 
 export const CreateSponsoredListingDto = dto(
   'CreateSponsoredListingDto',
   Joi.object({
     storeId: storeId(),
-    productId: uuid().required().description("The product to promote: a product of the store (another store's or tenant's product answers 404 product_not_found). Only a published product appears in storefront results. A product can have one listing that is not ENDED at a time (409 sponsored_listing_exists)."),
-    status: oneOf(['ACTIVE', 'PAUSED'] as const).default('ACTIVE').description('ACTIVE (default) or PAUSED; a listing is never created ENDED.'),
+    productId: uuid()
+      .required()
+      .description(
+        "The product to promote: a product of the store (another store's or tenant's product answers 404 product_not_found). Only a published product appears in storefront results. A product can have one listing that is not ENDED at a time (409 sponsored_listing_exists).",
+      ),
+    status: oneOf(['ACTIVE', 'PAUSED'] as const)
+      .default('ACTIVE')
+      .description('ACTIVE (default) or PAUSED; a listing is never created ENDED.'),
     keywords: keywords().default([]),
-    startsAt: dateTime().description('ISO 8601 date-time from which the listing is shown; default now. May be in the future (scheduled) or the past.'),
+    startsAt: dateTime().description(
+      'ISO 8601 date-time from which the listing is shown; default now. May be in the future (scheduled) or the past.',
+    ),
     endsAt: endsAt(),
     budget: budget(),
     costPerClick: costPerClick().required(),
@@ -91,8 +102,10 @@ export const TrackSponsoredClickDto = dto(
   Joi.object({
     listingId: uuid().required().description('The sponsored listing that was clicked (the listingId of the sponsored search result).'),
     storeId: storeId(),
-    productId: uuid().description('The product that was clicked; when given it must be the listing\'s product or the click is not counted.'),
-    visitorId: text(1, 100).description("An anonymous visitor id of the storefront (e.g. a first-party cookie value). Repeated clicks on one listing from the same visitor and client address within 30 seconds count once; without it the user agent stands in for the visitor."),
+    productId: uuid().description("The product that was clicked; when given it must be the listing's product or the click is not counted."),
+    visitorId: text(1, 100).description(
+      'An anonymous visitor id of the storefront (e.g. a first-party cookie value). Repeated clicks on one listing from the same visitor and client address within 30 seconds count once; without it the user agent stands in for the visitor.',
+    ),
     query: Joi.string().max(200).allow('').description('The search query that showed the listing (at most 200 characters); informational.'),
   }),
 );
@@ -101,7 +114,9 @@ const ListingItem = Joi.object({
   id: Joi.string().required(),
   storeId: Joi.string().required(),
   productId: Joi.string().required(),
-  status: Joi.string().valid(...SPONSORED_LISTING_STATUSES).required(),
+  status: Joi.string()
+    .valid(...SPONSORED_LISTING_STATUSES)
+    .required(),
   keywords: Joi.array().items(Joi.string()).required().description('Normalised keywords; empty = shown for every search.'),
   startsAt: Joi.string().required(),
   endsAt: Joi.string().allow(null).required(),
@@ -110,8 +125,14 @@ const ListingItem = Joi.object({
   spent: Joi.number().required().description('Sum charged for counted clicks; never above budget.'),
   remainingBudget: Joi.number().allow(null).required().description('budget − spent; null when there is no budget.'),
   clicks: Joi.number().integer().required().description('Counted clicks.'),
-  endedAt: Joi.string().allow(null).required().description('When the listing ended: its end date, the click that spent the budget, or the manual end.'),
-  endedReason: Joi.string().valid(...SPONSORED_LISTING_END_REASONS).allow(null).required(),
+  endedAt: Joi.string()
+    .allow(null)
+    .required()
+    .description('When the listing ended: its end date, the click that spent the budget, or the manual end.'),
+  endedReason: Joi.string()
+    .valid(...SPONSORED_LISTING_END_REASONS)
+    .allow(null)
+    .required(),
   createdAt: Joi.string().required(),
   updatedAt: Joi.string().required(),
 });

@@ -70,7 +70,11 @@ export function listingView(row: SponsoredListing): SponsoredListingView {
 
 const notFound = (): NotFoundError => sponsoredListingsError('sponsored_listing_not_found', 'The sponsored listing does not exist.');
 const productNotFound = (): NotFoundError => sponsoredListingsError('product_not_found', 'The product does not exist in this store.');
-const alreadyListed = (): ConflictError => sponsoredListingsError('sponsored_listing_exists', 'The product already has a sponsored listing that is not ENDED; update that one instead.');
+const alreadyListed = (): ConflictError =>
+  sponsoredListingsError(
+    'sponsored_listing_exists',
+    'The product already has a sponsored listing that is not ENDED; update that one instead.',
+  );
 
 /** Runs a write that may open a listing; two requests racing for one product end in 409 sponsored_listing_exists, not a generic duplicate. */
 async function oneOpenPerProduct<T>(write: () => Promise<T>): Promise<T> {
@@ -123,13 +127,19 @@ export interface ListListingsQuery {
   status?: SponsoredListingStatus;
 }
 
-export async function listListings(ctx: RequestContext, query: ListListingsQuery): Promise<{ items: SponsoredListingView[]; nextCursor: string | null }> {
+export async function listListings(
+  ctx: RequestContext,
+  query: ListListingsQuery,
+): Promise<{ items: SponsoredListingView[]; nextCursor: string | null }> {
   const store = await requireStore(ctx, query.storeId);
   await endDue(ctx, store.id);
   const qb = tenantRepository(ctx, SponsoredListing).createQueryBuilder('s').andWhere('s.storeId = :storeId', { storeId: store.id });
   if (query.status !== undefined) qb.andWhere('s.status = :status', { status: query.status });
   if (query.cursor !== undefined) qb.andWhere('s.id < :cursor', { cursor: query.cursor });
-  const rows = await qb.orderBy('s.id', 'DESC').take(query.limit + 1).getMany();
+  const rows = await qb
+    .orderBy('s.id', 'DESC')
+    .take(query.limit + 1)
+    .getMany();
   const page = rows.slice(0, query.limit);
   return { items: page.map(listingView), nextCursor: rows.length > query.limit ? page[page.length - 1]!.id : null };
 }
@@ -177,7 +187,12 @@ export async function createListing(ctx: RequestContext, body: CreateListingInpu
       updatedAt: now,
     });
     await oneOpenPerProduct(() => tx.manager.insert(SponsoredListing, row));
-    await recordAudit(tx, { action: 'sponsored_listing.create', resourceType: 'sponsored_listing', resourceId: row.id, after: { storeId: store.id, productId: product.id, ...fields(row) } });
+    await recordAudit(tx, {
+      action: 'sponsored_listing.create',
+      resourceType: 'sponsored_listing',
+      resourceId: row.id,
+      after: { storeId: store.id, productId: product.id, ...fields(row) },
+    });
     await enqueueOutbox(tx, storeEvent(row, 'created'));
     return listingView(row);
   });
@@ -224,7 +239,11 @@ export async function updateListing(ctx: RequestContext, id: string, body: Updat
     checkWindow(next.startsAt, next.endsAt);
     const spent = toUnits(row.spent);
     if (body.budget !== undefined && body.budget !== null && toUnits(next.budget!) <= spent) {
-      throw sponsoredListingsError('budget_not_above_spent', `The budget must stay above what the listing has already spent (${amount(row.spent)}).`, [{ path: 'body.budget', message: 'budget must be greater than spent' }]);
+      throw sponsoredListingsError(
+        'budget_not_above_spent',
+        `The budget must stay above what the listing has already spent (${amount(row.spent)}).`,
+        [{ path: 'body.budget', message: 'budget must be greater than spent' }],
+      );
     }
     if (body.status === 'ENDED') {
       if (row.status !== 'ENDED') Object.assign(next, { status: 'ENDED', endedAt: now, endedReason: 'MANUAL' });
@@ -233,9 +252,13 @@ export async function updateListing(ctx: RequestContext, id: string, body: Updat
         const dateOver = next.endsAt !== null && next.endsAt.getTime() <= now.getTime();
         const budgetOver = next.budget !== null && toUnits(next.budget) <= spent;
         if (dateOver || budgetOver) {
-          throw sponsoredListingsError('sponsored_listing_ended', `The listing is ENDED and would end again at once: ${dateOver ? 'move endsAt into the future or remove it' : 'raise the budget above what it spent or remove it'} in the same request to reactivate it.`);
+          throw sponsoredListingsError(
+            'sponsored_listing_ended',
+            `The listing is ENDED and would end again at once: ${dateOver ? 'move endsAt into the future or remove it' : 'raise the budget above what it spent or remove it'} in the same request to reactivate it.`,
+          );
         }
-        if (await tenantRepository(tx, SponsoredListing).exists({ productId: row.productId, status: Not('ENDED' as const) })) throw alreadyListed();
+        if (await tenantRepository(tx, SponsoredListing).exists({ productId: row.productId, status: Not('ENDED' as const) }))
+          throw alreadyListed();
         Object.assign(next, { endedAt: null, endedReason: null });
       }
       next.status = body.status;
@@ -247,7 +270,17 @@ export async function updateListing(ctx: RequestContext, id: string, body: Updat
     await oneOpenPerProduct(() =>
       tenantRepository(tx, SponsoredListing).update(
         { id: row.id },
-        { status: next.status, keywords: next.keywords, startsAt: next.startsAt, endsAt: next.endsAt, budget: next.budget, costPerClick: next.costPerClick, endedAt: next.endedAt, endedReason: next.endedReason, updatedAt: now },
+        {
+          status: next.status,
+          keywords: next.keywords,
+          startsAt: next.startsAt,
+          endsAt: next.endsAt,
+          budget: next.budget,
+          costPerClick: next.costPerClick,
+          endedAt: next.endedAt,
+          endedReason: next.endedReason,
+          updatedAt: now,
+        },
       ),
     );
     await recordAudit(tx, { action: 'sponsored_listing.update', resourceType: 'sponsored_listing', resourceId: row.id, before, after });
@@ -292,7 +325,9 @@ export interface TrackClickInput {
 
 /** Whether the click was counted (internal: the HTTP answer is the same 202 either way). */
 export async function trackClick(ctx: RequestContext, body: TrackClickInput): Promise<boolean> {
-  const stores: Array<{ id: string }> = await ctx.manager.query(`SELECT id FROM stores WHERE id = $1 AND status <> 'archived'`, [body.storeId]);
+  const stores: Array<{ id: string }> = await ctx.manager.query(`SELECT id FROM stores WHERE id = $1 AND status <> 'archived'`, [
+    body.storeId,
+  ]);
   if (!stores[0]) throw storeNotFound();
   const { rateLimiter, logger } = servicesOf(ctx);
   const ip = ctx.client?.ip ?? 'unknown';
@@ -306,6 +341,9 @@ export async function trackClick(ctx: RequestContext, body: TrackClickInput): Pr
     throw error;
   }
   const rows: Array<{ status: string }> = await ctx.manager.query(CLICK_SQL, [body.listingId, body.storeId, body.productId ?? null]);
-  logger.debug({ listingId: body.listingId, storeId: body.storeId, counted: rows.length > 0, query: body.query }, 'sponsored listing click');
+  logger.debug(
+    { listingId: body.listingId, storeId: body.storeId, counted: rows.length > 0, query: body.query },
+    'sponsored listing click',
+  );
   return rows.length > 0;
 }

@@ -26,12 +26,16 @@ export const END_DUE_CTE = `
      WHERE store_id = $1 AND ${DUE}
     RETURNING id, tenant_id, store_id
   ),
-  ${outboxCte('ended_event', { queue: 'index', topic: SPONSORED_TOPIC, aggregateType: 'store' }, {
-    tenantId: 'tenant_id',
-    aggregateId: 'store_id::text',
-    payload: `jsonb_build_object('ended', jsonb_agg(id::text))`,
-    from: 'FROM ended GROUP BY tenant_id, store_id',
-  })}`;
+  ${outboxCte(
+    'ended_event',
+    { queue: 'index', topic: SPONSORED_TOPIC, aggregateType: 'store' },
+    {
+      tenantId: 'tenant_id',
+      aggregateId: 'store_id::text',
+      payload: `jsonb_build_object('ended', jsonb_agg(id::text))`,
+      from: 'FROM ended GROUP BY tenant_id, store_id',
+    },
+  )}`;
 
 /** Ends the store's due listings; returns how many ended. `$1` = store id. */
 export const END_DUE_SQL = `WITH ${END_DUE_CTE} SELECT count(*)::int AS ended FROM ended`;
@@ -57,12 +61,16 @@ export const CLICK_SQL = `
        AND EXISTS (SELECT 1 FROM products p WHERE p.id = s.product_id AND p.status = 'PUBLISHED')
     RETURNING s.id, s.tenant_id, s.store_id, s.status
   ),
-  ${outboxCte('ended_event', { queue: 'index', topic: SPONSORED_TOPIC, aggregateType: 'store' }, {
-    tenantId: 'tenant_id',
-    aggregateId: 'store_id::text',
-    payload: `jsonb_build_object('ended', jsonb_build_array(id::text))`,
-    from: `FROM clicked WHERE status = 'ENDED'`,
-  })}
+  ${outboxCte(
+    'ended_event',
+    { queue: 'index', topic: SPONSORED_TOPIC, aggregateType: 'store' },
+    {
+      tenantId: 'tenant_id',
+      aggregateId: 'store_id::text',
+      payload: `jsonb_build_object('ended', jsonb_build_array(id::text))`,
+      from: `FROM clicked WHERE status = 'ENDED'`,
+    },
+  )}
   SELECT status FROM clicked`;
 
 /**

@@ -25,21 +25,39 @@ const SearchItem = Joi.object({
   rating: Joi.number().required(),
   reviewCount: Joi.number().integer().required(),
   imageUrl: Joi.string().allow(null).required(),
-  badge: Joi.string().valid('FLASH_SALE').allow(null).required().description('FLASH_SALE while a running flash-sale campaign sets the price; null otherwise.'),
-  flashSaleEndsAt: Joi.string().allow(null).required().description('When the running flash sale ends (ISO 8601), for a countdown; null without one.'),
-  sponsored: Joi.boolean().required().description('true in the marked sponsored slots; send clicks on them to POST /storefront/sponsored-listings/click.'),
+  badge: Joi.string()
+    .valid('FLASH_SALE')
+    .allow(null)
+    .required()
+    .description('FLASH_SALE while a running flash-sale campaign sets the price; null otherwise.'),
+  flashSaleEndsAt: Joi.string()
+    .allow(null)
+    .required()
+    .description('When the running flash sale ends (ISO 8601), for a countdown; null without one.'),
+  sponsored: Joi.boolean()
+    .required()
+    .description('true in the marked sponsored slots; send clicks on them to POST /storefront/sponsored-listings/click.'),
   sponsoredListingId: Joi.string().uuid().description('The listing behind a sponsored slot.'),
 }).label('PublicSearchItem');
 
 const FacetValue = Joi.object({
-  value: Joi.string().required().description('What to send back as the filter: an id, `name:value`, `true`/`false`, a type, or whole stars for rating (as minRating).'),
+  value: Joi.string()
+    .required()
+    .description('What to send back as the filter: an id, `name:value`, `true`/`false`, a type, or whole stars for rating (as minRating).'),
   label: Joi.string().required(),
-  count: Joi.number().integer().required().description("Matching products if this value were chosen together with the other facets' selections (disjunctive)."),
+  count: Joi.number()
+    .integer()
+    .required()
+    .description("Matching products if this value were chosen together with the other facets' selections (disjunctive)."),
   selected: Joi.boolean().required(),
 }).label('PublicSearchFacetValue');
 
 const Facet = Joi.object({
-  key: Joi.string().required().description('The facet key of the filter configuration: category, brand, vendor, type, price, rating, inStock, discounted, option:<name>, attr:<name>.'),
+  key: Joi.string()
+    .required()
+    .description(
+      'The facet key of the filter configuration: category, brand, vendor, type, price, rating, inStock, discounted, option:<name>, attr:<name>.',
+    ),
   label: Joi.string().required(),
   display: Joi.string().required(),
   values: Joi.array().items(FacetValue).required().description('Most frequent first. Rating: cumulative "N stars & up" counts.'),
@@ -71,9 +89,14 @@ export const PublicSearchResponse = dto(
     facets: Joi.array().items(Facet).required().description("The enabled facets of the store's filter configuration, in its order."),
     matching: Joi.object({
       strategy: Joi.string().valid('strict', 'word_forms', 'fewer_words').required(),
-      q: Joi.string().allow(null).required().description('The query that produced the results (a looser rewrite when strategy is not strict).'),
+      q: Joi.string()
+        .allow(null)
+        .required()
+        .description('The query that produced the results (a looser rewrite when strategy is not strict).'),
     }).required(),
-    looseMatch: Joi.boolean().required().description('true when the strict query found nothing and these results come from a looser match.'),
+    looseMatch: Joi.boolean()
+      .required()
+      .description('true when the strict query found nothing and these results come from a looser match.'),
     pricesShown: Joi.boolean().required(),
   }),
 );
@@ -96,10 +119,18 @@ export const PublicSuggestResponse = dto(
       )
       .required(),
     categories: Joi.array()
-      .items(Joi.object({ id: Joi.string().uuid().required(), name: Joi.string().required(), slug: Joi.string().required() }).label('PublicSuggestCategory'))
+      .items(
+        Joi.object({ id: Joi.string().uuid().required(), name: Joi.string().required(), slug: Joi.string().required() }).label(
+          'PublicSuggestCategory',
+        ),
+      )
       .required(),
     brands: Joi.array()
-      .items(Joi.object({ id: Joi.string().uuid().required(), name: Joi.string().required(), slug: Joi.string().required() }).label('PublicSuggestBrand'))
+      .items(
+        Joi.object({ id: Joi.string().uuid().required(), name: Joi.string().required(), slug: Joi.string().required() }).label(
+          'PublicSuggestBrand',
+        ),
+      )
       .required(),
   }),
 );

@@ -52,20 +52,22 @@ const PAIRS = (what: string): string =>
   `\`name:value\` of a ${what} (e.g. \`size:M\`); a bare \`value\` matches that value under any name. Values of one name are alternatives (OR), different names all apply (AND). Repeat the parameter or give a comma-separated list; a comma inside a value is written \`\\,\`.`;
 
 const SEARCH_DESCRIPTION = [
-  "No token. Only published products of the store (a store that does not exist or is archived answers 404 store_not_found).",
+  'No token. Only published products of the store (a store that does not exist or is archived answers 404 store_not_found).',
   'Filters: `type`, `categoryId` (the category and its whole subtree), `brandId`, `vendorId`, `ids`, `priceMin`/`priceMax` (inclusive), `minRating`, `inStock`, `discounted`, `categoryIds`/`brandIds` (any of), `options`/`attrs`. Array parameters accept repeated parameters and comma-separated values.',
   "Facets are the enabled facets of the store's filter configuration, in its order, with disjunctive counts: a facet's counts apply every selection except its own (categoryIds, brandIds, vendorId, type, price range, minRating, inStock, discounted, and the `name:value` selections of that option or attribute), so a shopper sees what the other values would give. categoryId and brandId are page context (a category or brand page) and always apply.",
   'Sorts: relevance (default; the query words decide), newest, price_asc, price_desc, discount (largest percent off first), most_reviewed, rating, best_selling, most_viewed; ties go to the newest product. A chosen sort orders the results strictly.',
-  'Matching: every word must match (typos tolerated, the last word as a prefix). When that finds nothing, looser passes are tried in turn: word forms (numbers split from units such as 500ml, plurals reduced to the singular, punctuation ignored), then fewer words (the most common words of the query dropped first); `matching.strategy` and `looseMatch` say which pass answered. A search with a query that still finds nothing is counted in the store\'s zero-result queries.',
+  "Matching: every word must match (typos tolerated, the last word as a prefix). When that finds nothing, looser passes are tried in turn: word forms (numbers split from units such as 500ml, plurals reduced to the singular, punctuation ignored), then fewer words (the most common words of the query dropped first); `matching.strategy` and `looseMatch` say which pass answered. A search with a query that still finds nothing is counted in the store's zero-result queries.",
   `Sponsored: on the first page, active sponsored listings of the store whose keywords match the query and whose product matches every filter take at most one slot per ${SPONSORED_SHARE} results of perPage (3 on a page of 24), marked \`sponsored: true\`, at positions 1, ${SPONSORED_SHARE + 2}, ${2 * SPONSORED_SHARE + 3}; a product already among the page's results is not repeated. They are not counted in total.`,
-  "Prices (price, compareAtPrice, discountPercent, currency) and the price facet are left out when the store does not show prices to this visitor (price visibility).",
-  'Answers are cached per store and normalised parameters, and dropped as soon as the store\'s index, settings, price visibility, filter configuration or sponsored listings change.',
+  'Prices (price, compareAtPrice, discountPercent, currency) and the price facet are left out when the store does not show prices to this visitor (price visibility).',
+  "Answers are cached per store and normalised parameters, and dropped as soon as the store's index, settings, price visibility, filter configuration or sponsored listings change.",
 ].join('\n\n');
 
 /** What every built public read shares (docs/decisions.md, Tenancy). */
-const PUBLIC = "No token. A store that does not exist or is archived answers 404 store_not_found; only this store's published products and active categories, brands, collections and bundles are shown.";
+const PUBLIC =
+  "No token. A store that does not exist or is archived answers 404 store_not_found; only this store's published products and active categories, brands, collections and bundles are shown.";
 /** What the price-carrying public reads say about price visibility. */
-const NO_PRICES = "When the store does not show prices to this visitor (price visibility HIDDEN, or SIGNED_IN without a valid access token), the price fields are absent";
+const NO_PRICES =
+  'When the store does not show prices to this visitor (price visibility HIDDEN, or SIGNED_IN without a valid access token), the price fields are absent';
 
 /** "at most 10 characters: two lowercase letters, optionally a hyphen and 2 to 8 alphanumerics" */
 const locale = (): Joi.StringSchema =>
@@ -115,7 +117,8 @@ export const storefrontRoutes = defineRoutes({ tag: 'catalog', auth: 'public' },
     },
     status: 200,
     response: PublicSearchResponse,
-    handler: (req: RouteRequest<Params>) => searchEngine(req.context).search(req.query as PublicSearchParams, (profile) => pricesShown(req.context, profile.priceVisibility)),
+    handler: (req: RouteRequest<Params>) =>
+      searchEngine(req.context).search(req.query as PublicSearchParams, (profile) => pricesShown(req.context, profile.priceVisibility)),
   },
   {
     operationId: 'storefront.suggest',
@@ -123,7 +126,7 @@ export const storefrontRoutes = defineRoutes({ tag: 'catalog', auth: 'public' },
     path: '/catalog/public/suggest',
     summary: 'Search-as-you-type suggestions for a partial query',
     description:
-      'No token. Products whose words start with what was typed (the last word as a prefix, typos tolerated, fewer words matched while typing), plus the store\'s active categories and brands whose names match (every typed word starts a word of the name, or is one typo away from a word of 5 letters or more); each list holds at most `limit`. q is the text being completed, so it stays required (the specification marks it required with length 1 to 200). locale is not typed for suggest; it follows the public search rule. limit has no stated default; 8. Prices are left out when the store does not show them to this visitor. Cached like search.',
+      "No token. Products whose words start with what was typed (the last word as a prefix, typos tolerated, fewer words matched while typing), plus the store's active categories and brands whose names match (every typed word starts a word of the name, or is one typo away from a word of 5 letters or more); each list holds at most `limit`. q is the text being completed, so it stays required (the specification marks it required with length 1 to 200). locale is not typed for suggest; it follows the public search rule. limit has no stated default; 8. Prices are left out when the store does not show them to this visitor. Cached like search.",
     query: {
       storeId: storeId(),
       locale: locale(),
@@ -132,7 +135,8 @@ export const storefrontRoutes = defineRoutes({ tag: 'catalog', auth: 'public' },
     },
     status: 200,
     response: PublicSuggestResponse,
-    handler: (req: RouteRequest<Params>) => searchEngine(req.context).suggest(req.query as SuggestParams, (profile) => pricesShown(req.context, profile.priceVisibility)),
+    handler: (req: RouteRequest<Params>) =>
+      searchEngine(req.context).suggest(req.query as SuggestParams, (profile) => pricesShown(req.context, profile.priceVisibility)),
   },
   {
     operationId: 'storefront.getProduct',
@@ -212,7 +216,8 @@ export const storefrontRoutes = defineRoutes({ tag: 'catalog', auth: 'public' },
     query: { limit: listedRequired(positiveInt(100).default(50)) },
     status: 200,
     response: PublicRelatedProductsResponse,
-    handler: (req: RouteRequest<Params, Record<string, number>>) => relatedProducts(req.context, req.params.storeId!, req.params.productId!, req.query.limit!),
+    handler: (req: RouteRequest<Params, Record<string, number>>) =>
+      relatedProducts(req.context, req.params.storeId!, req.params.productId!, req.query.limit!),
   },
   {
     operationId: 'storefront.productBundle',
@@ -235,7 +240,8 @@ export const storefrontRoutes = defineRoutes({ tag: 'catalog', auth: 'public' },
     query: { cursor: listedRequired(cursor()), limit: listedRequired(positiveInt(1000).default(500)) },
     status: 200,
     response: SitemapFeedResponse,
-    handler: (req: RouteRequest<Params, { cursor?: string; limit?: number }>) => sitemapFeed(req.context, req.params.storeId!, req.query.cursor, req.query.limit!),
+    handler: (req: RouteRequest<Params, { cursor?: string; limit?: number }>) =>
+      sitemapFeed(req.context, req.params.storeId!, req.query.cursor, req.query.limit!),
   },
   {
     operationId: 'storefront.listCollections',

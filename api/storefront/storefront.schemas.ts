@@ -23,13 +23,19 @@ const categoryFields = {
 
 const PublicCategory = Joi.object(categoryFields).label('PublicCategory');
 
-export const PublicCategoryTreeResponse = dto('PublicCategoryTreeResponse', Joi.object({ items: Joi.array().items(PublicCategory).required() }));
+export const PublicCategoryTreeResponse = dto(
+  'PublicCategoryTreeResponse',
+  Joi.object({ items: Joi.array().items(PublicCategory).required() }),
+);
 
 export const PublicCategoryResponse = dto(
   'PublicCategoryResponse',
   Joi.object({
     ...categoryFields,
-    ancestors: Joi.array().items(ref('CategoryBreadcrumb')).required().description('The path from the root category down to the parent (breadcrumb); empty for a root.'),
+    ancestors: Joi.array()
+      .items(ref('CategoryBreadcrumb'))
+      .required()
+      .description('The path from the root category down to the parent (breadcrumb); empty for a root.'),
   }),
 );
 
@@ -51,8 +57,15 @@ const productCardFields = {
   slug: Joi.string().required(),
   price: Joi.number().description(HIDDEN_PRICE),
   compareAtPrice: Joi.number().allow(null).description(`null without a compare-at price. ${HIDDEN_PRICE}`),
-  discountPercent: Joi.number().integer().min(0).max(100).description(`Whole percent below the compare-at price; 0 without one. ${HIDDEN_PRICE}`),
-  badge: Joi.string().valid('FLASH_SALE').allow(null).description(`FLASH_SALE while a running flash sale sets the price, else null. ${HIDDEN_PRICE}`),
+  discountPercent: Joi.number()
+    .integer()
+    .min(0)
+    .max(100)
+    .description(`Whole percent below the compare-at price; 0 without one. ${HIDDEN_PRICE}`),
+  badge: Joi.string()
+    .valid('FLASH_SALE')
+    .allow(null)
+    .description(`FLASH_SALE while a running flash sale sets the price, else null. ${HIDDEN_PRICE}`),
   flashSaleEndsAt: Joi.string().allow(null).description(`When that flash sale ends (ISO 8601). ${HIDDEN_PRICE}`),
   imageUrl: nullableText().description('The first image.'),
   inStock: Joi.boolean().required().description('Some variant has stock.'),
@@ -61,7 +74,15 @@ const ProductCard = Joi.object(productCardFields).label('PublicProductCard');
 
 export const PublicRelatedProductsResponse = dto(
   'PublicRelatedProductsResponse',
-  Joi.object({ items: Joi.array().items(Joi.object({ ...productCardFields, kind: Joi.string().valid('RELATED', 'UPSELL', 'CROSS_SELL').required() }).label('PublicRelatedProduct')).required() }),
+  Joi.object({
+    items: Joi.array()
+      .items(
+        Joi.object({ ...productCardFields, kind: Joi.string().valid('RELATED', 'UPSELL', 'CROSS_SELL').required() }).label(
+          'PublicRelatedProduct',
+        ),
+      )
+      .required(),
+  }),
 );
 
 const PublicCollection = {
@@ -71,10 +92,16 @@ const PublicCollection = {
   description: nullableText(),
   imageUrl: nullableText(),
 };
-export const PublicCollectionListResponse = dto('PublicCollectionListResponse', Joi.object({ items: Joi.array().items(Joi.object(PublicCollection).label('PublicCollection')).required() }));
+export const PublicCollectionListResponse = dto(
+  'PublicCollectionListResponse',
+  Joi.object({ items: Joi.array().items(Joi.object(PublicCollection).label('PublicCollection')).required() }),
+);
 export const PublicCollectionResponse = dto(
   'PublicCollectionResponse',
-  Joi.object({ ...PublicCollection, products: Joi.array().items(ProductCard).required().description('Published products of the collection in its order.') }),
+  Joi.object({
+    ...PublicCollection,
+    products: Joi.array().items(ProductCard).required().description('Published products of the collection in its order.'),
+  }),
 );
 
 export const PublicProductResponse = dto(
@@ -89,14 +116,19 @@ export const PublicProductResponse = dto(
     price: Joi.number().description(HIDDEN_PRICE),
     compareAtPrice: Joi.number().allow(null).description(`null without a compare-at price. ${HIDDEN_PRICE}`),
     discountPercent: Joi.number().integer().min(0).max(100).description(HIDDEN_PRICE),
-    badge: Joi.string().valid('FLASH_SALE').allow(null).description(`FLASH_SALE while a running flash sale sets the price, else null. ${HIDDEN_PRICE}`),
+    badge: Joi.string()
+      .valid('FLASH_SALE')
+      .allow(null)
+      .description(`FLASH_SALE while a running flash sale sets the price, else null. ${HIDDEN_PRICE}`),
     flashSaleEndsAt: Joi.string().allow(null).description(`When that flash sale ends (ISO 8601). ${HIDDEN_PRICE}`),
     currency: Joi.string().length(3).description(HIDDEN_PRICE),
     brand: ref('PublicBrandRef').allow(null).required(),
     vendorName: nullableText(),
     categories: Joi.array().items(ref('PublicCategoryRef')).required(),
     attributes: Joi.object().unknown(true).required(),
-    images: Joi.array().items(Joi.object({ url: Joi.string().required(), alt: nullableText() }).label('PublicProductImage')).required(),
+    images: Joi.array()
+      .items(Joi.object({ url: Joi.string().required(), alt: nullableText() }).label('PublicProductImage'))
+      .required(),
     variants: Joi.array()
       .items(
         Joi.object({
@@ -125,7 +157,7 @@ export const PublicBundleResponse = dto(
         Joi.object()
           .unknown(true)
           .description(
-            'An active bundle as the bundle read returns it (id, productId, name, slug, pricing, items with unit prices, currency, itemsTotal, bundlePrice, savings, savingsPercent, updatedAt). When the store does not show prices to this visitor (price visibility), pricing, currency, itemsTotal, bundlePrice, savings, savingsPercent and the items\' unitPrice and productCurrency are absent.',
+            "An active bundle as the bundle read returns it (id, productId, name, slug, pricing, items with unit prices, currency, itemsTotal, bundlePrice, savings, savingsPercent, updatedAt). When the store does not show prices to this visitor (price visibility), pricing, currency, itemsTotal, bundlePrice, savings, savingsPercent and the items' unitPrice and productCurrency are absent.",
           ),
       )
       .required(),
@@ -135,7 +167,9 @@ export const PublicBundleResponse = dto(
 export const SitemapFeedResponse = dto(
   'SitemapFeedResponse',
   Joi.object({
-    items: Joi.array().items(Joi.object({ slug: Joi.string().required(), updatedAt: dateTime().required() }).label('SitemapEntry')).required(),
+    items: Joi.array()
+      .items(Joi.object({ slug: Joi.string().required(), updatedAt: dateTime().required() }).label('SitemapEntry'))
+      .required(),
     nextCursor: uuid().allow(null).required().description('Pass as cursor for the next page; null on the last page.'),
   }),
 );
@@ -144,9 +178,14 @@ export const PriceVisibilityResponse = dto(
   'PriceVisibilityResponse',
   Joi.object({
     storeId: uuid().required(),
-    priceVisibility: Joi.string().valid('EVERYONE', 'SIGNED_IN', 'HIDDEN').required().description('The store setting: prices shown to EVERYONE, only to SIGNED_IN visitors, or HIDDEN from everyone.'),
+    priceVisibility: Joi.string()
+      .valid('EVERYONE', 'SIGNED_IN', 'HIDDEN')
+      .required()
+      .description('The store setting: prices shown to EVERYONE, only to SIGNED_IN visitors, or HIDDEN from everyone.'),
     pricesShown: Joi.boolean()
       .required()
-      .description('Whether this request sees prices: true for EVERYONE; for SIGNED_IN only when the request carries a valid access token of a signed-in user (a missing, invalid or expired token is simply not signed in); false for HIDDEN.'),
+      .description(
+        'Whether this request sees prices: true for EVERYONE; for SIGNED_IN only when the request carries a valid access token of a signed-in user (a missing, invalid or expired token is simply not signed in); false for HIDDEN.',
+      ),
   }),
 );

@@ -28,7 +28,10 @@ interface PublicStore {
   pricesShown: boolean;
 }
 
-const notFound = (what: string, code: 'category_not_found' | 'brand_not_found' | 'product_not_found' | 'bundle_not_found' | 'collection_not_found'): NotFoundError => storefrontError(code, `The ${what} does not exist.`);
+const notFound = (
+  what: string,
+  code: 'category_not_found' | 'brand_not_found' | 'product_not_found' | 'bundle_not_found' | 'collection_not_found',
+): NotFoundError => storefrontError(code, `The ${what} does not exist.`);
 
 /** The store `storeId` if it exists and is not archived; 404 store_not_found otherwise. */
 async function publicStore(ctx: RequestContext, storeId: string): Promise<PublicStore> {
@@ -42,7 +45,10 @@ async function publicStore(ctx: RequestContext, storeId: string): Promise<Public
 }
 
 /** GET /catalog/public/stores/{storeId}/price-visibility: the setting and whether this request sees prices. */
-export async function publicPriceVisibility(ctx: RequestContext, storeId: string): Promise<{ storeId: string; priceVisibility: PriceVisibility; pricesShown: boolean }> {
+export async function publicPriceVisibility(
+  ctx: RequestContext,
+  storeId: string,
+): Promise<{ storeId: string; priceVisibility: PriceVisibility; pricesShown: boolean }> {
   const store = await publicStore(ctx, storeId);
   return { storeId: store.id, priceVisibility: store.priceVisibility, pricesShown: store.pricesShown };
 }
@@ -84,7 +90,11 @@ async function categoryRows(ctx: RequestContext, storeId: string): Promise<Categ
 }
 
 /** The active tree: an inactive category hides its whole subtree. */
-function activeTree(rows: CategoryRow[]): { roots: PublicCategory[]; nodes: Map<string, PublicCategory>; parents: Map<string, string | null> } {
+function activeTree(rows: CategoryRow[]): {
+  roots: PublicCategory[];
+  nodes: Map<string, PublicCategory>;
+  parents: Map<string, string | null>;
+} {
   const byParent = new Map<string | null, CategoryRow[]>();
   for (const row of rows) byParent.set(row.parent_id, [...(byParent.get(row.parent_id) ?? []), row]);
   const nodes = new Map<string, PublicCategory>();
@@ -95,7 +105,14 @@ function activeTree(rows: CategoryRow[]): { roots: PublicCategory[]; nodes: Map<
       : (byParent.get(parentId) ?? [])
           .filter((row) => row.is_active)
           .map((row) => {
-            const node: PublicCategory = { id: row.id, name: row.name, slug: row.slug, description: row.description, imageUrl: row.image_url, children: [] };
+            const node: PublicCategory = {
+              id: row.id,
+              name: row.name,
+              slug: row.slug,
+              description: row.description,
+              imageUrl: row.image_url,
+              children: [],
+            };
             nodes.set(row.id, node);
             parents.set(row.id, parentId);
             node.children = build(row.id, depth + 1);
@@ -109,7 +126,11 @@ export async function listCategories(ctx: RequestContext, storeId: string): Prom
   return { items: activeTree(await categoryRows(ctx, store.id)).roots };
 }
 
-export async function getCategory(ctx: RequestContext, storeId: string, slug: string): Promise<PublicCategory & { ancestors: Array<{ id: string; name: string; slug: string }> }> {
+export async function getCategory(
+  ctx: RequestContext,
+  storeId: string,
+  slug: string,
+): Promise<PublicCategory & { ancestors: Array<{ id: string; name: string; slug: string }> }> {
   const store = await publicStore(ctx, storeId);
   const { nodes, parents } = activeTree(await categoryRows(ctx, store.id));
   const node = [...nodes.values()].find((n) => n.slug.toLowerCase() === slug.toLowerCase());
@@ -137,12 +158,19 @@ const BRAND_COLUMNS = 'id, name, slug, description, logo_url AS "logoUrl", websi
 
 export async function listBrands(ctx: RequestContext, storeId: string): Promise<{ items: PublicBrand[] }> {
   const store = await publicStore(ctx, storeId);
-  return { items: await ctx.manager.query(`SELECT ${BRAND_COLUMNS} FROM brands WHERE store_id = $1 AND is_active ORDER BY lower(name), id`, [store.id]) };
+  return {
+    items: await ctx.manager.query(`SELECT ${BRAND_COLUMNS} FROM brands WHERE store_id = $1 AND is_active ORDER BY lower(name), id`, [
+      store.id,
+    ]),
+  };
 }
 
 export async function getBrand(ctx: RequestContext, storeId: string, slug: string): Promise<PublicBrand> {
   const store = await publicStore(ctx, storeId);
-  const rows: PublicBrand[] = await ctx.manager.query(`SELECT ${BRAND_COLUMNS} FROM brands WHERE store_id = $1 AND is_active AND lower(slug) = lower($2)`, [store.id, slug]);
+  const rows: PublicBrand[] = await ctx.manager.query(
+    `SELECT ${BRAND_COLUMNS} FROM brands WHERE store_id = $1 AND is_active AND lower(slug) = lower($2)`,
+    [store.id, slug],
+  );
   if (!rows[0]) throw notFound('brand', 'brand_not_found');
   return rows[0];
 }
@@ -152,7 +180,11 @@ export async function getBrand(ctx: RequestContext, storeId: string, slug: strin
 export async function publicFilterConfig(ctx: RequestContext, storeId: string): Promise<FilterConfigView> {
   const store = await publicStore(ctx, storeId);
   const config = await getFilterConfig(storeContext(ctx, store), store.id);
-  return { ...config, facets: config.facets.filter((f) => f.enabled).sort((a, b) => a.position - b.position), priceBuckets: config.priceBuckets };
+  return {
+    ...config,
+    facets: config.facets.filter((f) => f.enabled).sort((a, b) => a.position - b.position),
+    priceBuckets: config.priceBuckets,
+  };
 }
 
 // ---- products ------------------------------------------------------------------------------------
@@ -193,7 +225,11 @@ const CARD_COLUMNS = `p.id, p.store_id, p.title, p.slug, p.price, p.compare_at_p
  * The price a visitor sees, as the search index shows it: the pricing engine's public price (rules
  * and running flash sales); when discounted, the compare-at price is at least the regular price.
  */
-function shownPrice(price: string, compareAt: string | null, effective: { price: string; discounted: boolean; flashSale: { endsAt: string } | null } | undefined) {
+function shownPrice(
+  price: string,
+  compareAt: string | null,
+  effective: { price: string; discounted: boolean; flashSale: { endsAt: string } | null } | undefined,
+) {
   const discounted = effective?.discounted === true;
   const now = discounted ? effective!.price : price;
   const compare = discounted && (compareAt === null || Number(compareAt) < Number(price)) ? price : compareAt;
@@ -228,25 +264,45 @@ export async function getProduct(ctx: RequestContext, storeId: string, slug: str
   if (!p) throw notFound('product', 'product_not_found');
   const id = p.id as string;
   const [variants, images, categories, brands] = await Promise.all([
-    ctx.manager.query('SELECT id, sku, options, price, compare_at_price, stock FROM product_variants WHERE product_id = $1 ORDER BY position, id', [id]) as Promise<
-      Array<{ id: string; sku: string | null; options: Record<string, string>; price: string | null; compare_at_price: string | null; stock: number }>
+    ctx.manager.query(
+      'SELECT id, sku, options, price, compare_at_price, stock FROM product_variants WHERE product_id = $1 ORDER BY position, id',
+      [id],
+    ) as Promise<
+      Array<{
+        id: string;
+        sku: string | null;
+        options: Record<string, string>;
+        price: string | null;
+        compare_at_price: string | null;
+        stock: number;
+      }>
     >,
-    ctx.manager.query('SELECT url, alt FROM product_images WHERE product_id = $1 ORDER BY position, id', [id]) as Promise<Array<{ url: string; alt: string | null }>>,
+    ctx.manager.query('SELECT url, alt FROM product_images WHERE product_id = $1 ORDER BY position, id', [id]) as Promise<
+      Array<{ url: string; alt: string | null }>
+    >,
     ctx.manager.query(
       'SELECT c.id, c.name, c.slug FROM product_categories pc JOIN categories c ON c.id = pc.category_id WHERE pc.product_id = $1 AND c.store_id = $2 AND c.is_active ORDER BY pc.position, c.id',
       [id, store.id],
     ) as Promise<Array<{ id: string; name: string; slug: string }>>,
     p.brand_id
-      ? (ctx.manager.query('SELECT id, name, slug FROM brands WHERE id = $1 AND store_id = $2 AND is_active', [p.brand_id, store.id]) as Promise<Array<{ id: string; name: string; slug: string }>>)
+      ? (ctx.manager.query('SELECT id, name, slug FROM brands WHERE id = $1 AND store_id = $2 AND is_active', [
+          p.brand_id,
+          store.id,
+        ]) as Promise<Array<{ id: string; name: string; slug: string }>>)
       : Promise.resolve([]),
   ]);
   const shown = store.pricesShown;
   // The engine's public price of the product and of each variant (rules and running flash sales).
   const priced = shown
-    ? await priceLines(ctx.manager, store.id, [{ productId: id, quantity: 1 }, ...variants.map((v) => ({ productId: id, variantId: v.id, quantity: 1 }))])
+    ? await priceLines(ctx.manager, store.id, [
+        { productId: id, quantity: 1 },
+        ...variants.map((v) => ({ productId: id, variantId: v.id, quantity: 1 })),
+      ])
     : undefined;
   const effectiveOf = (line: PricedLine | undefined) =>
-    line && line.unitPrice < line.baseUnitPrice ? { price: String(line.unitPrice), discounted: true, flashSale: line.flashSale } : undefined;
+    line && line.unitPrice < line.baseUnitPrice
+      ? { price: String(line.unitPrice), discounted: true, flashSale: line.flashSale }
+      : undefined;
   const productPrice = shownPrice(p.price as string, p.compare_at_price as string | null, effectiveOf(priced?.lines[0]));
   return {
     id,
@@ -266,7 +322,9 @@ export async function getProduct(ctx: RequestContext, storeId: string, slug: str
       sku: v.sku,
       options: v.options,
       ...(shown
-        ? (({ price, compareAtPrice }) => ({ price, compareAtPrice }))(shownPrice(v.price ?? (p.price as string), v.compare_at_price, effectiveOf(priced?.lines[i + 1])))
+        ? (({ price, compareAtPrice }) => ({ price, compareAtPrice }))(
+            shownPrice(v.price ?? (p.price as string), v.compare_at_price, effectiveOf(priced?.lines[i + 1])),
+          )
         : {}),
       inStock: v.stock > 0,
     })),
@@ -280,12 +338,20 @@ export async function getProduct(ctx: RequestContext, storeId: string, slug: str
 
 /** The published product `productId` of the store; 404 product_not_found for drafts, archived, unknown and other stores' products. */
 async function publishedProduct(ctx: RequestContext, storeId: string, productId: string): Promise<string> {
-  const rows: Array<{ id: string }> = await ctx.manager.query(`SELECT id FROM products WHERE id = $1 AND store_id = $2 AND status = 'PUBLISHED'`, [productId, storeId]);
+  const rows: Array<{ id: string }> = await ctx.manager.query(
+    `SELECT id FROM products WHERE id = $1 AND store_id = $2 AND status = 'PUBLISHED'`,
+    [productId, storeId],
+  );
   if (!rows[0]) throw notFound('product', 'product_not_found');
   return rows[0].id;
 }
 
-export async function relatedProducts(ctx: RequestContext, storeId: string, productId: string, limit: number): Promise<{ items: Array<ProductCard & { kind: string }> }> {
+export async function relatedProducts(
+  ctx: RequestContext,
+  storeId: string,
+  productId: string,
+  limit: number,
+): Promise<{ items: Array<ProductCard & { kind: string }> }> {
   const store = await publicStore(ctx, storeId);
   const id = await publishedProduct(ctx, store.id, productId);
   const rows: Array<CardRow & { kind: string; position: number }> = await ctx.manager.query(
@@ -306,7 +372,11 @@ export async function relatedProducts(ctx: RequestContext, storeId: string, prod
 const BUNDLE_PRICE_FIELDS = ['pricing', 'currency', 'itemsTotal', 'bundlePrice', 'savings', 'savingsPercent'] as const;
 const BUNDLE_ITEM_PRICE_FIELDS = ['unitPrice', 'productCurrency'] as const;
 
-export async function productBundles(ctx: RequestContext, storeId: string, productId: string): Promise<{ items: Array<Record<string, unknown>> }> {
+export async function productBundles(
+  ctx: RequestContext,
+  storeId: string,
+  productId: string,
+): Promise<{ items: Array<Record<string, unknown>> }> {
   const store = await publicStore(ctx, storeId);
   const id = await publishedProduct(ctx, store.id, productId);
   const scoped = storeContext(ctx, store);
@@ -315,7 +385,12 @@ export async function productBundles(ctx: RequestContext, storeId: string, produ
   const named = [...new Set(candidates.flatMap((b) => [...b.items.map((i) => i.productId), ...(b.productId ? [b.productId] : [])]))];
   const published = new Set(
     named.length
-      ? ((await ctx.manager.query(`SELECT id FROM products WHERE store_id = $1 AND status = 'PUBLISHED' AND id = ANY($2::uuid[])`, [store.id, named])) as Array<{ id: string }>).map((r) => r.id)
+      ? (
+          (await ctx.manager.query(`SELECT id FROM products WHERE store_id = $1 AND status = 'PUBLISHED' AND id = ANY($2::uuid[])`, [
+            store.id,
+            named,
+          ])) as Array<{ id: string }>
+        ).map((r) => r.id)
       : [],
   );
   const active = candidates.filter((b) => b.items.every((i) => published.has(i.productId)) && (!b.productId || published.has(b.productId)));
@@ -340,15 +415,26 @@ export async function productBundles(ctx: RequestContext, storeId: string, produ
   };
 }
 
-export async function sitemapFeed(ctx: RequestContext, storeId: string, cursor: string | undefined, limit: number): Promise<{ items: Array<{ slug: string; updatedAt: string }>; nextCursor: string | null }> {
+export async function sitemapFeed(
+  ctx: RequestContext,
+  storeId: string,
+  cursor: string | undefined,
+  limit: number,
+): Promise<{ items: Array<{ slug: string; updatedAt: string }>; nextCursor: string | null }> {
   const store = await publicStore(ctx, storeId);
-  if (cursor !== undefined && !UUID_PATTERN.test(cursor)) throw storefrontError('invalid_cursor', 'The cursor is not one this feed returned.', [{ path: 'query.cursor', message: 'cursor is invalid' }]);
+  if (cursor !== undefined && !UUID_PATTERN.test(cursor))
+    throw storefrontError('invalid_cursor', 'The cursor is not one this feed returned.', [
+      { path: 'query.cursor', message: 'cursor is invalid' },
+    ]);
   const rows: Array<{ id: string; slug: string; updated_at: Date }> = await ctx.manager.query(
     `SELECT id, slug, updated_at FROM products WHERE store_id = $1 AND status = 'PUBLISHED' AND ($2::uuid IS NULL OR id > $2::uuid) ORDER BY id LIMIT $3`,
     [store.id, cursor ?? null, limit + 1],
   );
   const page = rows.slice(0, limit);
-  return { items: page.map((r) => ({ slug: r.slug, updatedAt: r.updated_at.toISOString() })), nextCursor: rows.length > limit ? page[page.length - 1]!.id : null };
+  return {
+    items: page.map((r) => ({ slug: r.slug, updatedAt: r.updated_at.toISOString() })),
+    nextCursor: rows.length > limit ? page[page.length - 1]!.id : null,
+  };
 }
 
 /**
@@ -357,7 +443,10 @@ export async function sitemapFeed(ctx: RequestContext, storeId: string, cursor: 
  */
 export async function trackProductView(ctx: RequestContext, storeId: string, productId: string): Promise<void> {
   const store = await publicStore(ctx, storeId);
-  const [, affected] = (await ctx.manager.query(`UPDATE products SET view_count = view_count + 1 WHERE id = $1 AND store_id = $2 AND status = 'PUBLISHED'`, [productId, store.id])) as [unknown, number];
+  const [, affected] = (await ctx.manager.query(
+    `UPDATE products SET view_count = view_count + 1 WHERE id = $1 AND store_id = $2 AND status = 'PUBLISHED'`,
+    [productId, store.id],
+  )) as [unknown, number];
   if (!affected) throw notFound('product', 'product_not_found');
 }
 
@@ -375,12 +464,24 @@ const COLLECTION_COLUMNS = 'id, name, slug, description, image_url AS "imageUrl"
 
 export async function listCollections(ctx: RequestContext, storeId: string): Promise<{ items: PublicCollection[] }> {
   const store = await publicStore(ctx, storeId);
-  return { items: await ctx.manager.query(`SELECT ${COLLECTION_COLUMNS} FROM collections WHERE store_id = $1 AND is_active ORDER BY position, lower(name), id`, [store.id]) };
+  return {
+    items: await ctx.manager.query(
+      `SELECT ${COLLECTION_COLUMNS} FROM collections WHERE store_id = $1 AND is_active ORDER BY position, lower(name), id`,
+      [store.id],
+    ),
+  };
 }
 
-export async function getCollection(ctx: RequestContext, storeId: string, slug: string): Promise<PublicCollection & { products: ProductCard[] }> {
+export async function getCollection(
+  ctx: RequestContext,
+  storeId: string,
+  slug: string,
+): Promise<PublicCollection & { products: ProductCard[] }> {
   const store = await publicStore(ctx, storeId);
-  const rows: PublicCollection[] = await ctx.manager.query(`SELECT ${COLLECTION_COLUMNS} FROM collections WHERE store_id = $1 AND is_active AND lower(slug) = lower($2)`, [store.id, slug]);
+  const rows: PublicCollection[] = await ctx.manager.query(
+    `SELECT ${COLLECTION_COLUMNS} FROM collections WHERE store_id = $1 AND is_active AND lower(slug) = lower($2)`,
+    [store.id, slug],
+  );
   const collection = rows[0];
   if (!collection) throw notFound('collection', 'collection_not_found');
   const products: CardRow[] = await ctx.manager.query(

@@ -39,7 +39,10 @@ export const BulkTicketUpdateDto = pendingDto('BulkTicketUpdateDto');
 export const RequestHandoffInfoDto = pendingDto('RequestHandoffInfoDto');
 export const CompleteHandoffTaskDto = pendingDto('CompleteHandoffTaskDto');
 
-export const SupportTicketsCsv = csvDocument('SupportTicketsCsv', 'The tickets matching the filters, one row per ticket, with a header row.');
+export const SupportTicketsCsv = csvDocument(
+  'SupportTicketsCsv',
+  'The tickets matching the filters, one row per ticket, with a header row.',
+);
 
 /**
  * The filters of the ticket list, shared by `GET /support/tickets` and its CSV export ("same

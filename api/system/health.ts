@@ -73,7 +73,12 @@ export async function checkReadiness(deps: ReadinessDeps, roles: readonly Proces
     if (!state) return { status: 'down', durationMs: 0, error: 'not probed yet' };
     return state.up ? { status: 'up', durationMs: state.durationMs } : { status: 'down', durationMs: state.durationMs, error: state.error };
   };
-  const checks: Record<CheckName, CheckResult> = { postgres: dependency('postgres'), migrations, redis: dependency('redis'), meilisearch: dependency('meilisearch') };
+  const checks: Record<CheckName, CheckResult> = {
+    postgres: dependency('postgres'),
+    migrations,
+    redis: dependency('redis'),
+    meilisearch: dependency('meilisearch'),
+  };
   const shuttingDown = isShuttingDown();
   const perRole: Partial<Record<ProcessRole, RoleReadiness>> = {};
   for (const role of roles) {

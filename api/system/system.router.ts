@@ -57,7 +57,9 @@ export function addHealthRoutes(router: Router, deps: ReadinessDeps, roles: read
     const readiness = await checkReadiness(deps, roles);
     const { checks } = readiness;
     // Down but not needed by these roles: they work, with less (e.g. the api without Redis).
-    const degraded = Object.entries(checks).filter(([, c]) => c.status === 'down').map(([name]) => name);
+    const degraded = Object.entries(checks)
+      .filter(([, c]) => c.status === 'down')
+      .map(([name]) => name);
     if (readiness.ready) {
       ctx.body = { status: 'ready', checks, roles: readiness.roles, ...(degraded.length ? { degraded } : {}) };
       return;

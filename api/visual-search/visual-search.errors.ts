@@ -9,11 +9,17 @@ export const VISUAL_SEARCH_ERRORS = defineErrorCodes('visual-search', {
   visual_search_disabled: { status: 409, description: 'Visual search is disabled for this store; enable it in its settings.' },
   model_unavailable: { status: 400, description: 'The model cannot be used on this server (not installed, or it failed to load).' },
   product_not_found: { status: 404, description: 'A product does not exist in this store.' },
-  visual_index_not_ready: { status: 409, description: 'The store\'s image index is being rebuilt (visual search was just enabled or its model changed); try again shortly.' },
-  product_image_not_indexed: { status: 409, description: 'The product\'s image is not indexed yet, or it has no image.' },
+  visual_index_not_ready: {
+    status: 409,
+    description: "The store's image index is being rebuilt (visual search was just enabled or its model changed); try again shortly.",
+  },
+  product_image_not_indexed: { status: 409, description: "The product's image is not indexed yet, or it has no image." },
   image_required: { status: 400, description: 'A query needs an image (upload or base64), an imageUrl, or text.' },
-  text_queries_unavailable: { status: 400, description: 'Text queries need the clip model; the store\'s model embeds images only.' },
-  image_url_not_allowed: { status: 400, description: 'The image URL is refused: not http(s), with credentials, or resolving to a non-public address (also after redirects).' },
+  text_queries_unavailable: { status: 400, description: "Text queries need the clip model; the store's model embeds images only." },
+  image_url_not_allowed: {
+    status: 400,
+    description: 'The image URL is refused: not http(s), with credentials, or resolving to a non-public address (also after redirects).',
+  },
   image_too_large: { status: 400, description: 'The image at the URL is larger than the size limit.' },
   image_fetch_failed: { status: 400, description: 'The image at the URL could not be fetched (unreachable, timeout, error status).' },
   not_an_image: [

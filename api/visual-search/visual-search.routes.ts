@@ -11,7 +11,17 @@ import {
   VisualSearchSettingsDto,
   VisualSearchSettingsResponse,
 } from './visual-search.schemas';
-import { clearIndex, indexProducts, indexStatus, queryMerchant, queryPublic, similarProducts, updateSettings, type QueryInput, type SettingsInput } from './visual-search.service';
+import {
+  clearIndex,
+  indexProducts,
+  indexStatus,
+  queryMerchant,
+  queryPublic,
+  similarProducts,
+  updateSettings,
+  type QueryInput,
+  type SettingsInput,
+} from './visual-search.service';
 
 type Params = Record<string, string>;
 
@@ -19,7 +29,7 @@ const readers = "Any member of the tenant, or an API key of the store. Another t
 const writers = `${readers} An archived store answers 409 store_archived. Each change records one audit entry.`;
 const disabledNote = 'A store with visual search disabled (the default until its settings enable it) answers 409 visual_search_disabled.';
 const scoreNote =
-  'Results are ordered by similarity, most similar first; score is (1 + cosine) / 2 of the two image vectors (1: the same image), and results below the store\'s minSimilarity are left out. While the store\'s index is being rebuilt after a model change the search may answer 409 visual_index_not_ready.';
+  "Results are ordered by similarity, most similar first; score is (1 + cosine) / 2 of the two image vectors (1: the same image), and results below the store's minSimilarity are left out. While the store's index is being rebuilt after a model change the search may answer 409 visual_index_not_ready.";
 const queryNote = `The image comes as a multipart/form-data upload (file part \`image\`, other fields as form fields), as base64 in a JSON body (\`image\`), or as \`imageUrl\` fetched by the server (http or https, public addresses only — loopback, private, link-local, CGNAT, multicast and cloud metadata addresses are refused, also after redirects — with a timeout and a size limit). \`text\` matches words against product photos when the store uses the clip model. The content is sniffed: anything but a JPEG, PNG, GIF, WebP, AVIF or TIFF image answers 415 not_an_image (400 for a URL), an upload over the size limit 413, an image over the pixel limit 413 image_too_many_pixels (400 for a URL), a refused URL 400 image_url_not_allowed, an unreachable one 400 image_fetch_failed. Filters (categoryId with its subcategories, brandId, minPrice, maxPrice, inStock) apply inside the same search. limit defaults to the store's maxResults and never exceeds it. The image is used for this query only and is never stored. ${disabledNote} ${scoreNote}`;
 const upload = {
   field: 'image',
@@ -48,7 +58,8 @@ export const visualSearchRoutes = defineRoutes({ tag: 'visual-search', auth: 'me
     body: IndexProductDto,
     response: IndexRequestResponse,
     status: 202,
-    handler: (req: RouteRequest<Params, Params, { productIds?: string[]; force?: boolean }>) => indexProducts(req.context, req.params.storeId!, req.body),
+    handler: (req: RouteRequest<Params, Params, { productIds?: string[]; force?: boolean }>) =>
+      indexProducts(req.context, req.params.storeId!, req.body),
   },
   {
     operationId: 'visualSearch.indexStatus',
@@ -79,7 +90,8 @@ export const visualSearchRoutes = defineRoutes({ tag: 'visual-search', auth: 'me
     query: { limit: listedRequired(positiveInt(100).default(50)) },
     response: VisualSearchResults,
     status: 200,
-    handler: (req: RouteRequest<Params, Record<string, number>>) => similarProducts(req.context, req.params.storeId!, req.params.productId!, req.query.limit!),
+    handler: (req: RouteRequest<Params, Record<string, number>>) =>
+      similarProducts(req.context, req.params.storeId!, req.params.productId!, req.query.limit!),
   },
   {
     operationId: 'visualSearch.query',

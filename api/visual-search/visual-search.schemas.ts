@@ -11,11 +11,15 @@ export const QUERY_TEXT_MAX = 200;
 export const VisualSearchSettingsDto = dto(
   'VisualSearchSettingsDto',
   Joi.object({
-    enabled: Joi.boolean().description('Turns visual search on or off for the store. Turning it on queues every product image for embedding.'),
-    model: oneOf(VISUAL_MODELS).description(
-      'mobilenet-v2 (default; 1280-d MobileNetV2 image features, always available) or clip (a CLIP model installed on the server, VISION_CLIP_MODEL_DIR; also matches text). Changing the model re-embeds every product image of the store; until then the store\'s results come from the images already done.',
+    enabled: Joi.boolean().description(
+      'Turns visual search on or off for the store. Turning it on queues every product image for embedding.',
     ),
-    minSimilarity: number(0, 1).precision(4).description('Results scoring below this are left out (score 0 to 1; 1 is the same image). Default 0.'),
+    model: oneOf(VISUAL_MODELS).description(
+      "mobilenet-v2 (default; 1280-d MobileNetV2 image features, always available) or clip (a CLIP model installed on the server, VISION_CLIP_MODEL_DIR; also matches text). Changing the model re-embeds every product image of the store; until then the store's results come from the images already done.",
+    ),
+    minSimilarity: number(0, 1)
+      .precision(4)
+      .description('Results scoring below this are left out (score 0 to 1; 1 is the same image). Default 0.'),
     maxResults: positiveInt(MAX_RESULTS_LIMIT).description('Most results a query returns, 1 to 100. Default 20.'),
   })
     .min(1)
@@ -28,7 +32,7 @@ export const VisualSearchSettingsResponse = dto(
     storeId: uuid().required(),
     enabled: Joi.boolean().required(),
     model: oneOf(VISUAL_MODELS).required(),
-    dimensions: int(1).required().description('Length of the model\'s vectors.'),
+    dimensions: int(1).required().description("Length of the model's vectors."),
     textQueries: Joi.boolean().required().description('Whether the model also embeds text, so `text` queries work (CLIP).'),
     minSimilarity: number(0, 1).required(),
     maxResults: positiveInt(MAX_RESULTS_LIMIT).required(),
@@ -39,8 +43,15 @@ export const VisualSearchSettingsResponse = dto(
 export const IndexProductDto = dto(
   'IndexProductDto',
   Joi.object({
-    productIds: Joi.array().items(uuid()).min(1).max(INDEX_IDS_MAX).unique().description('Products to (re)index, 1 to 1000; left out: every product of the store.'),
-    force: Joi.boolean().default(false).description('Embed again even when a vector of the same image and model is stored (the image changed behind the same URL).'),
+    productIds: Joi.array()
+      .items(uuid())
+      .min(1)
+      .max(INDEX_IDS_MAX)
+      .unique()
+      .description('Products to (re)index, 1 to 1000; left out: every product of the store.'),
+    force: Joi.boolean()
+      .default(false)
+      .description('Embed again even when a vector of the same image and model is stored (the image changed behind the same URL).'),
   }).description('An empty object indexes every product of the store, reusing stored vectors.'),
 );
 
@@ -56,7 +67,11 @@ export const IndexRequestResponse = dto(
 const Failure = Joi.object({
   productId: uuid().required(),
   imageUrl: Joi.string().allow(null).required(),
-  reason: Joi.string().required().description('`<code>: <explanation>`; codes: not_an_image, too_many_pixels, undecodable, too_large, address_not_allowed, scheme_not_allowed, http_status, timeout, network, dns_failed, too_many_redirects, invalid_url.'),
+  reason: Joi.string()
+    .required()
+    .description(
+      '`<code>: <explanation>`; codes: not_an_image, too_many_pixels, undecodable, too_large, address_not_allowed, scheme_not_allowed, http_status, timeout, network, dns_failed, too_many_redirects, invalid_url.',
+    ),
   attempts: int(1).required(),
   updatedAt: dateTime().required(),
 });
@@ -94,15 +109,19 @@ export const QueryByImageDto = dto(
   Joi.object({
     image: Joi.string()
       .base64({ paddingRequired: false })
-      .description('The image, base64-encoded (JSON bodies; at most the JSON body limit, 1 MB by default). With multipart/form-data send it as the file part `image` instead (up to VISION_UPLOAD_MAX_BYTES, 8 MB by default). JPEG, PNG, GIF, WebP, AVIF or TIFF, sniffed from the bytes.'),
-    imageUrl: httpUrl().description('An http(s) URL of the image, fetched by the server: public addresses only, at most VISION_FETCH_MAX_BYTES.'),
+      .description(
+        'The image, base64-encoded (JSON bodies; at most the JSON body limit, 1 MB by default). With multipart/form-data send it as the file part `image` instead (up to VISION_UPLOAD_MAX_BYTES, 8 MB by default). JPEG, PNG, GIF, WebP, AVIF or TIFF, sniffed from the bytes.',
+      ),
+    imageUrl: httpUrl().description(
+      'An http(s) URL of the image, fetched by the server: public addresses only, at most VISION_FETCH_MAX_BYTES.',
+    ),
     text: text(1, QUERY_TEXT_MAX).trim().description('Words to match against product photos; only with the clip model.'),
     categoryId: uuid().description('Only products in this category or below it.'),
     brandId: uuid(),
     minPrice: money(),
     maxPrice: money(),
     inStock: Joi.boolean().description('true: only products with stock.'),
-    limit: positiveInt(MAX_RESULTS_LIMIT).description('At most this many results, and never more than the store\'s maxResults.'),
+    limit: positiveInt(MAX_RESULTS_LIMIT).description("At most this many results, and never more than the store's maxResults."),
   })
     .oxor('image', 'imageUrl', 'text')
     .description('Exactly one of image (or the multipart file), imageUrl or text. The image is used for this query only and never stored.'),

@@ -44,9 +44,21 @@ interface EffectiveSettings {
   updatedAt: Date | null;
 }
 
-const DEFAULTS: EffectiveSettings = { enabled: false, model: 'mobilenet-v2', dimensions: MOBILENET_DIMENSIONS, minSimilarity: 0, maxResults: 20, lastRequestedAt: null, updatedAt: null };
+const DEFAULTS: EffectiveSettings = {
+  enabled: false,
+  model: 'mobilenet-v2',
+  dimensions: MOBILENET_DIMENSIONS,
+  minSimilarity: 0,
+  maxResults: 20,
+  lastRequestedAt: null,
+  updatedAt: null,
+};
 
-const disabled = (): ConflictError => visualSearchError('visual_search_disabled', 'Visual search is disabled for this store; enable it with PATCH /visual-search/stores/{storeId}/settings.');
+const disabled = (): ConflictError =>
+  visualSearchError(
+    'visual_search_disabled',
+    'Visual search is disabled for this store; enable it with PATCH /visual-search/stores/{storeId}/settings.',
+  );
 
 function visionConfig(ctx: RequestContext): VisionConfig {
   return servicesOf(ctx).config.vision;
@@ -71,14 +83,25 @@ async function loadSettings(ctx: RequestContext, storeId: string): Promise<Visua
 
 /** Settings of a store for an anonymous caller (public query): the row is read by store id alone. */
 async function publicSettings(ctx: RequestContext, storeId: string): Promise<{ tenantId: string; settings: EffectiveSettings }> {
-  const [store]: Array<{ tenant_id: string; status: string }> = await ctx.manager.query('SELECT tenant_id, status FROM stores WHERE id = $1', [storeId]);
-  if (!store || store.status !== 'active') throw storeNotFound();
-  const [row]: Array<{ enabled: boolean; model: VisualModel; dimensions: number; min_similarity: string; max_results: number }> = await ctx.manager.query(
-    'SELECT enabled, model, dimensions, min_similarity, max_results FROM visual_search_settings WHERE store_id = $1',
+  const [store]: Array<{ tenant_id: string; status: string }> = await ctx.manager.query(
+    'SELECT tenant_id, status FROM stores WHERE id = $1',
     [storeId],
   );
+  if (!store || store.status !== 'active') throw storeNotFound();
+  const [row]: Array<{ enabled: boolean; model: VisualModel; dimensions: number; min_similarity: string; max_results: number }> =
+    await ctx.manager.query(
+      'SELECT enabled, model, dimensions, min_similarity, max_results FROM visual_search_settings WHERE store_id = $1',
+      [storeId],
+    );
   const settings = row
-    ? { ...DEFAULTS, enabled: row.enabled, model: row.model, dimensions: row.dimensions, minSimilarity: Number(row.min_similarity), maxResults: row.max_results }
+    ? {
+        ...DEFAULTS,
+        enabled: row.enabled,
+        model: row.model,
+        dimensions: row.dimensions,
+        minSimilarity: Number(row.min_similarity),
+        maxResults: row.max_results,
+      }
     : { ...DEFAULTS };
   return { tenantId: store.tenant_id, settings };
 }
@@ -136,14 +159,18 @@ export async function updateSettings(ctx: RequestContext, storeId: string, input
     const before = effective(existing);
     const model = input.model ?? before.model;
     if (model === 'clip' && !config.clipModelDir) {
-      throw visualSearchError('model_unavailable', 'The clip model is not installed on this server (VISION_CLIP_MODEL_DIR).', [{ path: 'body.model', message: 'clip is not available' }]);
+      throw visualSearchError('model_unavailable', 'The clip model is not installed on this server (VISION_CLIP_MODEL_DIR).', [
+        { path: 'body.model', message: 'clip is not available' },
+      ]);
     }
     let dimensions = before.dimensions;
     if (!existing || model !== before.model) {
       try {
         dimensions = await modelDimensions(model, config);
       } catch (error) {
-        throw visualSearchError('model_unavailable', `The ${model} model cannot be used: ${(error as Error).message}.`, [{ path: 'body.model', message: `${model} is not available` }]);
+        throw visualSearchError('model_unavailable', `The ${model} model cannot be used: ${(error as Error).message}.`, [
+          { path: 'body.model', message: `${model} is not available` },
+        ]);
       }
     }
     const after: EffectiveSettings = {
@@ -154,7 +181,13 @@ export async function updateSettings(ctx: RequestContext, storeId: string, input
       minSimilarity: input.minSimilarity ?? before.minSimilarity,
       maxResults: input.maxResults ?? before.maxResults,
     };
-    const state = (s: EffectiveSettings) => ({ enabled: s.enabled, model: s.model, dimensions: s.dimensions, minSimilarity: s.minSimilarity, maxResults: s.maxResults });
+    const state = (s: EffectiveSettings) => ({
+      enabled: s.enabled,
+      model: s.model,
+      dimensions: s.dimensions,
+      minSimilarity: s.minSimilarity,
+      maxResults: s.maxResults,
+    });
     if (existing && JSON.stringify(state(before)) === JSON.stringify(state(after))) return settingsView(storeId, before, config);
 
     const reembed = after.enabled && (!before.enabled || after.model !== before.model || !existing);
@@ -170,8 +203,15 @@ export async function updateSettings(ctx: RequestContext, storeId: string, input
       ...(reembed ? { lastRequestedAt: now } : {}),
     };
     if (existing) await repo.update({ storeId }, values as never);
-    else await tx.manager.insert(VisualSearchSettings, { storeId, tenantId: tx.tenantId!, createdAt: now, lastRequestedAt: null, ...values });
-    await recordAudit(tx, { action: 'visual_search.settings.update', resourceType: 'visual_search_settings', resourceId: storeId, before: existing ? state(before) : null, after: state(after) });
+    else
+      await tx.manager.insert(VisualSearchSettings, { storeId, tenantId: tx.tenantId!, createdAt: now, lastRequestedAt: null, ...values });
+    await recordAudit(tx, {
+      action: 'visual_search.settings.update',
+      resourceType: 'visual_search_settings',
+      resourceId: storeId,
+      before: existing ? state(before) : null,
+      after: state(after),
+    });
     if (after.enabled !== before.enabled || after.dimensions !== before.dimensions || !existing) {
       // The store's index gets (or keeps) the `image` embedder with the model's dimensions.
       await enqueueOutbox(tx, { queue: 'index', topic: 'visual_search.settings_updated', aggregateType: 'store', aggregateId: storeId });
@@ -199,23 +239,45 @@ export async function updateSettings(ctx: RequestContext, storeId: string, input
   });
 }
 
-export async function indexProducts(ctx: RequestContext, storeId: string, input: { productIds?: string[]; force?: boolean }): Promise<Record<string, unknown>> {
+export async function indexProducts(
+  ctx: RequestContext,
+  storeId: string,
+  input: { productIds?: string[]; force?: boolean },
+): Promise<Record<string, unknown>> {
   return inTransaction(ctx, async (tx) => {
     await requireStore(tx, storeId, { forWrite: true, lock: true });
     const settings = effective(await loadSettings(tx, storeId));
     if (!settings.enabled) throw disabled();
     const ids = input.productIds ? [...new Set(input.productIds.map((id) => id.toLowerCase()))] : null;
     if (ids) {
-      const found: Array<{ id: string }> = await tx.manager.query('SELECT id FROM products WHERE store_id = $1 AND tenant_id = $2 AND id = ANY($3::uuid[])', [storeId, tx.tenantId, ids]);
+      const found: Array<{ id: string }> = await tx.manager.query(
+        'SELECT id FROM products WHERE store_id = $1 AND tenant_id = $2 AND id = ANY($3::uuid[])',
+        [storeId, tx.tenantId, ids],
+      );
       const known = new Set(found.map((r) => r.id));
       const missing = ids.filter((id) => !known.has(id));
       if (missing.length) {
-        throw visualSearchError('product_not_found', `${missing.length} of the products do not exist in this store.`, missing.slice(0, 20).map((id) => ({ path: `body.productIds[${input.productIds!.findIndex((p) => p.toLowerCase() === id)}]`, message: 'no such product in this store' })));
+        throw visualSearchError(
+          'product_not_found',
+          `${missing.length} of the products do not exist in this store.`,
+          missing
+            .slice(0, 20)
+            .map((id) => ({
+              path: `body.productIds[${input.productIds!.findIndex((p) => p.toLowerCase() === id)}]`,
+              message: 'no such product in this store',
+            })),
+        );
       }
     }
     const queued = await queueProducts(tx, storeId, ids, input.force === true);
     await tenantRepository(tx, VisualSearchSettings).update({ storeId }, { lastRequestedAt: new Date() } as never);
-    await recordAudit(tx, { action: 'visual_search.index', resourceType: 'visual_search_settings', resourceId: storeId, before: null, after: { productIds: ids?.length ?? 'all', force: input.force === true, queued } });
+    await recordAudit(tx, {
+      action: 'visual_search.index',
+      resourceType: 'visual_search_settings',
+      resourceId: storeId,
+      before: null,
+      after: { productIds: ids?.length ?? 'all', force: input.force === true, queued },
+    });
     return { storeId, queued, model: settings.model };
   });
 }
@@ -236,18 +298,31 @@ export async function indexStatus(ctx: RequestContext, storeId: string): Promise
        FROM product_image_vectors WHERE store_id = $1 AND tenant_id = $2`,
     [storeId, ctx.tenantId, settings.model, settings.dimensions],
   );
-  const failures: Array<{ product_id: string; image_url: string | null; error: string | null; attempts: number; updated_at: Date }> = await ctx.manager.query(
-    `SELECT product_id, image_url, error, attempts, updated_at FROM product_image_vectors
+  const failures: Array<{ product_id: string; image_url: string | null; error: string | null; attempts: number; updated_at: Date }> =
+    await ctx.manager.query(
+      `SELECT product_id, image_url, error, attempts, updated_at FROM product_image_vectors
       WHERE store_id = $1 AND tenant_id = $2 AND status = 'FAILED' ORDER BY updated_at DESC, product_id LIMIT 50`,
-    [storeId, ctx.tenantId],
-  );
+      [storeId, ctx.tenantId],
+    );
   return {
     storeId,
     enabled: settings.enabled,
     model: settings.model,
     dimensions: settings.dimensions,
-    counts: { products: products?.products ?? 0, withImage: products?.with_image ?? 0, indexed: counts?.indexed ?? 0, pending: counts?.pending ?? 0, failed: counts?.failed ?? 0 },
-    failures: failures.map((f) => ({ productId: f.product_id, imageUrl: f.image_url, reason: f.error ?? 'unknown', attempts: Math.max(1, f.attempts), updatedAt: f.updated_at })),
+    counts: {
+      products: products?.products ?? 0,
+      withImage: products?.with_image ?? 0,
+      indexed: counts?.indexed ?? 0,
+      pending: counts?.pending ?? 0,
+      failed: counts?.failed ?? 0,
+    },
+    failures: failures.map((f) => ({
+      productId: f.product_id,
+      imageUrl: f.image_url,
+      reason: f.error ?? 'unknown',
+      attempts: Math.max(1, f.attempts),
+      updatedAt: f.updated_at,
+    })),
     lastRequestedAt: settings.lastRequestedAt,
     lastIndexedAt: counts?.last ?? null,
   };
@@ -263,7 +338,14 @@ export async function clearIndex(ctx: RequestContext, storeId: string): Promise<
       [storeId, tx.tenantId],
     );
     const cleared = row?.cleared ?? 0;
-    if (cleared > 0) await recordAudit(tx, { action: 'visual_search.clear', resourceType: 'visual_search_settings', resourceId: storeId, before: { vectors: cleared }, after: { vectors: 0 } });
+    if (cleared > 0)
+      await recordAudit(tx, {
+        action: 'visual_search.clear',
+        resourceType: 'visual_search_settings',
+        resourceId: storeId,
+        before: { vectors: cleared },
+        after: { vectors: 0 },
+      });
     return { storeId, cleared };
   });
 }
@@ -273,7 +355,10 @@ export async function clearIndex(ctx: RequestContext, storeId: string): Promise<
 
 function searchFailed(error: unknown): never {
   if (error instanceof IndexNotReadyError) {
-    throw visualSearchError('visual_index_not_ready', 'The store\'s image index is being rebuilt (visual search was just enabled or its model changed); try again shortly.');
+    throw visualSearchError(
+      'visual_index_not_ready',
+      "The store's image index is being rebuilt (visual search was just enabled or its model changed); try again shortly.",
+    );
   }
   throw error;
 }
@@ -286,7 +371,8 @@ async function embedderOf(ctx: RequestContext, settings: EffectiveSettings): Pro
     servicesOf(ctx).logger.error({ err: error, model: settings.model }, 'visual search: the model could not be loaded');
     throw new ServiceUnavailableError(`The ${settings.model} model is not available right now.`, 5);
   }
-  if (embedder.dimensions !== settings.dimensions) throw visualSearchError('visual_index_not_ready', 'The store\'s model changed; its image index is being rebuilt.');
+  if (embedder.dimensions !== settings.dimensions)
+    throw visualSearchError('visual_index_not_ready', "The store's model changed; its image index is being rebuilt.");
   return embedder;
 }
 
@@ -297,14 +383,30 @@ export interface QueryTimings {
 }
 
 /** The query's vector: from the uploaded or base64 image, an image URL (fetched safely), or text (CLIP). */
-export async function queryVector(ctx: RequestContext, settings: EffectiveSettings, input: QueryInput, timings: QueryTimings): Promise<Float32Array> {
+export async function queryVector(
+  ctx: RequestContext,
+  settings: EffectiveSettings,
+  input: QueryInput,
+  timings: QueryTimings,
+): Promise<Float32Array> {
   const config = visionConfig(ctx);
   const given = [input.image !== undefined, input.imageUrl !== undefined, input.text !== undefined].filter(Boolean).length;
-  if (given === 0) throw visualSearchError('image_required', 'Send an image (multipart file `image` or base64 `image`), an `imageUrl`, or `text`.', [{ path: 'body.image', message: 'image, imageUrl or text is required' }]);
-  if (given > 1) throw new ValidationError('Send only one of image, imageUrl and text.', [{ path: 'body', message: 'only one of image, imageUrl and text' }]);
+  if (given === 0)
+    throw visualSearchError('image_required', 'Send an image (multipart file `image` or base64 `image`), an `imageUrl`, or `text`.', [
+      { path: 'body.image', message: 'image, imageUrl or text is required' },
+    ]);
+  if (given > 1)
+    throw new ValidationError('Send only one of image, imageUrl and text.', [
+      { path: 'body', message: 'only one of image, imageUrl and text' },
+    ]);
   if (input.text !== undefined) {
     const embedder = await embedderOf(ctx, settings);
-    if (!embedder.embedTexts) throw visualSearchError('text_queries_unavailable', 'Text queries need the clip model; this store uses a model that embeds images only.', [{ path: 'body.text', message: 'not supported by the store\'s model' }]);
+    if (!embedder.embedTexts)
+      throw visualSearchError(
+        'text_queries_unavailable',
+        'Text queries need the clip model; this store uses a model that embeds images only.',
+        [{ path: 'body.text', message: "not supported by the store's model" }],
+      );
     const started = performance.now();
     const [vector] = await embedder.embedTexts([input.text]);
     timings.embedMs = performance.now() - started;
@@ -316,7 +418,14 @@ export async function queryVector(ctx: RequestContext, settings: EffectiveSettin
   if (input.imageUrl !== undefined) {
     fromUrl = true;
     try {
-      bytes = (await safeFetch(input.imageUrl, { timeoutMs: config.fetchTimeoutMs, maxBytes: config.fetchMaxBytes, maxRedirects: config.maxRedirects, allowAddresses: config.fetchAllowAddresses })).body;
+      bytes = (
+        await safeFetch(input.imageUrl, {
+          timeoutMs: config.fetchTimeoutMs,
+          maxBytes: config.fetchMaxBytes,
+          maxRedirects: config.maxRedirects,
+          allowAddresses: config.fetchAllowAddresses,
+        })
+      ).body;
     } catch (error) {
       if (!(error instanceof SafeFetchError)) throw error;
       const code = ['address_not_allowed', 'scheme_not_allowed', 'credentials_not_allowed', 'invalid_url'].includes(error.reason)
@@ -329,7 +438,8 @@ export async function queryVector(ctx: RequestContext, settings: EffectiveSettin
   } else {
     bytes = typeof input.image === 'string' ? Buffer.from(input.image, 'base64') : input.image!;
     if (bytes.length === 0) throw visualSearchError('not_an_image', 'The image is empty.', [{ path: 'body.image', message: 'empty' }], 400);
-    if (bytes.length > config.uploadMaxBytes) throw new PayloadTooLargeError(config.uploadMaxBytes, `The image exceeds the limit of ${config.uploadMaxBytes} bytes.`);
+    if (bytes.length > config.uploadMaxBytes)
+      throw new PayloadTooLargeError(config.uploadMaxBytes, `The image exceeds the limit of ${config.uploadMaxBytes} bytes.`);
   }
   const embedder = await embedderOf(ctx, settings);
   let image;
@@ -339,7 +449,13 @@ export async function queryVector(ctx: RequestContext, settings: EffectiveSettin
     if (!(error instanceof ImageError)) throw error;
     const path = fromUrl ? 'body.imageUrl' : 'body.image';
     if (error.reason === 'not_an_image') {
-      if (fromUrl) throw visualSearchError('not_an_image', `The URL does not point at an image: ${error.message}`, [{ path, message: 'not an image' }], 400);
+      if (fromUrl)
+        throw visualSearchError(
+          'not_an_image',
+          `The URL does not point at an image: ${error.message}`,
+          [{ path, message: 'not an image' }],
+          400,
+        );
       throw visualSearchError('not_an_image', `The upload is not an image: ${error.message}`, [], 415);
     }
     if (error.reason === 'too_many_pixels') {
@@ -359,7 +475,12 @@ function results(items: VisualHit[], model: VisualModel, started: number): Recor
   return { items, model, tookMs: Math.round(performance.now() - started) };
 }
 
-export async function queryMerchant(ctx: RequestContext, storeId: string, input: QueryInput, timings: QueryTimings = { decodeMs: 0, embedMs: 0, searchMs: 0 }): Promise<Record<string, unknown>> {
+export async function queryMerchant(
+  ctx: RequestContext,
+  storeId: string,
+  input: QueryInput,
+  timings: QueryTimings = { decodeMs: 0, embedMs: 0, searchMs: 0 },
+): Promise<Record<string, unknown>> {
   const started = performance.now();
   await requireStore(ctx, storeId);
   const settings = effective(await loadSettings(ctx, storeId));
@@ -380,10 +501,18 @@ export async function queryMerchant(ctx: RequestContext, storeId: string, input:
   return results(items, settings.model, started);
 }
 
-export async function queryPublic(ctx: RequestContext, storeId: string, input: QueryInput, timings: QueryTimings = { decodeMs: 0, embedMs: 0, searchMs: 0 }): Promise<Record<string, unknown>> {
+export async function queryPublic(
+  ctx: RequestContext,
+  storeId: string,
+  input: QueryInput,
+  timings: QueryTimings = { decodeMs: 0, embedMs: 0, searchMs: 0 },
+): Promise<Record<string, unknown>> {
   const started = performance.now();
   const services = servicesOf(ctx);
-  await services.rateLimiter.hit(`visual-query:${clientIp(ctx)}`, { limit: services.config.vision.publicQueriesPerMinute, windowSeconds: 60 });
+  await services.rateLimiter.hit(`visual-query:${clientIp(ctx)}`, {
+    limit: services.config.vision.publicQueriesPerMinute,
+    windowSeconds: 60,
+  });
   const { settings } = await publicSettings(ctx, storeId);
   if (!settings.enabled) throw disabled();
   const vector = await queryVector(ctx, settings, input, timings);
@@ -399,7 +528,12 @@ export async function queryPublic(ctx: RequestContext, storeId: string, input: Q
   return results(items, settings.model, started);
 }
 
-export async function similarProducts(ctx: RequestContext, storeId: string, productId: string, limit: number): Promise<Record<string, unknown>> {
+export async function similarProducts(
+  ctx: RequestContext,
+  storeId: string,
+  productId: string,
+  limit: number,
+): Promise<Record<string, unknown>> {
   const started = performance.now();
   await requireStore(ctx, storeId);
   const settings = effective(await loadSettings(ctx, storeId));
@@ -411,7 +545,10 @@ export async function similarProducts(ctx: RequestContext, storeId: string, prod
   );
   if (!product) throw visualSearchError('product_not_found', 'The product does not exist in this store.');
   if (!product.vector || product.model !== settings.model || product.dimensions !== settings.dimensions) {
-    throw visualSearchError('product_image_not_indexed', 'The product\'s image is not indexed yet (or it has no image); see GET /visual-search/stores/{storeId}/index.');
+    throw visualSearchError(
+      'product_image_not_indexed',
+      "The product's image is not indexed yet (or it has no image); see GET /visual-search/stores/{storeId}/index.",
+    );
   }
   const items = await searchPublished(servicesOf(ctx).meiliSearch, {
     storeId,

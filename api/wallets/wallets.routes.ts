@@ -7,8 +7,22 @@ import { storeId } from '../http/schema-types';
 import { WalletConfigUpsertDto } from './wallets.schemas';
 
 export const walletsRoutes = defineRoutes({ tag: 'wallets', auth: 'merchant' }, [
-  { operationId: 'wallets.get', method: 'GET', path: '/merchant-wallets', summary: 'Wallet payment configuration of a store', query: { storeId: storeId() }, status: 200 },
-  { operationId: 'wallets.upsert', method: 'PUT', path: '/merchant-wallets', summary: "Create or replace a store's wallet payment configuration", body: WalletConfigUpsertDto, status: 200 },
+  {
+    operationId: 'wallets.get',
+    method: 'GET',
+    path: '/merchant-wallets',
+    summary: 'Wallet payment configuration of a store',
+    query: { storeId: storeId() },
+    status: 200,
+  },
+  {
+    operationId: 'wallets.upsert',
+    method: 'PUT',
+    path: '/merchant-wallets',
+    summary: "Create or replace a store's wallet payment configuration",
+    body: WalletConfigUpsertDto,
+    status: 200,
+  },
   {
     operationId: 'wallets.verifyDomain',
     method: 'POST',

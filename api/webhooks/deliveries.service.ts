@@ -70,21 +70,35 @@ function checkCursor(cursor: string | undefined): void {
 
 type Page = { items: WebhookDeliveryView[]; nextCursor: string | null };
 
-async function page(ctx: RequestContext, filter: { endpointId?: string; status?: string }, cursor: string | undefined, limit: number): Promise<Page> {
+async function page(
+  ctx: RequestContext,
+  filter: { endpointId?: string; status?: string },
+  cursor: string | undefined,
+  limit: number,
+): Promise<Page> {
   checkCursor(cursor);
   const qb = tenantRepository(ctx, WebhookDelivery).createQueryBuilder('d');
   if (filter.endpointId !== undefined) qb.andWhere('d.endpointId = :endpointId', { endpointId: filter.endpointId });
   if (filter.status !== undefined) qb.andWhere('d.status = :status', { status: filter.status });
   if (cursor !== undefined) qb.andWhere('d.id < :cursor', { cursor });
-  const rows = await qb.orderBy('d.id', 'DESC').take(limit + 1).getMany();
+  const rows = await qb
+    .orderBy('d.id', 'DESC')
+    .take(limit + 1)
+    .getMany();
   const items = rows.slice(0, limit);
   const endpointIds = [...new Set(items.map((d) => d.endpointId).filter((id): id is string => id !== null))];
   const urls = new Map<string, string>();
   if (endpointIds.length) {
-    const endpoints = await tenantRepository(ctx, WebhookEndpoint).createQueryBuilder('e').andWhere('e.id IN (:...ids)', { ids: endpointIds }).getMany();
+    const endpoints = await tenantRepository(ctx, WebhookEndpoint)
+      .createQueryBuilder('e')
+      .andWhere('e.id IN (:...ids)', { ids: endpointIds })
+      .getMany();
     for (const e of endpoints) urls.set(e.id, e.url);
   }
-  return { items: items.map((d) => deliveryView(d, d.endpointId ? urls.get(d.endpointId) : null)), nextCursor: rows.length > limit ? items[items.length - 1]!.id : null };
+  return {
+    items: items.map((d) => deliveryView(d, d.endpointId ? urls.get(d.endpointId) : null)),
+    nextCursor: rows.length > limit ? items[items.length - 1]!.id : null,
+  };
 }
 
 export interface ListDeliveriesQuery {
@@ -114,7 +128,10 @@ export async function listDeadLetters(ctx: RequestContext, query: ListDeadLetter
 }
 
 async function loadDelivery(ctx: RequestContext, id: string, forWrite = false): Promise<WebhookDelivery> {
-  const delivery = await tenantRepository(ctx, WebhookDelivery, deliveryNotFound).findOne({ where: { id }, ...(forWrite ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+  const delivery = await tenantRepository(ctx, WebhookDelivery, deliveryNotFound).findOne({
+    where: { id },
+    ...(forWrite ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+  });
   if (!delivery) throw deliveryNotFound();
   return delivery;
 }
@@ -126,7 +143,14 @@ async function endpointUrl(ctx: RequestContext, delivery: WebhookDelivery): Prom
 
 export interface WebhookDeliveryDetail extends WebhookDeliveryView {
   payload: Record<string, unknown>;
-  history: Array<{ number: number; outcome: 'SUCCESS' | 'FAILURE'; statusCode: number | null; error: string | null; durationMs: number; attemptedAt: string }>;
+  history: Array<{
+    number: number;
+    outcome: 'SUCCESS' | 'FAILURE';
+    statusCode: number | null;
+    error: string | null;
+    durationMs: number;
+    attemptedAt: string;
+  }>;
 }
 
 /** One delivery with the envelope it sends and every attempt. */
@@ -137,11 +161,25 @@ export async function getDelivery(ctx: RequestContext, id: string): Promise<Webh
   return {
     ...deliveryView(delivery, await endpointUrl(ctx, delivery)),
     payload: JSON.parse(delivery.body) as Record<string, unknown>,
-    history: attempts.map((a) => ({ number: a.number, outcome: a.outcome, statusCode: a.statusCode, error: a.error, durationMs: a.durationMs, attemptedAt: a.attemptedAt.toISOString() })),
+    history: attempts.map((a) => ({
+      number: a.number,
+      outcome: a.outcome,
+      statusCode: a.statusCode,
+      error: a.error,
+      durationMs: a.durationMs,
+      attemptedAt: a.attemptedAt.toISOString(),
+    })),
   };
 }
 
-const REPLAY = { status: 'PENDING' as const, attempts: 0, nextAttemptAt: () => 'now()', claimedUntil: null, claimToken: null, deadAt: null };
+const REPLAY = {
+  status: 'PENDING' as const,
+  attempts: 0,
+  nextAttemptAt: () => 'now()',
+  claimedUntil: null,
+  claimToken: null,
+  deadAt: null,
+};
 
 /**
  * Sends a DEAD (or DELIVERED) delivery again: same deliveryId and bytes, a new round of five
@@ -151,9 +189,20 @@ export async function replayDelivery(ctx: RequestContext, id: string): Promise<W
   requireWebhookAdmin(ctx);
   const view = await inTransaction(ctx, async (tx) => {
     const delivery = await loadDelivery(tx, id, true);
-    if (delivery.status === 'PENDING') throw webhooksError('webhook_delivery_pending', 'The delivery is still pending; it is attempted on its schedule.');
-    await tenantRepository(tx, WebhookDelivery).update({ id: delivery.id }, { ...REPLAY, replays: () => 'replays + 1', updatedAt: new Date() } as never);
-    await recordAudit(tx, { action: 'webhook_delivery.replay', resourceType: 'webhook_delivery', resourceId: delivery.id, before: { status: delivery.status }, after: { status: 'PENDING' } });
+    if (delivery.status === 'PENDING')
+      throw webhooksError('webhook_delivery_pending', 'The delivery is still pending; it is attempted on its schedule.');
+    await tenantRepository(tx, WebhookDelivery).update({ id: delivery.id }, {
+      ...REPLAY,
+      replays: () => 'replays + 1',
+      updatedAt: new Date(),
+    } as never);
+    await recordAudit(tx, {
+      action: 'webhook_delivery.replay',
+      resourceType: 'webhook_delivery',
+      resourceId: delivery.id,
+      before: { status: delivery.status },
+      after: { status: 'PENDING' },
+    });
     return deliveryView(await loadDelivery(tx, id), await endpointUrl(tx, delivery));
   });
   wakeDispatchers();
@@ -164,7 +213,10 @@ export async function replayDelivery(ctx: RequestContext, id: string): Promise<W
 export const REPLAY_ALL_BATCH = 1000;
 
 /** Replays the dead-letter queue (of one endpoint, or all), up to REPLAY_ALL_BATCH deliveries per call. */
-export async function replayDeadLetters(ctx: RequestContext, body: { endpointId?: string }): Promise<{ replayed: number; remaining: number }> {
+export async function replayDeadLetters(
+  ctx: RequestContext,
+  body: { endpointId?: string },
+): Promise<{ replayed: number; remaining: number }> {
   requireWebhookAdmin(ctx);
   const result = await inTransaction(ctx, async (tx) => {
     if (body.endpointId !== undefined) await loadEndpoint(tx, body.endpointId);
@@ -172,8 +224,18 @@ export async function replayDeadLetters(ctx: RequestContext, body: { endpointId?
     if (body.endpointId !== undefined) qb.andWhere('d.endpointId = :endpointId', { endpointId: body.endpointId });
     const dead = await qb.orderBy('d.id', 'ASC').limit(REPLAY_ALL_BATCH).setLock('pessimistic_write').setOnLocked('skip_locked').getMany();
     for (const delivery of dead) {
-      await tenantRepository(tx, WebhookDelivery).update({ id: delivery.id }, { ...REPLAY, replays: () => 'replays + 1', updatedAt: new Date() } as never);
-      await recordAudit(tx, { action: 'webhook_delivery.replay', resourceType: 'webhook_delivery', resourceId: delivery.id, before: { status: 'DEAD' }, after: { status: 'PENDING' } });
+      await tenantRepository(tx, WebhookDelivery).update({ id: delivery.id }, {
+        ...REPLAY,
+        replays: () => 'replays + 1',
+        updatedAt: new Date(),
+      } as never);
+      await recordAudit(tx, {
+        action: 'webhook_delivery.replay',
+        resourceType: 'webhook_delivery',
+        resourceId: delivery.id,
+        before: { status: 'DEAD' },
+        after: { status: 'PENDING' },
+      });
     }
     const left = tenantRepository(tx, WebhookDelivery).createQueryBuilder('d').andWhere("d.status = 'DEAD'");
     if (body.endpointId !== undefined) left.andWhere('d.endpointId = :endpointId', { endpointId: body.endpointId });
@@ -228,7 +290,12 @@ export async function sendTestEvent(ctx: RequestContext, body: WebhookTestInput)
       status: 'PENDING',
       nextAttemptAt: () => 'now()',
     } as never);
-    await recordAudit(tx, { action: 'webhook_delivery.test', resourceType: 'webhook_delivery', resourceId: deliveryId, after: { topic: body.topic, url, endpointId: endpoint?.id ?? null } });
+    await recordAudit(tx, {
+      action: 'webhook_delivery.test',
+      resourceType: 'webhook_delivery',
+      resourceId: deliveryId,
+      after: { topic: body.topic, url, endpointId: endpoint?.id ?? null },
+    });
     return {
       deliveryId,
       eventId,

@@ -45,7 +45,13 @@ export function wakeDispatchers(): void {
 }
 
 /** The webhook delivery envelope the specification defines, serialised in this key order. */
-export function envelopeBody(topic: string, deliveryId: string, tenantId: string, occurredAt: string, data: Record<string, unknown>): string {
+export function envelopeBody(
+  topic: string,
+  deliveryId: string,
+  tenantId: string,
+  occurredAt: string,
+  data: Record<string, unknown>,
+): string {
   return JSON.stringify({ topic, deliveryId, tenantId, occurredAt, data });
 }
 
@@ -67,7 +73,14 @@ export async function fanOutEvent(dataSource: DataSource, tenantId: string, even
        VALUES ($1, $2, $3, $4, $5, $6, 'PENDING', now())
        ON CONFLICT (event_id, endpoint_id) WHERE endpoint_id IS NOT NULL DO NOTHING
        RETURNING id`,
-      [deliveryId, tenantId, endpoint.id, event.eventId, event.topic, envelopeBody(event.topic, deliveryId, tenantId, event.occurredAt, event.data)],
+      [
+        deliveryId,
+        tenantId,
+        endpoint.id,
+        event.eventId,
+        event.topic,
+        envelopeBody(event.topic, deliveryId, tenantId, event.occurredAt, event.data),
+      ],
     );
     created += rows.length;
   }
@@ -188,13 +201,20 @@ export class WebhookDispatcher {
   private async attempt(row: Claimed, token: string): Promise<void> {
     let result: SendResult;
     try {
-      const secret = row.secret_enc ? openSecret(this.options.appSecret, row.secret_enc) : await tenantTestSecret(this.dataSource, this.options.appSecret, row.tenant_id);
+      const secret = row.secret_enc
+        ? openSecret(this.options.appSecret, row.secret_enc)
+        : await tenantTestSecret(this.dataSource, this.options.appSecret, row.tenant_id);
       const url = row.url ?? row.endpoint_url;
       if (!url) throw new Error('the delivery has no target URL');
       result = await sendWebhook(
         url,
         row.body,
-        { 'Content-Type': 'application/json', [TOPIC_HEADER]: row.topic, [DELIVERY_ID_HEADER]: row.id, [SIGNATURE_HEADER]: signatureHeader(secret, row.body) },
+        {
+          'Content-Type': 'application/json',
+          [TOPIC_HEADER]: row.topic,
+          [DELIVERY_ID_HEADER]: row.id,
+          [SIGNATURE_HEADER]: signatureHeader(secret, row.body),
+        },
         { timeoutMs: this.options.timeoutMs, allowAddresses: this.options.allowAddresses },
       );
     } catch (error) {
@@ -204,7 +224,12 @@ export class WebhookDispatcher {
       await this.record(row, token, result);
     } catch (error) {
       // The claim expires and the delivery is attempted again (same deliveryId).
-      calmLog(this.logger).warn('webhooks:record', error, { deliveryId: row.id }, 'webhook attempt could not be recorded; it will be retried');
+      calmLog(this.logger).warn(
+        'webhooks:record',
+        error,
+        { deliveryId: row.id },
+        'webhook attempt could not be recorded; it will be retried',
+      );
     }
   }
 
@@ -212,7 +237,10 @@ export class WebhookDispatcher {
   private async record(row: Claimed, token: string, result: SendResult): Promise<void> {
     const attempts = row.attempts + 1;
     const status = result.ok ? 'DELIVERED' : attempts >= MAX_ATTEMPTS ? 'DEAD' : 'PENDING';
-    const delayMs = status === 'PENDING' ? (this.options.retryDelaysMs[attempts - 1] ?? this.options.retryDelaysMs[this.options.retryDelaysMs.length - 1] ?? 0) : null;
+    const delayMs =
+      status === 'PENDING'
+        ? (this.options.retryDelaysMs[attempts - 1] ?? this.options.retryDelaysMs[this.options.retryDelaysMs.length - 1] ?? 0)
+        : null;
     await this.dataSource.query(
       `WITH upd AS (
          UPDATE webhook_deliveries d
@@ -226,7 +254,16 @@ export class WebhookDispatcher {
           RETURNING d.id, d.tenant_id, d.total_attempts)
        INSERT INTO webhook_attempts (tenant_id, delivery_id, number, outcome, status_code, error, duration_ms)
        SELECT tenant_id, id, total_attempts, $7, $5, $6, $8 FROM upd`,
-      [row.id, token, status, delayMs, result.statusCode, result.error?.slice(0, 1000) ?? null, result.ok ? 'SUCCESS' : 'FAILURE', Math.max(0, Math.round(result.durationMs))],
+      [
+        row.id,
+        token,
+        status,
+        delayMs,
+        result.statusCode,
+        result.error?.slice(0, 1000) ?? null,
+        result.ok ? 'SUCCESS' : 'FAILURE',
+        Math.max(0, Math.round(result.durationMs)),
+      ],
     );
   }
 

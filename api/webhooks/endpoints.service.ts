@@ -72,15 +72,26 @@ export function normaliseEndpointUrl(ctx: RequestContext, raw: string, path = 'b
 /** '*' alone, or topics of the catalog in catalog order (duplicates are refused by the DTO). */
 function normaliseTopics(topics: string[]): string[] {
   if (topics.includes('*')) {
-    if (topics.length > 1) throw new ValidationError("'*' subscribes to every topic and cannot be combined with others.", [{ path: 'body.topics', message: "'*' must be the only entry" }]);
+    if (topics.length > 1)
+      throw new ValidationError("'*' subscribes to every topic and cannot be combined with others.", [
+        { path: 'body.topics', message: "'*' must be the only entry" },
+      ]);
     return ['*'];
   }
   return WEBHOOK_TOPICS.filter((t) => topics.includes(t));
 }
 
-const urlTaken = (): ConflictError => webhooksError('webhook_endpoint_url_taken', 'The tenant already has an endpoint with this URL.', [{ path: 'body.url', message: 'url is already registered' }]);
+const urlTaken = (): ConflictError =>
+  webhooksError('webhook_endpoint_url_taken', 'The tenant already has an endpoint with this URL.', [
+    { path: 'body.url', message: 'url is already registered' },
+  ]);
 
-const fields = (e: Pick<WebhookEndpoint, 'url' | 'description' | 'topics' | 'enabled'>): Record<string, unknown> => ({ url: e.url, description: e.description, topics: e.topics, enabled: e.enabled });
+const fields = (e: Pick<WebhookEndpoint, 'url' | 'description' | 'topics' | 'enabled'>): Record<string, unknown> => ({
+  url: e.url,
+  description: e.description,
+  topics: e.topics,
+  enabled: e.enabled,
+});
 
 const last4 = (secret: string): string => secret.slice(-4);
 
@@ -99,13 +110,30 @@ export async function createEndpoint(ctx: RequestContext, body: CreateEndpointIn
     // Serialises creations of one tenant so the limit and the URL check cannot race.
     await tx.manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`webhook_endpoints:${tx.tenantId}`]);
     const repo = tenantRepository(tx, WebhookEndpoint, endpointNotFound);
-    if ((await repo.count()) >= WEBHOOK_ENDPOINTS_MAX) throw webhooksError('webhook_endpoint_limit', `A tenant has at most ${WEBHOOK_ENDPOINTS_MAX} webhook endpoints.`);
+    if ((await repo.count()) >= WEBHOOK_ENDPOINTS_MAX)
+      throw webhooksError('webhook_endpoint_limit', `A tenant has at most ${WEBHOOK_ENDPOINTS_MAX} webhook endpoints.`);
     if (await repo.exists({ url })) throw urlTaken();
     const secret = newSigningSecret();
     const now = new Date();
-    const endpoint = repo.create({ id: uuidv7(), url, description: body.description || null, topics, enabled: body.enabled, secretEnc: sealSecret(servicesOf(tx).config.appSecret, secret), secretLast4: last4(secret), secretRotatedAt: null, createdAt: now, updatedAt: now });
+    const endpoint = repo.create({
+      id: uuidv7(),
+      url,
+      description: body.description || null,
+      topics,
+      enabled: body.enabled,
+      secretEnc: sealSecret(servicesOf(tx).config.appSecret, secret),
+      secretLast4: last4(secret),
+      secretRotatedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    });
     await tx.manager.insert(WebhookEndpoint, endpoint);
-    await recordAudit(tx, { action: 'webhook_endpoint.create', resourceType: 'webhook_endpoint', resourceId: endpoint.id, after: fields(endpoint) });
+    await recordAudit(tx, {
+      action: 'webhook_endpoint.create',
+      resourceType: 'webhook_endpoint',
+      resourceId: endpoint.id,
+      after: fields(endpoint),
+    });
     return { ...endpointView(endpoint), secret };
   });
 }
@@ -115,18 +143,27 @@ export interface ListEndpointsQuery {
   limit: number;
 }
 
-export async function listEndpoints(ctx: RequestContext, query: ListEndpointsQuery): Promise<{ items: WebhookEndpointView[]; nextCursor: string | null }> {
+export async function listEndpoints(
+  ctx: RequestContext,
+  query: ListEndpointsQuery,
+): Promise<{ items: WebhookEndpointView[]; nextCursor: string | null }> {
   requireWebhookAdmin(ctx);
   if (query.cursor !== undefined && !UUID_PATTERN.test(query.cursor)) throw webhooksError('invalid_cursor', 'The cursor is not valid.');
   const qb = tenantRepository(ctx, WebhookEndpoint).createQueryBuilder('e');
   if (query.cursor !== undefined) qb.andWhere('e.id > :cursor', { cursor: query.cursor });
-  const rows = await qb.orderBy('e.id', 'ASC').take(query.limit + 1).getMany();
+  const rows = await qb
+    .orderBy('e.id', 'ASC')
+    .take(query.limit + 1)
+    .getMany();
   const page = rows.slice(0, query.limit);
   return { items: page.map(endpointView), nextCursor: rows.length > query.limit ? page[page.length - 1]!.id : null };
 }
 
 export async function loadEndpoint(ctx: RequestContext, id: string, forWrite = false): Promise<WebhookEndpoint> {
-  const endpoint = await tenantRepository(ctx, WebhookEndpoint, endpointNotFound).findOne({ where: { id }, ...(forWrite ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+  const endpoint = await tenantRepository(ctx, WebhookEndpoint, endpointNotFound).findOne({
+    where: { id },
+    ...(forWrite ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+  });
   if (!endpoint) throw endpointNotFound();
   return endpoint;
 }
@@ -176,7 +213,12 @@ export async function deleteEndpoint(ctx: RequestContext, id: string): Promise<v
   await inTransaction(ctx, async (tx) => {
     const endpoint = await loadEndpoint(tx, id, true);
     await tenantRepository(tx, WebhookEndpoint, endpointNotFound).delete({ id: endpoint.id });
-    await recordAudit(tx, { action: 'webhook_endpoint.delete', resourceType: 'webhook_endpoint', resourceId: endpoint.id, before: fields(endpoint) });
+    await recordAudit(tx, {
+      action: 'webhook_endpoint.delete',
+      resourceType: 'webhook_endpoint',
+      resourceId: endpoint.id,
+      before: fields(endpoint),
+    });
   });
 }
 
@@ -187,9 +229,20 @@ export async function rotateEndpointSecret(ctx: RequestContext, id: string): Pro
     const endpoint = await loadEndpoint(tx, id, true);
     const secret = newSigningSecret();
     const now = new Date();
-    const change = { secretEnc: sealSecret(servicesOf(tx).config.appSecret, secret), secretLast4: last4(secret), secretRotatedAt: now, updatedAt: now };
+    const change = {
+      secretEnc: sealSecret(servicesOf(tx).config.appSecret, secret),
+      secretLast4: last4(secret),
+      secretRotatedAt: now,
+      updatedAt: now,
+    };
     await tenantRepository(tx, WebhookEndpoint, endpointNotFound).update({ id: endpoint.id }, change);
-    await recordAudit(tx, { action: 'webhook_endpoint.rotate_secret', resourceType: 'webhook_endpoint', resourceId: endpoint.id, before: null, after: { rotatedAt: now } });
+    await recordAudit(tx, {
+      action: 'webhook_endpoint.rotate_secret',
+      resourceType: 'webhook_endpoint',
+      resourceId: endpoint.id,
+      before: null,
+      after: { rotatedAt: now },
+    });
     return { ...endpointView({ ...endpoint, ...change }), secret };
   });
 }

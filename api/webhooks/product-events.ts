@@ -39,7 +39,16 @@ export async function emitProductEvents(tx: RequestContext, verb: string, ids: r
   if (!PRODUCT_TOPICS.has(verb) || ids.length === 0) return;
   const topic = `product.${verb}` as WebhookTopic;
   if (!(await hasSubscriber(tx, topic))) return;
-  const rows: Array<{ id: string; store_id: string; title: string; slug: string; status: string; price: string; currency: string; updated_at: Date }> = await tx.manager.query(
+  const rows: Array<{
+    id: string;
+    store_id: string;
+    title: string;
+    slug: string;
+    status: string;
+    price: string;
+    currency: string;
+    updated_at: Date;
+  }> = await tx.manager.query(
     'SELECT id, store_id, title, slug, status, price::text AS price, currency, updated_at FROM products WHERE id = ANY($1::uuid[]) AND tenant_id = $2 ORDER BY array_position($1::uuid[], id)',
     [ids, tx.tenantId],
   );

@@ -17,7 +17,15 @@ export function sampleEventData(topic: WebhookTopic): Record<string, unknown> {
   const storeId = id();
   switch (topic) {
     case 'order.placed':
-      return { orderId: id(), total: 149.9, currency: 'EUR', customerId: id(), storeId, itemCount: 2, shippingAddress: { city: 'Istanbul', district: 'Kadikoy' } };
+      return {
+        orderId: id(),
+        total: 149.9,
+        currency: 'EUR',
+        customerId: id(),
+        storeId,
+        itemCount: 2,
+        shippingAddress: { city: 'Istanbul', district: 'Kadikoy' },
+      };
     case 'order.cancelled':
       return { orderId: id(), total: 149.9, currency: 'EUR', customerId: id(), storeId, reason: 'customer_request', cancelledAt: iso() };
     case 'payment.captured':
@@ -28,11 +36,33 @@ export function sampleEventData(topic: WebhookTopic): Record<string, unknown> {
     case 'product.updated':
     case 'product.published':
     case 'product.archived': {
-      const status = { 'product.created': 'DRAFT', 'product.updated': 'DRAFT', 'product.published': 'PUBLISHED', 'product.archived': 'ARCHIVED' }[topic];
-      return { id: id(), storeId, title: 'Merino Wool Crew Sweater', slug: 'merino-wool-crew-sweater', status, price: 89.5, currency: 'EUR', updatedAt: iso() };
+      const status = {
+        'product.created': 'DRAFT',
+        'product.updated': 'DRAFT',
+        'product.published': 'PUBLISHED',
+        'product.archived': 'ARCHIVED',
+      }[topic];
+      return {
+        id: id(),
+        storeId,
+        title: 'Merino Wool Crew Sweater',
+        slug: 'merino-wool-crew-sweater',
+        status,
+        price: 89.5,
+        currency: 'EUR',
+        updatedAt: iso(),
+      };
     }
     case 'approval.request.created':
-      return { approvalId: id(), resourceType: 'quote', resourceId: id(), requestedBy: id(), amount: 12500, currency: 'EUR', expiresAt: iso(7 * DAY) };
+      return {
+        approvalId: id(),
+        resourceType: 'quote',
+        resourceId: id(),
+        requestedBy: id(),
+        amount: 12500,
+        currency: 'EUR',
+        expiresAt: iso(7 * DAY),
+      };
     case 'approval.approved':
       return { approvalId: id(), resourceType: 'quote', resourceId: id(), approvedBy: id(), decidedAt: iso() };
     case 'approval.rejected':
@@ -58,7 +88,14 @@ export function sampleEventData(topic: WebhookTopic): Record<string, unknown> {
     case 'vendor.suspended':
       return { vendorId: id(), name: 'Anatolia Textiles', reason: 'Repeated late shipments', suspendedAt: iso() };
     case 'payout.calculated':
-      return { payoutId: id(), vendorId: id(), amount: 4321.75, currency: 'EUR', periodStart: iso(-30 * DAY).slice(0, 10), periodEnd: iso(-DAY).slice(0, 10) };
+      return {
+        payoutId: id(),
+        vendorId: id(),
+        amount: 4321.75,
+        currency: 'EUR',
+        periodStart: iso(-30 * DAY).slice(0, 10),
+        periodEnd: iso(-DAY).slice(0, 10),
+      };
     case 'payout.paid':
       return { payoutId: id(), vendorId: id(), amount: 4321.75, currency: 'EUR', paidAt: iso() };
     case 'payout.failed':

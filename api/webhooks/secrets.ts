@@ -22,7 +22,12 @@ export function openSecret(appSecret: string, sealed: string): string {
 
 /** The tenant's secret for test deliveries to URLs that are not a registered endpoint (created on first use). */
 export async function tenantTestSecret(manager: EntityManager | DataSource, appSecret: string, tenantId: string): Promise<string> {
-  await manager.query('INSERT INTO webhook_test_secrets (tenant_id, secret_enc) VALUES ($1, $2) ON CONFLICT (tenant_id) DO NOTHING', [tenantId, sealSecret(appSecret, newSigningSecret())]);
-  const rows: Array<{ secret_enc: string }> = await manager.query('SELECT secret_enc FROM webhook_test_secrets WHERE tenant_id = $1', [tenantId]);
+  await manager.query('INSERT INTO webhook_test_secrets (tenant_id, secret_enc) VALUES ($1, $2) ON CONFLICT (tenant_id) DO NOTHING', [
+    tenantId,
+    sealSecret(appSecret, newSigningSecret()),
+  ]);
+  const rows: Array<{ secret_enc: string }> = await manager.query('SELECT secret_enc FROM webhook_test_secrets WHERE tenant_id = $1', [
+    tenantId,
+  ]);
   return openSecret(appSecret, rows[0]!.secret_enc);
 }

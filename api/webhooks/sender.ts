@@ -26,9 +26,19 @@ export interface SendResult {
 
 const MAX_ANSWER_BYTES = 64 * 1024;
 
-export async function sendWebhook(rawUrl: string, body: string, headers: Record<string, string>, options: SendOptions): Promise<SendResult> {
+export async function sendWebhook(
+  rawUrl: string,
+  body: string,
+  headers: Record<string, string>,
+  options: SendOptions,
+): Promise<SendResult> {
   const started = Date.now();
-  const done = (statusCode: number | null, error: string | null): SendResult => ({ ok: error === null, statusCode, error, durationMs: Date.now() - started });
+  const done = (statusCode: number | null, error: string | null): SendResult => ({
+    ok: error === null,
+    statusCode,
+    error,
+    durationMs: Date.now() - started,
+  });
   let url: URL;
   try {
     url = checkUrl(rawUrl, options.allowAddresses);
@@ -72,7 +82,10 @@ export async function sendWebhook(rawUrl: string, body: string, headers: Record<
       response.on('error', settle);
     });
     request.on('error', (error) => {
-      const message = error instanceof SafeFetchError ? error.message : `The receiver could not be reached (${(error as NodeJS.ErrnoException).code ?? error.message}).`;
+      const message =
+        error instanceof SafeFetchError
+          ? error.message
+          : `The receiver could not be reached (${(error as NodeJS.ErrnoException).code ?? error.message}).`;
       finish(null, message);
     });
     request.end(payload);

@@ -14,7 +14,8 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export type WebhookVerifyFailure = 'missing_header' | 'malformed_header' | 'no_v1_signature' | 'timestamp_outside_tolerance' | 'signature_mismatch';
+export type WebhookVerifyFailure =
+  'missing_header' | 'malformed_header' | 'no_v1_signature' | 'timestamp_outside_tolerance' | 'signature_mismatch';
 
 export type WebhookVerifyResult = { ok: true; timestamp: number } | { ok: false; reason: WebhookVerifyFailure; message: string };
 
@@ -48,7 +49,8 @@ export function verifyWebhookSignature(input: VerifyWebhookInput): WebhookVerify
     const key = part.slice(0, eq).trim();
     const value = part.slice(eq + 1).trim();
     if (key === 't') {
-      if (!/^\d{1,12}$/.test(value) || timestamp !== undefined) return fail('malformed_header', 'The signature header has no single valid t=<unix seconds>.');
+      if (!/^\d{1,12}$/.test(value) || timestamp !== undefined)
+        return fail('malformed_header', 'The signature header has no single valid t=<unix seconds>.');
       timestamp = Number(value);
     } else if (key === 'v1') {
       if (/^[0-9a-f]{64}$/.test(value)) signatures.push(value);
@@ -58,7 +60,8 @@ export function verifyWebhookSignature(input: VerifyWebhookInput): WebhookVerify
   if (signatures.length === 0) return fail('no_v1_signature', 'The signature header has no v1 signature (64 lowercase hex digits).');
   const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   const now = input.now ?? Math.floor(Date.now() / 1000);
-  if (Math.abs(now - timestamp) > tolerance) return fail('timestamp_outside_tolerance', `The signature timestamp is more than ${tolerance} seconds away from now.`);
+  if (Math.abs(now - timestamp) > tolerance)
+    return fail('timestamp_outside_tolerance', `The signature timestamp is more than ${tolerance} seconds away from now.`);
   const secrets = typeof input.secret === 'string' ? [input.secret] : input.secret;
   const received = signatures.map((hex) => Buffer.from(hex, 'hex'));
   let matched = false;

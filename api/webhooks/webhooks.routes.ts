@@ -17,7 +17,18 @@ import {
   type ListDeliveriesQuery,
   type WebhookTestInput,
 } from './deliveries.service';
-import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, rotateEndpointSecret, updateEndpoint, WEBHOOK_ENDPOINTS_MAX, type CreateEndpointInput, type ListEndpointsQuery, type UpdateEndpointInput } from './endpoints.service';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  getEndpoint,
+  listEndpoints,
+  rotateEndpointSecret,
+  updateEndpoint,
+  WEBHOOK_ENDPOINTS_MAX,
+  type CreateEndpointInput,
+  type ListEndpointsQuery,
+  type UpdateEndpointInput,
+} from './endpoints.service';
 import {
   CreateWebhookEndpointDto,
   DELIVERY_STATUSES,
@@ -51,8 +62,10 @@ export const webhookExtensionOperationIds = [
   'webhooks.replayDeadLetters',
 ] as const;
 
-const extension = 'Extension: endpoints and topics are registered, and dead letters replayed, from the dashboard or the CLI, for which the specification lists no operation.';
-const admins = "Owners and admins of the tenant, or an API key of the tenant with webhooks:read (GET) or webhooks:write (others), such as a sandbox token; staff answer 403 insufficient_role. Webhooks are tenant-wide: such a key sees the endpoints and deliveries of every store of the tenant. Another tenant's endpoint or delivery answers 404.";
+const extension =
+  'Extension: endpoints and topics are registered, and dead letters replayed, from the dashboard or the CLI, for which the specification lists no operation.';
+const admins =
+  "Owners and admins of the tenant, or an API key of the tenant with webhooks:read (GET) or webhooks:write (others), such as a sandbox token; staff answer 403 insufficient_role. Webhooks are tenant-wide: such a key sees the endpoints and deliveries of every store of the tenant. Another tenant's endpoint or delivery answers 404.";
 const audited = 'Each change records one audit entry; a change that changes nothing records nothing.';
 const delivery =
   'Every event of a subscribed topic becomes one delivery per endpoint: POST with Content-Type application/json, X-Service-Topic, X-Service-Delivery-Id and X-Service-Signature (t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>"> with the endpoint secret); any 2xx answer delivers it. Attempt 1 is immediate, then 30 s, 2 min, 10 min and 1 h after each failure (WEBHOOK_RETRY_DELAYS_MS); the fifth failure moves it to the dead-letter queue. Redirects are not followed (a 3xx fails the attempt); requests time out after WEBHOOK_TIMEOUT_MS (10 s).';
@@ -178,7 +191,7 @@ export const webhookRoutes = defineRoutes({ tag: 'webhooks', auth: 'merchant' },
     operationId: 'webhooks.replayDeadLetters',
     method: 'POST',
     path: '/webhooks/dead-letters/replay',
-    summary: 'Replay the whole dead-letter queue, or one endpoint\'s (extension)',
+    summary: "Replay the whole dead-letter queue, or one endpoint's (extension)",
     description: `${extension} ${admins} Each replayed delivery is replayed as by POST /webhooks/deliveries/{id}/replay (one audit entry each), at most 1000 per call, oldest first; remaining says how many dead letters are left.`,
     body: ReplayDeadLettersDto,
     response: ReplayDeadLettersResponse,
@@ -186,4 +199,3 @@ export const webhookRoutes = defineRoutes({ tag: 'webhooks', auth: 'merchant' },
     handler: (req: RouteRequest<Params, Params, { endpointId?: string }>) => replayDeadLetters(req.context, req.body ?? {}),
   },
 ]);
-

@@ -12,7 +12,11 @@ export const WebhookTestDto = dto(
   'WebhookTestDto',
   Joi.object({
     topic: oneOf(WEBHOOK_TOPICS).required().description('One of the 33 webhook topics (see the enum).'),
-    endpoint: httpUrl().required().description('The receiver URL (http or https, at most 2048 characters; no credentials; a private or loopback IP literal is refused).'),
+    endpoint: httpUrl()
+      .required()
+      .description(
+        'The receiver URL (http or https, at most 2048 characters; no credentials; a private or loopback IP literal is refused).',
+      ),
   }),
 );
 
@@ -29,13 +33,23 @@ const envelope = Joi.object({
 export const WebhookTestResponse = dto(
   'WebhookTestResponse',
   Joi.object({
-    deliveryId: Joi.string().required().description('X-Service-Delivery-Id of every attempt; GET /webhooks/deliveries/{id} shows its attempts.'),
+    deliveryId: Joi.string()
+      .required()
+      .description('X-Service-Delivery-Id of every attempt; GET /webhooks/deliveries/{id} shows its attempts.'),
     eventId: Joi.string().required(),
     topic: oneOf(WEBHOOK_TOPICS).required(),
     endpoint: Joi.string().required().description('The URL as it is called (normalised).'),
-    endpointId: Joi.string().allow(null).required().description('The enabled endpoint of the tenant with this URL, whose secret signs the delivery; null otherwise.'),
+    endpointId: Joi.string()
+      .allow(null)
+      .required()
+      .description('The enabled endpoint of the tenant with this URL, whose secret signs the delivery; null otherwise.'),
     signedWith: Joi.string().valid('ENDPOINT_SECRET', 'TEST_SECRET').required(),
-    testSecret: Joi.string().allow(null).required().description("The tenant's test signing secret when signedWith is TEST_SECRET (the same for every test of the tenant); null otherwise."),
+    testSecret: Joi.string()
+      .allow(null)
+      .required()
+      .description(
+        "The tenant's test signing secret when signedWith is TEST_SECRET (the same for every test of the tenant); null otherwise.",
+      ),
     payload: envelope.required(),
   }),
 );
@@ -46,12 +60,18 @@ const topicList = Joi.array()
   .max(WEBHOOK_TOPICS.length)
   .unique()
   .description("Topics the endpoint receives: 1 to 33 distinct topics of the catalog, or ['*'] for all (also topics added later).");
-const description = Joi.string().trim().max(500).allow(null, '').description('Free text for people, at most 500 characters; empty or null: none.');
+const description = Joi.string()
+  .trim()
+  .max(500)
+  .allow(null, '')
+  .description('Free text for people, at most 500 characters; empty or null: none.');
 
 export const CreateWebhookEndpointDto = dto(
   'CreateWebhookEndpointDto',
   Joi.object({
-    url: httpUrl().required().description('Receiver URL, http or https, at most 2048 characters, no credentials; unique within the tenant.'),
+    url: httpUrl()
+      .required()
+      .description('Receiver URL, http or https, at most 2048 characters, no credentials; unique within the tenant.'),
     topics: topicList.required(),
     description,
     enabled: bool().default(true),
@@ -79,9 +99,15 @@ const EndpointItem = Joi.object(endpointFields).label('WebhookEndpoint');
 export const WebhookEndpointResponse = dto('WebhookEndpointResponse', EndpointItem);
 export const WebhookEndpointWithSecretResponse = dto(
   'WebhookEndpointWithSecretResponse',
-  Joi.object({ ...endpointFields, secret: Joi.string().required().description('The signing secret (whsec_…). Shown only in this answer; store it now.') }),
+  Joi.object({
+    ...endpointFields,
+    secret: Joi.string().required().description('The signing secret (whsec_…). Shown only in this answer; store it now.'),
+  }),
 );
-export const WebhookEndpointListResponse = dto('WebhookEndpointListResponse', Joi.object({ items: Joi.array().items(EndpointItem).required(), nextCursor: Joi.string().allow(null).required() }));
+export const WebhookEndpointListResponse = dto(
+  'WebhookEndpointListResponse',
+  Joi.object({ items: Joi.array().items(EndpointItem).required(), nextCursor: Joi.string().allow(null).required() }),
+);
 
 const deliveryFields = {
   id: Joi.string().required().description('The deliveryId (also X-Service-Delivery-Id): the same on every attempt and replay.'),
@@ -90,7 +116,9 @@ const deliveryFields = {
   topic: Joi.string().required(),
   url: Joi.string().allow(null).required(),
   test: Joi.boolean().required().description('Made by POST /webhooks/test.'),
-  status: oneOf(DELIVERY_STATUSES).required().description('PENDING (attempts left), DELIVERED (a 2xx answer), DEAD (the fifth attempt failed: the dead-letter queue).'),
+  status: oneOf(DELIVERY_STATUSES)
+    .required()
+    .description('PENDING (attempts left), DELIVERED (a 2xx answer), DEAD (the fifth attempt failed: the dead-letter queue).'),
   attempts: Joi.number().integer().min(0).max(5).required().description('Attempts of the current round (a replay starts a new round).'),
   totalAttempts: Joi.number().integer().min(0).required(),
   replays: Joi.number().integer().min(0).required(),
@@ -105,7 +133,10 @@ const deliveryFields = {
 const DeliveryItem = Joi.object(deliveryFields).label('WebhookDelivery');
 
 export const WebhookDeliveryResponse = dto('WebhookDeliveryResponse', DeliveryItem);
-export const WebhookDeliveryListResponse = dto('WebhookDeliveryListResponse', Joi.object({ items: Joi.array().items(DeliveryItem).required(), nextCursor: Joi.string().allow(null).required() }));
+export const WebhookDeliveryListResponse = dto(
+  'WebhookDeliveryListResponse',
+  Joi.object({ items: Joi.array().items(DeliveryItem).required(), nextCursor: Joi.string().allow(null).required() }),
+);
 export const WebhookDeliveryDetailResponse = dto(
   'WebhookDeliveryDetailResponse',
   Joi.object({
@@ -126,8 +157,18 @@ export const WebhookDeliveryDetailResponse = dto(
   }),
 );
 
-export const ReplayDeadLettersDto = dto('ReplayDeadLettersDto', Joi.object({ endpointId: uuid().description('Only this endpoint\'s dead letters; all of the tenant\'s when absent.') }));
+export const ReplayDeadLettersDto = dto(
+  'ReplayDeadLettersDto',
+  Joi.object({ endpointId: uuid().description("Only this endpoint's dead letters; all of the tenant's when absent.") }),
+);
 export const ReplayDeadLettersResponse = dto(
   'ReplayDeadLettersResponse',
-  Joi.object({ replayed: Joi.number().integer().min(0).required(), remaining: Joi.number().integer().min(0).required().description('Dead letters left (more than one call replays); call again while above 0.') }),
+  Joi.object({
+    replayed: Joi.number().integer().min(0).required(),
+    remaining: Joi.number()
+      .integer()
+      .min(0)
+      .required()
+      .description('Dead letters left (more than one call replays); call again while above 0.'),
+  }),
 );

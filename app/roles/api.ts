@@ -44,7 +44,10 @@ export const DRAIN_IDLE_GRACE_MS = 500;
  * would destroy it and truncate the body), and it counts a connection that never sent a byte (a
  * browser's preconnect) as busy, so it stays open until the shutdown timeout.
  */
-export function createDrainableServer(listener: http.RequestListener, options: { timeoutMs: number; logger: Logger; idleGraceMs?: number }): DrainableServer {
+export function createDrainableServer(
+  listener: http.RequestListener,
+  options: { timeoutMs: number; logger: Logger; idleGraceMs?: number },
+): DrainableServer {
   const graceMs = options.idleGraceMs ?? DRAIN_IDLE_GRACE_MS;
   const connections = new Map<net.Socket, ConnectionState>();
   const responses = new Set<http.ServerResponse>();
@@ -62,7 +65,8 @@ export function createDrainableServer(listener: http.RequestListener, options: {
 
   // Closed gracefully (FIN after what was written), as Node does after a `Connection: close` answer.
   const closeIfIdle = (socket: net.Socket, state: ConnectionState): void => {
-    if (state.open === 0 && socket.bytesRead === state.readWhenIdle && Date.now() - state.idleSince >= graceMs && !socket.destroyed) socket.destroySoon();
+    if (state.open === 0 && socket.bytesRead === state.readWhenIdle && Date.now() - state.idleSince >= graceMs && !socket.destroyed)
+      socket.destroySoon();
   };
 
   const server = http.createServer((req, res) => {

@@ -9,7 +9,12 @@ export function indexerConsumers(runtime: Pick<Runtime, 'dataSource' | 'meiliAdm
   return {
     index: {
       concurrency: INDEX_CONCURRENCY,
-      handle: createIndexHandler({ dataSource: runtime.dataSource, meili: runtime.meiliAdmin, logger: runtime.logger, onStoresChanged: runtime.publishStoreChanges }),
+      handle: createIndexHandler({
+        dataSource: runtime.dataSource,
+        meili: runtime.meiliAdmin,
+        logger: runtime.logger,
+        onStoresChanged: runtime.publishStoreChanges,
+      }),
     },
   };
 }

@@ -30,7 +30,10 @@ export interface JobDeps {
 }
 
 /** The handler of one aggregate type of the `jobs` queue. */
-export type JobHandler<A extends AggregateTypeOf<'jobs'> = AggregateTypeOf<'jobs'>> = (delivery: Extract<OutboxDelivery<'jobs'>, { aggregateType: A }>, deps: JobDeps) => Promise<void>;
+export type JobHandler<A extends AggregateTypeOf<'jobs'> = AggregateTypeOf<'jobs'>> = (
+  delivery: Extract<OutboxDelivery<'jobs'>, { aggregateType: A }>,
+  deps: JobDeps,
+) => Promise<void>;
 
 /** Handlers of the `jobs` queue by outbox aggregate type: one entry per aggregate type of JobsEvent. */
 export const jobHandlers: { [A in AggregateTypeOf<'jobs'>]: JobHandler<A> } = {
@@ -57,7 +60,10 @@ export function createJobsHandler(deps: JobDeps): DeliveryHandler<'jobs'> {
 /** Consumers of this role, one per queue it works on. */
 export function jobsConsumers(runtime: Runtime): ConsumerTable {
   return {
-    jobs: { handle: createJobsHandler({ dataSource: runtime.dataSource, logger: runtime.logger, services: runtime.services }), concurrency: 2 },
+    jobs: {
+      handle: createJobsHandler({ dataSource: runtime.dataSource, logger: runtime.logger, services: runtime.services }),
+      concurrency: 2,
+    },
     // Product imports and exports (api/imports/transfer-jobs.service.ts): one at a time per worker.
     import: { handle: transferJobsHandler(runtime.dataSource, runtime.services), concurrency: 1 },
     export: { handle: transferJobsHandler(runtime.dataSource, runtime.services), concurrency: 1 },
@@ -69,10 +75,21 @@ export function jobsConsumers(runtime: Runtime): ConsumerTable {
 export async function startJobsRole(runtime: Runtime): Promise<RunningRole> {
   const consumers = startConsumers(consumerDeps(runtime), jobsConsumers(runtime));
   // Sends due webhook deliveries from PostgreSQL (retries, reclaim after a crash): api/webhooks/dispatcher.ts.
-  const dispatcher = new WebhookDispatcher(runtime.dataSource, { ...runtime.config.webhooks, appSecret: runtime.config.appSecret }, runtime.logger);
+  const dispatcher = new WebhookDispatcher(
+    runtime.dataSource,
+    { ...runtime.config.webhooks, appSecret: runtime.config.appSecret },
+    runtime.logger,
+  );
   dispatcher.start();
   // Pricing windows (rules, flash sales) that open or close re-index their products on time: api/pricing/reprice.ts.
   const pricingScheduler = startPricingScheduler(runtime.dataSource, runtime.logger, runtime.config.pricingSchedulerIntervalMs);
   runtime.logger.info({ consumers: consumers.queues }, 'jobs worker started');
-  return { name: 'jobs', stop: async () => { await pricingScheduler.stop(); await dispatcher.stop(); await consumers.stop(runtime.config.shutdownTimeoutMs); } };
+  return {
+    name: 'jobs',
+    stop: async () => {
+      await pricingScheduler.stop();
+      await dispatcher.stop();
+      await consumers.stop(runtime.config.shutdownTimeoutMs);
+    },
+  };
 }

@@ -102,7 +102,10 @@ export async function meiliAloneIngest(
   let documents = 0;
   let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {
-    const rows: Array<{ id: string }> = await db.query(`SELECT id FROM products WHERE store_id = $1 AND status = 'PUBLISHED' AND id > $2 ORDER BY id LIMIT $3`, [storeId, after, INDEX_BATCH]);
+    const rows: Array<{ id: string }> = await db.query(
+      `SELECT id FROM products WHERE store_id = $1 AND status = 'PUBLISHED' AND id > $2 ORDER BY id LIMIT $3`,
+      [storeId, after, INDEX_BATCH],
+    );
     if (rows.length === 0) break;
     after = rows[rows.length - 1]!.id;
     const { documents: docs } = await builder.build(rows.map((r) => r.id));
@@ -117,7 +120,8 @@ export async function meiliAloneIngest(
   const started = Date.now();
   await applyIndexSettings(meili, scratchUid, settings, { timeoutMs: 600_000 });
   const tasks = [];
-  for (const batch of batches) tasks.push(await meili.index(scratchUid).addDocumentsFromString(batch, 'application/json', { primaryKey: 'id' }));
+  for (const batch of batches)
+    tasks.push(await meili.index(scratchUid).addDocumentsFromString(batch, 'application/json', { primaryKey: 'id' }));
   for (const task of tasks) {
     const done = await meili.tasks.waitForTask(task, { timeout: taskTimeoutMs, interval: 50 });
     if (done.status !== 'succeeded') throw new Error(`Meilisearch task ${done.uid} ${done.status}: ${done.error?.message ?? ''}`);

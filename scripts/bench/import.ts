@@ -48,19 +48,53 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
   const quick = flags.has('quick') || env.QUICK === '1';
   const products = Number(flags.get('products') ?? env.PRODUCTS ?? (quick ? 2_500 : 100_000));
   if (!Number.isInteger(products) || products < 1) throw new Error('--products must be a positive integer');
-  return { products, quick, importOnly: flags.has('import-only') || env.IMPORT_ONLY === '1', keep: flags.has('keep') || env.KEEP === '1', seed: Number(flags.get('seed') ?? env.SEED ?? 7) };
+  return {
+    products,
+    quick,
+    importOnly: flags.has('import-only') || env.IMPORT_ONLY === '1',
+    keep: flags.has('keep') || env.KEEP === '1',
+    seed: Number(flags.get('seed') ?? env.SEED ?? 7),
+  };
 }
 
 /** Writes the CSV of `count` products to `file`; returns the row count and the byte size. */
-async function writeCsv(file: string, db: DataSource, store: BenchStore, rng: Rng, count: number): Promise<{ rows: number; bytes: number }> {
-  const leaves: Array<{ slug: string; name: string }> = await db.query('SELECT slug, name FROM categories WHERE store_id = $1 AND parent_id IS NOT NULL', [store.storeId]);
+async function writeCsv(
+  file: string,
+  db: DataSource,
+  store: BenchStore,
+  rng: Rng,
+  count: number,
+): Promise<{ rows: number; bytes: number }> {
+  const leaves: Array<{ slug: string; name: string }> = await db.query(
+    'SELECT slug, name FROM categories WHERE store_id = $1 AND parent_id IS NOT NULL',
+    [store.storeId],
+  );
   const nounOf = new Map(store.categories.filter((c) => c.parentId).map((c) => [c.name, c.noun ?? c.name.toLowerCase()]));
-  const columns = ['handle', 'title', 'description', 'status', 'price', 'compareAtPrice', 'brand', 'categories', 'tags', 'attributes', 'images', 'sku', 'option1Name', 'option1Value', 'option2Name', 'option2Value', 'stock'].map((header) => ({
+  const columns = [
+    'handle',
+    'title',
+    'description',
+    'status',
+    'price',
+    'compareAtPrice',
+    'brand',
+    'categories',
+    'tags',
+    'attributes',
+    'images',
+    'sku',
+    'option1Name',
+    'option1Value',
+    'option2Name',
+    'option2Value',
+    'stock',
+  ].map((header) => ({
     header,
     value: (row: Record<string, unknown>) => row[header],
   }));
   const out = fs.createWriteStream(file);
-  const write = (text: string): Promise<void> => new Promise((resolve) => (out.write(text) ? resolve() : out.once('drain', () => resolve())));
+  const write = (text: string): Promise<void> =>
+    new Promise((resolve) => (out.write(text) ? resolve() : out.once('drain', () => resolve())));
   await write(toCsv([], columns));
   let rows = 0;
   for (let start = 0; start < count; start += 1_000) {
@@ -76,7 +110,15 @@ async function writeCsv(file: string, db: DataSource, store: BenchStore, rng: Rn
       const variants = rng.int(1, 3);
       const sizes = rng.sample(SIZES, variants);
       sizes.forEach((size, v) => {
-        const row: Record<string, unknown> = { handle, sku: `B${i}-${v}`, option1Name: 'Size', option1Value: size, option2Name: 'Colour', option2Value: colour, stock: rng.int(0, 40) };
+        const row: Record<string, unknown> = {
+          handle,
+          sku: `B${i}-${v}`,
+          option1Name: 'Size',
+          option1Value: size,
+          option2Name: 'Colour',
+          option2Value: colour,
+          stock: rng.int(0, 40),
+        };
         if (v === 0) {
           Object.assign(row, {
             title: `${rng.pick(ADJECTIVES)} ${colour} ${material} ${noun} ${i}`,
@@ -86,7 +128,10 @@ async function writeCsv(file: string, db: DataSource, store: BenchStore, rng: Rn
             compareAtPrice: rng.chance(0.3) ? ((cents * 1.25) / 100).toFixed(2) : null,
             brand: rng.pick(store.brands).name,
             categories: leaf.slug,
-            tags: rng.sample(store.tags, rng.int(0, 2)).map((t) => t.name).join('|'),
+            tags: rng
+              .sample(store.tags, rng.int(0, 2))
+              .map((t) => t.name)
+              .join('|'),
             attributes: JSON.stringify({ material, origin: rng.pick(ORIGINS) }),
             images: `https://img.example.test/${handle}.jpg`,
           });
@@ -177,7 +222,12 @@ async function main(): Promise<void> {
     quick: options.quick,
     seed: options.seed,
     startedAt: new Date().toISOString(),
-    machine_note: `${os.cpus().length} CPU cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join('/')} at start; the bench, the three app processes, PostgreSQL, Redis and Meilisearch share this machine, so absolute figures are indicative and the ratio is what counts`,
+    machine_note: `${os.cpus().length} CPU cores, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(
+        '/',
+      )} at start; the bench, the three app processes, PostgreSQL, Redis and Meilisearch share this machine, so absolute figures are indicative and the ratio is what counts`,
   });
   const cleanup = async (): Promise<void> => {
     for (const proc of procs.splice(0)) await stopProcess(proc.child);
@@ -185,7 +235,7 @@ async function main(): Promise<void> {
     const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
     try {
       await redis.connect();
-      for (let cursor = '0'; ; ) {
+      for (let cursor = '0'; ;) {
         const [next, keys] = await redis.scan(cursor, 'MATCH', `${queuePrefix}:*`, 'COUNT', 1000);
         if (keys.length) await redis.del(...keys);
         if ((cursor = next) === '0') break;
@@ -199,7 +249,9 @@ async function main(): Promise<void> {
     if (store && !options.keep) {
       log('cleaning up');
       await settle(meili.deleteIndex(storeIndexUid(store.storeId)), 600_000, ['index_not_found']).catch(() => undefined);
-      await db.query("UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = $1 AND status <> 'done'", [store.tenantId]).catch(() => undefined);
+      await db
+        .query("UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = $1 AND status <> 'done'", [store.tenantId])
+        .catch(() => undefined);
       await deleteBenchStore(db, store).catch((error: unknown) => log(`cleanup failed: ${(error as Error).message}`));
     }
     await db.destroy();
@@ -265,11 +317,23 @@ async function main(): Promise<void> {
     if (progress.state !== 'COMPLETED') throw new Error(`the import failed: ${progress.failure}`);
     if (options.importOnly) {
       const rss = Object.fromEntries(procs.map((p) => [p.role, peakRssMb(p.child.pid)]));
-      emit({ step: 'import', importOnly: true, jobId: job.id, acceptedMs, importMs: importedMs, rowsPerSecond: round((csv.rows / importedMs) * 1000, 1), productsPerSecond: round((options.products / importedMs) * 1000, 1), products: progress.products, rowsRead: progress.rows.read, rowErrors: progress.errorsTotal, peakRssMb: rss });
+      emit({
+        step: 'import',
+        importOnly: true,
+        jobId: job.id,
+        acceptedMs,
+        importMs: importedMs,
+        rowsPerSecond: round((csv.rows / importedMs) * 1000, 1),
+        productsPerSecond: round((options.products / importedMs) * 1000, 1),
+        products: progress.products,
+        rowsRead: progress.rows.read,
+        rowErrors: progress.errorsTotal,
+        peakRssMb: rss,
+      });
       return;
     }
     const index = meili.index(storeIndexUid(store.storeId));
-    for (lastLog = 0; ; ) {
+    for (lastLog = 0; ;) {
       const stats = await index.getStats().catch(() => ({ numberOfDocuments: 0, isIndexing: true }));
       if (stats.numberOfDocuments >= options.products && !stats.isIndexing) break;
       if (Date.now() - lastLog > 10_000) {
@@ -280,7 +344,9 @@ async function main(): Promise<void> {
     }
     const searchableMs = Date.now() - started;
     const cpuAtEnd = cpuNow();
-    const cpuSeconds = Object.fromEntries(Object.entries(cpuAtEnd).map(([name, ms]) => [name, round((ms - (cpuAtStart[name] ?? 0)) / 1000, 1)]));
+    const cpuSeconds = Object.fromEntries(
+      Object.entries(cpuAtEnd).map(([name, ms]) => [name, round((ms - (cpuAtStart[name] ?? 0)) / 1000, 1)]),
+    );
     const rss = Object.fromEntries(procs.map((p) => [p.role, peakRssMb(p.child.pid)]));
     emit({
       step: 'import',
@@ -302,8 +368,17 @@ async function main(): Promise<void> {
     const meiliCpuBefore = processCpuMs(meiliPid);
     const alone = await meiliAloneIngest(db, meili, store.storeId, scratchUid, 3_600_000);
     const meiliCpuAfter = processCpuMs(meiliPid);
-    const aloneCpu = meiliCpuBefore !== undefined && meiliCpuAfter !== undefined && !process.env.MEILI_URL ? { meilisearchCpuSeconds: round((meiliCpuAfter - meiliCpuBefore) / 1000, 1) } : {};
-    emit({ step: 'meilisearch_alone', ms: alone.ms, documents: alone.documents, docsPerSecond: round((alone.documents / alone.ms) * 1000, 1), ...aloneCpu });
+    const aloneCpu =
+      meiliCpuBefore !== undefined && meiliCpuAfter !== undefined && !process.env.MEILI_URL
+        ? { meilisearchCpuSeconds: round((meiliCpuAfter - meiliCpuBefore) / 1000, 1) }
+        : {};
+    emit({
+      step: 'meilisearch_alone',
+      ms: alone.ms,
+      documents: alone.documents,
+      docsPerSecond: round((alone.documents / alone.ms) * 1000, 1),
+      ...aloneCpu,
+    });
     const ratio = searchableMs / alone.ms;
     emit({
       step: 'summary',

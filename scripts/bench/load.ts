@@ -76,24 +76,27 @@ export async function runLoad(options: {
   const started = process.hrtime.bigint();
   let instance!: autocannon.Instance;
   const finished = new Promise<autocannon.Result>((resolve, reject) => {
-    instance = autocannon({
-    url: options.url,
-    connections: options.connections,
-    duration: options.durationS,
-    timeout: 30,
-    headers: options.headers ?? {},
-    requests: [
+    instance = autocannon(
       {
-        setupRequest: (request) => {
-          const next = options.next();
-          request.method = next.method;
-          request.path = next.path;
-          if (next.body !== undefined) request.body = next.body;
-          return request;
-        },
+        url: options.url,
+        connections: options.connections,
+        duration: options.durationS,
+        timeout: 30,
+        headers: options.headers ?? {},
+        requests: [
+          {
+            setupRequest: (request) => {
+              const next = options.next();
+              request.method = next.method;
+              request.path = next.path;
+              if (next.body !== undefined) request.body = next.body;
+              return request;
+            },
+          },
+        ],
       },
-    ],
-  }, (error, result) => (error ? reject(error) : resolve(result)));
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
   });
   instance.on('response', (_client, statusCode, _bytes, responseTime) => {
     latencies.push(responseTime);
@@ -106,7 +109,8 @@ export async function runLoad(options: {
   const cpuMsPerRequest: Record<string, number> = {};
   for (const [name, pid] of Object.entries(options.cpuOf ?? {})) {
     const after = processCpuMs(pid);
-    if (after !== undefined && cpuBefore[name] !== undefined) cpuMsPerRequest[name] = round((after - cpuBefore[name]!) / Math.max(1, ok), 3);
+    if (after !== undefined && cpuBefore[name] !== undefined)
+      cpuMsPerRequest[name] = round((after - cpuBefore[name]!) / Math.max(1, ok), 3);
   }
   return {
     requests: latencies.length,

@@ -31,7 +31,12 @@ function option(name: string, fallback: number): number {
 
 const stats = (values: number[]) => {
   const sorted = [...values].sort((x, y) => x - y);
-  return { n: sorted.length, p50: roundScaled(percentile(sorted, 50)), max: roundScaled(sorted[sorted.length - 1]!), min: roundScaled(sorted[0]!) };
+  return {
+    n: sorted.length,
+    p50: roundScaled(percentile(sorted, 50)),
+    max: roundScaled(sorted[sorted.length - 1]!),
+    min: roundScaled(sorted[0]!),
+  };
 };
 
 async function main(): Promise<void> {
@@ -44,7 +49,10 @@ async function main(): Promise<void> {
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const [cached] = await runtime.dataSource.query("SELECT count(*)::int AS n FROM sandbox_seed_vectors WHERE model = 'mobilenet-v2' AND seed_version = $1", [seedImageVersion()]);
+  const [cached] = await runtime.dataSource.query(
+    "SELECT count(*)::int AS n FROM sandbox_seed_vectors WHERE model = 'mobilenet-v2' AND seed_version = $1",
+    [seedImageVersion()],
+  );
   emit({ bench: 'sandbox', sandboxes, resets, seedVectorsStored: cached.n === 100 });
 
   const created: Array<{ token: string; tenantId: string; storeId: string }> = [];
@@ -56,8 +64,19 @@ async function main(): Promise<void> {
       // The benchmark is one client: it clears its own creation count (10 an hour per address) first.
       await runtime.services.rateLimiter.reset('sandbox:create:ip:127.0.0.1');
       const started = performance.now();
-      const res = await fetch(`${base}/api/v1/sandbox`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: `bench-${Date.now()}-${i}@example.com` }) });
-      const body = (await res.json()) as { token: string; tenantId: string; storeId: string; counts: unknown; searchReady: boolean; visualSearch: boolean };
+      const res = await fetch(`${base}/api/v1/sandbox`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: `bench-${Date.now()}-${i}@example.com` }),
+      });
+      const body = (await res.json()) as {
+        token: string;
+        tenantId: string;
+        storeId: string;
+        counts: unknown;
+        searchReady: boolean;
+        visualSearch: boolean;
+      };
       const ms = performance.now() - started;
       if (res.status !== 201) throw new Error(`create answered ${res.status}: ${JSON.stringify(body)}`);
       created.push(body);
@@ -86,10 +105,16 @@ async function main(): Promise<void> {
     emit(summary);
   } finally {
     for (const s of created) {
-      await runtime.meiliAdmin.deleteIndex(storeIndexUid(s.storeId)).waitTask({ timeout: 10_000 }).catch(() => undefined);
+      await runtime.meiliAdmin
+        .deleteIndex(storeIndexUid(s.storeId))
+        .waitTask({ timeout: 10_000 })
+        .catch(() => undefined);
     }
     const tenants = created.map((s) => s.tenantId);
-    await runtime.dataSource.query("UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = ANY($1::uuid[]) AND status <> 'done'", [tenants]);
+    await runtime.dataSource.query(
+      "UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = ANY($1::uuid[]) AND status <> 'done'",
+      [tenants],
+    );
     await runtime.dataSource.query('DELETE FROM tenants WHERE id = ANY($1::uuid[])', [tenants]);
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await runtime.close();

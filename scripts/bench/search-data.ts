@@ -47,15 +47,74 @@ export class Rng {
 }
 
 export const ADJECTIVES = [
-  'classic', 'modern', 'vintage', 'slim', 'oversized', 'lightweight', 'heavy', 'waterproof', 'breathable', 'insulated', 'compact',
-  'portable', 'wireless', 'ergonomic', 'premium', 'essential', 'rugged', 'soft', 'stretch', 'quilted', 'padded', 'foldable',
-  'adjustable', 'organic', 'recycled', 'handmade', 'minimalist', 'deluxe', 'everyday', 'travel', 'outdoor', 'urban', 'retro',
-  'cozy', 'sporty', 'elegant', 'casual', 'durable', 'smart', 'silent',
+  'classic',
+  'modern',
+  'vintage',
+  'slim',
+  'oversized',
+  'lightweight',
+  'heavy',
+  'waterproof',
+  'breathable',
+  'insulated',
+  'compact',
+  'portable',
+  'wireless',
+  'ergonomic',
+  'premium',
+  'essential',
+  'rugged',
+  'soft',
+  'stretch',
+  'quilted',
+  'padded',
+  'foldable',
+  'adjustable',
+  'organic',
+  'recycled',
+  'handmade',
+  'minimalist',
+  'deluxe',
+  'everyday',
+  'travel',
+  'outdoor',
+  'urban',
+  'retro',
+  'cozy',
+  'sporty',
+  'elegant',
+  'casual',
+  'durable',
+  'smart',
+  'silent',
 ] as const;
 
 export const MATERIALS = [
-  'cotton', 'linen', 'wool', 'merino', 'cashmere', 'leather', 'suede', 'denim', 'canvas', 'nylon', 'polyester', 'bamboo', 'oak',
-  'walnut', 'steel', 'aluminium', 'titanium', 'ceramic', 'glass', 'silicone', 'rubber', 'silk', 'velvet', 'fleece', 'cork',
+  'cotton',
+  'linen',
+  'wool',
+  'merino',
+  'cashmere',
+  'leather',
+  'suede',
+  'denim',
+  'canvas',
+  'nylon',
+  'polyester',
+  'bamboo',
+  'oak',
+  'walnut',
+  'steel',
+  'aluminium',
+  'titanium',
+  'ceramic',
+  'glass',
+  'silicone',
+  'rubber',
+  'silk',
+  'velvet',
+  'fleece',
+  'cork',
 ] as const;
 
 export const COLOURS = ['black', 'white', 'navy', 'grey', 'red', 'green', 'olive', 'beige', 'brown', 'blue', 'pink', 'yellow'] as const;
@@ -76,25 +135,134 @@ export const CATALOGUE: Record<string, readonly string[]> = {
 };
 
 export const BRAND_NAMES = [
-  'Northwind', 'Acme', 'Lumen', 'Everpeak', 'Brightwater', 'Copperline', 'Fjordic', 'Halcyon', 'Ironwood', 'Juniper', 'Kestrel',
-  'Larkspur', 'Meridian', 'Nimbus', 'Oakhurst', 'Pinnacle', 'Quartzite', 'Redfern', 'Solstice', 'Tidewater', 'Umbra', 'Vantage',
-  'Westbrook', 'Yarrow', 'Zephyr', 'Alder', 'Bramble', 'Cinder', 'Driftwood', 'Ember', 'Foxglove', 'Granite', 'Harbor', 'Indigo',
-  'Jasper', 'Kinfolk', 'Lodestar', 'Marlow', 'Nordvik', 'Orchard', 'Pebble', 'Quill', 'Rowan', 'Sable', 'Thistle', 'Upland',
-  'Verdant', 'Willow', 'Xenon', 'Yukon',
+  'Northwind',
+  'Acme',
+  'Lumen',
+  'Everpeak',
+  'Brightwater',
+  'Copperline',
+  'Fjordic',
+  'Halcyon',
+  'Ironwood',
+  'Juniper',
+  'Kestrel',
+  'Larkspur',
+  'Meridian',
+  'Nimbus',
+  'Oakhurst',
+  'Pinnacle',
+  'Quartzite',
+  'Redfern',
+  'Solstice',
+  'Tidewater',
+  'Umbra',
+  'Vantage',
+  'Westbrook',
+  'Yarrow',
+  'Zephyr',
+  'Alder',
+  'Bramble',
+  'Cinder',
+  'Driftwood',
+  'Ember',
+  'Foxglove',
+  'Granite',
+  'Harbor',
+  'Indigo',
+  'Jasper',
+  'Kinfolk',
+  'Lodestar',
+  'Marlow',
+  'Nordvik',
+  'Orchard',
+  'Pebble',
+  'Quill',
+  'Rowan',
+  'Sable',
+  'Thistle',
+  'Upland',
+  'Verdant',
+  'Willow',
+  'Xenon',
+  'Yukon',
 ] as const;
 
 export const TAG_NAMES = [
-  'new', 'bestseller', 'gift', 'eco', 'limited', 'sale', 'summer', 'winter', 'autumn', 'spring', 'kids', 'unisex', 'vegan',
-  'handcrafted', 'bundle-ready', 'clearance', 'exclusive', 'trending', 'staff-pick', 'back-in-stock', 'fair-trade', 'local',
-  'imported', 'waterproof', 'travel', 'office', 'gym', 'party', 'wedding', 'camping',
+  'new',
+  'bestseller',
+  'gift',
+  'eco',
+  'limited',
+  'sale',
+  'summer',
+  'winter',
+  'autumn',
+  'spring',
+  'kids',
+  'unisex',
+  'vegan',
+  'handcrafted',
+  'bundle-ready',
+  'clearance',
+  'exclusive',
+  'trending',
+  'staff-pick',
+  'back-in-stock',
+  'fair-trade',
+  'local',
+  'imported',
+  'waterproof',
+  'travel',
+  'office',
+  'gym',
+  'party',
+  'wedding',
+  'camping',
 ] as const;
 
 export const ORIGINS = ['Portugal', 'Italy', 'Vietnam', 'Turkey', 'Japan', 'Germany', 'Mexico', 'India', 'Peru', 'Canada'] as const;
 
 export const DESCRIPTION_WORDS = [
-  'crafted', 'for', 'comfort', 'and', 'style', 'with', 'a', 'timeless', 'look', 'made', 'to', 'last', 'easy', 'care', 'perfect',
-  'gift', 'fits', 'true', 'size', 'designed', 'in', 'our', 'studio', 'finished', 'by', 'hand', 'responsibly', 'sourced', 'materials',
-  'everyday', 'use', 'great', 'value', 'quality', 'details', 'reinforced', 'stitching', 'smooth', 'texture', 'versatile',
+  'crafted',
+  'for',
+  'comfort',
+  'and',
+  'style',
+  'with',
+  'a',
+  'timeless',
+  'look',
+  'made',
+  'to',
+  'last',
+  'easy',
+  'care',
+  'perfect',
+  'gift',
+  'fits',
+  'true',
+  'size',
+  'designed',
+  'in',
+  'our',
+  'studio',
+  'finished',
+  'by',
+  'hand',
+  'responsibly',
+  'sourced',
+  'materials',
+  'everyday',
+  'use',
+  'great',
+  'value',
+  'quality',
+  'details',
+  'reinforced',
+  'stitching',
+  'smooth',
+  'texture',
+  'versatile',
 ] as const;
 
 export interface BenchStore {
@@ -121,7 +289,11 @@ export const BENCH_FACETS = [
   { key: 'option:colour', label: 'Colour', display: 'swatch' },
 ] as const;
 
-const slugify = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slugify = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 /** Creates the tenant, store, brands, categories (with attributes), tags, filter configuration and an API key. */
 export async function createBenchStore(db: DataSource, _rng: Rng): Promise<BenchStore> {
@@ -129,7 +301,12 @@ export async function createBenchStore(db: DataSource, _rng: Rng): Promise<Bench
   const storeId = uuidv7();
   const suffix = storeId.replace(/-/g, '').slice(-12);
   await db.query(`INSERT INTO tenants (id, name, kind) VALUES ($1, $2, 'merchant')`, [tenantId, `Search bench ${suffix}`]);
-  await db.query(`INSERT INTO stores (id, tenant_id, name, slug, currency, is_default) VALUES ($1, $2, $3, $4, 'EUR', true)`, [storeId, tenantId, 'Search bench', `search-bench-${suffix}`]);
+  await db.query(`INSERT INTO stores (id, tenant_id, name, slug, currency, is_default) VALUES ($1, $2, $3, $4, 'EUR', true)`, [
+    storeId,
+    tenantId,
+    'Search bench',
+    `search-bench-${suffix}`,
+  ]);
 
   const brands = BRAND_NAMES.map((name) => ({ id: uuidv7(), name }));
   await db.query(
@@ -167,7 +344,14 @@ export async function createBenchStore(db: DataSource, _rng: Rng): Promise<Bench
   await db.query(
     `INSERT INTO category_attributes (id, tenant_id, store_id, category_id, name, type, filterable, position)
      SELECT id, $1, $2, category_id, name, 'text', true, position FROM unnest($3::uuid[], $4::uuid[], $5::text[], $6::int[]) AS t(id, category_id, name, position)`,
-    [tenantId, storeId, attrRows.map((a) => a.id), attrRows.map((a) => a.categoryId), attrRows.map((a) => a.name), attrRows.map((a) => a.position)],
+    [
+      tenantId,
+      storeId,
+      attrRows.map((a) => a.id),
+      attrRows.map((a) => a.categoryId),
+      attrRows.map((a) => a.name),
+      attrRows.map((a) => a.position),
+    ],
   );
 
   const tags = TAG_NAMES.map((name) => ({ id: uuidv7(), name }));
@@ -184,25 +368,19 @@ export async function createBenchStore(db: DataSource, _rng: Rng): Promise<Bench
     { min: 250, max: 500 },
     { min: 500, max: null },
   ];
-  await db.query(`INSERT INTO storefront_filter_configs (store_id, tenant_id, facets, price_buckets) VALUES ($1, $2, $3::jsonb, $4::jsonb)`, [
-    storeId,
-    tenantId,
-    JSON.stringify(facets),
-    JSON.stringify(priceBuckets),
-  ]);
+  await db.query(
+    `INSERT INTO storefront_filter_configs (store_id, tenant_id, facets, price_buckets) VALUES ($1, $2, $3::jsonb, $4::jsonb)`,
+    [storeId, tenantId, JSON.stringify(facets), JSON.stringify(priceBuckets)],
+  );
 
   // A store API key exactly as POST /api-keys stores it: `sk_<10 chars>_<secret>`, prefix readable, SHA-256 of the whole key.
   // Random, not from the seeded generator: a kept store of an earlier run holds the seeded prefix.
   const prefix = `sk_${Array.from(randomBytes(10), (byte) => 'abcdefghijklmnopqrstuvwxyz0123456789'[byte % 36]).join('')}`;
   const apiKey = `${prefix}_${randomBytes(32).toString('base64url')}`;
-  await db.query(`INSERT INTO api_keys (id, tenant_id, store_id, name, prefix, secret_hash, scopes) VALUES ($1, $2, $3, 'search bench', $4, $5, $6::text[])`, [
-    uuidv7(),
-    tenantId,
-    storeId,
-    prefix,
-    createHash('sha256').update(apiKey, 'utf8').digest('hex'),
-    ['*'],
-  ]);
+  await db.query(
+    `INSERT INTO api_keys (id, tenant_id, store_id, name, prefix, secret_hash, scopes) VALUES ($1, $2, $3, 'search bench', $4, $5, $6::text[])`,
+    [uuidv7(), tenantId, storeId, prefix, createHash('sha256').update(apiKey, 'utf8').digest('hex'), ['*']],
+  );
   return { tenantId, storeId, brands, categories, tags, facetKeys: BENCH_FACETS.map((f) => f.key), apiKey };
 }
 
@@ -215,18 +393,44 @@ const cents = (value: number): string => (Math.round(value * 100) / 100).toFixed
  * Inserts `count` published products (with variants, one image, one leaf category, 0–3 tags) in
  * batches of `batchSize`. Product ids are UUIDv7, so they sort in insertion order.
  */
-export async function insertProducts(db: DataSource, store: BenchStore, rng: Rng, count: number, batchSize = 2_000, onBatch?: (done: number) => void): Promise<void> {
+export async function insertProducts(
+  db: DataSource,
+  store: BenchStore,
+  rng: Rng,
+  count: number,
+  batchSize = 2_000,
+  onBatch?: (done: number) => void,
+): Promise<void> {
   const leaves = store.categories.filter((c) => c.parentId);
   const now = Date.now();
   const year = 365 * 24 * 3600 * 1000;
   for (let start = 0; start < count; start += batchSize) {
     const n = Math.min(batchSize, count - start);
     const p = {
-      id: [] as string[], title: [] as string[], slug: [] as string[], description: [] as string[], price: [] as string[],
-      compareAt: [] as Array<string | null>, brandId: [] as string[], vendorId: [] as Array<string | null>, vendorName: [] as Array<string | null>,
-      attributes: [] as string[], rating: [] as string[], reviews: [] as number[], sales: [] as number[], views: [] as number[], created: [] as string[],
+      id: [] as string[],
+      title: [] as string[],
+      slug: [] as string[],
+      description: [] as string[],
+      price: [] as string[],
+      compareAt: [] as Array<string | null>,
+      brandId: [] as string[],
+      vendorId: [] as Array<string | null>,
+      vendorName: [] as Array<string | null>,
+      attributes: [] as string[],
+      rating: [] as string[],
+      reviews: [] as number[],
+      sales: [] as number[],
+      views: [] as number[],
+      created: [] as string[],
     };
-    const v = { id: [] as string[], productId: [] as string[], sku: [] as string[], options: [] as string[], stock: [] as number[], position: [] as number[] };
+    const v = {
+      id: [] as string[],
+      productId: [] as string[],
+      sku: [] as string[],
+      options: [] as string[],
+      stock: [] as number[],
+      position: [] as number[],
+    };
     const img = { id: [] as string[], productId: [] as string[], url: [] as string[] };
     const cat = { productId: [] as string[], categoryId: [] as string[] };
     const tag = { productId: [] as string[], tagId: [] as string[] };
@@ -242,7 +446,9 @@ export async function insertProducts(db: DataSource, store: BenchStore, rng: Rng
       p.title.push(title);
       p.slug.push(`${slugify(title)}-${start + i}`);
       const words = Array.from({ length: rng.int(12, 30) }, () => rng.pick(DESCRIPTION_WORDS));
-      p.description.push(`<p>${titleCase(adjective)} ${leaf.noun!} in ${material}. ${words.join(' ')}.</p><ul><li>${rng.pick(DESCRIPTION_WORDS)} ${rng.pick(DESCRIPTION_WORDS)}</li></ul>`);
+      p.description.push(
+        `<p>${titleCase(adjective)} ${leaf.noun!} in ${material}. ${words.join(' ')}.</p><ul><li>${rng.pick(DESCRIPTION_WORDS)} ${rng.pick(DESCRIPTION_WORDS)}</li></ul>`,
+      );
       // Log-uniform prices 1–2000, so cheap items are common and expensive ones rare.
       const price = Math.exp(rng.next() * Math.log(2000));
       p.price.push(cents(price));
@@ -290,24 +496,44 @@ export async function insertProducts(db: DataSource, store: BenchStore, rng: Rng
            FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[], $7::numeric[], $8::numeric[], $9::uuid[], $10::uuid[], $11::text[], $12::jsonb[],
                        $13::numeric[], $14::int[], $15::int[], $16::bigint[], $17::timestamptz[])
                 AS t(id, title, slug, description, price, compare_at, brand_id, vendor_id, vendor_name, attributes, rating, reviews, sales, views, created)`,
-        [store.tenantId, store.storeId, p.id, p.title, p.slug, p.description, p.price, p.compareAt, p.brandId, p.vendorId, p.vendorName, p.attributes, p.rating, p.reviews, p.sales, p.views, p.created],
+        [
+          store.tenantId,
+          store.storeId,
+          p.id,
+          p.title,
+          p.slug,
+          p.description,
+          p.price,
+          p.compareAt,
+          p.brandId,
+          p.vendorId,
+          p.vendorName,
+          p.attributes,
+          p.rating,
+          p.reviews,
+          p.sales,
+          p.views,
+          p.created,
+        ],
       );
       await tx.query(
         `INSERT INTO product_variants (id, tenant_id, store_id, product_id, sku, options, stock, position)
          SELECT id, $1, $2, product_id, sku, options, stock, position FROM unnest($3::uuid[], $4::uuid[], $5::text[], $6::jsonb[], $7::int[], $8::int[]) AS t(id, product_id, sku, options, stock, position)`,
         [store.tenantId, store.storeId, v.id, v.productId, v.sku, v.options, v.stock, v.position],
       );
-      await tx.query(`INSERT INTO product_images (id, product_id, url, position) SELECT id, product_id, url, 0 FROM unnest($1::uuid[], $2::uuid[], $3::text[]) AS t(id, product_id, url)`, [
-        img.id,
-        img.productId,
-        img.url,
-      ]);
-      await tx.query(`INSERT INTO product_categories (product_id, category_id, position) SELECT product_id, category_id, 0 FROM unnest($1::uuid[], $2::uuid[]) AS t(product_id, category_id)`, [
-        cat.productId,
-        cat.categoryId,
-      ]);
+      await tx.query(
+        `INSERT INTO product_images (id, product_id, url, position) SELECT id, product_id, url, 0 FROM unnest($1::uuid[], $2::uuid[], $3::text[]) AS t(id, product_id, url)`,
+        [img.id, img.productId, img.url],
+      );
+      await tx.query(
+        `INSERT INTO product_categories (product_id, category_id, position) SELECT product_id, category_id, 0 FROM unnest($1::uuid[], $2::uuid[]) AS t(product_id, category_id)`,
+        [cat.productId, cat.categoryId],
+      );
       if (tag.productId.length) {
-        await tx.query(`INSERT INTO product_tag_assignments (tag_id, product_id) SELECT tag_id, product_id FROM unnest($1::uuid[], $2::uuid[]) AS t(tag_id, product_id)`, [tag.tagId, tag.productId]);
+        await tx.query(
+          `INSERT INTO product_tag_assignments (tag_id, product_id) SELECT tag_id, product_id FROM unnest($1::uuid[], $2::uuid[]) AS t(tag_id, product_id)`,
+          [tag.tagId, tag.productId],
+        );
       }
     });
     onBatch?.(start + n);

@@ -7,7 +7,17 @@
 import type { PublicSearchParams, PublicSearchSort } from '../../search/public-search-request';
 import { ADJECTIVES, BRAND_NAMES, CATALOGUE, COLOURS, MATERIALS, SIZES, type BenchStore, type Rng } from './search-data';
 
-export const SORTS: PublicSearchSort[] = ['relevance', 'newest', 'price_asc', 'price_desc', 'discount', 'most_reviewed', 'rating', 'best_selling', 'most_viewed'];
+export const SORTS: PublicSearchSort[] = [
+  'relevance',
+  'newest',
+  'price_asc',
+  'price_desc',
+  'discount',
+  'most_reviewed',
+  'rating',
+  'best_selling',
+  'most_viewed',
+];
 
 const NOUNS = Object.values(CATALOGUE).flat();
 

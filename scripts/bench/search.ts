@@ -51,7 +51,8 @@ interface Options {
 function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
   const flags = parseFlags(argv, ['quick', 'keep']);
   const known = ['n', 'duration', 'connections', 'quick', 'keep', 'seed', 'freshness', 'distinct-pool', 'workloads'];
-  for (const name of flags.keys()) if (!known.includes(name)) throw new Error(`unknown option --${name} (known: ${known.map((k) => `--${k}`).join(' ')})`);
+  for (const name of flags.keys())
+    if (!known.includes(name)) throw new Error(`unknown option --${name} (known: ${known.map((k) => `--${k}`).join(' ')})`);
   const get = (flag: string, variable: string): string | undefined => flags.get(flag) ?? env[variable];
   const quick = ['1', 'true'].includes(get('quick', 'QUICK') ?? '');
   const int = (raw: string | undefined, fallback: number, what: string): number => {
@@ -140,16 +141,29 @@ async function matchingMix(base: string, sample: PublicSearchParams[]): Promise<
 
 // ---- freshness ------------------------------------------------------------------------------------
 
-async function freshness(base: string, store: BenchStore, db: DataSource, rng: Rng, count: number, searchable: (word: string, id: string) => Promise<boolean>): Promise<Record<string, unknown>> {
+async function freshness(
+  base: string,
+  store: BenchStore,
+  db: DataSource,
+  rng: Rng,
+  count: number,
+  searchable: (word: string, id: string) => Promise<boolean>,
+): Promise<Record<string, unknown>> {
   const auth = { 'X-API-Key': store.apiKey, 'Content-Type': 'application/json' };
-  const ids: Array<{ id: string }> = await db.query('SELECT id FROM products WHERE store_id = $1 ORDER BY random() LIMIT $2', [store.storeId, count]);
+  const ids: Array<{ id: string }> = await db.query('SELECT id FROM products WHERE store_id = $1 ORDER BY random() LIMIT $2', [
+    store.storeId,
+    count,
+  ]);
   const seconds: number[] = [];
   const writeMs: number[] = [];
   let notFound = 0;
   for (const { id } of ids) {
     const got = await fetch(`${base}/api/v1/catalog/products/${id}`, { headers: auth });
     if (got.status !== 200) throw new Error(`GET product answered ${got.status}: ${await got.text()}`);
-    const p = (await got.json()) as Record<string, unknown> & { variants: Array<Record<string, unknown>>; images: Array<Record<string, unknown>> };
+    const p = (await got.json()) as Record<string, unknown> & {
+      variants: Array<Record<string, unknown>>;
+      images: Array<Record<string, unknown>>;
+    };
     const word = `zq${Array.from({ length: 9 }, () => 'abcdefghijklmnopqrstuvwxyz'[rng.int(0, 25)]).join('')}`;
     const body = {
       title: `${String(p.title).split(' Zq')[0]} ${word}`,
@@ -167,7 +181,15 @@ async function freshness(base: string, store: BenchStore, db: DataSource, rng: R
       tagIds: p.tagIds,
       attributes: p.attributes,
       translations: p.translations,
-      variants: p.variants.map((v) => ({ id: v.id, sku: v.sku, barcode: v.barcode, options: v.options, price: v.price, compareAtPrice: v.compareAtPrice, stock: v.stock })),
+      variants: p.variants.map((v) => ({
+        id: v.id,
+        sku: v.sku,
+        barcode: v.barcode,
+        options: v.options,
+        price: v.price,
+        compareAtPrice: v.compareAtPrice,
+        stock: v.stock,
+      })),
       images: p.images.map((i) => ({ url: i.url, alt: i.alt })),
     };
     const writeStarted = performance.now();
@@ -228,7 +250,9 @@ async function main(): Promise<void> {
     machine_note: `${os.cpus().length} CPU cores, load average ${os
       .loadavg()
       .map((l) => l.toFixed(2))
-      .join('/')} at start; the load generator, the app, PostgreSQL, Redis and Meilisearch share this machine (and other work may be running on it), so absolute figures are indicative and ratios are what count`,
+      .join(
+        '/',
+      )} at start; the load generator, the app, PostgreSQL, Redis and Meilisearch share this machine (and other work may be running on it), so absolute figures are indicative and ratios are what count`,
   });
 
   let cleaning: Promise<void> | undefined;
@@ -263,9 +287,21 @@ async function main(): Promise<void> {
     await insertProducts(db, store, rng, options.n, 2_000, (done) => {
       if (done % 20_000 === 0) log(`  ${done} products`);
     });
-    const counts: Array<{ variants: string }> = await db.query('SELECT count(*) AS variants FROM product_variants WHERE store_id = $1', [store.storeId]);
-    await db.query('ANALYZE products; ANALYZE product_variants; ANALYZE product_categories; ANALYZE product_tag_assignments; ANALYZE product_images');
-    emit({ step: 'data', storeId: store.storeId, products: options.n, variants: Number(counts[0]!.variants), brands: store.brands.length, categories: store.categories.length, ms: Date.now() - t });
+    const counts: Array<{ variants: string }> = await db.query('SELECT count(*) AS variants FROM product_variants WHERE store_id = $1', [
+      store.storeId,
+    ]);
+    await db.query(
+      'ANALYZE products; ANALYZE product_variants; ANALYZE product_categories; ANALYZE product_tag_assignments; ANALYZE product_images',
+    );
+    emit({
+      step: 'data',
+      storeId: store.storeId,
+      products: options.n,
+      variants: Number(counts[0]!.variants),
+      brands: store.brands.length,
+      categories: store.categories.length,
+      ms: Date.now() - t,
+    });
 
     // 2. Reindex versus Meilisearch alone.
     log('reindex');
@@ -274,7 +310,15 @@ async function main(): Promise<void> {
     const alone = await meiliAloneIngest(db, meili, store.storeId, scratchUid, 600_000);
     await settle(meili.deleteIndex(scratchUid), 600_000, ['index_not_found']);
     const reindexRatio = reindex.ms / alone.ms;
-    emit({ step: 'reindex', documents: reindex.documents, reindex_ms: reindex.ms, meili_alone_ms: alone.ms, meili_alone_documents: alone.documents, document_build_ms: alone.buildMs, ratio: round(reindexRatio) });
+    emit({
+      step: 'reindex',
+      documents: reindex.documents,
+      reindex_ms: reindex.ms,
+      meili_alone_ms: alone.ms,
+      meili_alone_documents: alone.documents,
+      document_build_ms: alone.buildMs,
+      ratio: round(reindexRatio),
+    });
     summary.reindex = { documents: reindex.documents, reindex_ms: reindex.ms, meili_alone_ms: alone.ms, ratio: round(reindexRatio) };
     checks.reindex_ratio = { value: round(reindexRatio), target: '<= 2', pass: reindexRatio <= 2 };
 
@@ -303,15 +347,32 @@ async function main(): Promise<void> {
     const probeText = await probe.text();
     const oursAvailable = probe.status === 200;
     emit({ step: 'probe', ours_status: probe.status, ...(oursAvailable ? {} : { ours_body: probeText.slice(0, 300) }) });
-    const meiliProbe = await fetch(`${config.meiliUrl}/multi-search`, { method: 'POST', headers: meiliHeaders, body: meiliBody(distinct[0]!) });
+    const meiliProbe = await fetch(`${config.meiliUrl}/multi-search`, {
+      method: 'POST',
+      headers: meiliHeaders,
+      body: meiliBody(distinct[0]!),
+    });
     const meiliProbeText = await meiliProbe.text();
-    if (meiliProbe.status !== 200) throw new Error(`Meilisearch /multi-search answered ${meiliProbe.status}: ${meiliProbeText.slice(0, 300)}`);
+    if (meiliProbe.status !== 200)
+      throw new Error(`Meilisearch /multi-search answered ${meiliProbe.status}: ${meiliProbeText.slice(0, 300)}`);
 
     // Warm-up (JIT, connection pools, Meilisearch page cache) with queries used nowhere else.
     let warmAt = 0;
     const warmDuration = Math.min(2, options.durationS);
-    if (oursAvailable) await runLoad({ url: base, connections: 4, durationS: warmDuration, next: () => ({ method: 'GET', path: searchPath(warmSet[warmAt++ % warmSet.length]!) }) });
-    await runLoad({ url: config.meiliUrl, connections: 4, durationS: warmDuration, headers: meiliHeaders, next: () => ({ method: 'POST', path: '/multi-search', body: meiliBody(warmSet[warmAt++ % warmSet.length]!) }) });
+    if (oursAvailable)
+      await runLoad({
+        url: base,
+        connections: 4,
+        durationS: warmDuration,
+        next: () => ({ method: 'GET', path: searchPath(warmSet[warmAt++ % warmSet.length]!) }),
+      });
+    await runLoad({
+      url: config.meiliUrl,
+      connections: 4,
+      durationS: warmDuration,
+      headers: meiliHeaders,
+      next: () => ({ method: 'POST', path: '/multi-search', body: meiliBody(warmSet[warmAt++ % warmSet.length]!) }),
+    });
 
     // Distinct: one counter per target that never goes back, so no request of a run repeats one of an earlier run.
     const cursor = { ours: 0, meili: 0, oursZipf: 0, meiliZipf: 0 };
@@ -327,7 +388,13 @@ async function main(): Promise<void> {
         log(`${key}`);
         let ours: LoadResult | undefined;
         if (oursAvailable) {
-          ours = await runLoad({ url: base, connections, durationS: options.durationS, cpuOf, next: (): LoadRequest => ({ method: 'GET', path: searchPath(pick(workload, 'ours')) }) });
+          ours = await runLoad({
+            url: base,
+            connections,
+            durationS: options.durationS,
+            cpuOf,
+            next: (): LoadRequest => ({ method: 'GET', path: searchPath(pick(workload, 'ours')) }),
+          });
           emit({ step: 'search', workload, connections, target: 'ours', ...ours });
         }
         const direct = await runLoad({
@@ -375,12 +442,18 @@ async function main(): Promise<void> {
 
     // 5. Suggest.
     const prefixes = suggestPrefixes(rng, 5_000);
-    const suggestPath = (q: string): string => `/api/v1/catalog/public/suggest?${new URLSearchParams({ storeId: benchStore.storeId, q }).toString()}`;
+    const suggestPath = (q: string): string =>
+      `/api/v1/catalog/public/suggest?${new URLSearchParams({ storeId: benchStore.storeId, q }).toString()}`;
     const suggestProbe = await fetch(`${base}${suggestPath(prefixes[0]!)}`);
     await suggestProbe.arrayBuffer();
     if (suggestProbe.status === 200) {
       let at = 0;
-      const suggest = await runLoad({ url: base, connections: 1, durationS: options.durationS, next: () => ({ method: 'GET', path: suggestPath(prefixes[at++ % prefixes.length]!) }) });
+      const suggest = await runLoad({
+        url: base,
+        connections: 1,
+        durationS: options.durationS,
+        next: () => ({ method: 'GET', path: suggestPath(prefixes[at++ % prefixes.length]!) }),
+      });
       // Prefixes repeat (as keystrokes of many shoppers do), so our answer cache serves part of them.
       emit({ step: 'suggest', connections: 1, target: 'ours', distinctPrefixes: new Set(prefixes).size, ...suggest });
       checks.suggest_p95_ms = { value: suggest.p95, target: '<= 10', pass: suggest.p95 <= 10 };
@@ -405,7 +478,10 @@ async function main(): Promise<void> {
         }),
       });
       emit({ step: 'suggest', connections: 1, target: 'meilisearch', ...direct });
-      summary.suggest = { ours: { rps: suggest.rps, p50: suggest.p50, p95: suggest.p95, p99: suggest.p99 }, meilisearch: { rps: direct.rps, p50: direct.p50, p95: direct.p95, p99: direct.p99 } };
+      summary.suggest = {
+        ours: { rps: suggest.rps, p50: suggest.p50, p95: suggest.p95, p99: suggest.p99 },
+        meilisearch: { rps: direct.rps, p50: direct.p50, p95: direct.p95, p99: direct.p99 },
+      };
     } else {
       emit({ step: 'suggest', measured: false, status: suggestProbe.status });
       checks.suggest_p95_ms = { value: null, target: '<= 10', pass: null };
@@ -416,14 +492,21 @@ async function main(): Promise<void> {
     const meiliIndex = meili.index(storeIndexUid(store.storeId));
     const searchable = oursAvailable
       ? async (word: string, id: string): Promise<boolean> => {
-          const res = await fetch(`${base}/api/v1/catalog/public/search?${new URLSearchParams({ storeId: benchStore.storeId, q: word }).toString()}`);
+          const res = await fetch(
+            `${base}/api/v1/catalog/public/search?${new URLSearchParams({ storeId: benchStore.storeId, q: word }).toString()}`,
+          );
           if (res.status !== 200) return false;
           const body = (await res.json()) as { items?: Array<{ id: string }> };
           return Boolean(body.items?.some((item) => item.id === id));
         }
-      : async (word: string, id: string): Promise<boolean> => (await meiliIndex.search(word, { filter: `id = "${id}"`, limit: 1 })).hits.length > 0;
+      : async (word: string, id: string): Promise<boolean> =>
+          (await meiliIndex.search(word, { filter: `id = "${id}"`, limit: 1 })).hits.length > 0;
     const fresh = await freshness(base, store, db, rng, options.freshness, searchable);
-    emit({ step: 'freshness', via: oursAvailable ? 'public search' : 'Meilisearch index directly (public search not available)', ...fresh });
+    emit({
+      step: 'freshness',
+      via: oursAvailable ? 'public search' : 'Meilisearch index directly (public search not available)',
+      ...fresh,
+    });
     summary.freshness = fresh;
     checks.freshness_p95_s = { value: fresh.p95_s as number, target: '<= 1', pass: (fresh.p95_s as number) <= 1 };
 

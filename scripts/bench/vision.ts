@@ -58,7 +58,11 @@ const mb = (bytes: number): number => roundScaled(bytes / 1024 / 1024);
 
 function stats(values: number[]): { p50: number; p95: number; mean: number } {
   const sorted = [...values].sort((a, b) => a - b);
-  return { p50: roundScaled(percentile(sorted, 50), 2), p95: roundScaled(percentile(sorted, 95), 2), mean: roundScaled(values.reduce((s, v) => s + v, 0) / Math.max(1, values.length), 2) };
+  return {
+    p50: roundScaled(percentile(sorted, 50), 2),
+    p95: roundScaled(percentile(sorted, 95), 2),
+    mean: roundScaled(values.reduce((s, v) => s + v, 0) / Math.max(1, values.length), 2),
+  };
 }
 
 /** A 320×240 JPEG: a coloured background with a shape, like a simple product photo. */
@@ -123,7 +127,16 @@ async function main(): Promise<void> {
   }
   const rates = await throughput(embedder, prepared);
   const rssModel = process.memoryUsage().rss;
-  emit({ phase: 'embedder', model: 'mobilenet-v2', dimensions: embedder.dimensions, modelLoadMs: roundScaled(loadMs), decodeMs: stats(decodeTimes), ...rates, rssBeforeMb: mb(rssStart), rssWithModelMb: mb(rssModel) });
+  emit({
+    phase: 'embedder',
+    model: 'mobilenet-v2',
+    dimensions: embedder.dimensions,
+    modelLoadMs: roundScaled(loadMs),
+    decodeMs: stats(decodeTimes),
+    ...rates,
+    rssBeforeMb: mb(rssStart),
+    rssWithModelMb: mb(rssModel),
+  });
 
   // The 256 real vectors the catalogue is built from (batched, as the worker does).
   const base: Float32Array[] = [];
@@ -139,8 +152,14 @@ async function main(): Promise<void> {
   try {
     started = performance.now();
     await insertProducts(db, store, rng, options.n);
-    const productRows: Array<{ id: string }> = await db.query("SELECT id FROM products WHERE store_id = $1 AND status = 'PUBLISHED' ORDER BY id", [store.storeId]);
-    await db.query('INSERT INTO visual_search_settings (store_id, tenant_id, enabled, model, dimensions, max_results) VALUES ($1, $2, true, $3, $4, 20)', [store.storeId, store.tenantId, 'mobilenet-v2', embedder.dimensions]);
+    const productRows: Array<{ id: string }> = await db.query(
+      "SELECT id FROM products WHERE store_id = $1 AND status = 'PUBLISHED' ORDER BY id",
+      [store.storeId],
+    );
+    await db.query(
+      'INSERT INTO visual_search_settings (store_id, tenant_id, enabled, model, dimensions, max_results) VALUES ($1, $2, true, $3, $4, 20)',
+      [store.storeId, store.tenantId, 'mobilenet-v2', embedder.dimensions],
+    );
     const origin = new Map<string, number>();
     for (let i = 0; i < productRows.length; i += 1000) {
       const slice = productRows.slice(i, i + 1000);
@@ -163,12 +182,24 @@ async function main(): Promise<void> {
     const buildMs = performance.now() - started;
     started = performance.now();
     const reindex = await reindexStore(db, admin, store.storeId, { taskTimeoutMs: 1_800_000 });
-    emit({ phase: 'catalogue', products: productRows.length, buildMs: roundScaled(buildMs), reindexMs: roundScaled(performance.now() - started), indexed: reindex.documents });
+    emit({
+      phase: 'catalogue',
+      products: productRows.length,
+      buildMs: roundScaled(buildMs),
+      reindexMs: roundScaled(performance.now() - started),
+      indexed: reindex.documents,
+    });
 
     // 3. Query latency.
     // The api process's search connection: the search-only key derived from the master key.
     const client = createSearchTransport(config.meiliUrl, keyValueFor(searchKeyUid(config.meiliMasterKey), config.meiliMasterKey));
-    const parts = { decode: [] as number[], embed: [] as number[], search: [] as number[], total: [] as number[], merchantSearch: [] as number[] };
+    const parts = {
+      decode: [] as number[],
+      embed: [] as number[],
+      search: [] as number[],
+      total: [] as number[],
+      merchantSearch: [] as number[],
+    };
     let firstHits = 0;
     for (let q = 0; q < options.queries; q += 1) {
       const k = rng.int(0, photos.length - 1);
@@ -188,7 +219,15 @@ async function main(): Promise<void> {
       if (hits[0] && origin.get(hits[0].id) === k) firstHits += 1;
       if (q < Math.min(options.queries, 20)) {
         const m0 = performance.now();
-        await searchAllStatuses(db, { storeId: store.storeId, tenantId: store.tenantId, model: 'mobilenet-v2', dimensions: embedder.dimensions, vector: vector!, limit: 20, minScore: 0 });
+        await searchAllStatuses(db, {
+          storeId: store.storeId,
+          tenantId: store.tenantId,
+          model: 'mobilenet-v2',
+          dimensions: embedder.dimensions,
+          vector: vector!,
+          limit: 20,
+          minScore: 0,
+        });
         parts.merchantSearch.push(performance.now() - m0);
       }
     }
@@ -209,7 +248,10 @@ async function main(): Promise<void> {
   } finally {
     if (!options.keep) {
       await deleteBenchStore(db, store);
-      await admin.deleteIndex(storeIndexUid(store.storeId)).waitTask({ timeout: 60_000 }).catch(() => undefined);
+      await admin
+        .deleteIndex(storeIndexUid(store.storeId))
+        .waitTask({ timeout: 60_000 })
+        .catch(() => undefined);
     }
     await db.destroy();
     await disposeEmbedders();

@@ -4,7 +4,8 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 export type BulkEditAction = 'UPDATE_PRICE' | 'UPDATE_STATUS' | 'UPDATE_TAGS' | 'UPDATE_CATEGORY' | 'ARCHIVE' | 'DELETE';
 export type BulkEditStatus = 'RUNNING' | 'COMPLETED' | 'FAILED';
 /** The operation that made the edit: one of the eight bulk routes, or a revert of another edit. */
-export type BulkEditOperation = 'publish' | 'archive' | 'hard-delete' | 'set-category' | 'set-status' | 'update-price' | 'add-tags' | 'remove-tags' | 'revert';
+export type BulkEditOperation =
+  'publish' | 'archive' | 'hard-delete' | 'set-category' | 'set-status' | 'update-price' | 'add-tags' | 'remove-tags' | 'revert';
 export type BulkEditItemStatus = 'PENDING' | 'OK' | 'UNCHANGED' | 'FAILED';
 
 /** One bulk operation on products of a store (or the revert of one), with its progress counters. */

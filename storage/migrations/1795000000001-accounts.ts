@@ -174,7 +174,19 @@ export class Accounts1795000000001 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['outbound_messages', 'audit_log', 'api_keys', 'stores', 'device_codes', 'phone_otps', 'one_time_tokens', 'refresh_tokens', 'sessions', 'users', 'tenants']) {
+    for (const table of [
+      'outbound_messages',
+      'audit_log',
+      'api_keys',
+      'stores',
+      'device_codes',
+      'phone_otps',
+      'one_time_tokens',
+      'refresh_tokens',
+      'sessions',
+      'users',
+      'tenants',
+    ]) {
       await q.query(`DROP TABLE ${table}`);
     }
   }

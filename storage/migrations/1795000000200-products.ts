@@ -108,7 +108,15 @@ export class Products1795000000200 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['product_relations', 'product_tag_assignments', 'product_tags', 'product_categories', 'product_images', 'product_variants', 'products']) {
+    for (const table of [
+      'product_relations',
+      'product_tag_assignments',
+      'product_tags',
+      'product_categories',
+      'product_images',
+      'product_variants',
+      'products',
+    ]) {
       await q.query(`DROP TABLE ${table}`);
     }
   }

@@ -40,7 +40,9 @@ export class Bundles1795000000400 implements MigrationInterface {
         quantity integer NOT NULL CHECK (quantity BETWEEN 1 AND 1000),
         position integer NOT NULL DEFAULT 0
       )`);
-    await q.query(`CREATE UNIQUE INDEX bundle_items_line ON bundle_items (bundle_id, product_id, coalesce(variant_id, '00000000-0000-0000-0000-000000000000'::uuid))`);
+    await q.query(
+      `CREATE UNIQUE INDEX bundle_items_line ON bundle_items (bundle_id, product_id, coalesce(variant_id, '00000000-0000-0000-0000-000000000000'::uuid))`,
+    );
     await q.query('CREATE INDEX bundle_items_product ON bundle_items (product_id)');
     await q.query('CREATE INDEX bundle_items_variant ON bundle_items (variant_id) WHERE variant_id IS NOT NULL');
   }

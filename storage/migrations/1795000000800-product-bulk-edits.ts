@@ -50,7 +50,9 @@ export class ProductBulkEdits1795000000800 implements MigrationInterface {
         PRIMARY KEY (bulk_edit_id, product_id)
       )`);
     await q.query('CREATE INDEX product_bulk_edit_items_position ON product_bulk_edit_items (bulk_edit_id, position)');
-    await q.query("CREATE INDEX product_bulk_edit_items_pending ON product_bulk_edit_items (bulk_edit_id, position) WHERE status = 'PENDING'");
+    await q.query(
+      "CREATE INDEX product_bulk_edit_items_pending ON product_bulk_edit_items (bulk_edit_id, position) WHERE status = 'PENDING'",
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -52,7 +52,9 @@ export class Webhooks1795000001200 implements MigrationInterface {
         updated_at timestamptz NOT NULL DEFAULT now(),
         CONSTRAINT webhook_deliveries_target CHECK (endpoint_id IS NOT NULL OR url IS NOT NULL)
       )`);
-    await q.query('CREATE UNIQUE INDEX webhook_deliveries_event_endpoint ON webhook_deliveries (event_id, endpoint_id) WHERE endpoint_id IS NOT NULL');
+    await q.query(
+      'CREATE UNIQUE INDEX webhook_deliveries_event_endpoint ON webhook_deliveries (event_id, endpoint_id) WHERE endpoint_id IS NOT NULL',
+    );
     await q.query("CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'PENDING'");
     await q.query('CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, id)');
     await q.query("CREATE INDEX webhook_deliveries_dead ON webhook_deliveries (tenant_id, id) WHERE status = 'DEAD'");

@@ -91,6 +91,7 @@ export class OrdersSandboxes1795000001300 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['sandbox_seed_vectors', 'sandbox_refresh_tokens', 'sandboxes', 'order_items', 'orders']) await q.query(`DROP TABLE ${table}`);
+    for (const table of ['sandbox_seed_vectors', 'sandbox_refresh_tokens', 'sandboxes', 'order_items', 'orders'])
+      await q.query(`DROP TABLE ${table}`);
   }
 }

@@ -58,7 +58,9 @@ export class PricingFlashSales1795000001400 implements MigrationInterface {
       )`);
     await q.query('CREATE UNIQUE INDEX flash_sale_campaigns_slug ON flash_sale_campaigns (store_id, lower(slug))');
     await q.query('CREATE INDEX flash_sale_campaigns_store ON flash_sale_campaigns (store_id, id)');
-    await q.query(`CREATE INDEX flash_sale_campaigns_running ON flash_sale_campaigns (store_id, starts_at, ends_at) WHERE status = 'PUBLISHED'`);
+    await q.query(
+      `CREATE INDEX flash_sale_campaigns_running ON flash_sale_campaigns (store_id, starts_at, ends_at) WHERE status = 'PUBLISHED'`,
+    );
     await q.query(`CREATE INDEX flash_sale_campaigns_starts ON flash_sale_campaigns (starts_at) WHERE status = 'PUBLISHED'`);
     await q.query(`CREATE INDEX flash_sale_campaigns_ends ON flash_sale_campaigns (ends_at) WHERE status = 'PUBLISHED'`);
 

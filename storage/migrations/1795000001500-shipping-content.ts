@@ -17,8 +17,12 @@ export class ShippingContent1795000001500 implements MigrationInterface {
   name = 'ShippingContent1795000001500';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query('ALTER TABLE products ADD COLUMN IF NOT EXISTS weight_grams integer NULL CHECK (weight_grams IS NULL OR weight_grams >= 0)');
-    await q.query('ALTER TABLE product_variants ADD COLUMN IF NOT EXISTS weight_grams integer NULL CHECK (weight_grams IS NULL OR weight_grams >= 0)');
+    await q.query(
+      'ALTER TABLE products ADD COLUMN IF NOT EXISTS weight_grams integer NULL CHECK (weight_grams IS NULL OR weight_grams >= 0)',
+    );
+    await q.query(
+      'ALTER TABLE product_variants ADD COLUMN IF NOT EXISTS weight_grams integer NULL CHECK (weight_grams IS NULL OR weight_grams >= 0)',
+    );
     await q.query(`
       CREATE TABLE shipping_rates (
         id uuid PRIMARY KEY,
@@ -70,7 +74,9 @@ export class ShippingContent1795000001500 implements MigrationInterface {
       )`);
     await q.query('CREATE UNIQUE INDEX content_entries_store_kind_slug ON content_entries (store_id, kind, lower(slug))');
     await q.query('CREATE INDEX content_entries_store_kind ON content_entries (store_id, kind, id)');
-    await q.query(`CREATE INDEX content_entries_public ON content_entries (store_id, kind, published_at DESC, id DESC) WHERE status = 'PUBLISHED'`);
+    await q.query(
+      `CREATE INDEX content_entries_public ON content_entries (store_id, kind, published_at DESC, id DESC) WHERE status = 'PUBLISHED'`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

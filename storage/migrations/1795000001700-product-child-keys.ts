@@ -16,13 +16,21 @@ export class ProductChildKeys1795000001700 implements MigrationInterface {
   name = 'ProductChildKeys1795000001700';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query('ALTER TABLE product_variants DROP CONSTRAINT IF EXISTS product_variants_tenant_id_fkey, DROP CONSTRAINT IF EXISTS product_variants_store_id_fkey');
+    await q.query(
+      'ALTER TABLE product_variants DROP CONSTRAINT IF EXISTS product_variants_tenant_id_fkey, DROP CONSTRAINT IF EXISTS product_variants_store_id_fkey',
+    );
     await q.query('ALTER TABLE products DROP CONSTRAINT IF EXISTS products_tenant_id_fkey');
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query('ALTER TABLE products ADD CONSTRAINT products_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE');
-    await q.query('ALTER TABLE product_variants ADD CONSTRAINT product_variants_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id) ON DELETE CASCADE');
-    await q.query('ALTER TABLE product_variants ADD CONSTRAINT product_variants_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE');
+    await q.query(
+      'ALTER TABLE products ADD CONSTRAINT products_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE',
+    );
+    await q.query(
+      'ALTER TABLE product_variants ADD CONSTRAINT product_variants_store_id_fkey FOREIGN KEY (store_id) REFERENCES stores(id) ON DELETE CASCADE',
+    );
+    await q.query(
+      'ALTER TABLE product_variants ADD CONSTRAINT product_variants_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE',
+    );
   }
 }

@@ -21,4 +21,26 @@ import { OutboxNotify1795000001600 } from './1795000001600-outbox-notify';
 import { ProductChildKeys1795000001700 } from './1795000001700-product-child-keys';
 import { ExportCursor1795000001800 } from './1795000001800-export-cursor';
 
-export const migrations = [Outbox1795000000000, Accounts1795000000001, TotpLastStep1795000000020, CatalogTaxonomy1795000000100, Products1795000000200, Collections1795000000300, Bundles1795000000400, SearchSynonyms1795000000500, SponsoredListings1795000000600, PriceVisibilityZeroResults1795000000700, ProductBulkEdits1795000000800, VisualSearch1795000000900, Customers1795000001000, TransferJobs1795000001100, Webhooks1795000001200, OrdersSandboxes1795000001300, PricingFlashSales1795000001400, ShippingContent1795000001500, OutboxNotify1795000001600, ProductChildKeys1795000001700, ExportCursor1795000001800];
+export const migrations = [
+  Outbox1795000000000,
+  Accounts1795000000001,
+  TotpLastStep1795000000020,
+  CatalogTaxonomy1795000000100,
+  Products1795000000200,
+  Collections1795000000300,
+  Bundles1795000000400,
+  SearchSynonyms1795000000500,
+  SponsoredListings1795000000600,
+  PriceVisibilityZeroResults1795000000700,
+  ProductBulkEdits1795000000800,
+  VisualSearch1795000000900,
+  Customers1795000001000,
+  TransferJobs1795000001100,
+  Webhooks1795000001200,
+  OrdersSandboxes1795000001300,
+  PricingFlashSales1795000001400,
+  ShippingContent1795000001500,
+  OutboxNotify1795000001600,
+  ProductChildKeys1795000001700,
+  ExportCursor1795000001800,
+];

@@ -21,18 +21,29 @@ describe('api keys', () => {
     return call(server, 'POST', '/api/v1/api-keys', { headers, body });
   }
 
-  async function key(owner: SignedUp, storeId: string, scopes: string[], name = 'integration'): Promise<{ id: string; key: string; prefix: string }> {
+  async function key(
+    owner: SignedUp,
+    storeId: string,
+    scopes: string[],
+    name = 'integration',
+  ): Promise<{ id: string; key: string; prefix: string }> {
     const res = await create(bearer(owner.accessToken), { storeId, name, scopes });
     expect(res.status, res.text).to.equal(201);
     return res.json;
   }
 
-  const list = (headers: Record<string, string>, storeId: string) => call(server, 'GET', `/api/v1/api-keys?storeId=${storeId}`, { headers });
+  const list = (headers: Record<string, string>, storeId: string) =>
+    call(server, 'GET', `/api/v1/api-keys?storeId=${storeId}`, { headers });
 
   it('creates a key (201) whose secret is shown once and stored only as a hash with a visible prefix', async () => {
     const { owner, storeId } = await merchant(server);
     const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
-    const res = await create(bearer(owner.accessToken), { storeId, name: 'ERP sync', scopes: ['api-keys:read', 'organization:read'], expiresAt });
+    const res = await create(bearer(owner.accessToken), {
+      storeId,
+      name: 'ERP sync',
+      scopes: ['api-keys:read', 'organization:read'],
+      expiresAt,
+    });
     expect(res.status, res.text).to.equal(201);
     expect(Object.keys(res.json)).to.have.members(['id', 'name', 'storeId', 'prefix', 'scopes', 'createdAt', 'expiresAt', 'key']);
     expect(res.json).to.deep.include({ name: 'ERP sync', storeId, scopes: ['api-keys:read', 'organization:read'], expiresAt });
@@ -49,7 +60,14 @@ describe('api keys', () => {
     const listed = await list(bearer(owner.accessToken), storeId);
     expect(listed.status, listed.text).to.equal(200);
     expect(listed.json.items).to.have.length(1);
-    expect(listed.json.items[0]).to.deep.include({ id: res.json.id, prefix: res.json.prefix, status: 'active', lastUsedAt: null, revokedAt: null, createdBy: owner.userId });
+    expect(listed.json.items[0]).to.deep.include({
+      id: res.json.id,
+      prefix: res.json.prefix,
+      status: 'active',
+      lastUsedAt: null,
+      revokedAt: null,
+      createdBy: owner.userId,
+    });
     expect(listed.json.nextCursor).to.equal(null);
     expect(listed.text).to.not.include(res.json.key);
     const csv = await call(server, 'GET', `/api/v1/api-keys/export?storeId=${storeId}`, { headers: bearer(owner.accessToken) });
@@ -57,7 +75,13 @@ describe('api keys', () => {
     const audit = (await auditRows(server, owner.tenantId)).filter((a) => a.action === 'api_key.create');
     expect(audit).to.have.length(1);
     expect(audit[0]).to.deep.include({ resource_type: 'api_key', resource_id: res.json.id, actor_id: owner.userId });
-    expect(audit[0]!.after).to.deep.equal({ name: 'ERP sync', storeId, prefix: res.json.prefix, scopes: ['api-keys:read', 'organization:read'], expiresAt });
+    expect(audit[0]!.after).to.deep.equal({
+      name: 'ERP sync',
+      storeId,
+      prefix: res.json.prefix,
+      scopes: ['api-keys:read', 'organization:read'],
+      expiresAt,
+    });
     expect(JSON.stringify(audit)).to.not.include(res.json.key);
   });
 
@@ -70,15 +94,22 @@ describe('api keys', () => {
     expect(ok.json.items.map((k: any) => k.id)).to.deep.equal([reader.id]);
     // Also as a bearer token.
     expect((await list(bearer(reader.key), storeId)).status).to.equal(200);
-    expect((await call(server, 'GET', `/api/v1/api-keys/export?storeId=${storeId}`, { headers: { 'X-API-Key': reader.key } })).status).to.equal(200);
+    expect(
+      (await call(server, 'GET', `/api/v1/api-keys/export?storeId=${storeId}`, { headers: { 'X-API-Key': reader.key } })).status,
+    ).to.equal(200);
     // Another store of the same tenant does not exist for this key.
     expectProblem(await list({ 'X-API-Key': reader.key }, sibling), 404, 'store_not_found');
-    expectProblem(await call(server, 'GET', `/api/v1/api-keys/export?storeId=${sibling}`, { headers: { 'X-API-Key': reader.key } }), 404, 'store_not_found');
+    expectProblem(
+      await call(server, 'GET', `/api/v1/api-keys/export?storeId=${sibling}`, { headers: { 'X-API-Key': reader.key } }),
+      404,
+      'store_not_found',
+    );
     // Without the scope: 403.
     const other = await key(owner, storeId, ['organization:read']);
     expectProblem(await list({ 'X-API-Key': other.key }, storeId), 403, 'insufficient_scope');
     // last used is recorded (after the answer).
-    const lastUsed = async (): Promise<Date | null> => (await server.runtime.dataSource.query('SELECT last_used_at FROM api_keys WHERE id = $1', [reader.id]))[0].last_used_at;
+    const lastUsed = async (): Promise<Date | null> =>
+      (await server.runtime.dataSource.query('SELECT last_used_at FROM api_keys WHERE id = $1', [reader.id]))[0].last_used_at;
     expect(await eventually(lastUsed, 'the key to be marked as used')).to.be.instanceOf(Date);
   });
 
@@ -105,7 +136,11 @@ describe('api keys', () => {
     const revokes = (await auditRows(server, owner.tenantId)).filter((a) => a.action === 'api_key.revoke');
     expect(revokes).to.have.length(1);
     expect(revokes[0]).to.deep.include({ resource_id: k.id, before: { status: 'active' } });
-    expectProblem(await call(server, 'DELETE', `/api/v1/api-keys/${uuidv7()}`, { headers: bearer(owner.accessToken) }), 404, 'api_key_not_found');
+    expectProblem(
+      await call(server, 'DELETE', `/api/v1/api-keys/${uuidv7()}`, { headers: bearer(owner.accessToken) }),
+      404,
+      'api_key_not_found',
+    );
   });
 
   it('stops an expired key with 401 and lists it as expired', async () => {
@@ -122,10 +157,17 @@ describe('api keys', () => {
     const writer = await key(owner, storeId, ['api-keys:write']);
     for (const k of [admin, writer]) {
       expectProblem(await create({ 'X-API-Key': k.key }, { storeId, name: 'child', scopes: ['*'] }), 403, 'api_key_not_allowed');
-      expectProblem(await call(server, 'DELETE', `/api/v1/api-keys/${admin.id}`, { headers: { 'X-API-Key': k.key } }), 403, 'api_key_not_allowed');
+      expectProblem(
+        await call(server, 'DELETE', `/api/v1/api-keys/${admin.id}`, { headers: { 'X-API-Key': k.key } }),
+        403,
+        'api_key_not_allowed',
+      );
     }
     expect((await list(bearer(owner.accessToken), storeId)).json.items).to.have.length(2);
-    expect((await auditRows(server, owner.tenantId)).filter((a) => a.action.startsWith('api_key.')).map((a) => a.action)).to.deep.equal(['api_key.create', 'api_key.create']);
+    expect((await auditRows(server, owner.tenantId)).filter((a) => a.action.startsWith('api_key.')).map((a) => a.action)).to.deep.equal([
+      'api_key.create',
+      'api_key.create',
+    ]);
   });
 
   it('lets staff list and export but not create or revoke (403); admins manage', async () => {
@@ -182,7 +224,9 @@ describe('api keys', () => {
     }
     expectProblem(await call(server, 'GET', '/api/v1/api-keys', { headers: h }), 400, 'validation_failed');
     // Scopes of every merchant area are known.
-    expect((await create(h, { storeId, name: 'wide', scopes: ['api-keys:write', 'audit-log:read', 'organization:write'] })).status).to.equal(201);
+    expect(
+      (await create(h, { storeId, name: 'wide', scopes: ['api-keys:write', 'audit-log:read', 'organization:write'] })).status,
+    ).to.equal(201);
     expect((await auditRows(server, owner.tenantId)).filter((a) => a.action === 'api_key.create')).to.have.length(1);
   });
 
@@ -191,7 +235,9 @@ describe('api keys', () => {
     const { owner, storeId: main } = m;
     const outlet = await store(server, m);
     const k = await key(owner, outlet, ['api-keys:read']);
-    expect((await call(server, 'DELETE', `/api/v1/organization/stores/${outlet}`, { headers: bearer(owner.accessToken) })).status).to.equal(204);
+    expect((await call(server, 'DELETE', `/api/v1/organization/stores/${outlet}`, { headers: bearer(owner.accessToken) })).status).to.equal(
+      204,
+    );
     expectProblem(await create(bearer(owner.accessToken), { storeId: outlet, name: 'late', scopes: ['*'] }), 409, 'store_archived');
     expect((await list(bearer(owner.accessToken), outlet)).json.items.map((i: any) => i.id)).to.deep.equal([k.id]);
     expect((await list(bearer(owner.accessToken), main)).json.items).to.deep.equal([]);

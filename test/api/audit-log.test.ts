@@ -35,8 +35,24 @@ describe('audit log', () => {
     const ids = res.json.items.map((i: any) => i.id);
     expect(ids).to.deep.equal([...ids].sort().reverse());
     const update = res.json.items[0];
-    expect(Object.keys(update)).to.have.members(['id', 'action', 'resourceType', 'resourceId', 'actor', 'ip', 'userAgent', 'requestId', 'createdAt']);
-    expect(update).to.deep.include({ resourceType: 'store', resourceId: storeId, actor: { type: 'user', id: owner.userId }, userAgent: 'AuditTest/1.0', requestId: h['X-Request-Id'] });
+    expect(Object.keys(update)).to.have.members([
+      'id',
+      'action',
+      'resourceType',
+      'resourceId',
+      'actor',
+      'ip',
+      'userAgent',
+      'requestId',
+      'createdAt',
+    ]);
+    expect(update).to.deep.include({
+      resourceType: 'store',
+      resourceId: storeId,
+      actor: { type: 'user', id: owner.userId },
+      userAgent: 'AuditTest/1.0',
+      requestId: h['X-Request-Id'],
+    });
     expect(update.ip).to.be.a('string');
     expect(res.json.nextCursor).to.equal(null);
   });
@@ -55,7 +71,9 @@ describe('audit log', () => {
     expect(byAdmin[0].resourceId).to.equal(stores[2]);
     expect((await auditLog(h, `?action=store.create&actorUserId=${owner.userId}`)).json.items).to.have.length(2);
     expect((await auditLog(h, `?from=${encodeURIComponent(started.toISOString())}`)).json.items).to.have.length(3);
-    expect((await auditLog(h, `?to=${encodeURIComponent(started.toISOString())}`)).json.items.map((i: any) => i.action)).to.not.include('store.create');
+    expect((await auditLog(h, `?to=${encodeURIComponent(started.toISOString())}`)).json.items.map((i: any) => i.action)).to.not.include(
+      'store.create',
+    );
     expect((await auditLog(h, '?from=2000-01-01&to=2000-01-02')).json.items).to.deep.equal([]);
 
     const seen: string[] = [];
@@ -76,7 +94,16 @@ describe('audit log', () => {
   it('validates filters and bounds (400)', async () => {
     const owner = await signUp(server);
     const h = bearer(owner.accessToken);
-    for (const query of ['?limit=0', '?limit=101', '?limit=abc', '?actorUserId=nope', '?from=yesterday', '?unknown=1', `?action=${'x'.repeat(101)}`, '?from=2020-01-02&to=2020-01-01']) {
+    for (const query of [
+      '?limit=0',
+      '?limit=101',
+      '?limit=abc',
+      '?actorUserId=nope',
+      '?from=yesterday',
+      '?unknown=1',
+      `?action=${'x'.repeat(101)}`,
+      '?from=2020-01-02&to=2020-01-01',
+    ]) {
       expectProblem(await auditLog(h, query), 400, 'validation_failed');
     }
     expectProblem(await auditLog(h, '?cursor=not-a-cursor'), 400, 'invalid_cursor');
@@ -87,7 +114,10 @@ describe('audit log', () => {
     const owner = await signUp(server);
     const h = bearer(owner.accessToken);
     const storeId = await newStore(h, 'Before');
-    await call(server, 'PATCH', `/api/v1/organization/stores/${storeId}`, { headers: h, body: { name: 'After', contactEmail: 'shop@example.test' } });
+    await call(server, 'PATCH', `/api/v1/organization/stores/${storeId}`, {
+      headers: h,
+      body: { name: 'After', contactEmail: 'shop@example.test' },
+    });
     const [entry] = (await auditLog(h, '?action=store.update')).json.items;
     const res = await call(server, 'GET', `/api/v1/audit-log/${entry.id}/diff`, { headers: h });
     expect(res.status, res.text).to.equal(200);
@@ -119,9 +149,13 @@ describe('audit log', () => {
     const h = bearer(intruder.accessToken);
     expectProblem(await call(server, 'GET', `/api/v1/audit-log/${entry.id}/diff`, { headers: h }), 404, 'audit_entry_not_found');
     const listed = await auditLog(h);
-    expect(listed.json.items.map((i: any) => i.action)).to.include('tenant.create').and.not.include('store.create');
+    expect(listed.json.items.map((i: any) => i.action))
+      .to.include('tenant.create')
+      .and.not.include('store.create');
     expect(listed.json.items.every((i: any) => i.actor.id === intruder.userId)).to.equal(true);
-    const own = await server.runtime.dataSource.query('SELECT id FROM audit_log WHERE tenant_id = $1 ORDER BY id DESC', [intruder.tenantId]);
+    const own = await server.runtime.dataSource.query('SELECT id FROM audit_log WHERE tenant_id = $1 ORDER BY id DESC', [
+      intruder.tenantId,
+    ]);
     expect(listed.json.items.map((i: any) => i.id)).to.deep.equal(own.map((r: { id: string }) => r.id));
     expect((await auditLog(h, `?actorUserId=${owner.userId}`)).json.items).to.deep.equal([]);
     expect((await auditLog(h, `?cursor=${uuidv7()}`)).json.items.map((i: any) => i.id)).to.not.include(entry.id);
@@ -136,7 +170,10 @@ describe('audit log', () => {
     const [entry] = (await auditLog(bearer(owner.accessToken))).json.items;
     const staff = await addMember(server, owner, 'staff');
     const admin = await addMember(server, owner, 'admin');
-    const keyRes = await call(server, 'POST', '/api/v1/api-keys', { headers: bearer(owner.accessToken), body: { storeId, name: 'audit reader', scopes: ['audit-log:read'] } });
+    const keyRes = await call(server, 'POST', '/api/v1/api-keys', {
+      headers: bearer(owner.accessToken),
+      body: { storeId, name: 'audit reader', scopes: ['audit-log:read'] },
+    });
     const key = { 'X-API-Key': keyRes.json.key };
     for (const headers of [staff.headers, key]) {
       const code = headers === key ? 'api_key_not_allowed' : 'insufficient_role';
@@ -154,7 +191,10 @@ describe('audit log', () => {
     const owner = await signUp(server);
     const h = { ...bearer(owner.accessToken), 'User-Agent': '=cmd()|" /C calc"!A0' };
     const storeId = await newStore(h, '=HYPERLINK("http://evil.example")');
-    await call(server, 'PATCH', `/api/v1/organization/stores/${storeId}`, { headers: { ...h, 'User-Agent': '-2+3' }, body: { name: '@SUM(1)' } });
+    await call(server, 'PATCH', `/api/v1/organization/stores/${storeId}`, {
+      headers: { ...h, 'User-Agent': '-2+3' },
+      body: { name: '@SUM(1)' },
+    });
     const res = await call(server, 'GET', '/api/v1/audit-log/export?resourceType=store', { headers: bearer(owner.accessToken) });
     expect(res.status, res.text).to.equal(200);
     expect(res.headers.get('content-type')).to.match(/^text\/csv/);
@@ -168,14 +208,21 @@ describe('audit log', () => {
     expect(lines[2]).to.include(",'-2+3,");
     // JSON cells start with { and hold the values as data.
     expect(res.text).to.not.match(/(^|,)"?[=+@-]/m);
-    expect((await call(server, 'GET', '/api/v1/audit-log/export?action=no.such', { headers: bearer(owner.accessToken) })).text.trimEnd()).to.equal(lines[0]);
+    expect(
+      (await call(server, 'GET', '/api/v1/audit-log/export?action=no.such', { headers: bearer(owner.accessToken) })).text.trimEnd(),
+    ).to.equal(lines[0]);
   });
 
   it('exports long logs across batches without losing or repeating entries', async () => {
     const owner = await signUp(server);
     // More entries than one export batch (1000), written directly to keep the test fast.
-    const values = Array.from({ length: 1005 }, (_, i) => `('${uuidv7()}', '${owner.tenantId}', 'user', '${owner.userId}', 'bulk.test', 'thing', '${i}')`).join(',');
-    await server.runtime.dataSource.query(`INSERT INTO audit_log (id, tenant_id, actor_type, actor_id, action, resource_type, resource_id) VALUES ${values}`);
+    const values = Array.from(
+      { length: 1005 },
+      (_, i) => `('${uuidv7()}', '${owner.tenantId}', 'user', '${owner.userId}', 'bulk.test', 'thing', '${i}')`,
+    ).join(',');
+    await server.runtime.dataSource.query(
+      `INSERT INTO audit_log (id, tenant_id, actor_type, actor_id, action, resource_type, resource_id) VALUES ${values}`,
+    );
     const res = await call(server, 'GET', '/api/v1/audit-log/export?action=bulk.test', { headers: bearer(owner.accessToken) });
     expect(res.status).to.equal(200);
     const lines = res.text.trimEnd().split('\r\n').slice(1);
@@ -208,8 +255,17 @@ describe('audit log', () => {
     expect(await server.runtime.dataSource.query('SELECT id FROM stores WHERE id = $1', [created])).to.deep.equal([]);
     expect(await auditRows(server, owner.tenantId)).to.deep.equal(before);
     // Refused writes over HTTP leave none either.
-    const taken = (await call(server, 'POST', '/api/v1/organization/stores', { headers: bearer(owner.accessToken), body: { name: 'Real' } })).json.slug;
-    expect((await call(server, 'POST', '/api/v1/organization/stores', { headers: bearer(owner.accessToken), body: { name: 'Dup', slug: taken } })).status).to.equal(409);
+    const taken = (
+      await call(server, 'POST', '/api/v1/organization/stores', { headers: bearer(owner.accessToken), body: { name: 'Real' } })
+    ).json.slug;
+    expect(
+      (
+        await call(server, 'POST', '/api/v1/organization/stores', {
+          headers: bearer(owner.accessToken),
+          body: { name: 'Dup', slug: taken },
+        })
+      ).status,
+    ).to.equal(409);
     expect((await auditRows(server, owner.tenantId)).filter((a) => a.action === 'store.create')).to.have.length(1);
   });
 });

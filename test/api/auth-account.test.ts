@@ -36,7 +36,9 @@ describe('auth: sessions and account', () => {
         expect(new Date(item.expiresAt as string).getTime()).to.be.greaterThan(Date.now());
       }
       // Expired sessions are not listed.
-      await server.runtime.dataSource.query("UPDATE sessions SET expires_at = now() - interval '1 second' WHERE id = $1", [account.sessionId]);
+      await server.runtime.dataSource.query("UPDATE sessions SET expires_at = now() - interval '1 second' WHERE id = $1", [
+        account.sessionId,
+      ]);
       const after = await call(server, 'GET', '/api/v1/auth/sessions', { headers: bearer(laptop.accessToken) });
       expect(after.json.items.map((s: { id: string }) => s.id)).to.deep.equal([laptop.sessionId]);
     });
@@ -47,10 +49,18 @@ describe('auth: sessions and account', () => {
       const res = await call(server, 'DELETE', `/api/v1/auth/sessions/${other.sessionId}`, { headers: bearer(account.accessToken) });
       expect(res.status, res.text).to.equal(204);
       expectProblem(await call(server, 'GET', '/api/v1/auth/account', { headers: bearer(other.accessToken) }), 401, 'session_revoked');
-      expectProblem(await call(server, 'POST', '/api/v1/auth/refresh', { body: { refreshToken: other.refreshToken } }), 401, 'invalid_refresh_token');
+      expectProblem(
+        await call(server, 'POST', '/api/v1/auth/refresh', { body: { refreshToken: other.refreshToken } }),
+        401,
+        'invalid_refresh_token',
+      );
       expect(await status(account.accessToken)).to.equal(200);
       // Already revoked: 404.
-      expectProblem(await call(server, 'DELETE', `/api/v1/auth/sessions/${other.sessionId}`, { headers: bearer(account.accessToken) }), 404, 'not_found');
+      expectProblem(
+        await call(server, 'DELETE', `/api/v1/auth/sessions/${other.sessionId}`, { headers: bearer(account.accessToken) }),
+        404,
+        'not_found',
+      );
       const audit = (await auditRows(server, account.tenantId)).filter((a) => a.action === 'session.revoke');
       expect(audit).to.have.length(1);
       expect(audit[0]).to.deep.include({ resource_id: other.sessionId, actor_id: account.userId, after: { reason: 'revoked_by_user' } });
@@ -59,10 +69,22 @@ describe('auth: sessions and account', () => {
     it("answers 404 for another user's session (and leaves it alive) and for an unknown id; 400 for a malformed id", async () => {
       const mine = await signUp(server);
       const theirs = await signUp(server);
-      expectProblem(await call(server, 'DELETE', `/api/v1/auth/sessions/${theirs.sessionId}`, { headers: bearer(mine.accessToken) }), 404, 'not_found');
+      expectProblem(
+        await call(server, 'DELETE', `/api/v1/auth/sessions/${theirs.sessionId}`, { headers: bearer(mine.accessToken) }),
+        404,
+        'not_found',
+      );
       expect(await status(theirs.accessToken)).to.equal(200);
-      expectProblem(await call(server, 'DELETE', '/api/v1/auth/sessions/01900000-0000-7000-8000-000000000000', { headers: bearer(mine.accessToken) }), 404, 'not_found');
-      expectProblem(await call(server, 'DELETE', '/api/v1/auth/sessions/123', { headers: bearer(mine.accessToken) }), 400, 'validation_failed');
+      expectProblem(
+        await call(server, 'DELETE', '/api/v1/auth/sessions/01900000-0000-7000-8000-000000000000', { headers: bearer(mine.accessToken) }),
+        404,
+        'not_found',
+      );
+      expectProblem(
+        await call(server, 'DELETE', '/api/v1/auth/sessions/123', { headers: bearer(mine.accessToken) }),
+        400,
+        'validation_failed',
+      );
       // Another user's sessions never show in the list.
       const list = await call(server, 'GET', '/api/v1/auth/sessions', { headers: bearer(mine.accessToken) });
       expect(list.json.items.map((s: { id: string }) => s.id)).to.deep.equal([mine.sessionId]);
@@ -71,7 +93,9 @@ describe('auth: sessions and account', () => {
 
     it('revoking the current session signs out', async () => {
       const account = await signUp(server);
-      expect((await call(server, 'DELETE', `/api/v1/auth/sessions/${account.sessionId}`, { headers: bearer(account.accessToken) })).status).to.equal(204);
+      expect(
+        (await call(server, 'DELETE', `/api/v1/auth/sessions/${account.sessionId}`, { headers: bearer(account.accessToken) })).status,
+      ).to.equal(204);
       expectProblem(await call(server, 'GET', '/api/v1/auth/sessions', { headers: bearer(account.accessToken) }), 401, 'session_revoked');
     });
 
@@ -84,7 +108,8 @@ describe('auth: sessions and account', () => {
       expect(res.status, res.text).to.equal(200);
       expect(res.json).to.deep.equal({ revoked: 2 });
       expect(await status(a.accessToken)).to.equal(200);
-      for (const token of [account.accessToken, b.accessToken]) expectProblem(await call(server, 'GET', '/api/v1/auth/account', { headers: bearer(token) }), 401, 'session_revoked');
+      for (const token of [account.accessToken, b.accessToken])
+        expectProblem(await call(server, 'GET', '/api/v1/auth/account', { headers: bearer(token) }), 401, 'session_revoked');
       expect(await status(bystander.accessToken)).to.equal(200);
       const again = await call(server, 'DELETE', '/api/v1/auth/sessions/others', { headers: bearer(a.accessToken) });
       expect(again.json).to.deep.equal({ revoked: 0 });
@@ -120,7 +145,10 @@ describe('auth: sessions and account', () => {
 
     it('updates name and locale (audited with before and after); null clears the locale', async () => {
       const account = await signUp(server, { name: 'Old Name' });
-      const res = await call(server, 'PATCH', '/api/v1/auth/account', { headers: bearer(account.accessToken), body: { name: 'New Name', locale: 'de-DE' } });
+      const res = await call(server, 'PATCH', '/api/v1/auth/account', {
+        headers: bearer(account.accessToken),
+        body: { name: 'New Name', locale: 'de-DE' },
+      });
       expect(res.status, res.text).to.equal(200);
       expect(res.json).to.include({ name: 'New Name', locale: 'de-DE' });
       const cleared = await call(server, 'PATCH', '/api/v1/auth/account', { headers: bearer(account.accessToken), body: { locale: null } });
@@ -139,10 +167,25 @@ describe('auth: sessions and account', () => {
 
     it('refuses an empty update and fields that change elsewhere (phone, email, roles)', async () => {
       const account = await signUp(server);
-      for (const body of [{}, { phone: '+905551112233' }, { email: 'other@example.test' }, { tenantRole: 'admin' }, { platformRole: 'platform_admin' }, { name: '' }]) {
-        expectProblem(await call(server, 'PATCH', '/api/v1/auth/account', { headers: bearer(account.accessToken), body }), 400, 'validation_failed');
+      for (const body of [
+        {},
+        { phone: '+905551112233' },
+        { email: 'other@example.test' },
+        { tenantRole: 'admin' },
+        { platformRole: 'platform_admin' },
+        { name: '' },
+      ]) {
+        expectProblem(
+          await call(server, 'PATCH', '/api/v1/auth/account', { headers: bearer(account.accessToken), body }),
+          400,
+          'validation_failed',
+        );
       }
-      expect((await call(server, 'GET', '/api/v1/auth/account', { headers: bearer(account.accessToken) })).json).to.include({ email: account.email, phone: null, platformRole: null });
+      expect((await call(server, 'GET', '/api/v1/auth/account', { headers: bearer(account.accessToken) })).json).to.include({
+        email: account.email,
+        phone: null,
+        platformRole: null,
+      });
     });
   });
 
@@ -150,13 +193,22 @@ describe('auth: sessions and account', () => {
     it('changes the password and revokes every other session; the current one stays; audited without secrets', async () => {
       const account = await signUp(server);
       const other = await signIn(server, account.email, account.password);
-      const res = await call(server, 'POST', '/api/v1/auth/account/password', { headers: bearer(account.accessToken), body: { currentPassword: account.password, newPassword: NEW_PASSWORD } });
+      const res = await call(server, 'POST', '/api/v1/auth/account/password', {
+        headers: bearer(account.accessToken),
+        body: { currentPassword: account.password, newPassword: NEW_PASSWORD },
+      });
       expect(res.status, res.text).to.equal(200);
       expect(res.json).to.deep.equal({ changed: true, revokedSessions: 1 });
       expect(await status(account.accessToken)).to.equal(200);
       expectProblem(await call(server, 'GET', '/api/v1/auth/account', { headers: bearer(other.accessToken) }), 401, 'session_revoked');
-      expectProblem(await call(server, 'POST', '/api/v1/auth/login', { body: { email: account.email, password: account.password } }), 401, 'invalid_credentials');
-      expect((await call(server, 'POST', '/api/v1/auth/login', { body: { email: account.email, password: NEW_PASSWORD } })).status).to.equal(200);
+      expectProblem(
+        await call(server, 'POST', '/api/v1/auth/login', { body: { email: account.email, password: account.password } }),
+        401,
+        'invalid_credentials',
+      );
+      expect(
+        (await call(server, 'POST', '/api/v1/auth/login', { body: { email: account.email, password: NEW_PASSWORD } })).status,
+      ).to.equal(200);
       const audit = (await auditRows(server, account.tenantId)).filter((a) => a.action === 'user.password_change');
       expect(audit).to.have.length(1);
       expect(audit[0]!.after).to.include({ revokedSessions: 1 });
@@ -167,15 +219,23 @@ describe('auth: sessions and account', () => {
       const account = await signUp(server);
       for (let i = 0; i < 5; i += 1) {
         expectProblem(
-          await call(server, 'POST', '/api/v1/auth/account/password', { headers: bearer(account.accessToken), body: { currentPassword: `Wrong-Guess-${i}0`, newPassword: NEW_PASSWORD } }),
+          await call(server, 'POST', '/api/v1/auth/account/password', {
+            headers: bearer(account.accessToken),
+            body: { currentPassword: `Wrong-Guess-${i}0`, newPassword: NEW_PASSWORD },
+          }),
           400,
           'invalid_password',
         );
       }
-      const res = await call(server, 'POST', '/api/v1/auth/account/password', { headers: bearer(account.accessToken), body: { currentPassword: account.password, newPassword: NEW_PASSWORD } });
+      const res = await call(server, 'POST', '/api/v1/auth/account/password', {
+        headers: bearer(account.accessToken),
+        body: { currentPassword: account.password, newPassword: NEW_PASSWORD },
+      });
       expectProblem(res, 429, 'rate_limited');
       expect(Number(res.headers.get('retry-after'))).to.be.within(1, 900);
-      expect((await call(server, 'POST', '/api/v1/auth/login', { body: { email: account.email, password: account.password } })).status).to.equal(200);
+      expect(
+        (await call(server, 'POST', '/api/v1/auth/login', { body: { email: account.email, password: account.password } })).status,
+      ).to.equal(200);
     });
 
     for (const [rule, passwordFor, message] of RULE_BREAKERS) {
@@ -188,13 +248,18 @@ describe('auth: sessions and account', () => {
         expectProblem(res, 400, 'validation_failed');
         for (const error of res.json.errors) expect(error.path).to.equal('body.newPassword');
         expect(res.json.errors.map((e: { message: string }) => e.message).join(' | ')).to.match(message);
-        expect((await call(server, 'POST', '/api/v1/auth/login', { body: { email: account.email, password: account.password } })).status).to.equal(200);
+        expect(
+          (await call(server, 'POST', '/api/v1/auth/login', { body: { email: account.email, password: account.password } })).status,
+        ).to.equal(200);
       });
     }
 
     it('refuses the current password as the new one', async () => {
       const account = await signUp(server);
-      const res = await call(server, 'POST', '/api/v1/auth/account/password', { headers: bearer(account.accessToken), body: { currentPassword: GOOD_PASSWORD, newPassword: GOOD_PASSWORD } });
+      const res = await call(server, 'POST', '/api/v1/auth/account/password', {
+        headers: bearer(account.accessToken),
+        body: { currentPassword: GOOD_PASSWORD, newPassword: GOOD_PASSWORD },
+      });
       expectProblem(res, 400, 'validation_failed');
       expect(res.json.errors[0].path).to.equal('body.newPassword');
     });

@@ -18,7 +18,10 @@ function expectSchema(schema: NamedSchema, body: unknown): void {
   expect(error, error?.message).to.equal(undefined);
 }
 
-async function requestCode(server: TestServer, body: Record<string, unknown> = { clientName: 'commerce-cli on test' }): Promise<{ deviceCode: string; userCode: string; interval: number; expiresIn: number }> {
+async function requestCode(
+  server: TestServer,
+  body: Record<string, unknown> = { clientName: 'commerce-cli on test' },
+): Promise<{ deviceCode: string; userCode: string; interval: number; expiresIn: number }> {
   const res = await call(server, 'POST', '/api/v1/auth/cli/device', { body });
   expect(res.status, res.text).to.equal(200);
   return res.json;
@@ -30,11 +33,20 @@ function poll(server: TestServer, deviceCode: string, grantType?: string): Promi
 
 /** Pretends the last poll was long enough ago, so the next one is not "too fast". */
 async function waitedInterval(server: TestServer, deviceCode: string): Promise<void> {
-  await server.runtime.dataSource.query("UPDATE device_codes SET last_polled_at = now() - interval '1 hour' WHERE device_code_hash = encode(sha256($1::bytea), 'hex')", [deviceCode]);
+  await server.runtime.dataSource.query(
+    "UPDATE device_codes SET last_polled_at = now() - interval '1 hour' WHERE device_code_hash = encode(sha256($1::bytea), 'hex')",
+    [deviceCode],
+  );
 }
 
-async function row(server: TestServer, deviceCode: string): Promise<{ status: string; interval_seconds: number; user_id: string | null; scopes: string[] }> {
-  const [found] = await server.runtime.dataSource.query("SELECT status, interval_seconds, user_id, scopes FROM device_codes WHERE device_code_hash = encode(sha256($1::bytea), 'hex')", [deviceCode]);
+async function row(
+  server: TestServer,
+  deviceCode: string,
+): Promise<{ status: string; interval_seconds: number; user_id: string | null; scopes: string[] }> {
+  const [found] = await server.runtime.dataSource.query(
+    "SELECT status, interval_seconds, user_id, scopes FROM device_codes WHERE device_code_hash = encode(sha256($1::bytea), 'hex')",
+    [deviceCode],
+  );
   return found;
 }
 
@@ -44,7 +56,9 @@ describe('command line device flow (RFC 8628)', () => {
   apiSuite((started) => (server = started), { start: () => startIsolatedServer() });
 
   it('issues a device code, user code and verification URIs', async () => {
-    const res = await call(server, 'POST', '/api/v1/auth/cli/device', { body: { clientName: 'commerce-cli', scopes: ['products:read', 'orders:write'] } });
+    const res = await call(server, 'POST', '/api/v1/auth/cli/device', {
+      body: { clientName: 'commerce-cli', scopes: ['products:read', 'orders:write'] },
+    });
     expect(res.status, res.text).to.equal(200);
     expectSchema(CliDeviceResponse, res.json);
     const { config } = server.runtime.services;
@@ -75,7 +89,10 @@ describe('command line device flow (RFC 8628)', () => {
     expectProblem(await poll(server, deviceCode), 400, 'authorization_pending');
 
     // Case and the hyphen do not matter.
-    const approve = await call(server, 'POST', '/api/v1/auth/cli/approve', { headers: bearer(account.accessToken), body: { userCode: userCode.replace('-', '').toLowerCase() } });
+    const approve = await call(server, 'POST', '/api/v1/auth/cli/approve', {
+      headers: bearer(account.accessToken),
+      body: { userCode: userCode.replace('-', '').toLowerCase() },
+    });
     expect(approve.status, approve.text).to.equal(200);
     expect(approve.json).to.deep.equal({ approved: true });
     expect(await row(server, deviceCode)).to.include({ status: 'approved', user_id: account.userId });
@@ -88,13 +105,20 @@ describe('command line device flow (RFC 8628)', () => {
     expect(me.status, me.text).to.equal(200);
     expect(me.json.id).to.equal(account.userId);
     const sessions = await call(server, 'GET', '/api/v1/auth/sessions', { headers: bearer(tokens.json.accessToken) });
-    expect(sessions.json.items.find((s: { current: boolean }) => s.current)).to.include({ id: tokens.json.sessionId, method: 'device_flow' });
+    expect(sessions.json.items.find((s: { current: boolean }) => s.current)).to.include({
+      id: tokens.json.sessionId,
+      method: 'device_flow',
+    });
 
     // Single use: the code is consumed.
     expect((await row(server, deviceCode)).status).to.equal('consumed');
     await waitedInterval(server, deviceCode);
     expectProblem(await poll(server, deviceCode), 400, 'invalid_grant');
-    expectProblem(await call(server, 'POST', '/api/v1/auth/cli/approve', { headers: bearer(account.accessToken), body: { userCode } }), 404, 'device_code_not_found');
+    expectProblem(
+      await call(server, 'POST', '/api/v1/auth/cli/approve', { headers: bearer(account.accessToken), body: { userCode } }),
+      404,
+      'device_code_not_found',
+    );
 
     const audit = await auditRows(server, account.tenantId);
     const approved = audit.find((r) => r.action === 'device_code.approve')!;
@@ -114,32 +138,54 @@ describe('command line device flow (RFC 8628)', () => {
     expectProblem(await poll(server, deviceCode), 400, 'access_denied');
     expectProblem(await poll(server, deviceCode), 400, 'access_denied');
     // A denied code cannot be approved afterwards.
-    expectProblem(await call(server, 'POST', '/api/v1/auth/cli/approve', { headers: bearer(account.accessToken), body: { userCode } }), 404, 'device_code_not_found');
+    expectProblem(
+      await call(server, 'POST', '/api/v1/auth/cli/approve', { headers: bearer(account.accessToken), body: { userCode } }),
+      404,
+      'device_code_not_found',
+    );
     expect((await auditRows(server, account.tenantId)).map((r) => r.action)).to.include('device_code.deny');
   });
 
   it('answers expired_token once the code has expired, and refuses to approve it', async () => {
     const account = await signUp(server);
     const { deviceCode, userCode } = await requestCode(server);
-    await server.runtime.dataSource.query("UPDATE device_codes SET expires_at = now() - interval '1 second' WHERE device_code_hash = encode(sha256($1::bytea), 'hex')", [deviceCode]);
+    await server.runtime.dataSource.query(
+      "UPDATE device_codes SET expires_at = now() - interval '1 second' WHERE device_code_hash = encode(sha256($1::bytea), 'hex')",
+      [deviceCode],
+    );
     expectProblem(await poll(server, deviceCode), 400, 'expired_token');
-    expectProblem(await call(server, 'POST', '/api/v1/auth/cli/approve', { headers: bearer(account.accessToken), body: { userCode } }), 404, 'device_code_not_found');
-    expectProblem(await call(server, 'POST', '/api/v1/auth/cli/deny', { headers: bearer(account.accessToken), body: { userCode } }), 404, 'device_code_not_found');
+    expectProblem(
+      await call(server, 'POST', '/api/v1/auth/cli/approve', { headers: bearer(account.accessToken), body: { userCode } }),
+      404,
+      'device_code_not_found',
+    );
+    expectProblem(
+      await call(server, 'POST', '/api/v1/auth/cli/deny', { headers: bearer(account.accessToken), body: { userCode } }),
+      404,
+      'device_code_not_found',
+    );
   });
 
   it('does not issue tokens for an approved code that expired before the poll', async () => {
     const account = await signUp(server);
     const { deviceCode, userCode } = await requestCode(server);
-    expect((await call(server, 'POST', '/api/v1/auth/cli/approve', { headers: bearer(account.accessToken), body: { userCode } })).status).to.equal(200);
-    await server.runtime.dataSource.query("UPDATE device_codes SET expires_at = now() - interval '1 second' WHERE device_code_hash = encode(sha256($1::bytea), 'hex')", [deviceCode]);
+    expect(
+      (await call(server, 'POST', '/api/v1/auth/cli/approve', { headers: bearer(account.accessToken), body: { userCode } })).status,
+    ).to.equal(200);
+    await server.runtime.dataSource.query(
+      "UPDATE device_codes SET expires_at = now() - interval '1 second' WHERE device_code_hash = encode(sha256($1::bytea), 'hex')",
+      [deviceCode],
+    );
     expectProblem(await poll(server, deviceCode), 400, 'expired_token');
   });
 
-  it('lets any signed-in user approve for themselves: the tokens are the approver\'s', async () => {
+  it("lets any signed-in user approve for themselves: the tokens are the approver's", async () => {
     const first = await signUp(server);
     const second = await signUp(server);
     const { deviceCode, userCode } = await requestCode(server);
-    expect((await call(server, 'POST', '/api/v1/auth/cli/approve', { headers: bearer(second.accessToken), body: { userCode } })).status).to.equal(200);
+    expect(
+      (await call(server, 'POST', '/api/v1/auth/cli/approve', { headers: bearer(second.accessToken), body: { userCode } })).status,
+    ).to.equal(200);
     const tokens = await poll(server, deviceCode);
     expect(tokens.status, tokens.text).to.equal(200);
     const me = await call(server, 'GET', '/api/v1/auth/account', { headers: bearer(tokens.json.accessToken) });
@@ -159,10 +205,22 @@ describe('command line device flow (RFC 8628)', () => {
 
   it('answers 404 for an unknown user code and validates it', async () => {
     const account = await signUp(server);
-    expectProblem(await call(server, 'POST', '/api/v1/auth/cli/approve', { headers: bearer(account.accessToken), body: { userCode: 'BCDF-GHJK' } }), 404, 'device_code_not_found');
-    expectProblem(await call(server, 'POST', '/api/v1/auth/cli/deny', { headers: bearer(account.accessToken), body: { userCode: 'ZZZZZZZZ' } }), 404, 'device_code_not_found');
+    expectProblem(
+      await call(server, 'POST', '/api/v1/auth/cli/approve', { headers: bearer(account.accessToken), body: { userCode: 'BCDF-GHJK' } }),
+      404,
+      'device_code_not_found',
+    );
+    expectProblem(
+      await call(server, 'POST', '/api/v1/auth/cli/deny', { headers: bearer(account.accessToken), body: { userCode: 'ZZZZZZZZ' } }),
+      404,
+      'device_code_not_found',
+    );
     for (const userCode of ['BCD-FGHJ', 'BCDF-GHJK-L', '1234-5678', '']) {
-      expectProblem(await call(server, 'POST', '/api/v1/auth/cli/approve', { headers: bearer(account.accessToken), body: { userCode } }), 400, 'validation_failed');
+      expectProblem(
+        await call(server, 'POST', '/api/v1/auth/cli/approve', { headers: bearer(account.accessToken), body: { userCode } }),
+        400,
+        'validation_failed',
+      );
     }
   });
 
@@ -173,7 +231,14 @@ describe('command line device flow (RFC 8628)', () => {
   });
 
   it('validates the device request', async () => {
-    for (const body of [{}, { clientName: '' }, { clientName: 'x'.repeat(101) }, { clientName: 'cli', scopes: 'products:read' }, { clientName: 'cli', scopes: ['Bad Scope!'] }, { clientName: 'cli', other: 1 }]) {
+    for (const body of [
+      {},
+      { clientName: '' },
+      { clientName: 'x'.repeat(101) },
+      { clientName: 'cli', scopes: 'products:read' },
+      { clientName: 'cli', scopes: ['Bad Scope!'] },
+      { clientName: 'cli', other: 1 },
+    ]) {
       expectProblem(await call(server, 'POST', '/api/v1/auth/cli/device', { body }), 400, 'validation_failed');
     }
   });
@@ -212,9 +277,20 @@ describe('command line device flow (RFC 8628)', () => {
     try {
       const account = await signUp(limited);
       for (let i = 0; i < 20; i += 1) {
-        expect((await call(limited, 'POST', '/api/v1/auth/cli/approve', { headers: bearer(account.accessToken), body: { userCode: 'BCDF-GHJK' } })).status).to.equal(404);
+        expect(
+          (
+            await call(limited, 'POST', '/api/v1/auth/cli/approve', {
+              headers: bearer(account.accessToken),
+              body: { userCode: 'BCDF-GHJK' },
+            })
+          ).status,
+        ).to.equal(404);
       }
-      expectProblem(await call(limited, 'POST', '/api/v1/auth/cli/approve', { headers: bearer(account.accessToken), body: { userCode: 'BCDF-GHJK' } }), 429, 'rate_limited');
+      expectProblem(
+        await call(limited, 'POST', '/api/v1/auth/cli/approve', { headers: bearer(account.accessToken), body: { userCode: 'BCDF-GHJK' } }),
+        429,
+        'rate_limited',
+      );
     } finally {
       await limited.close();
     }

@@ -6,7 +6,18 @@
 import { expect } from 'chai';
 import { call, type TestServer } from '../helpers/harness';
 import { apiSuite } from '../helpers/api-suite';
-import { auditRows, bearer, emailedToken, expectProblem, GOOD_PASSWORD, RULE_BREAKERS, signIn, signUp, startIsolatedServer, uniqueEmail } from '../helpers/accounts';
+import {
+  auditRows,
+  bearer,
+  emailedToken,
+  expectProblem,
+  GOOD_PASSWORD,
+  RULE_BREAKERS,
+  signIn,
+  signUp,
+  startIsolatedServer,
+  uniqueEmail,
+} from '../helpers/accounts';
 import { limitKey } from '../../api/auth/accounts';
 import { sha256 } from '../../api/auth/secrets';
 
@@ -17,11 +28,16 @@ describe('auth: e-mail verification and password reset', () => {
   apiSuite((started) => (server = started));
 
   async function expireToken(token: string): Promise<void> {
-    await server.runtime.dataSource.query("UPDATE one_time_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = $1", [sha256(token)]);
+    await server.runtime.dataSource.query("UPDATE one_time_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = $1", [
+      sha256(token),
+    ]);
   }
 
   async function messageCount(recipient: string, template: string): Promise<number> {
-    const [row] = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM outbound_messages WHERE recipient = $1 AND template = $2', [recipient, template]);
+    const [row] = await server.runtime.dataSource.query(
+      'SELECT count(*)::int AS n FROM outbound_messages WHERE recipient = $1 AND template = $2',
+      [recipient, template],
+    );
     return row.n as number;
   }
 
@@ -59,7 +75,11 @@ describe('auth: e-mail verification and password reset', () => {
       const resetToken = await emailedToken(server, account.email, 'reset_password');
       expectProblem(await call(server, 'POST', '/api/v1/auth/verify-email', { body: { token: resetToken } }), 400, 'invalid_token');
       const verifyToken = await emailedToken(server, account.email, 'verify_email');
-      expectProblem(await call(server, 'POST', '/api/v1/auth/reset-password', { body: { token: verifyToken, password: NEW_PASSWORD } }), 400, 'invalid_token');
+      expectProblem(
+        await call(server, 'POST', '/api/v1/auth/reset-password', { body: { token: verifyToken, password: NEW_PASSWORD } }),
+        400,
+        'invalid_token',
+      );
     });
   });
 
@@ -83,7 +103,9 @@ describe('auth: e-mail verification and password reset', () => {
 
     it('answers 202 for a verified address too, and sends nothing', async () => {
       const account = await signUp(server);
-      await call(server, 'POST', '/api/v1/auth/verify-email', { body: { token: await emailedToken(server, account.email, 'verify_email') } });
+      await call(server, 'POST', '/api/v1/auth/verify-email', {
+        body: { token: await emailedToken(server, account.email, 'verify_email') },
+      });
       await server.runtime.services.rateLimiter.reset(limitKey('resendVerificationPerUser', account.userId));
       const res = await call(server, 'POST', '/api/v1/auth/resend-verification', { headers: bearer(account.accessToken) });
       expect(res.status).to.equal(202);
@@ -133,7 +155,10 @@ describe('auth: e-mail verification and password reset', () => {
       this.timeout(60_000);
       const limited = await startIsolatedServer();
       try {
-        for (let i = 0; i < 20; i += 1) expect((await call(limited, 'POST', '/api/v1/auth/forgot-password', { body: { email: uniqueEmail('probe') } })).status).to.equal(202);
+        for (let i = 0; i < 20; i += 1)
+          expect((await call(limited, 'POST', '/api/v1/auth/forgot-password', { body: { email: uniqueEmail('probe') } })).status).to.equal(
+            202,
+          );
         const res = await call(limited, 'POST', '/api/v1/auth/forgot-password', { body: { email: uniqueEmail('probe') } });
         expectProblem(res, 429, 'rate_limited');
         expect(Number(res.headers.get('retry-after'))).to.be.within(1, 3600);
@@ -154,13 +179,25 @@ describe('auth: e-mail verification and password reset', () => {
       expect(res.json).to.deep.equal({ reset: true, revokedSessions: 2 });
       for (const session of [account, second]) {
         expectProblem(await call(server, 'GET', '/api/v1/auth/account', { headers: bearer(session.accessToken) }), 401, 'session_revoked');
-        expectProblem(await call(server, 'POST', '/api/v1/auth/refresh', { body: { refreshToken: session.refreshToken } }), 401, 'invalid_refresh_token');
+        expectProblem(
+          await call(server, 'POST', '/api/v1/auth/refresh', { body: { refreshToken: session.refreshToken } }),
+          401,
+          'invalid_refresh_token',
+        );
       }
-      expectProblem(await call(server, 'POST', '/api/v1/auth/login', { body: { email: account.email, password: account.password } }), 401, 'invalid_credentials');
+      expectProblem(
+        await call(server, 'POST', '/api/v1/auth/login', { body: { email: account.email, password: account.password } }),
+        401,
+        'invalid_credentials',
+      );
       const login = await call(server, 'POST', '/api/v1/auth/login', { body: { email: account.email, password: NEW_PASSWORD } });
       expect(login.status).to.equal(200);
       expect(login.json.user.emailVerified).to.equal(true);
-      expectProblem(await call(server, 'POST', '/api/v1/auth/reset-password', { body: { token, password: 'Another-Pass-123' } }), 400, 'invalid_token');
+      expectProblem(
+        await call(server, 'POST', '/api/v1/auth/reset-password', { body: { token, password: 'Another-Pass-123' } }),
+        400,
+        'invalid_token',
+      );
       const audit = (await auditRows(server, account.tenantId)).filter((a) => a.action.startsWith('user.password_reset'));
       expect(audit.map((a) => a.action)).to.deep.equal(['user.password_reset_request', 'user.password_reset']);
       expect(audit[1]!.after).to.include({ revokedSessions: 2 });
@@ -173,9 +210,17 @@ describe('auth: e-mail verification and password reset', () => {
       const first = await emailedToken(server, account.email, 'reset_password');
       await call(server, 'POST', '/api/v1/auth/forgot-password', { body: { email: account.email } });
       const second = await emailedToken(server, account.email, 'reset_password');
-      expectProblem(await call(server, 'POST', '/api/v1/auth/reset-password', { body: { token: first, password: NEW_PASSWORD } }), 400, 'invalid_token');
+      expectProblem(
+        await call(server, 'POST', '/api/v1/auth/reset-password', { body: { token: first, password: NEW_PASSWORD } }),
+        400,
+        'invalid_token',
+      );
       await expireToken(second);
-      expectProblem(await call(server, 'POST', '/api/v1/auth/reset-password', { body: { token: second, password: NEW_PASSWORD } }), 400, 'invalid_token');
+      expectProblem(
+        await call(server, 'POST', '/api/v1/auth/reset-password', { body: { token: second, password: NEW_PASSWORD } }),
+        400,
+        'invalid_token',
+      );
       expect((await call(server, 'GET', '/api/v1/auth/account', { headers: bearer(account.accessToken) })).status).to.equal(200);
     });
 
@@ -189,7 +234,10 @@ describe('auth: e-mail verification and password reset', () => {
         expectProblem(res, 400, 'validation_failed');
         expect(res.json.errors.map((e: { message: string }) => e.message).join(' | ')).to.match(message);
         for (const error of res.json.errors) expect(error.path).to.equal('body.password');
-        expect((await call(server, 'POST', '/api/v1/auth/reset-password', { body: { token, password: GOOD_PASSWORD.replace('42', '43') } })).status).to.equal(200);
+        expect(
+          (await call(server, 'POST', '/api/v1/auth/reset-password', { body: { token, password: GOOD_PASSWORD.replace('42', '43') } }))
+            .status,
+        ).to.equal(200);
       });
     }
   });

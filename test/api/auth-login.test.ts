@@ -30,7 +30,10 @@ describe('auth: sign-in and tokens', () => {
   describe('POST /auth/login', () => {
     it('answers a token pair and the user, opens a session and audits it', async () => {
       const account = await signUp(server);
-      const res = await call(server, 'POST', '/api/v1/auth/login', { body: { email: account.email.toUpperCase(), password: account.password }, headers: { 'User-Agent': 'login-test' } });
+      const res = await call(server, 'POST', '/api/v1/auth/login', {
+        body: { email: account.email.toUpperCase(), password: account.password },
+        headers: { 'User-Agent': 'login-test' },
+      });
       expect(res.status, res.text).to.equal(200);
       expect(res.json).to.include({ tokenType: 'Bearer', expiresIn: 900 });
       expect(res.json.user).to.include({ id: account.userId, email: account.email, tenantId: account.tenantId });
@@ -52,9 +55,13 @@ describe('auth: sign-in and tokens', () => {
       let missing: Awaited<ReturnType<typeof call>> | undefined;
       for (let i = 0; i < 5; i += 1) {
         let ms: number;
-        [wrong, ms] = await timed(() => call(server, 'POST', '/api/v1/auth/login', { body: { email: account.email, password: 'Wrong-Password-99' } }));
+        [wrong, ms] = await timed(() =>
+          call(server, 'POST', '/api/v1/auth/login', { body: { email: account.email, password: 'Wrong-Password-99' } }),
+        );
         wrongTimes.push(ms);
-        [missing, ms] = await timed(() => call(server, 'POST', '/api/v1/auth/login', { body: { email: unknown, password: 'Wrong-Password-99' } }));
+        [missing, ms] = await timed(() =>
+          call(server, 'POST', '/api/v1/auth/login', { body: { email: unknown, password: 'Wrong-Password-99' } }),
+        );
         unknownTimes.push(ms);
       }
       expectProblem(wrong!, 401, 'invalid_credentials');
@@ -79,13 +86,21 @@ describe('auth: sign-in and tokens', () => {
       expect(res.json.expiresIn).to.be.a('number').greaterThan(0);
       const sessions = await server.runtime.dataSource.query('SELECT id FROM sessions WHERE user_id = $1', [account.userId]);
       expect(sessions.map((s: { id: string }) => s.id)).to.deep.equal([account.sessionId]);
-      expectProblem(await call(server, 'POST', '/api/v1/auth/login', { body: { email: account.email, password: 'Wrong-Password-99' } }), 401, 'invalid_credentials');
+      expectProblem(
+        await call(server, 'POST', '/api/v1/auth/login', { body: { email: account.email, password: 'Wrong-Password-99' } }),
+        401,
+        'invalid_credentials',
+      );
     });
 
     it('validates the body', async () => {
       expectProblem(await call(server, 'POST', '/api/v1/auth/login', { body: { email: 'x@example.test' } }), 400, 'validation_failed');
       expectProblem(await call(server, 'POST', '/api/v1/auth/login', { body: { email: 'nope', password: 'x' } }), 400, 'validation_failed');
-      expectProblem(await call(server, 'POST', '/api/v1/auth/login', { body: { email: 'x@example.test', password: 'x', remember: true } }), 400, 'validation_failed');
+      expectProblem(
+        await call(server, 'POST', '/api/v1/auth/login', { body: { email: 'x@example.test', password: 'x', remember: true } }),
+        400,
+        'validation_failed',
+      );
     });
 
     it('limits attempts per address and e-mail: the 11th in 15 minutes is 429 with Retry-After, even with the right password', async () => {
@@ -93,14 +108,20 @@ describe('auth: sign-in and tokens', () => {
       try {
         const account = await signUp(limited);
         for (let i = 0; i < 10; i += 1) {
-          expectProblem(await call(limited, 'POST', '/api/v1/auth/login', { body: { email: account.email, password: `Wrong-Guess-${i}0` } }), 401, 'invalid_credentials');
+          expectProblem(
+            await call(limited, 'POST', '/api/v1/auth/login', { body: { email: account.email, password: `Wrong-Guess-${i}0` } }),
+            401,
+            'invalid_credentials',
+          );
         }
         const res = await call(limited, 'POST', '/api/v1/auth/login', { body: { email: account.email, password: account.password } });
         expectProblem(res, 429, 'rate_limited');
         expect(Number(res.headers.get('retry-after'))).to.be.within(1, 900);
         // Another account from the same address is not locked by it.
         const other = await signUp(limited);
-        expect((await call(limited, 'POST', '/api/v1/auth/login', { body: { email: other.email, password: other.password } })).status).to.equal(200);
+        expect(
+          (await call(limited, 'POST', '/api/v1/auth/login', { body: { email: other.email, password: other.password } })).status,
+        ).to.equal(200);
       } finally {
         await limited.close();
       }
@@ -111,8 +132,11 @@ describe('auth: sign-in and tokens', () => {
       try {
         const account = await signUp(limited);
         for (let round = 0; round < 2; round += 1) {
-          for (let i = 0; i < 9; i += 1) await call(limited, 'POST', '/api/v1/auth/login', { body: { email: account.email, password: 'Wrong-Guess-00' } });
-          expect((await call(limited, 'POST', '/api/v1/auth/login', { body: { email: account.email, password: account.password } })).status).to.equal(200);
+          for (let i = 0; i < 9; i += 1)
+            await call(limited, 'POST', '/api/v1/auth/login', { body: { email: account.email, password: 'Wrong-Guess-00' } });
+          expect(
+            (await call(limited, 'POST', '/api/v1/auth/login', { body: { email: account.email, password: account.password } })).status,
+          ).to.equal(200);
         }
       } finally {
         await limited.close();
@@ -124,9 +148,16 @@ describe('auth: sign-in and tokens', () => {
       const limited = await startIsolatedServer();
       try {
         for (let i = 0; i < 100; i += 1) {
-          expect((await call(limited, 'POST', '/api/v1/auth/login', { body: { email: uniqueEmail('spray'), password: 'Summer-2024-Pw' } })).status).to.equal(401);
+          expect(
+            (await call(limited, 'POST', '/api/v1/auth/login', { body: { email: uniqueEmail('spray'), password: 'Summer-2024-Pw' } }))
+              .status,
+          ).to.equal(401);
         }
-        expectProblem(await call(limited, 'POST', '/api/v1/auth/login', { body: { email: uniqueEmail('spray'), password: 'Summer-2024-Pw' } }), 429, 'rate_limited');
+        expectProblem(
+          await call(limited, 'POST', '/api/v1/auth/login', { body: { email: uniqueEmail('spray'), password: 'Summer-2024-Pw' } }),
+          429,
+          'rate_limited',
+        );
       } finally {
         await limited.close();
       }
@@ -150,22 +181,43 @@ describe('auth: sign-in and tokens', () => {
       const rotated = await call(server, 'POST', '/api/v1/auth/refresh', { body: { refreshToken: account.refreshToken } });
       expect(rotated.status).to.equal(200);
       // An attacker replays the stolen first token.
-      expectProblem(await call(server, 'POST', '/api/v1/auth/refresh', { body: { refreshToken: account.refreshToken } }), 401, 'refresh_token_reused');
+      expectProblem(
+        await call(server, 'POST', '/api/v1/auth/refresh', { body: { refreshToken: account.refreshToken } }),
+        401,
+        'refresh_token_reused',
+      );
       for (const token of [account.accessToken, rotated.json.accessToken]) {
         expectProblem(await call(server, 'GET', '/api/v1/auth/account', { headers: bearer(token) }), 401, 'session_revoked');
       }
-      expectProblem(await call(server, 'POST', '/api/v1/auth/refresh', { body: { refreshToken: rotated.json.refreshToken } }), 401, 'invalid_refresh_token');
+      expectProblem(
+        await call(server, 'POST', '/api/v1/auth/refresh', { body: { refreshToken: rotated.json.refreshToken } }),
+        401,
+        'invalid_refresh_token',
+      );
       const [session] = await server.runtime.dataSource.query('SELECT revoke_reason FROM sessions WHERE id = $1', [account.sessionId]);
       expect(session.revoke_reason).to.equal('refresh_token_reuse');
       const audit = await auditRows(server, account.tenantId);
-      expect(audit.find((a) => a.action === 'session.revoke')).to.deep.include({ resource_id: account.sessionId, after: { reason: 'refresh_token_reuse' } });
+      expect(audit.find((a) => a.action === 'session.revoke')).to.deep.include({
+        resource_id: account.sessionId,
+        after: { reason: 'refresh_token_reuse' },
+      });
     });
 
     it('refuses unknown and expired refresh tokens with 401 invalid_refresh_token', async () => {
-      expectProblem(await call(server, 'POST', '/api/v1/auth/refresh', { body: { refreshToken: 'rt_not-a-real-token' } }), 401, 'invalid_refresh_token');
+      expectProblem(
+        await call(server, 'POST', '/api/v1/auth/refresh', { body: { refreshToken: 'rt_not-a-real-token' } }),
+        401,
+        'invalid_refresh_token',
+      );
       const account = await signUp(server);
-      await server.runtime.dataSource.query("UPDATE refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = $1", [account.sessionId]);
-      expectProblem(await call(server, 'POST', '/api/v1/auth/refresh', { body: { refreshToken: account.refreshToken } }), 401, 'invalid_refresh_token');
+      await server.runtime.dataSource.query("UPDATE refresh_tokens SET expires_at = now() - interval '1 second' WHERE session_id = $1", [
+        account.sessionId,
+      ]);
+      expectProblem(
+        await call(server, 'POST', '/api/v1/auth/refresh', { body: { refreshToken: account.refreshToken } }),
+        401,
+        'invalid_refresh_token',
+      );
     });
   });
 
@@ -177,7 +229,11 @@ describe('auth: sign-in and tokens', () => {
       expect(res.status).to.equal(204);
       expect(res.text).to.equal('');
       expectProblem(await call(server, 'GET', '/api/v1/auth/account', { headers: bearer(account.accessToken) }), 401, 'session_revoked');
-      expectProblem(await call(server, 'POST', '/api/v1/auth/refresh', { body: { refreshToken: account.refreshToken } }), 401, 'invalid_refresh_token');
+      expectProblem(
+        await call(server, 'POST', '/api/v1/auth/refresh', { body: { refreshToken: account.refreshToken } }),
+        401,
+        'invalid_refresh_token',
+      );
       // The other session is untouched.
       expect((await call(server, 'GET', '/api/v1/auth/account', { headers: bearer(other.accessToken) })).status).to.equal(200);
       const revokes = (await auditRows(server, account.tenantId)).filter((a) => a.action === 'session.revoke');
@@ -198,12 +254,21 @@ describe('auth: sign-in and tokens', () => {
   describe('access tokens the authenticator refuses', () => {
     it('no token, or a malformed header: 401', async () => {
       expectProblem(await call(server, 'GET', '/api/v1/auth/account'), 401, 'unauthorized');
-      expectProblem(await call(server, 'GET', '/api/v1/auth/account', { headers: { Authorization: 'Basic dXNlcjpwYXNz' } }), 401, 'unauthorized');
+      expectProblem(
+        await call(server, 'GET', '/api/v1/auth/account', { headers: { Authorization: 'Basic dXNlcjpwYXNz' } }),
+        401,
+        'unauthorized',
+      );
     });
 
     it('an expired token: 401 token_expired', async () => {
       const account = await signUp(server);
-      const expired = await signAccessToken(server.runtime.services.config.appSecret, { sub: account.userId, sid: account.sessionId, tid: account.tenantId }, 1, Date.now() - 10_000);
+      const expired = await signAccessToken(
+        server.runtime.services.config.appSecret,
+        { sub: account.userId, sid: account.sessionId, tid: account.tenantId },
+        1,
+        Date.now() - 10_000,
+      );
       expectProblem(await call(server, 'GET', '/api/v1/auth/account', { headers: bearer(expired) }), 401, 'token_expired');
     });
 
@@ -223,7 +288,11 @@ describe('auth: sign-in and tokens', () => {
     it("a token naming another user's session: 401", async () => {
       const a = await signUp(server);
       const b = await signUp(server);
-      const forged = await signAccessToken(server.runtime.services.config.appSecret, { sub: a.userId, sid: b.sessionId, tid: a.tenantId }, 900);
+      const forged = await signAccessToken(
+        server.runtime.services.config.appSecret,
+        { sub: a.userId, sid: b.sessionId, tid: a.tenantId },
+        900,
+      );
       expectProblem(await call(server, 'GET', '/api/v1/auth/account', { headers: bearer(forged) }), 401, 'session_revoked');
     });
   });

@@ -36,7 +36,10 @@ async function verify(server: TestServer, account: SignedUp, phone: string, code
 
 /** Moves the user's codes back in time so the per-minute resend throttle is behind them. */
 async function age(server: TestServer, userId: string, seconds: number): Promise<void> {
-  await server.runtime.dataSource.query(`UPDATE phone_otps SET created_at = created_at - make_interval(secs => $2) WHERE user_id = $1`, [userId, seconds]);
+  await server.runtime.dataSource.query(`UPDATE phone_otps SET created_at = created_at - make_interval(secs => $2) WHERE user_id = $1`, [
+    userId,
+    seconds,
+  ]);
 }
 
 describe('phone one-time passwords', () => {
@@ -51,13 +54,21 @@ describe('phone one-time passwords', () => {
     expect(sent.status, sent.text).to.equal(202);
     expect(sent.json).to.deep.equal({ expiresIn: 300 });
 
-    const [message] = await server.runtime.dataSource.query("SELECT channel, recipient, tenant_id FROM outbound_messages WHERE recipient = $1 AND template = 'phone_otp'", [phone]);
+    const [message] = await server.runtime.dataSource.query(
+      "SELECT channel, recipient, tenant_id FROM outbound_messages WHERE recipient = $1 AND template = 'phone_otp'",
+      [phone],
+    );
     expect(message).to.deep.equal({ channel: 'sms', recipient: phone, tenant_id: account.tenantId });
     const code = await smsCode(server, phone);
 
     // Stored hashed, valid 5 minutes.
-    const [row] = await server.runtime.dataSource.query('SELECT code_hash, attempts, extract(epoch FROM expires_at - created_at) AS ttl FROM phone_otps WHERE user_id = $1', [account.userId]);
-    expect(row.code_hash).to.match(/^[0-9a-f]{64}$/).and.not.include(code);
+    const [row] = await server.runtime.dataSource.query(
+      'SELECT code_hash, attempts, extract(epoch FROM expires_at - created_at) AS ttl FROM phone_otps WHERE user_id = $1',
+      [account.userId],
+    );
+    expect(row.code_hash)
+      .to.match(/^[0-9a-f]{64}$/)
+      .and.not.include(code);
     expect(Number(row.ttl)).to.equal(300);
 
     expectProblem(await verify(server, account, phone, otherCode(code)), 400, 'invalid_code');
@@ -87,7 +98,8 @@ describe('phone one-time passwords', () => {
     const phone = uniquePhone();
     expect((await send(server, account, phone)).status).to.equal(202);
     const code = await smsCode(server, phone);
-    for (let i = 0; i < 5; i += 1) expectProblem(await verify(server, account, phone, otherCode(String(Number(code) + i))), 400, 'invalid_code');
+    for (let i = 0; i < 5; i += 1)
+      expectProblem(await verify(server, account, phone, otherCode(String(Number(code) + i))), 400, 'invalid_code');
     expectProblem(await verify(server, account, phone, code), 400, 'code_expired');
     const [user] = await server.runtime.dataSource.query('SELECT phone_verified_at FROM users WHERE id = $1', [account.userId]);
     expect(user.phone_verified_at).to.equal(null);
@@ -98,7 +110,9 @@ describe('phone one-time passwords', () => {
     const phone = uniquePhone();
     await send(server, account, phone);
     const code = await smsCode(server, phone);
-    await server.runtime.dataSource.query("UPDATE phone_otps SET expires_at = now() - interval '1 second' WHERE user_id = $1", [account.userId]);
+    await server.runtime.dataSource.query("UPDATE phone_otps SET expires_at = now() - interval '1 second' WHERE user_id = $1", [
+      account.userId,
+    ]);
     expectProblem(await verify(server, account, phone, code), 400, 'code_expired');
   });
 
@@ -166,6 +180,10 @@ describe('phone one-time passwords', () => {
     expectProblem(await verify(server, account, '+905551234567', '12345'), 400, 'validation_failed');
     expectProblem(await verify(server, account, '+905551234567', 'abcdef'), 400, 'validation_failed');
     expectProblem(await call(server, 'POST', '/api/v1/auth/phone/send-otp', { body: { phone: '+905551234567' } }), 401, 'unauthorized');
-    expectProblem(await call(server, 'POST', '/api/v1/auth/phone/verify-otp', { body: { phone: '+905551234567', code: '123456' } }), 401, 'unauthorized');
+    expectProblem(
+      await call(server, 'POST', '/api/v1/auth/phone/verify-otp', { body: { phone: '+905551234567', code: '123456' } }),
+      401,
+      'unauthorized',
+    );
   });
 });

@@ -6,7 +6,16 @@
 import { expect } from 'chai';
 import { call, type TestServer } from '../helpers/harness';
 import { apiSuite } from '../helpers/api-suite';
-import { auditRows, bearer, emailedToken, expectProblem, GOOD_PASSWORD, RULE_BREAKERS, startIsolatedServer, uniqueEmail } from '../helpers/accounts';
+import {
+  auditRows,
+  bearer,
+  emailedToken,
+  expectProblem,
+  GOOD_PASSWORD,
+  RULE_BREAKERS,
+  startIsolatedServer,
+  uniqueEmail,
+} from '../helpers/accounts';
 
 describe('auth: sign-up', () => {
   let server: TestServer;
@@ -57,7 +66,15 @@ describe('auth: sign-up', () => {
       });
       expect(res.status, res.text).to.equal(201);
       const lower = email.toLowerCase();
-      expect(res.json.user).to.include({ email: lower, name: 'Ada Owner', locale: 'tr-TR', emailVerified: false, twoFactorEnabled: false, tenantRole: 'owner', platformRole: null });
+      expect(res.json.user).to.include({
+        email: lower,
+        name: 'Ada Owner',
+        locale: 'tr-TR',
+        emailVerified: false,
+        twoFactorEnabled: false,
+        tenantRole: 'owner',
+        platformRole: null,
+      });
       expect(res.json.tenant).to.include({ name: 'Ada Goods', kind: 'merchant' });
       expect(res.json.user.tenantId).to.equal(res.json.tenant.id);
       expect(res.json).to.include({ tokenType: 'Bearer', expiresIn: 900 });
@@ -92,7 +109,13 @@ describe('auth: sign-up', () => {
 
     it('registers a partner account with its website', async () => {
       const res = await call(server, 'POST', '/api/v1/auth/partner-register', {
-        body: { email: uniqueEmail('partner'), password: GOOD_PASSWORD, name: 'Pat Partner', companyName: 'Apps Inc', website: 'https://apps.example.test' },
+        body: {
+          email: uniqueEmail('partner'),
+          password: GOOD_PASSWORD,
+          name: 'Pat Partner',
+          companyName: 'Apps Inc',
+          website: 'https://apps.example.test',
+        },
       });
       expect(res.status, res.text).to.equal(201);
       expect(res.json.tenant).to.include({ kind: 'partner', name: 'Apps Inc', website: 'https://apps.example.test' });
@@ -112,16 +135,25 @@ describe('auth: sign-up', () => {
       for (const [body, path] of cases) {
         const res = await call(server, 'POST', '/api/v1/auth/register', { body });
         expectProblem(res, 400, 'validation_failed');
-        expect(res.json.errors.map((e: { path: string }) => e.path), JSON.stringify(body)).to.deep.equal([path]);
+        expect(
+          res.json.errors.map((e: { path: string }) => e.path),
+          JSON.stringify(body),
+        ).to.deep.equal([path]);
       }
-      expectProblem(await call(server, 'POST', '/api/v1/auth/partner-register', { body: { ...base, website: 'javascript:alert(1)' } }), 400, 'validation_failed');
+      expectProblem(
+        await call(server, 'POST', '/api/v1/auth/partner-register', { body: { ...base, website: 'javascript:alert(1)' } }),
+        400,
+        'validation_failed',
+      );
     });
 
     for (const [rule, passwordFor, message] of RULE_BREAKERS) {
       it(`enforces the password rules: ${rule} → 400 validation_failed naming the rule, nothing created`, async () => {
         const email = uniqueEmail('weak');
         const password = passwordFor(email);
-        const res = await call(server, 'POST', '/api/v1/auth/register', { body: { email, password, name: 'N', companyName: `Weak ${rule}` } });
+        const res = await call(server, 'POST', '/api/v1/auth/register', {
+          body: { email, password, name: 'N', companyName: `Weak ${rule}` },
+        });
         expectProblem(res, 400, 'validation_failed');
         expect(res.json.errors).to.have.length.greaterThan(0);
         for (const error of res.json.errors) expect(error.path).to.equal('body.password');
@@ -132,15 +164,24 @@ describe('auth: sign-up', () => {
 
     it('answers 409 email_taken for a registered address (in any case) and rolls back: no tenant, no audit entry, no e-mail', async () => {
       const email = uniqueEmail('dup');
-      const first = await call(server, 'POST', '/api/v1/auth/register', { body: { email, password: GOOD_PASSWORD, name: 'First', companyName: 'First Co' } });
+      const first = await call(server, 'POST', '/api/v1/auth/register', {
+        body: { email, password: GOOD_PASSWORD, name: 'First', companyName: 'First Co' },
+      });
       expect(first.status).to.equal(201);
       const company = `Second Co ${Date.now()}`;
-      const res = await call(server, 'POST', '/api/v1/auth/register', { body: { email: email.toUpperCase(), password: GOOD_PASSWORD, name: 'Second', companyName: company } });
+      const res = await call(server, 'POST', '/api/v1/auth/register', {
+        body: { email: email.toUpperCase(), password: GOOD_PASSWORD, name: 'Second', companyName: company },
+      });
       expectProblem(res, 409, 'email_taken');
       expect(res.json.errors).to.deep.equal([{ path: 'body.email', message: 'email is already registered' }]);
       const db = server.runtime.dataSource;
       expect(await db.query('SELECT id FROM tenants WHERE name = $1', [company])).to.have.length(0);
-      expect(await db.query("SELECT id FROM audit_log WHERE after->>'name' = $1 OR (action = 'user.register' AND after->>'email' = $2)", [company, email])).to.have.length(1);
+      expect(
+        await db.query("SELECT id FROM audit_log WHERE after->>'name' = $1 OR (action = 'user.register' AND after->>'email' = $2)", [
+          company,
+          email,
+        ]),
+      ).to.have.length(1);
       expect(await db.query('SELECT id FROM outbound_messages WHERE recipient = $1', [email])).to.have.length(1);
       // The first account is untouched.
       const login = await call(server, 'POST', '/api/v1/auth/login', { body: { email, password: GOOD_PASSWORD } });
@@ -153,10 +194,14 @@ describe('auth: sign-up', () => {
       try {
         for (let i = 0; i < 10; i += 1) {
           // Invalid passwords still count: the limit comes first, so it cannot be probed cheaply.
-          const res = await call(limited, 'POST', '/api/v1/auth/register', { body: { email: uniqueEmail(), password: 'weak', name: 'N', companyName: 'C' } });
+          const res = await call(limited, 'POST', '/api/v1/auth/register', {
+            body: { email: uniqueEmail(), password: 'weak', name: 'N', companyName: 'C' },
+          });
           expect(res.status).to.equal(400);
         }
-        const res = await call(limited, 'POST', '/api/v1/auth/register', { body: { email: uniqueEmail(), password: GOOD_PASSWORD, name: 'N', companyName: 'C' } });
+        const res = await call(limited, 'POST', '/api/v1/auth/register', {
+          body: { email: uniqueEmail(), password: GOOD_PASSWORD, name: 'N', companyName: 'C' },
+        });
         expectProblem(res, 429, 'rate_limited');
         const retryAfter = Number(res.headers.get('retry-after'));
         expect(retryAfter).to.be.within(1, 3600);

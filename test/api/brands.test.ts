@@ -16,15 +16,17 @@ describe('brands', () => {
   let server: TestServer;
   apiSuite((started) => (server = started));
 
-
-
   const create = (h: Headers, body: Record<string, unknown>) => call(server, 'POST', '/api/v1/catalog/brands', { headers: h, body });
   const list = (h: Headers, storeId: string) => call(server, 'GET', `/api/v1/catalog/brands?storeId=${storeId}`, { headers: h });
-  const patch = (h: Headers, id: string, body: Record<string, unknown>) => call(server, 'PATCH', `/api/v1/catalog/brands/${id}`, { headers: h, body });
+  const patch = (h: Headers, id: string, body: Record<string, unknown>) =>
+    call(server, 'PATCH', `/api/v1/catalog/brands/${id}`, { headers: h, body });
   const remove = (h: Headers, id: string) => call(server, 'DELETE', `/api/v1/catalog/brands/${id}`, { headers: h });
-  const bulk = (h: Headers, body: Record<string, unknown>) => call(server, 'POST', '/api/v1/catalog/brands/bulk/set-active', { headers: h, body });
-  const exportCsv = (h: Headers, storeId: string) => call(server, 'GET', `/api/v1/catalog/brands/export?storeId=${storeId}`, { headers: h });
-  const importCsv = (h: Headers, storeId: string, csv: string) => call(server, 'POST', '/api/v1/catalog/brands/import', { headers: h, body: { storeId, csv } });
+  const bulk = (h: Headers, body: Record<string, unknown>) =>
+    call(server, 'POST', '/api/v1/catalog/brands/bulk/set-active', { headers: h, body });
+  const exportCsv = (h: Headers, storeId: string) =>
+    call(server, 'GET', `/api/v1/catalog/brands/export?storeId=${storeId}`, { headers: h });
+  const importCsv = (h: Headers, storeId: string, csv: string) =>
+    call(server, 'POST', '/api/v1/catalog/brands/import', { headers: h, body: { storeId, csv } });
 
   async function brand(m: Merchant, body: Record<string, unknown> = {}): Promise<Record<string, any>> {
     const res = await create(m.headers, { storeId: m.storeId, name: `Brand ${uuidv7().slice(-6)}`, ...body });
@@ -33,9 +35,19 @@ describe('brands', () => {
   }
 
   /** Outbox rows and audit entries written for a resource. */
-  async function writes(id: string): Promise<{ outbox: Array<{ topic: string; queue: string; aggregate_type: string }>; audit: Array<{ action: string; before: any; after: any }> }> {
-    const outbox = await server.runtime.dataSource.query('SELECT topic, queue, aggregate_type FROM outbox WHERE aggregate_id = $1 ORDER BY id', [id]);
-    const audit = await server.runtime.dataSource.query('SELECT action, before, after FROM audit_log WHERE resource_id = $1 ORDER BY id', [id]);
+  async function writes(
+    id: string,
+  ): Promise<{
+    outbox: Array<{ topic: string; queue: string; aggregate_type: string }>;
+    audit: Array<{ action: string; before: any; after: any }>;
+  }> {
+    const outbox = await server.runtime.dataSource.query(
+      'SELECT topic, queue, aggregate_type FROM outbox WHERE aggregate_id = $1 ORDER BY id',
+      [id],
+    );
+    const audit = await server.runtime.dataSource.query('SELECT action, before, after FROM audit_log WHERE resource_id = $1 ORDER BY id', [
+      id,
+    ]);
     return { outbox, audit };
   }
 
@@ -53,7 +65,7 @@ describe('brands', () => {
   const FIELDS = ['id', 'name', 'slug', 'description', 'logoUrl', 'websiteUrl', 'isActive', 'createdAt', 'updatedAt'];
 
   describe('POST /catalog/brands and GET /catalog/brands', () => {
-    it('creates a brand (201) with one audit entry and one outbox row, and lists the store\'s brands by name', async () => {
+    it("creates a brand (201) with one audit entry and one outbox row, and lists the store's brands by name", async () => {
       const m = await merchant(server);
       const res = await create(m.headers, {
         storeId: m.storeId,
@@ -65,7 +77,14 @@ describe('brands', () => {
       });
       expect(res.status, res.text).to.equal(201);
       expect(Object.keys(res.json)).to.have.members(FIELDS);
-      expect(res.json).to.include({ name: 'Zeta Tools', slug: 'zeta', description: 'Hand tools since 1901.', logoUrl: 'https://cdn.example.test/zeta.png', websiteUrl: 'http://zeta.example.test', isActive: true });
+      expect(res.json).to.include({
+        name: 'Zeta Tools',
+        slug: 'zeta',
+        description: 'Hand tools since 1901.',
+        logoUrl: 'https://cdn.example.test/zeta.png',
+        websiteUrl: 'http://zeta.example.test',
+        isActive: true,
+      });
       expect(new Date(res.json.createdAt).toISOString()).to.equal(res.json.createdAt);
       const alpha = await brand(m, { name: 'alpha', isActive: false });
       expect(alpha).to.include({ slug: 'alpha', isActive: false, description: null, logoUrl: null, websiteUrl: null });
@@ -182,16 +201,37 @@ describe('brands', () => {
   describe('PATCH /catalog/brands/{id}', () => {
     it('changes the given fields, clears optional ones with null, and audits the change once', async () => {
       const m = await merchant(server);
-      const b = await brand(m, { name: 'Old', slug: 'old', description: 'text', logoUrl: 'https://example.test/l.png', websiteUrl: 'https://example.test' });
+      const b = await brand(m, {
+        name: 'Old',
+        slug: 'old',
+        description: 'text',
+        logoUrl: 'https://example.test/l.png',
+        websiteUrl: 'https://example.test',
+      });
       const res = await patch(m.headers, b.id, { name: 'New', slug: 'new', description: null, logoUrl: null, isActive: false });
       expect(res.status, res.text).to.equal(200);
-      expect(res.json).to.include({ id: b.id, name: 'New', slug: 'new', description: null, logoUrl: null, websiteUrl: 'https://example.test', isActive: false, createdAt: b.createdAt });
+      expect(res.json).to.include({
+        id: b.id,
+        name: 'New',
+        slug: 'new',
+        description: null,
+        logoUrl: null,
+        websiteUrl: 'https://example.test',
+        isActive: false,
+        createdAt: b.createdAt,
+      });
       expect(new Date(res.json.updatedAt).getTime()).to.be.at.least(new Date(b.updatedAt).getTime());
       expect((await list(m.headers, m.storeId)).json.items[0]).to.deep.equal(res.json);
       const w = await writes(b.id);
       expect(w.outbox.map((o) => o.topic)).to.deep.equal(['brand.created', 'brand.updated']);
       expect(w.audit.map((a) => a.action)).to.deep.equal(['brand.create', 'brand.update']);
-      expect(w.audit[1]!.before).to.deep.equal({ name: 'Old', slug: 'old', description: 'text', logoUrl: 'https://example.test/l.png', isActive: true });
+      expect(w.audit[1]!.before).to.deep.equal({
+        name: 'Old',
+        slug: 'old',
+        description: 'text',
+        logoUrl: 'https://example.test/l.png',
+        isActive: true,
+      });
       expect(w.audit[1]!.after).to.deep.equal({ name: 'New', slug: 'new', description: null, logoUrl: null, isActive: false });
     });
 
@@ -213,8 +253,14 @@ describe('brands', () => {
       expectFieldErrors(await patch(m.headers, b.id, {}), ['body']);
       expectFieldErrors(await patch(m.headers, b.id, { storeId: m.storeId }), ['body.storeId']);
       expectFieldErrors(await patch(m.headers, b.id, { name: null }), ['body.name']);
-      expectFieldErrors(await patch(m.headers, b.id, { slug: 'Not OK', websiteUrl: 'mailto:a@b.c', isActive: null }), ['body.slug', 'body.websiteUrl', 'body.isActive']);
-      expectFieldErrors(await call(server, 'PATCH', '/api/v1/catalog/brands/not-a-uuid', { headers: m.headers, body: { name: 'x' } }), ['params.id']);
+      expectFieldErrors(await patch(m.headers, b.id, { slug: 'Not OK', websiteUrl: 'mailto:a@b.c', isActive: null }), [
+        'body.slug',
+        'body.websiteUrl',
+        'body.isActive',
+      ]);
+      expectFieldErrors(await call(server, 'PATCH', '/api/v1/catalog/brands/not-a-uuid', { headers: m.headers, body: { name: 'x' } }), [
+        'params.id',
+      ]);
       expectProblem(await patch(m.headers, b.id, { slug: 'taken' }), 409, 'slug_taken');
       // Its own slug is not "taken".
       expect((await patch(m.headers, b.id, { slug: 'mine', name: 'Renamed' })).status).to.equal(200);
@@ -249,7 +295,7 @@ describe('brands', () => {
   });
 
   describe('POST /catalog/brands/bulk/set-active', () => {
-    it('changes only what needs changing, reports the rest, and never reveals other stores\' or tenants\' brands', async () => {
+    it("changes only what needs changing, reports the rest, and never reveals other stores' or tenants' brands", async () => {
       const m = await merchant(server);
       const a = await brand(m, { isActive: true });
       const b = await brand(m, { isActive: true });
@@ -285,12 +331,16 @@ describe('brands', () => {
       expect((await writes(a.id)).audit).to.have.length(2);
     });
 
-    it('validates the body (400) and answers 404 for another tenant\'s store', async () => {
+    it("validates the body (400) and answers 404 for another tenant's store", async () => {
       const m = await merchant(server);
       const id = uuidv7();
       expectFieldErrors(await bulk(m.headers, { storeId: m.storeId, ids: [], isActive: true }), ['body.ids']);
-      expectFieldErrors(await bulk(m.headers, { storeId: m.storeId, ids: Array.from({ length: 501 }, () => uuidv7()), isActive: true }), ['body.ids']);
-      expect((await bulk(m.headers, { storeId: m.storeId, ids: Array.from({ length: 500 }, () => uuidv7()), isActive: true })).status).to.equal(200);
+      expectFieldErrors(await bulk(m.headers, { storeId: m.storeId, ids: Array.from({ length: 501 }, () => uuidv7()), isActive: true }), [
+        'body.ids',
+      ]);
+      expect(
+        (await bulk(m.headers, { storeId: m.storeId, ids: Array.from({ length: 500 }, () => uuidv7()), isActive: true })).status,
+      ).to.equal(200);
       expectFieldErrors(await bulk(m.headers, { storeId: m.storeId, ids: [id, id], isActive: true }), ['body.ids[1]']);
       expectFieldErrors(await bulk(m.headers, { storeId: m.storeId, ids: ['nope'], isActive: true }), ['body.ids[0]']);
       expectFieldErrors(await bulk(m.headers, { storeId: m.storeId, ids: [id] }), ['body.isActive']);
@@ -303,7 +353,12 @@ describe('brands', () => {
   describe('CSV export and import', () => {
     it('exports the documented layout with formula injection neutralised, and round-trips into a fresh store', async () => {
       const m = await merchant(server);
-      await brand(m, { name: '=HYPERLINK("http://evil.test")', slug: 'evil', description: '+1 "quoted", with comma\nand a new line', isActive: false });
+      await brand(m, {
+        name: '=HYPERLINK("http://evil.test")',
+        slug: 'evil',
+        description: '+1 "quoted", with comma\nand a new line',
+        isActive: false,
+      });
       await brand(m, { name: 'Plain', slug: 'plain', logoUrl: 'https://example.test/p.png', websiteUrl: 'https://plain.example.test' });
       await brand(m, { name: '@mention', slug: 'mention', description: '-minus' });
 
@@ -326,17 +381,28 @@ describe('brands', () => {
       expect((await exportCsv(m.headers, fresh)).text).to.equal(res.text);
 
       // Importing the export into the store it came from changes nothing and writes nothing.
-      const [before] = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM audit_log WHERE tenant_id = $1', [m.owner.tenantId]);
+      const [before] = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM audit_log WHERE tenant_id = $1', [
+        m.owner.tenantId,
+      ]);
       expect((await importCsv(m.headers, m.storeId, res.text)).json).to.deep.equal({ created: 0, updated: 0 });
-      const [afterwards] = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM audit_log WHERE tenant_id = $1', [m.owner.tenantId]);
+      const [afterwards] = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM audit_log WHERE tenant_id = $1', [
+        m.owner.tenantId,
+      ]);
       expect(afterwards.n).to.equal(before.n);
     });
 
     it('creates and updates by slug (case-insensitively), one audit entry and outbox row per brand changed', async () => {
       const m = await merchant(server);
       const kept = await brand(m, { name: 'Kept', slug: 'kept', description: 'same' });
-      const changed = await brand(m, { name: 'Before', slug: 'changed', description: 'will be cleared', logoUrl: 'https://example.test/x.png' });
-      const csv = ['name,slug,isActive,description', 'Kept,kept,true,same', 'After,CHANGED,false,', 'Brand New,brand-new,,Fresh'].join('\n');
+      const changed = await brand(m, {
+        name: 'Before',
+        slug: 'changed',
+        description: 'will be cleared',
+        logoUrl: 'https://example.test/x.png',
+      });
+      const csv = ['name,slug,isActive,description', 'Kept,kept,true,same', 'After,CHANGED,false,', 'Brand New,brand-new,,Fresh'].join(
+        '\n',
+      );
       const res = await importCsv(m.headers, m.storeId, csv);
       expect(res.status, res.text).to.equal(200);
       expect(res.json).to.deep.equal({ created: 1, updated: 1 });
@@ -360,7 +426,9 @@ describe('brands', () => {
     it('refuses the whole import when any row is bad (400 listing rows and columns) and writes nothing', async () => {
       const m = await merchant(server);
       await brand(m, { name: 'Existing', slug: 'existing' });
-      const [before] = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1', [m.owner.tenantId]);
+      const [before] = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1', [
+        m.owner.tenantId,
+      ]);
       const csv = [
         'slug,name,isActive,description,logoUrl,websiteUrl',
         'good-one,Good,true,,,',
@@ -375,7 +443,9 @@ describe('brands', () => {
       expect(paths).to.include.members(['rows[3].slug', 'rows[3].isActive', 'rows[3].logoUrl', 'rows[4].name', 'rows[5].name']);
       expect(paths.some((p: string) => p.startsWith('rows[1]') || p.startsWith('rows[2]'))).to.equal(false);
       expect((await list(m.headers, m.storeId)).json.items.map((b: any) => b.name)).to.deep.equal(['Existing']);
-      const [afterwards] = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1', [m.owner.tenantId]);
+      const [afterwards] = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1', [
+        m.owner.tenantId,
+      ]);
       expect(afterwards.n).to.equal(before.n);
 
       // Two rows with one slug.

@@ -34,14 +34,25 @@ describe('categories', () => {
     call(server, 'PUT', `/api/v1/catalog/categories/${id}`, { headers, body });
 
   async function writes(id: string): Promise<{ audit: string[]; outbox: string[] }> {
-    const audit = (await server.runtime.dataSource.query('SELECT action FROM audit_log WHERE resource_id = $1 ORDER BY id', [id])) as Array<{ action: string }>;
-    const outbox = (await server.runtime.dataSource.query("SELECT topic FROM outbox WHERE aggregate_type = 'category' AND aggregate_id = $1 ORDER BY id", [id])) as Array<{ topic: string }>;
+    const audit = (await server.runtime.dataSource.query('SELECT action FROM audit_log WHERE resource_id = $1 ORDER BY id', [
+      id,
+    ])) as Array<{ action: string }>;
+    const outbox = (await server.runtime.dataSource.query(
+      "SELECT topic FROM outbox WHERE aggregate_type = 'category' AND aggregate_id = $1 ORDER BY id",
+      [id],
+    )) as Array<{ topic: string }>;
     return { audit: audit.map((r) => r.action), outbox: outbox.map((r) => r.topic) };
   }
 
   async function storeWrites(storeId: string): Promise<{ audit: number; outbox: number }> {
-    const [{ audit }] = await server.runtime.dataSource.query("SELECT count(*)::int AS audit FROM audit_log WHERE resource_type = 'category' AND resource_id IN (SELECT id::text FROM categories WHERE store_id = $1)", [storeId]);
-    const [{ outbox }] = await server.runtime.dataSource.query("SELECT count(*)::int AS outbox FROM outbox WHERE aggregate_type = 'category' AND aggregate_id IN (SELECT id::text FROM categories WHERE store_id = $1)", [storeId]);
+    const [{ audit }] = await server.runtime.dataSource.query(
+      "SELECT count(*)::int AS audit FROM audit_log WHERE resource_type = 'category' AND resource_id IN (SELECT id::text FROM categories WHERE store_id = $1)",
+      [storeId],
+    );
+    const [{ outbox }] = await server.runtime.dataSource.query(
+      "SELECT count(*)::int AS outbox FROM outbox WHERE aggregate_type = 'category' AND aggregate_id IN (SELECT id::text FROM categories WHERE store_id = $1)",
+      [storeId],
+    );
     return { audit, outbox };
   }
 
@@ -50,7 +61,18 @@ describe('categories', () => {
       const m = await merchant(server);
       const res = await create(m, { name: 'Summer Shoes & Sandals' });
       expect(res.status, res.text).to.equal(201);
-      expect(res.json).to.include({ storeId: m.storeId, parentId: null, name: 'Summer Shoes & Sandals', slug: 'summer-shoes-sandals', description: null, imageUrl: null, position: 0, isActive: true, depth: 0, childCount: 0 });
+      expect(res.json).to.include({
+        storeId: m.storeId,
+        parentId: null,
+        name: 'Summer Shoes & Sandals',
+        slug: 'summer-shoes-sandals',
+        description: null,
+        imageUrl: null,
+        position: 0,
+        isActive: true,
+        depth: 0,
+        childCount: 0,
+      });
       expect(res.json.path).to.deep.equal(['summer-shoes-sandals']);
       expect(res.json.createdAt).to.match(/^\d{4}-\d\d-\d\dT/);
       expect(await writes(res.json.id)).to.deep.equal({ audit: ['category.create'], outbox: ['category.created'] });
@@ -62,7 +84,13 @@ describe('categories', () => {
 
     it('places a child under its parent, after the last sibling, with depth and path', async () => {
       const m = await merchant(server);
-      const root = await category(m, { name: 'Clothing', slug: 'clothing', description: 'All of it', imageUrl: 'https://cdn.example.test/c.png', isActive: false });
+      const root = await category(m, {
+        name: 'Clothing',
+        slug: 'clothing',
+        description: 'All of it',
+        imageUrl: 'https://cdn.example.test/c.png',
+        isActive: false,
+      });
       expect(root).to.include({ description: 'All of it', imageUrl: 'https://cdn.example.test/c.png', isActive: false });
       const a = await category(m, { name: 'Shirts', parentId: root.id });
       const b = await category(m, { name: 'Trousers', parentId: root.id });
@@ -118,7 +146,10 @@ describe('categories', () => {
       for (const [body, path] of cases) {
         const res = await create(m, body);
         expect(res.status, JSON.stringify(body)).to.equal(400);
-        expect(res.json.errors.map((e: { path: string }) => e.path), JSON.stringify(body)).to.include(path);
+        expect(
+          res.json.errors.map((e: { path: string }) => e.path),
+          JSON.stringify(body),
+        ).to.include(path);
       }
       const missingStore = await call(server, 'POST', '/api/v1/catalog/categories', { headers: m.headers, body: { name: 'x' } });
       expect(missingStore.status).to.equal(400);
@@ -126,7 +157,7 @@ describe('categories', () => {
       expect((await create(m, { name: 'x'.repeat(120), slug: 'a', description: 'd'.repeat(5000) })).status).to.equal(201);
     });
 
-    it('answers 404 for another tenant\'s store and 401 without a token', async () => {
+    it("answers 404 for another tenant's store and 401 without a token", async () => {
       const m = await merchant(server);
       const stranger = await merchant(server);
       expectProblem(await create(m, { name: 'Mine' }, stranger.headers), 404, 'store_not_found');
@@ -160,14 +191,33 @@ describe('categories', () => {
       expect(items.find((i) => i.slug === 'b1')!.path).to.deep.equal(['b', 'b1']);
       expect(items.find((i) => i.slug === 'a')!.childCount).to.equal(1);
       expect(Object.keys(items[0]!).sort()).to.deep.equal(
-        ['childCount', 'createdAt', 'depth', 'description', 'id', 'imageUrl', 'isActive', 'name', 'parentId', 'path', 'position', 'slug', 'storeId', 'updatedAt'].sort(),
+        [
+          'childCount',
+          'createdAt',
+          'depth',
+          'description',
+          'id',
+          'imageUrl',
+          'isActive',
+          'name',
+          'parentId',
+          'path',
+          'position',
+          'slug',
+          'storeId',
+          'updatedAt',
+        ].sort(),
       );
     });
 
-    it('answers 404 for another tenant\'s store and 400 without storeId', async () => {
+    it("answers 404 for another tenant's store and 400 without storeId", async () => {
       const m = await merchant(server);
       const stranger = await merchant(server);
-      expectProblem(await call(server, 'GET', `/api/v1/catalog/categories?storeId=${m.storeId}`, { headers: stranger.headers }), 404, 'store_not_found');
+      expectProblem(
+        await call(server, 'GET', `/api/v1/catalog/categories?storeId=${m.storeId}`, { headers: stranger.headers }),
+        404,
+        'store_not_found',
+      );
       expect((await call(server, 'GET', '/api/v1/catalog/categories', { headers: m.headers })).status).to.equal(400);
       expect((await call(server, 'GET', '/api/v1/catalog/categories?storeId=nope', { headers: m.headers })).status).to.equal(400);
     });
@@ -177,13 +227,36 @@ describe('categories', () => {
     it('replaces the editable fields, resetting omitted ones, and records the change once', async () => {
       const m = await merchant(server);
       const root = await category(m, { name: 'Root', slug: 'root' });
-      const cat = await category(m, { name: 'Cat', slug: 'cat', description: 'd', imageUrl: 'https://x.test/i.png', isActive: false, position: 4, parentId: root.id });
+      const cat = await category(m, {
+        name: 'Cat',
+        slug: 'cat',
+        description: 'd',
+        imageUrl: 'https://x.test/i.png',
+        isActive: false,
+        position: 4,
+        parentId: root.id,
+      });
       const res = await put(m, cat.id, { name: 'Renamed' });
       expect(res.status, res.text).to.equal(200);
       // slug kept; parent reset to root level (so position goes after the last root); description, image cleared; active again.
-      expect(res.json).to.include({ name: 'Renamed', slug: 'cat', parentId: null, description: null, imageUrl: null, isActive: true, position: 1, depth: 0 });
-      expect(await writes(cat.id)).to.deep.equal({ audit: ['category.create', 'category.update'], outbox: ['category.created', 'category.updated'] });
-      const [entry] = await server.runtime.dataSource.query("SELECT before, after FROM audit_log WHERE resource_id = $1 AND action = 'category.update'", [cat.id]);
+      expect(res.json).to.include({
+        name: 'Renamed',
+        slug: 'cat',
+        parentId: null,
+        description: null,
+        imageUrl: null,
+        isActive: true,
+        position: 1,
+        depth: 0,
+      });
+      expect(await writes(cat.id)).to.deep.equal({
+        audit: ['category.create', 'category.update'],
+        outbox: ['category.created', 'category.updated'],
+      });
+      const [entry] = await server.runtime.dataSource.query(
+        "SELECT before, after FROM audit_log WHERE resource_id = $1 AND action = 'category.update'",
+        [cat.id],
+      );
       expect(entry.after).to.include({ name: 'Renamed', parentId: null, isActive: true });
       expect(entry.before).to.include({ name: 'Cat', parentId: root.id, isActive: false });
       // The same body again changes nothing and records nothing.
@@ -191,7 +264,15 @@ describe('categories', () => {
       expect(again.status).to.equal(200);
       expect((await writes(cat.id)).audit).to.have.length(2);
       // A full replacement with a new slug and parent.
-      const full = await put(m, cat.id, { name: 'Full', slug: 'full', parentId: root.id, description: 'x', imageUrl: 'http://x.test/a', position: 2, isActive: false });
+      const full = await put(m, cat.id, {
+        name: 'Full',
+        slug: 'full',
+        parentId: root.id,
+        description: 'x',
+        imageUrl: 'http://x.test/a',
+        position: 2,
+        isActive: false,
+      });
       expect(full.json).to.include({ slug: 'full', parentId: root.id, position: 2, depth: 1, description: 'x', isActive: false });
       expect(full.json.path).to.deep.equal(['root', 'full']);
     });
@@ -226,7 +307,9 @@ describe('categories', () => {
       expectProblem(await put(m, two.id, { name: 'Hacked' }, stranger.headers), 404, 'category_not_found');
       expect((await put(m, two.id, {})).status).to.equal(400);
       expect((await put(m, two.id, { name: 'x', storeId: m.storeId })).status).to.equal(400);
-      expect((await call(server, 'PUT', '/api/v1/catalog/categories/nope', { headers: m.headers, body: { name: 'x' } })).status).to.equal(400);
+      expect((await call(server, 'PUT', '/api/v1/catalog/categories/nope', { headers: m.headers, body: { name: 'x' } })).status).to.equal(
+        400,
+      );
       expect((await list(m)).find((c) => c.id === two.id)).to.include({ name: 'Two', slug: 'two' });
     });
 
@@ -244,15 +327,24 @@ describe('categories', () => {
       const m = await merchant(server);
       const parent = await category(m, { name: 'Parent' });
       const child = await category(m, { name: 'Child', parentId: parent.id });
-      const attrs = await call(server, 'PUT', `/api/v1/categories/${child.id}/attributes`, { headers: m.headers, body: { attributes: [{ name: 'Size', type: 'text' }] } });
+      const attrs = await call(server, 'PUT', `/api/v1/categories/${child.id}/attributes`, {
+        headers: m.headers,
+        body: { attributes: [{ name: 'Size', type: 'text' }] },
+      });
       expect(attrs.status, attrs.text).to.equal(200);
-      expectProblem(await call(server, 'DELETE', `/api/v1/catalog/categories/${parent.id}`, { headers: m.headers }), 409, 'category_has_children');
+      expectProblem(
+        await call(server, 'DELETE', `/api/v1/catalog/categories/${parent.id}`, { headers: m.headers }),
+        409,
+        'category_has_children',
+      );
       expect((await writes(parent.id)).audit).to.deep.equal(['category.create']);
       const res = await call(server, 'DELETE', `/api/v1/catalog/categories/${child.id}`, { headers: m.headers });
       expect(res.status, res.text).to.equal(204);
       expect((await writes(child.id)).outbox).to.deep.equal(['category.created', 'category.updated', 'category.deleted']);
       expect((await writes(child.id)).audit).to.deep.equal(['category.create', 'category.set_attributes', 'category.delete']);
-      const [{ n }] = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM category_attributes WHERE category_id = $1', [child.id]);
+      const [{ n }] = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM category_attributes WHERE category_id = $1', [
+        child.id,
+      ]);
       expect(n).to.equal(0);
       expect((await call(server, 'DELETE', `/api/v1/catalog/categories/${parent.id}`, { headers: m.headers })).status).to.equal(204);
       expect(await list(m)).to.have.length(0);
@@ -262,14 +354,23 @@ describe('categories', () => {
       const m = await merchant(server);
       const cat = await category(m, { name: 'Mine' });
       const stranger = await merchant(server);
-      expectProblem(await call(server, 'DELETE', `/api/v1/catalog/categories/${cat.id}`, { headers: stranger.headers }), 404, 'category_not_found');
-      expectProblem(await call(server, 'DELETE', `/api/v1/catalog/categories/${uuidv7()}`, { headers: m.headers }), 404, 'category_not_found');
+      expectProblem(
+        await call(server, 'DELETE', `/api/v1/catalog/categories/${cat.id}`, { headers: stranger.headers }),
+        404,
+        'category_not_found',
+      );
+      expectProblem(
+        await call(server, 'DELETE', `/api/v1/catalog/categories/${uuidv7()}`, { headers: m.headers }),
+        404,
+        'category_not_found',
+      );
       expect(await list(m)).to.have.length(1);
     });
   });
 
   describe('POST /catalog/categories/reorder', () => {
-    const reorder = (m: Merchant, body: Record<string, unknown>, headers = m.headers) => call(server, 'POST', '/api/v1/catalog/categories/reorder', { headers, body: { storeId: m.storeId, ...body } });
+    const reorder = (m: Merchant, body: Record<string, unknown>, headers = m.headers) =>
+      call(server, 'POST', '/api/v1/catalog/categories/reorder', { headers, body: { storeId: m.storeId, ...body } });
 
     it('sets positions 0..n-1, recording only the categories that moved', async () => {
       const m = await merchant(server);
@@ -281,7 +382,10 @@ describe('categories', () => {
       expect(res.status, res.text).to.equal(204);
       expect((await list(m)).map((i) => i.name)).to.deep.equal(['P', 'A', 'C', 'B']);
       expect((await writes(a.id)).audit).to.deep.equal(['category.create']);
-      expect(await writes(b.id)).to.deep.equal({ audit: ['category.create', 'category.reorder'], outbox: ['category.created', 'category.updated'] });
+      expect(await writes(b.id)).to.deep.equal({
+        audit: ['category.create', 'category.reorder'],
+        outbox: ['category.created', 'category.updated'],
+      });
       expect((await writes(c.id)).outbox).to.have.length(2);
       // Roots too (parentId null).
       const other = await category(m, { name: 'Other' });
@@ -310,9 +414,21 @@ describe('categories', () => {
   });
 
   describe('CSV export and import', () => {
-    const exportCsv = (m: Merchant, storeId = m.storeId) => call(server, 'GET', `/api/v1/catalog/categories/export?storeId=${storeId}`, { headers: m.headers });
-    const importCsv = (m: Merchant, csv: string, storeId = m.storeId, headers = m.headers) => call(server, 'POST', '/api/v1/catalog/categories/import', { headers, body: { storeId, csv } });
-    const comparable = (items: Array<Record<string, any>>) => items.map(({ slug, name, position, isActive, description, imageUrl, path, depth }) => ({ slug, name, position, isActive, description, imageUrl, path, depth }));
+    const exportCsv = (m: Merchant, storeId = m.storeId) =>
+      call(server, 'GET', `/api/v1/catalog/categories/export?storeId=${storeId}`, { headers: m.headers });
+    const importCsv = (m: Merchant, csv: string, storeId = m.storeId, headers = m.headers) =>
+      call(server, 'POST', '/api/v1/catalog/categories/import', { headers, body: { storeId, csv } });
+    const comparable = (items: Array<Record<string, any>>) =>
+      items.map(({ slug, name, position, isActive, description, imageUrl, path, depth }) => ({
+        slug,
+        name,
+        position,
+        isActive,
+        description,
+        imageUrl,
+        path,
+        depth,
+      }));
 
     it('exports parents before children with neutralised formulas, and round-trips into a fresh store', async () => {
       const m = await merchant(server);
@@ -345,7 +461,12 @@ describe('categories', () => {
     it('creates and updates by slug, resolving parents in any order within the file', async () => {
       const m = await merchant(server);
       const shoes = await category(m, { name: 'Shoes', slug: 'shoes', description: 'old' });
-      const csv = ['slug,name,parentSlug,position,isActive', 'boots,Boots,outdoor,,false', 'outdoor,Outdoor,shoes,,', 'SHOES,Footwear,,,'].join('\n');
+      const csv = [
+        'slug,name,parentSlug,position,isActive',
+        'boots,Boots,outdoor,,false',
+        'outdoor,Outdoor,shoes,,',
+        'SHOES,Footwear,,,',
+      ].join('\n');
       const res = await importCsv(m, csv);
       expect(res.status, res.text).to.equal(200);
       expect(res.json).to.deep.equal({ created: 2, updated: 1, unchanged: 0 });
@@ -353,7 +474,10 @@ describe('categories', () => {
       expect(items.map((i) => i.path.join('/'))).to.deep.equal(['shoes', 'shoes/outdoor', 'shoes/outdoor/boots']);
       expect(items[0]).to.include({ id: shoes.id, name: 'Footwear', description: null });
       expect(items[2]).to.include({ isActive: false });
-      expect(await writes(shoes.id)).to.deep.equal({ audit: ['category.create', 'category.update'], outbox: ['category.created', 'category.updated'] });
+      expect(await writes(shoes.id)).to.deep.equal({
+        audit: ['category.create', 'category.update'],
+        outbox: ['category.created', 'category.updated'],
+      });
     });
 
     it('refuses the whole file when one row is bad, listing the rows, and writes nothing', async () => {
@@ -372,11 +496,18 @@ describe('categories', () => {
       for (const [csv, paths] of cases) {
         const res = await importCsv(m, csv);
         expect(res.status, csv).to.equal(400);
-        expect(res.json.errors.map((e: { path: string }) => e.path), csv).to.deep.equal(paths);
+        expect(
+          res.json.errors.map((e: { path: string }) => e.path),
+          csv,
+        ).to.deep.equal(paths);
       }
       const cycle = await importCsv(m, 'slug,name,parentSlug\na,A,b\nb,B,a\nc,C,c\n');
       expectProblem(cycle, 400, 'category_cycle');
-      expect(cycle.json.errors.map((e: { path: string }) => e.path)).to.deep.equal(['rows[1].parentSlug', 'rows[2].parentSlug', 'rows[3].parentSlug']);
+      expect(cycle.json.errors.map((e: { path: string }) => e.path)).to.deep.equal([
+        'rows[1].parentSlug',
+        'rows[2].parentSlug',
+        'rows[3].parentSlug',
+      ]);
       // A cycle through a category already in the store.
       const existingId = (await list(m))[0]!.id;
       const parent = await category(m, { name: 'Under', slug: 'under', parentId: existingId });
@@ -388,10 +519,14 @@ describe('categories', () => {
       expect((await importCsv(m, 'name\nA\n')).status).to.equal(400);
     });
 
-    it('answers 404 for another tenant\'s store on export and import, and 413 above the row limit', async () => {
+    it("answers 404 for another tenant's store on export and import, and 413 above the row limit", async () => {
       const m = await merchant(server);
       const stranger = await merchant(server);
-      expectProblem(await call(server, 'GET', `/api/v1/catalog/categories/export?storeId=${m.storeId}`, { headers: stranger.headers }), 404, 'store_not_found');
+      expectProblem(
+        await call(server, 'GET', `/api/v1/catalog/categories/export?storeId=${m.storeId}`, { headers: stranger.headers }),
+        404,
+        'store_not_found',
+      );
       expectProblem(await importCsv(m, 'slug,name\na,A\n', m.storeId, stranger.headers), 404, 'store_not_found');
       const big = ['slug,name', ...Array.from({ length: 5001 }, (_, i) => `c${i},C`)].join('\n');
       expect((await importCsv(m, big)).status).to.equal(413);

@@ -20,12 +20,20 @@ describe('category attributes', () => {
     return { ...m, categoryId: await category(server, m, { name: 'Shirts' }) };
   }
 
-  const get = (id: string, headers: Record<string, string>): Promise<TestResponse> => call(server, 'GET', `/api/v1/categories/${id}/attributes`, { headers });
-  const set = (id: string, headers: Record<string, string>, attributes: unknown): Promise<TestResponse> => call(server, 'PUT', `/api/v1/categories/${id}/attributes`, { headers, body: { attributes } });
+  const get = (id: string, headers: Record<string, string>): Promise<TestResponse> =>
+    call(server, 'GET', `/api/v1/categories/${id}/attributes`, { headers });
+  const set = (id: string, headers: Record<string, string>, attributes: unknown): Promise<TestResponse> =>
+    call(server, 'PUT', `/api/v1/categories/${id}/attributes`, { headers, body: { attributes } });
 
   async function writes(id: string): Promise<{ audit: number; outbox: number }> {
-    const [{ audit }] = await server.runtime.dataSource.query("SELECT count(*)::int AS audit FROM audit_log WHERE resource_id = $1 AND action = 'category.set_attributes'", [id]);
-    const [{ outbox }] = await server.runtime.dataSource.query("SELECT count(*)::int AS outbox FROM outbox WHERE aggregate_type = 'category' AND aggregate_id = $1 AND topic = 'category.updated'", [id]);
+    const [{ audit }] = await server.runtime.dataSource.query(
+      "SELECT count(*)::int AS audit FROM audit_log WHERE resource_id = $1 AND action = 'category.set_attributes'",
+      [id],
+    );
+    const [{ outbox }] = await server.runtime.dataSource.query(
+      "SELECT count(*)::int AS outbox FROM outbox WHERE aggregate_type = 'category' AND aggregate_id = $1 AND topic = 'category.updated'",
+      [id],
+    );
     return { audit, outbox };
   }
 
@@ -47,14 +55,22 @@ describe('category attributes', () => {
     ]);
     expect((await get(m.categoryId, m.headers)).json).to.deep.equal(res.json);
     expect(await writes(m.categoryId)).to.deep.equal({ audit: 1, outbox: 1 });
-    const [entry] = await server.runtime.dataSource.query("SELECT before, after FROM audit_log WHERE resource_id = $1 AND action = 'category.set_attributes'", [m.categoryId]);
+    const [entry] = await server.runtime.dataSource.query(
+      "SELECT before, after FROM audit_log WHERE resource_id = $1 AND action = 'category.set_attributes'",
+      [m.categoryId],
+    );
     expect(entry.before.attributes).to.deep.equal([]);
     expect(entry.after.attributes).to.have.length(4);
   });
 
   it('keeps the ids of attributes whose name stays, removes the others, and skips no-op writes', async () => {
     const m = await merchantWithCategory();
-    const first = (await set(m.categoryId, m.headers, [{ name: 'Size', type: 'text' }, { name: 'Colour', type: 'text' }])).json.items;
+    const first = (
+      await set(m.categoryId, m.headers, [
+        { name: 'Size', type: 'text' },
+        { name: 'Colour', type: 'text' },
+      ])
+    ).json.items;
     const res = await set(m.categoryId, m.headers, [
       { name: 'colour', type: 'enum', values: ['red', 'blue'] },
       { name: 'Fit', type: 'text' },
@@ -92,14 +108,23 @@ describe('category attributes', () => {
       [[{ name: 'A', type: 'text', values: ['x'] }], 'body.attributes[0].values'],
       [[{ name: 'A', type: 'text', required: 'yes' }], 'body.attributes[0].required'],
       [[{ name: 'A', type: 'text', extra: true }], 'body.attributes[0].extra'],
-      [[{ name: 'Size', type: 'text' }, { name: 'SIZE', type: 'number' }], 'body.attributes[1]'],
+      [
+        [
+          { name: 'Size', type: 'text' },
+          { name: 'SIZE', type: 'number' },
+        ],
+        'body.attributes[1]',
+      ],
       [Array.from({ length: 101 }, (_, i) => ({ name: `a${i}`, type: 'text' })), 'body.attributes'],
       [undefined, 'body.attributes'],
     ];
     for (const [attributes, path] of cases) {
       const res = await set(m.categoryId, m.headers, attributes);
       expect(res.status, String(JSON.stringify(attributes)).slice(0, 200)).to.equal(400);
-      expect(res.json.errors.map((e: { path: string }) => e.path), String(JSON.stringify(attributes)).slice(0, 200)).to.include(path);
+      expect(
+        res.json.errors.map((e: { path: string }) => e.path),
+        String(JSON.stringify(attributes)).slice(0, 200),
+      ).to.include(path);
     }
     expect(await writes(m.categoryId)).to.deep.equal({ audit: 0, outbox: 0 });
     // The bounds themselves are accepted.
@@ -131,42 +156,68 @@ describe('category attributes', () => {
   });
 
   describe('GET /products/{id}/category-attributes/validate', () => {
-    const validate = (id: string, headers: Record<string, string>): Promise<TestResponse> => call(server, 'GET', `/api/v1/products/${id}/category-attributes/validate`, { headers });
+    const validate = (id: string, headers: Record<string, string>): Promise<TestResponse> =>
+      call(server, 'GET', `/api/v1/products/${id}/category-attributes/validate`, { headers });
 
     it('reports missing required, invalid and unknown values of a stored product, writing nothing', async () => {
       const m = await merchantWithCategory();
-      expect((await set(m.categoryId, m.headers, [
-        { name: 'Size', type: 'enum', values: ['S', 'M', 'L'], required: true },
-        { name: 'Cotton', type: 'boolean', required: true },
-        { name: 'Weight', type: 'number' },
-      ])).status).to.equal(200);
+      expect(
+        (
+          await set(m.categoryId, m.headers, [
+            { name: 'Size', type: 'enum', values: ['S', 'M', 'L'], required: true },
+            { name: 'Cotton', type: 'boolean', required: true },
+            { name: 'Weight', type: 'number' },
+          ])
+        ).status,
+      ).to.equal(200);
       const created = await createProduct(server, m, { title: 'Tee', categoryIds: [m.categoryId], attributes: { Size: 'M' } });
       const report = await validate(created.id, m.headers);
       expect(report.status, report.text).to.equal(200);
       expect(report.json).to.deep.equal({ productId: created.id, valid: false, missing: ['Cotton'], invalid: [], unknown: [] });
 
       // Values stored before the attributes changed can break them: the report names each.
-      await server.runtime.dataSource.query(`UPDATE products SET attributes = '{"Size": "XXL", "Cotton": true, "Colour": "red"}'::jsonb WHERE id = $1`, [created.id]);
+      await server.runtime.dataSource.query(
+        `UPDATE products SET attributes = '{"Size": "XXL", "Cotton": true, "Colour": "red"}'::jsonb WHERE id = $1`,
+        [created.id],
+      );
       const stale = await validate(created.id, m.headers);
       expect(stale.json.valid).to.equal(false);
       expect(stale.json.missing).to.deep.equal([]);
       expect(stale.json.invalid).to.deep.equal([{ path: 'attributes.Size', message: 'Size must be one of S, M, L' }]);
       expect(stale.json.unknown).to.deep.equal(['Colour']);
 
-      await server.runtime.dataSource.query(`UPDATE products SET attributes = '{"Size": "L", "Cotton": true, "Weight": 180}'::jsonb WHERE id = $1`, [created.id]);
-      expect((await validate(created.id, m.headers)).json).to.deep.equal({ productId: created.id, valid: true, missing: [], invalid: [], unknown: [] });
-      const [{ n }] = await server.runtime.dataSource.query("SELECT count(*)::int AS n FROM audit_log WHERE resource_id = $1 AND action LIKE '%validate%'", [created.id]);
+      await server.runtime.dataSource.query(
+        `UPDATE products SET attributes = '{"Size": "L", "Cotton": true, "Weight": 180}'::jsonb WHERE id = $1`,
+        [created.id],
+      );
+      expect((await validate(created.id, m.headers)).json).to.deep.equal({
+        productId: created.id,
+        valid: true,
+        missing: [],
+        invalid: [],
+        unknown: [],
+      });
+      const [{ n }] = await server.runtime.dataSource.query(
+        "SELECT count(*)::int AS n FROM audit_log WHERE resource_id = $1 AND action LIKE '%validate%'",
+        [created.id],
+      );
       expect(n).to.equal(0);
     });
 
-    it('answers 404 for an unknown product and for another tenant\'s product, and 400 for a malformed id', async () => {
+    it("answers 404 for an unknown product and for another tenant's product, and 400 for a malformed id", async () => {
       const m = await merchantWithCategory();
       const created = await createProduct(server, m, { title: 'Tee' });
       expectProblem(await validate(uuidv7(), m.headers), 404, 'product_not_found');
       const stranger = await merchantWithCategory();
       expectProblem(await validate(created.id, stranger.headers), 404, 'product_not_found');
       expectProblem(await validate('nope', m.headers), 400, 'validation_failed');
-      expect((await validate(created.id, m.headers)).json).to.deep.equal({ productId: created.id, valid: true, missing: [], invalid: [], unknown: [] });
+      expect((await validate(created.id, m.headers)).json).to.deep.equal({
+        productId: created.id,
+        valid: true,
+        missing: [],
+        invalid: [],
+        unknown: [],
+      });
     });
   });
 });

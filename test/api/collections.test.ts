@@ -17,7 +17,6 @@ describe('collections', () => {
   let server: TestServer;
   apiSuite((started) => (server = started));
 
-
   const base = '/api/v1/catalog/collections';
   const create = (h: Headers, body: Record<string, unknown>) => call(server, 'POST', base, { headers: h, body });
   const list = (h: Headers, storeId: string) => call(server, 'GET', `${base}?storeId=${storeId}`, { headers: h });
@@ -25,11 +24,14 @@ describe('collections', () => {
   const patch = (h: Headers, id: string, body: Record<string, unknown>) => call(server, 'PATCH', `${base}/${id}`, { headers: h, body });
   const remove = (h: Headers, id: string) => call(server, 'DELETE', `${base}/${id}`, { headers: h });
   const reorder = (h: Headers, body: Record<string, unknown>) => call(server, 'POST', `${base}/reorder`, { headers: h, body });
-  const addItems = (h: Headers, id: string, body: Record<string, unknown>) => call(server, 'POST', `${base}/${id}/items`, { headers: h, body });
-  const removeItems = (h: Headers, id: string, body: Record<string, unknown>) => call(server, 'DELETE', `${base}/${id}/items`, { headers: h, body });
+  const addItems = (h: Headers, id: string, body: Record<string, unknown>) =>
+    call(server, 'POST', `${base}/${id}/items`, { headers: h, body });
+  const removeItems = (h: Headers, id: string, body: Record<string, unknown>) =>
+    call(server, 'DELETE', `${base}/${id}/items`, { headers: h, body });
   const bulk = (h: Headers, body: Record<string, unknown>) => call(server, 'POST', `${base}/bulk/set-active`, { headers: h, body });
   const exportCsv = (h: Headers, storeId: string) => call(server, 'GET', `${base}/export?storeId=${storeId}`, { headers: h });
-  const importCsv = (h: Headers, storeId: string, csv: string) => call(server, 'POST', `${base}/import`, { headers: h, body: { storeId, csv } });
+  const importCsv = (h: Headers, storeId: string, csv: string) =>
+    call(server, 'POST', `${base}/import`, { headers: h, body: { storeId, csv } });
 
   async function collection(m: Merchant, body: Record<string, unknown> = {}, storeId = m.storeId): Promise<Record<string, any>> {
     const res = await create(m.headers, { storeId, name: `Collection ${uuidv7().slice(-6)}`, ...body });
@@ -38,9 +40,19 @@ describe('collections', () => {
   }
 
   /** Outbox rows and audit entries written for a resource. */
-  async function writes(id: string): Promise<{ outbox: Array<{ topic: string; queue: string; aggregate_type: string }>; audit: Array<{ action: string; before: any; after: any }> }> {
-    const outbox = await server.runtime.dataSource.query('SELECT topic, queue, aggregate_type FROM outbox WHERE aggregate_id = $1 ORDER BY id', [id]);
-    const audit = await server.runtime.dataSource.query('SELECT action, before, after FROM audit_log WHERE resource_id = $1 ORDER BY id', [id]);
+  async function writes(
+    id: string,
+  ): Promise<{
+    outbox: Array<{ topic: string; queue: string; aggregate_type: string }>;
+    audit: Array<{ action: string; before: any; after: any }>;
+  }> {
+    const outbox = await server.runtime.dataSource.query(
+      'SELECT topic, queue, aggregate_type FROM outbox WHERE aggregate_id = $1 ORDER BY id',
+      [id],
+    );
+    const audit = await server.runtime.dataSource.query('SELECT action, before, after FROM audit_log WHERE resource_id = $1 ORDER BY id', [
+      id,
+    ]);
     return { outbox, audit };
   }
 
@@ -68,10 +80,24 @@ describe('collections', () => {
   describe('POST and GET /catalog/collections', () => {
     it('creates collections (201) last in the order, with one audit entry and one outbox row, and lists them by position', async () => {
       const m = await merchant(server);
-      const res = await create(m.headers, { storeId: m.storeId, name: 'Summer Sale', slug: 'summer', description: 'Hot deals.', imageUrl: 'https://cdn.example.test/s.png' });
+      const res = await create(m.headers, {
+        storeId: m.storeId,
+        name: 'Summer Sale',
+        slug: 'summer',
+        description: 'Hot deals.',
+        imageUrl: 'https://cdn.example.test/s.png',
+      });
       expect(res.status, res.text).to.equal(201);
       expect(Object.keys(res.json)).to.have.members(FIELDS);
-      expect(res.json).to.include({ name: 'Summer Sale', slug: 'summer', description: 'Hot deals.', imageUrl: 'https://cdn.example.test/s.png', isActive: true, position: 0, productCount: 0 });
+      expect(res.json).to.include({
+        name: 'Summer Sale',
+        slug: 'summer',
+        description: 'Hot deals.',
+        imageUrl: 'https://cdn.example.test/s.png',
+        isActive: true,
+        position: 0,
+        productCount: 0,
+      });
       const b = await collection(m, { name: 'alpha', isActive: false });
       expect(b).to.include({ slug: 'alpha', position: 1, isActive: false, description: null, imageUrl: null });
       const c = await collection(m, { name: 'Mid' });
@@ -98,7 +124,9 @@ describe('collections', () => {
       const res = await create(m.headers, { storeId: m.storeId, name: 'Again', slug: 'ete-special' });
       expectProblem(res, 409, 'slug_taken');
       expect(res.json.errors).to.deep.equal([{ path: 'body.slug', message: 'slug is already taken in the store' }]);
-      await server.runtime.dataSource.query("UPDATE collections SET slug = 'COLLECTION' WHERE store_id = $1 AND slug = 'collection'", [m.storeId]);
+      await server.runtime.dataSource.query("UPDATE collections SET slug = 'COLLECTION' WHERE store_id = $1 AND slug = 'collection'", [
+        m.storeId,
+      ]);
       expectProblem(await create(m.headers, { storeId: m.storeId, name: 'x', slug: 'collection' }), 409, 'slug_taken');
       expect(await collectionCount(m.storeId)).to.equal(3);
       // Another store has slugs of its own.
@@ -113,7 +141,8 @@ describe('collections', () => {
       expectFieldErrors(await create(m.headers, { ...ok, name: '  ' }), ['body.name']);
       expectFieldErrors(await create(m.headers, { ...ok, name: 'x'.repeat(121) }), ['body.name']);
       expect((await create(m.headers, { ...ok, name: 'x'.repeat(120) })).status).to.equal(201);
-      for (const slug of ['Bad', 'a b', 'a--b', '-a', '', 'a'.repeat(121)]) expectFieldErrors(await create(m.headers, { ...ok, slug }), ['body.slug']);
+      for (const slug of ['Bad', 'a b', 'a--b', '-a', '', 'a'.repeat(121)])
+        expectFieldErrors(await create(m.headers, { ...ok, slug }), ['body.slug']);
       expect((await create(m.headers, { ...ok, slug: 'a'.repeat(120) })).status).to.equal(201);
       expectFieldErrors(await create(m.headers, { ...ok, description: 'd'.repeat(5001) }), ['body.description']);
       expect((await create(m.headers, { ...ok, description: 'd'.repeat(5000) })).status).to.equal(201);
@@ -188,7 +217,16 @@ describe('collections', () => {
       await collection(m, { slug: 'taken' });
       const res = await patch(m.headers, c.id, { name: 'New', slug: 'new', description: null, isActive: false });
       expect(res.status, res.text).to.equal(200);
-      expect(res.json).to.include({ id: c.id, name: 'New', slug: 'new', description: null, imageUrl: 'https://example.test/i.png', isActive: false, position: 0, createdAt: c.createdAt });
+      expect(res.json).to.include({
+        id: c.id,
+        name: 'New',
+        slug: 'new',
+        description: null,
+        imageUrl: 'https://example.test/i.png',
+        isActive: false,
+        position: 0,
+        createdAt: c.createdAt,
+      });
       const same = await patch(m.headers, c.id, { name: 'New', imageUrl: 'https://example.test/i.png' });
       expect(same.status).to.equal(200);
       expect(same.json).to.deep.equal(res.json);
@@ -200,7 +238,11 @@ describe('collections', () => {
 
       expectFieldErrors(await patch(m.headers, c.id, {}), ['body']);
       expectFieldErrors(await patch(m.headers, c.id, { storeId: m.storeId }), ['body.storeId']);
-      expectFieldErrors(await patch(m.headers, c.id, { name: 'x'.repeat(121), slug: 'No', imageUrl: 'ftp://x.test/a' }), ['body.name', 'body.slug', 'body.imageUrl']);
+      expectFieldErrors(await patch(m.headers, c.id, { name: 'x'.repeat(121), slug: 'No', imageUrl: 'ftp://x.test/a' }), [
+        'body.name',
+        'body.slug',
+        'body.imageUrl',
+      ]);
       expectProblem(await patch(m.headers, c.id, { slug: 'taken' }), 409, 'slug_taken');
       expectProblem(await patch(m.headers, uuidv7(), { name: 'Ghost' }), 404, 'collection_not_found');
       const stranger = await merchant(server);
@@ -219,7 +261,10 @@ describe('collections', () => {
       expect(res.status, res.text).to.equal(204);
       expectProblem(await get(m.headers, c.id), 404, 'collection_not_found');
       expectProblem(await remove(m.headers, c.id), 404, 'collection_not_found');
-      const [left] = await server.runtime.dataSource.query('SELECT (SELECT count(*)::int FROM collection_items WHERE collection_id = $1) AS items, (SELECT count(*)::int FROM products WHERE id = $2) AS products', [c.id, p]);
+      const [left] = await server.runtime.dataSource.query(
+        'SELECT (SELECT count(*)::int FROM collection_items WHERE collection_id = $1) AS items, (SELECT count(*)::int FROM products WHERE id = $2) AS products',
+        [c.id, p],
+      );
       expect(left).to.deep.equal({ items: 0, products: 1 });
       const w = await writes(c.id);
       expect(w.outbox.map((o) => o.topic)).to.deep.equal(['collection.created', 'collection.updated', 'collection.deleted']);
@@ -235,7 +280,11 @@ describe('collections', () => {
       const [a, b, c] = [await collection(m, { name: 'A' }), await collection(m, { name: 'B' }), await collection(m, { name: 'C' })];
       const res = await reorder(m.headers, { storeId: m.storeId, ids: [c.id, b.id, a.id] });
       expect(res.status, res.text).to.equal(204);
-      expect((await list(m.headers, m.storeId)).json.items.map((x: any) => [x.name, x.position])).to.deep.equal([['C', 0], ['B', 1], ['A', 2]]);
+      expect((await list(m.headers, m.storeId)).json.items.map((x: any) => [x.name, x.position])).to.deep.equal([
+        ['C', 0],
+        ['B', 1],
+        ['A', 2],
+      ]);
       expect((await writes(b.id)).audit).to.have.length(1);
       for (const moved of [a, c]) {
         const w = await writes(moved.id);
@@ -246,7 +295,7 @@ describe('collections', () => {
       expect((await collection(m, { name: 'D' })).position).to.equal(3);
     });
 
-    it('refuses ids that are not exactly the store\'s collections (400 reorder_mismatch), bad bodies (400) and foreign stores (404)', async () => {
+    it("refuses ids that are not exactly the store's collections (400 reorder_mismatch), bad bodies (400) and foreign stores (404)", async () => {
       const m = await merchant(server);
       const a = await collection(m);
       const b = await collection(m);
@@ -269,7 +318,13 @@ describe('collections', () => {
   describe('POST and DELETE /catalog/collections/{id}/items', () => {
     it('appends in the given order, inserts at a position, skips products already there; one write per request', async () => {
       const m = await merchant(server);
-      const [p1, p2, p3, p4, p5] = [await product(server, m, { slug: 'p1' }), await product(server, m, { slug: 'p2' }), await product(server, m, { slug: 'p3' }), await product(server, m, { slug: 'p4' }), await product(server, m, { slug: 'p5' })];
+      const [p1, p2, p3, p4, p5] = [
+        await product(server, m, { slug: 'p1' }),
+        await product(server, m, { slug: 'p2' }),
+        await product(server, m, { slug: 'p3' }),
+        await product(server, m, { slug: 'p4' }),
+        await product(server, m, { slug: 'p5' }),
+      ];
       const c = await collection(m);
       const first = await addItems(m.headers, c.id, { productIds: [p2, p1] });
       expect(first.status, first.text).to.equal(201);
@@ -316,14 +371,21 @@ describe('collections', () => {
 
     it('removes products (200 { removed, notFound }), closing up the positions', async () => {
       const m = await merchant(server);
-      const [p1, p2, p3] = [await product(server, m, { slug: 'r1' }), await product(server, m, { slug: 'r2' }), await product(server, m, { slug: 'r3' })];
+      const [p1, p2, p3] = [
+        await product(server, m, { slug: 'r1' }),
+        await product(server, m, { slug: 'r2' }),
+        await product(server, m, { slug: 'r3' }),
+      ];
       const c = await collection(m);
       await addItems(m.headers, c.id, { productIds: [p1, p2, p3] });
       const unknown = uuidv7();
       const res = await removeItems(m.headers, c.id, { productIds: [p2, unknown] });
       expect(res.status, res.text).to.equal(200);
       expect(res.json).to.deep.equal({ removed: 1, notFound: [unknown] });
-      expect((await get(m.headers, c.id)).json.items.map((i: any) => [i.productId, i.position])).to.deep.equal([[p1, 0], [p3, 1]]);
+      expect((await get(m.headers, c.id)).json.items.map((i: any) => [i.productId, i.position])).to.deep.equal([
+        [p1, 0],
+        [p3, 1],
+      ]);
       expect((await removeItems(m.headers, c.id, { productIds: [p2] })).json).to.deep.equal({ removed: 0, notFound: [p2] });
       const w = await writes(c.id);
       expect(w.audit.map((a) => a.action)).to.deep.equal(['collection.create', 'collection.add_items', 'collection.remove_items']);
@@ -336,7 +398,7 @@ describe('collections', () => {
   });
 
   describe('POST /catalog/collections/bulk/set-active', () => {
-    it('changes only what needs changing and reports other stores\' and tenants\' ids as not found', async () => {
+    it("changes only what needs changing and reports other stores' and tenants' ids as not found", async () => {
       const m = await merchant(server);
       const a = await collection(m, { isActive: true });
       const b = await collection(m, { isActive: false });
@@ -354,7 +416,9 @@ describe('collections', () => {
       for (const untouched of [b, siblings, foreign]) expect((await writes(untouched.id)).outbox).to.have.length(1);
 
       expectFieldErrors(await bulk(m.headers, { storeId: m.storeId, ids: [], isActive: true }), ['body.ids']);
-      expectFieldErrors(await bulk(m.headers, { storeId: m.storeId, ids: Array.from({ length: 501 }, () => uuidv7()), isActive: true }), ['body.ids']);
+      expectFieldErrors(await bulk(m.headers, { storeId: m.storeId, ids: Array.from({ length: 501 }, () => uuidv7()), isActive: true }), [
+        'body.ids',
+      ]);
       expectFieldErrors(await bulk(m.headers, { storeId: m.storeId, ids: [a.id] }), ['body.isActive']);
       expectProblem(await bulk(stranger.headers, { storeId: m.storeId, ids: [a.id], isActive: true }), 404, 'store_not_found');
     });
@@ -369,9 +433,17 @@ describe('collections', () => {
         await product(server, m, { slug, store_id: second });
       }
       const ids = Object.fromEntries(
-        (await server.runtime.dataSource.query('SELECT id, slug FROM products WHERE store_id = $1', [m.storeId])).map((r: any) => [r.slug, r.id]),
+        (await server.runtime.dataSource.query('SELECT id, slug FROM products WHERE store_id = $1', [m.storeId])).map((r: any) => [
+          r.slug,
+          r.id,
+        ]),
       );
-      const a = await collection(m, { name: '=HYPERLINK("http://evil.test")', slug: 'evil', description: '+1 "quoted", with comma\nand a new line', isActive: false });
+      const a = await collection(m, {
+        name: '=HYPERLINK("http://evil.test")',
+        slug: 'evil',
+        description: '+1 "quoted", with comma\nand a new line',
+        isActive: false,
+      });
       const b = await collection(m, { name: 'Plain', slug: 'plain', imageUrl: 'https://example.test/p.png' });
       await collection(m, { name: 'Empty', slug: 'empty' });
       await addItems(m.headers, b.id, { productIds: [ids.sock, ids.shoe] });
@@ -410,7 +482,12 @@ describe('collections', () => {
       const kept = await collection(m, { name: 'Kept', slug: 'kept' });
       const changed = await collection(m, { name: 'Changed', slug: 'changed', description: 'cleared' });
       await addItems(m.headers, changed.id, { productIds: [p1] });
-      const csv = ['name,slug,isActive,position,description,productSlugs', 'Kept,kept,true,,,', 'Changed,CHANGED,true,,,BETA alpha', 'Brand New,brand-new,false,,Fresh,beta'].join('\n');
+      const csv = [
+        'name,slug,isActive,position,description,productSlugs',
+        'Kept,kept,true,,,',
+        'Changed,CHANGED,true,,,BETA alpha',
+        'Brand New,brand-new,false,,Fresh,beta',
+      ].join('\n');
       const res = await importCsv(m.headers, m.storeId, csv);
       expect(res.status, res.text).to.equal(200);
       expect(res.json).to.deep.equal({ created: 1, updated: 1, unchanged: 1 });
@@ -449,7 +526,13 @@ describe('collections', () => {
       const res = await importCsv(m.headers, m.storeId, csv);
       expectProblem(res, 400, 'validation_failed');
       const paths = res.json.errors.map((e: any) => e.path);
-      expect(paths).to.include.members(['rows[3].slug', 'rows[3].isActive', 'rows[3].position', 'rows[3].imageUrl', 'rows[5].productSlugs']);
+      expect(paths).to.include.members([
+        'rows[3].slug',
+        'rows[3].isActive',
+        'rows[3].position',
+        'rows[3].imageUrl',
+        'rows[5].productSlugs',
+      ]);
       // Unknown product slugs are reported once the rows are well-formed.
       const unknown = await importCsv(m.headers, m.storeId, 'slug,name,productSlugs\ngood-one,Good,real\nmissing,Missing,real elsewhere\n');
       expectProblem(unknown, 400, 'validation_failed');

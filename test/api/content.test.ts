@@ -21,18 +21,25 @@ describe('content pages and posts', function () {
   const newMerchant = async (): Promise<Merchant> => suite.addMerchant(await merchant(server));
 
   type Kind = 'pages' | 'posts';
-  const create = (m: Merchant, kind: Kind, body: Record<string, unknown>) => call(server, 'POST', `/api/v1/content/${kind}`, { headers: m.headers, body: { storeId: m.storeId, ...body } });
+  const create = (m: Merchant, kind: Kind, body: Record<string, unknown>) =>
+    call(server, 'POST', `/api/v1/content/${kind}`, { headers: m.headers, body: { storeId: m.storeId, ...body } });
   async function entry(m: Merchant, kind: Kind, body: Record<string, unknown>): Promise<Record<string, any>> {
     const res = await create(m, kind, body);
     expect(res.status, res.text).to.equal(201);
     return res.json;
   }
-  const patch = (m: Merchant, kind: Kind, id: string, body: Record<string, unknown>) => call(server, 'PATCH', `/api/v1/content/${kind}/${id}`, { headers: m.headers, body });
+  const patch = (m: Merchant, kind: Kind, id: string, body: Record<string, unknown>) =>
+    call(server, 'PATCH', `/api/v1/content/${kind}/${id}`, { headers: m.headers, body });
   const pub = (storeId: string, rest: string) => call(server, 'GET', `/api/v1/content/public/stores/${storeId}/${rest}`);
 
   it('creates, lists, updates and deletes pages and posts with one audit entry and one outbox row per write', async () => {
     const m = await newMerchant();
-    const page = await entry(m, 'pages', { title: '  About Üs & Co. ', bodyHtml: '<h2>Hello</h2><p>We <strong>sell</strong> things.</p>', seoTitle: 'About', seoDescription: 'Who we are' });
+    const page = await entry(m, 'pages', {
+      title: '  About Üs & Co. ',
+      bodyHtml: '<h2>Hello</h2><p>We <strong>sell</strong> things.</p>',
+      seoTitle: 'About',
+      seoDescription: 'Who we are',
+    });
     expect(page).to.deep.include({
       storeId: m.storeId,
       title: 'About Üs & Co.',
@@ -46,8 +53,23 @@ describe('content pages and posts', function () {
       scheduled: false,
     });
     expect(page).to.not.have.property('tags');
-    const post = await entry(m, 'posts', { title: 'Spring sale', status: 'PUBLISHED', excerpt: 'Everything 20% off', author: 'Ada', tags: ['Sale', 'spring'] });
-    expect(post).to.deep.include({ slug: 'spring-sale', status: 'PUBLISHED', live: true, scheduled: false, excerpt: 'Everything 20% off', author: 'Ada', tags: ['Sale', 'spring'], bodyHtml: '' });
+    const post = await entry(m, 'posts', {
+      title: 'Spring sale',
+      status: 'PUBLISHED',
+      excerpt: 'Everything 20% off',
+      author: 'Ada',
+      tags: ['Sale', 'spring'],
+    });
+    expect(post).to.deep.include({
+      slug: 'spring-sale',
+      status: 'PUBLISHED',
+      live: true,
+      scheduled: false,
+      excerpt: 'Everything 20% off',
+      author: 'Ada',
+      tags: ['Sale', 'spring'],
+      bodyHtml: '',
+    });
     expect(Date.parse(post.publishedAt)).to.be.closeTo(Date.now(), 60_000);
 
     const pages = await call(server, 'GET', `/api/v1/content/pages?storeId=${m.storeId}`, { headers: m.headers });
@@ -55,7 +77,9 @@ describe('content pages and posts', function () {
     expect(pages.json).to.deep.equal({ items: [page], nextCursor: null });
     const posts = await call(server, 'GET', `/api/v1/content/posts?storeId=${m.storeId}&status=PUBLISHED`, { headers: m.headers });
     expect(posts.json.items.map((p: { id: string }) => p.id)).to.deep.equal([post.id]);
-    expect((await call(server, 'GET', `/api/v1/content/posts?storeId=${m.storeId}&status=DRAFT`, { headers: m.headers })).json.items).to.deep.equal([]);
+    expect(
+      (await call(server, 'GET', `/api/v1/content/posts?storeId=${m.storeId}&status=DRAFT`, { headers: m.headers })).json.items,
+    ).to.deep.equal([]);
 
     const updated = await patch(m, 'pages', page.id, { title: 'About us', seoTitle: null, status: 'PUBLISHED' });
     expect(updated.status, updated.text).to.equal(200);
@@ -81,10 +105,11 @@ describe('content pages and posts', function () {
     expect(audit[0]!.after).to.not.have.property('tags');
     expect(audit[2]!.before).to.deep.equal({ title: 'About Üs & Co.', seoTitle: 'About', status: 'DRAFT', publishedAt: null });
     expect(audit[2]!.after).to.include({ title: 'About us', seoTitle: null, status: 'PUBLISHED' });
-    const outbox: Array<{ queue: string; topic: string; aggregate_type: string; aggregate_id: string }> = await server.runtime.dataSource.query(
-      "SELECT queue, topic, aggregate_type, aggregate_id FROM outbox WHERE tenant_id = $1 AND aggregate_type LIKE 'content_%' ORDER BY id",
-      [m.owner.tenantId],
-    );
+    const outbox: Array<{ queue: string; topic: string; aggregate_type: string; aggregate_id: string }> =
+      await server.runtime.dataSource.query(
+        "SELECT queue, topic, aggregate_type, aggregate_id FROM outbox WHERE tenant_id = $1 AND aggregate_type LIKE 'content_%' ORDER BY id",
+        [m.owner.tenantId],
+      );
     expect(outbox.map((r) => [r.queue, r.topic, r.aggregate_type, r.aggregate_id])).to.deep.equal([
       ['index', 'content_page.created', 'content_page', page.id],
       ['index', 'content_post.created', 'content_post', post.id],
@@ -162,7 +187,10 @@ describe('content pages and posts', function () {
     for (const [kind, body, path] of cases) {
       const res = await create(m, kind, body);
       expect(res.status, `${kind} ${JSON.stringify(body).slice(0, 120)}: ${res.text.slice(0, 300)}`).to.equal(400);
-      expect(res.json.errors.map((e: { path: string }) => e.path), JSON.stringify(body).slice(0, 120)).to.include(path);
+      expect(
+        res.json.errors.map((e: { path: string }) => e.path),
+        JSON.stringify(body).slice(0, 120),
+      ).to.include(path);
     }
     const edge = await entry(m, 'posts', {
       title: 'x'.repeat(200),
@@ -177,9 +205,17 @@ describe('content pages and posts', function () {
     expect(edge.tags).to.have.length(20);
     expect((await patch(m, 'posts', edge.id, {})).status).to.equal(400);
     expect((await patch(m, 'posts', edge.id, { storeId: m.storeId })).status).to.equal(400);
-    expect((await call(server, 'GET', `/api/v1/content/posts?storeId=${m.storeId}&limit=101`, { headers: m.headers })).status).to.equal(400);
-    expect((await call(server, 'GET', `/api/v1/content/pages?storeId=${m.storeId}&status=GONE`, { headers: m.headers })).status).to.equal(400);
-    expectProblem(await call(server, 'GET', `/api/v1/content/pages?storeId=${m.storeId}&cursor=abc`, { headers: m.headers }), 400, 'invalid_cursor');
+    expect((await call(server, 'GET', `/api/v1/content/posts?storeId=${m.storeId}&limit=101`, { headers: m.headers })).status).to.equal(
+      400,
+    );
+    expect((await call(server, 'GET', `/api/v1/content/pages?storeId=${m.storeId}&status=GONE`, { headers: m.headers })).status).to.equal(
+      400,
+    );
+    expectProblem(
+      await call(server, 'GET', `/api/v1/content/pages?storeId=${m.storeId}&cursor=abc`, { headers: m.headers }),
+      400,
+      'invalid_cursor',
+    );
     expect((await call(server, 'GET', '/api/v1/content/pages', { headers: m.headers })).status).to.equal(400);
     expect((await pub(m.storeId, `pages?slug=${'x'.repeat(201)}`)).status).to.equal(400);
     expect((await pub(m.storeId, 'pages?slug=')).status).to.equal(400);
@@ -191,7 +227,12 @@ describe('content pages and posts', function () {
   it('shows only published content whose date has come on the storefront', async () => {
     const m = await newMerchant();
     const draft = await entry(m, 'pages', { title: 'Draft page' });
-    const live = await entry(m, 'pages', { title: 'Live page', status: 'PUBLISHED', publishedAt: '2024-01-01T10:00:00Z', bodyHtml: '<p>Live</p>' });
+    const live = await entry(m, 'pages', {
+      title: 'Live page',
+      status: 'PUBLISHED',
+      publishedAt: '2024-01-01T10:00:00Z',
+      bodyHtml: '<p>Live</p>',
+    });
     // Two seconds ahead: the storefront's cached list must give way to it when that moment comes.
     const later = new Date(Date.now() + 2_000).toISOString();
     const scheduled = await entry(m, 'pages', { title: 'Scheduled page', status: 'PUBLISHED', publishedAt: later });
@@ -202,11 +243,23 @@ describe('content pages and posts', function () {
     let list = await pub(m.storeId, 'pages');
     expect(list.status, list.text).to.equal(200);
     expect(list.json).to.deep.equal({
-      items: [{ id: live.id, title: 'Live page', slug: 'live-page', seoTitle: null, seoDescription: null, publishedAt: '2024-01-01T10:00:00.000Z', updatedAt: live.updatedAt, bodyHtml: '<p>Live</p>' }],
+      items: [
+        {
+          id: live.id,
+          title: 'Live page',
+          slug: 'live-page',
+          seoTitle: null,
+          seoDescription: null,
+          publishedAt: '2024-01-01T10:00:00.000Z',
+          updatedAt: live.updatedAt,
+          bodyHtml: '<p>Live</p>',
+        },
+      ],
       nextCursor: null,
     });
     expect((await pub(m.storeId, 'pages/LIVE-PAGE')).json.id).to.equal(live.id);
-    for (const slug of ['draft-page', 'scheduled-page', 'planned-draft', 'nothing']) expectProblem(await pub(m.storeId, `pages/${slug}`), 404, 'content_not_found');
+    for (const slug of ['draft-page', 'scheduled-page', 'planned-draft', 'nothing'])
+      expectProblem(await pub(m.storeId, `pages/${slug}`), 404, 'content_not_found');
 
     // The slug filter: one live page or none.
     expect((await pub(m.storeId, 'pages?slug=Live-Page')).json.items.map((p: { id: string }) => p.id)).to.deep.equal([live.id]);
@@ -234,7 +287,18 @@ describe('content pages and posts', function () {
     const m = await newMerchant();
     const ids: string[] = [];
     for (let i = 1; i <= 5; i += 1) {
-      ids.push((await entry(m, 'posts', { title: `Post ${i}`, status: 'PUBLISHED', publishedAt: `2024-0${i}-01T00:00:00Z`, bodyHtml: `<p>${i}</p>`, excerpt: `E${i}`, tags: ['news'] })).id);
+      ids.push(
+        (
+          await entry(m, 'posts', {
+            title: `Post ${i}`,
+            status: 'PUBLISHED',
+            publishedAt: `2024-0${i}-01T00:00:00Z`,
+            bodyHtml: `<p>${i}</p>`,
+            excerpt: `E${i}`,
+            tags: ['news'],
+          })
+        ).id,
+      );
     }
     await entry(m, 'posts', { title: 'Hidden' });
     const first = await pub(m.storeId, 'posts?limit=2');
@@ -255,7 +319,7 @@ describe('content pages and posts', function () {
     expectProblem(await pub(m.storeId, 'posts/only-a-page'), 404, 'content_not_found');
   });
 
-  it("keeps tenants apart and answers 404 for unknown or archived stores", async () => {
+  it('keeps tenants apart and answers 404 for unknown or archived stores', async () => {
     const a = await newMerchant();
     const b = await newMerchant();
     const page = await entry(a, 'pages', { title: 'Mine', status: 'PUBLISHED' });
@@ -268,7 +332,9 @@ describe('content pages and posts', function () {
     expect((await call(server, 'GET', `/api/v1/content/pages?storeId=${a.storeId}`)).status).to.equal(401);
     const reader = await apiKey(server, a, ['cms:read']);
     expect((await call(server, 'GET', `/api/v1/content/pages?storeId=${a.storeId}`, { headers: reader })).status).to.equal(200);
-    expect((await call(server, 'PATCH', `/api/v1/content/pages/${page.id}`, { headers: reader, body: { title: 'x' } })).status).to.equal(403);
+    expect((await call(server, 'PATCH', `/api/v1/content/pages/${page.id}`, { headers: reader, body: { title: 'x' } })).status).to.equal(
+      403,
+    );
 
     expectProblem(await pub(uuidv7(), 'pages'), 404, 'store_not_found');
     expectProblem(await pub(uuidv7(), 'posts/x'), 404, 'store_not_found');

@@ -17,7 +17,10 @@ describe('customer import', function () {
     call(server, 'POST', `/api/v1/customers/import?storeId=${storeId}`, { headers, rawBody: csv, contentType: 'text/csv' });
 
   const customers = (storeId: string) =>
-    server.runtime.dataSource.query('SELECT name, email, phone, addresses, tags, accepts_marketing, marketing_consent_at, updated_at FROM customers WHERE store_id = $1 ORDER BY email', [storeId]);
+    server.runtime.dataSource.query(
+      'SELECT name, email, phone, addresses, tags, accepts_marketing, marketing_consent_at, updated_at FROM customers WHERE store_id = $1 ORDER BY email',
+      [storeId],
+    );
 
   it('creates customers, reports bad rows by row and column, and upserts by e-mail case-insensitively', async () => {
     const m = await merchant(server);
@@ -49,12 +52,24 @@ describe('customer import', function () {
     expect(audit.map((a) => a.action)).to.deep.equal(['customer.create', 'customer.create']);
 
     // Second import: the e-mail in another case updates; absent columns keep their values; same rows change nothing.
-    const again = await importCsv(m, ['email,name,addressLine1,city', 'ADA@EXAMPLE.TEST,Ada K. Lovelace,2 Engine Rd,Oxford', 'bob@example.test,Bob,,'].join('\n'));
+    const again = await importCsv(
+      m,
+      ['email,name,addressLine1,city', 'ADA@EXAMPLE.TEST,Ada K. Lovelace,2 Engine Rd,Oxford', 'bob@example.test,Bob,,'].join('\n'),
+    );
     expect(again.status, again.text).to.equal(200);
     expect(again.json.customers).to.deep.equal({ created: 0, updated: 1, unchanged: 1, failed: 0 });
     const [ada] = await customers(m.storeId);
-    expect(ada).to.deep.include({ name: 'Ada K. Lovelace', email: 'ADA@EXAMPLE.TEST', phone: '+44 20 1234 5678', tags: ['vip', 'early'], accepts_marketing: true });
-    expect(ada.addresses).to.deep.equal([{ line1: '2 Engine Rd', city: 'Oxford' }, { line1: '1 Analytical St', city: 'London', country: 'GB' }]);
+    expect(ada).to.deep.include({
+      name: 'Ada K. Lovelace',
+      email: 'ADA@EXAMPLE.TEST',
+      phone: '+44 20 1234 5678',
+      tags: ['vip', 'early'],
+      accepts_marketing: true,
+    });
+    expect(ada.addresses).to.deep.equal([
+      { line1: '2 Engine Rd', city: 'Oxford' },
+      { line1: '1 Analytical St', city: 'London', country: 'GB' },
+    ]);
     const audit2 = (await auditRows(server, m.owner.tenantId)).filter((a) => a.resource_type === 'customer');
     expect(audit2).to.have.length(3);
     expect(audit2[2]).to.deep.include({ action: 'customer.update' });
@@ -79,10 +94,12 @@ describe('customer import', function () {
     const [second] = await customers(m.storeId);
     expect(second.marketing_consent_at.getTime()).to.equal(first.marketing_consent_at.getTime());
     const refused = await importCsv(m, 'email,acceptsMarketing,marketingConsentAt\ny@example.test,false,2026-01-01T00:00:00Z\n');
-    expect(refused.json.errors).to.deep.equal([{ row: 1, column: 'marketingConsentAt', message: 'must be empty when acceptsMarketing is false' }]);
+    expect(refused.json.errors).to.deep.equal([
+      { row: 1, column: 'marketingConsentAt', message: 'must be empty when acceptsMarketing is false' },
+    ]);
   });
 
-  it('refuses a bad header, a malformed CSV, a missing body, too many rows, and another tenant\'s store', async () => {
+  it("refuses a bad header, a malformed CSV, a missing body, too many rows, and another tenant's store", async () => {
     const m = await merchant(server);
     const other = await merchant(server);
     const unknown = await importCsv(m, 'email,shoeSize\na@example.test,42\n');
@@ -91,11 +108,34 @@ describe('customer import', function () {
     expectProblem(await importCsv(m, 'name\nAda\n'), 400, 'validation_failed');
     expectProblem(await importCsv(m, 'email,name\n"a@example.test,Ada\n'), 400, 'invalid_csv');
     expectProblem(await importCsv(m, 'email,name\na@example.test,Ada,extra\n'), 400, 'invalid_csv');
-    expectProblem(await call(server, 'POST', `/api/v1/customers/import?storeId=${m.storeId}`, { headers: m.headers, rawBody: '{}', contentType: 'application/json' }), 415, 'unsupported_media_type');
-    expectProblem(await call(server, 'POST', '/api/v1/customers/import', { headers: m.headers, rawBody: 'email\na@example.test\n', contentType: 'text/csv' }), 400, 'validation_failed');
+    expectProblem(
+      await call(server, 'POST', `/api/v1/customers/import?storeId=${m.storeId}`, {
+        headers: m.headers,
+        rawBody: '{}',
+        contentType: 'application/json',
+      }),
+      415,
+      'unsupported_media_type',
+    );
+    expectProblem(
+      await call(server, 'POST', '/api/v1/customers/import', {
+        headers: m.headers,
+        rawBody: 'email\na@example.test\n',
+        contentType: 'text/csv',
+      }),
+      400,
+      'validation_failed',
+    );
     expectProblem(await importCsv(m, 'email\na@example.test\n', other.storeId), 404, 'store_not_found');
     expect(await customers(other.storeId)).to.have.length(0);
-    expectProblem(await call(server, 'POST', `/api/v1/customers/import?storeId=${m.storeId}`, { rawBody: 'email\na@example.test\n', contentType: 'text/csv' }), 401, 'unauthorized');
+    expectProblem(
+      await call(server, 'POST', `/api/v1/customers/import?storeId=${m.storeId}`, {
+        rawBody: 'email\na@example.test\n',
+        contentType: 'text/csv',
+      }),
+      401,
+      'unauthorized',
+    );
 
     process.env.CUSTOMER_IMPORT_MAX_ROWS = '3';
     try {

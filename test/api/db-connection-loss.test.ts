@@ -102,13 +102,16 @@ describe('a database connection lost mid-request', function () {
     await server.runtime.dataSource.query(`DROP TABLE IF EXISTS ${TABLE}`);
   });
 
-  const rowsOf = async (id: string) => (await server.runtime.dataSource.query(`SELECT note FROM ${TABLE} WHERE id = $1`, [id])) as Array<{ note: string }>;
+  const rowsOf = async (id: string) =>
+    (await server.runtime.dataSource.query(`SELECT note FROM ${TABLE} WHERE id = $1`, [id])) as Array<{ note: string }>;
 
   /** Terminates the backend of `pid` from another connection and waits until it is gone. */
   async function terminate(pid: number): Promise<void> {
     const dataSource = server.runtime.dataSource;
     await dataSource.query('SELECT pg_terminate_backend($1)', [pid]);
-    const gone = async (): Promise<boolean> => ((await dataSource.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = $1', [pid])) as Array<{ n: number }>)[0]!.n === 0;
+    const gone = async (): Promise<boolean> =>
+      ((await dataSource.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = $1', [pid])) as Array<{ n: number }>)[0]!.n ===
+      0;
     await eventually(gone, `backend ${pid} to be gone`, 2_000);
     // Lets the client read the server's goodbye before the handler's next statement. Nothing public
     // tells when the pooled client has read it, so a little time passes instead.
@@ -142,7 +145,9 @@ describe('a database connection lost mid-request', function () {
     expect(lines.length, JSON.stringify(lines)).to.be.at.most(1);
     const failures = logLines.filter((line) => line.msg === 'request failed: service unavailable');
     expect(failures.length, 'the first 503 of a kind is logged').to.be.at.least(1);
-    const kinds = failures.map((line) => JSON.stringify([(line.error as { code?: string; name?: string }).code, (line.error as { name?: string }).name]));
+    const kinds = failures.map((line) =>
+      JSON.stringify([(line.error as { code?: string; name?: string }).code, (line.error as { name?: string }).name]),
+    );
     expect(new Set(kinds).size, `one line per kind: ${kinds.join(' ')}`).to.equal(kinds.length);
     for (const line of failures) expect(line).to.include({ level: 40, code: 'service_unavailable' });
     for (const line of [...lines, ...failures]) expect(JSON.stringify(line)).not.to.match(/"stack"|\\n\s+at /);

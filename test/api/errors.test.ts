@@ -62,9 +62,20 @@ describe('error responses', () => {
     });
 
     it('enforces the public search bounds and reports every invalid parameter at once', async () => {
-      const res = await call(server, 'GET', `/api/v1/catalog/public/search?storeId=${STORE}&page=101&perPage=61&priceMin=-1&minRating=5.5&sort=cheapest&locale=EN`);
+      const res = await call(
+        server,
+        'GET',
+        `/api/v1/catalog/public/search?storeId=${STORE}&page=101&perPage=61&priceMin=-1&minRating=5.5&sort=cheapest&locale=EN`,
+      );
       expectProblem(res, 400, 'validation_failed');
-      expect(fieldPaths(res)).to.have.members(['query.page', 'query.perPage', 'query.priceMin', 'query.minRating', 'query.sort', 'query.locale']);
+      expect(fieldPaths(res)).to.have.members([
+        'query.page',
+        'query.perPage',
+        'query.priceMin',
+        'query.minRating',
+        'query.sort',
+        'query.locale',
+      ]);
       const longQ = await call(server, 'GET', `/api/v1/catalog/public/search?storeId=${STORE}&q=${'a'.repeat(201)}`);
       expect(fieldPaths(longQ)).to.deep.equal(['query.q']);
       const tooMany = await call(server, 'GET', `/api/v1/catalog/public/search?storeId=${STORE}&ids=${Array(61).fill(V4).join(',')}`);
@@ -75,8 +86,12 @@ describe('error responses', () => {
 
     it('enforces the suggest bounds: q required, 1..200 characters; limit 1..12', async () => {
       expect(fieldPaths(await call(server, 'GET', `/api/v1/catalog/public/suggest?storeId=${STORE}`))).to.deep.equal(['query.q']);
-      expect(fieldPaths(await call(server, 'GET', `/api/v1/catalog/public/suggest?storeId=${STORE}&q=ab&limit=13`))).to.deep.equal(['query.limit']);
-      expect(fieldPaths(await call(server, 'GET', `/api/v1/catalog/public/suggest?storeId=${STORE}&q=ab&limit=0`))).to.deep.equal(['query.limit']);
+      expect(fieldPaths(await call(server, 'GET', `/api/v1/catalog/public/suggest?storeId=${STORE}&q=ab&limit=13`))).to.deep.equal([
+        'query.limit',
+      ]);
+      expect(fieldPaths(await call(server, 'GET', `/api/v1/catalog/public/suggest?storeId=${STORE}&q=ab&limit=0`))).to.deep.equal([
+        'query.limit',
+      ]);
     });
 
     it('rejects a path id that is not a UUID', async () => {
@@ -88,7 +103,12 @@ describe('error responses', () => {
     it('rejects unknown body fields and invalid values, naming each', async () => {
       const res = await call(server, 'POST', '/api/v1/orders', {
         headers: h,
-        body: { customerId: V4, items: [{ variantId: V4, quantity: 0 }], shippingAddress: { city: 'Izmir', district: 'Konak' }, coupon: 'FREE' },
+        body: {
+          customerId: V4,
+          items: [{ variantId: V4, quantity: 0 }],
+          shippingAddress: { city: 'Izmir', district: 'Konak' },
+          coupon: 'FREE',
+        },
       });
       expectProblem(res, 400, 'validation_failed');
       expect(fieldPaths(res)).to.have.members(['body.items[0].quantity', 'body.coupon']);
@@ -101,7 +121,10 @@ describe('error responses', () => {
     });
 
     it('rejects a webhook test for a topic outside the 33 topics', async () => {
-      const res = await call(server, 'POST', '/api/v1/webhooks/test', { headers: h, body: { topic: 'order.shipped', endpoint: 'https://example.org/hook' } });
+      const res = await call(server, 'POST', '/api/v1/webhooks/test', {
+        headers: h,
+        body: { topic: 'order.shipped', endpoint: 'https://example.org/hook' },
+      });
       expect(fieldPaths(res)).to.deep.equal(['body.topic']);
     });
 
@@ -142,12 +165,21 @@ describe('error responses', () => {
         controller.close();
       },
     });
-    const response = await fetch(`${server.baseUrl}/api/v1/orders`, { method: 'POST', headers: { ...h, 'Content-Type': 'application/json' }, body: chunks, duplex: 'half' } as RequestInit);
+    const response = await fetch(`${server.baseUrl}/api/v1/orders`, {
+      method: 'POST',
+      headers: { ...h, 'Content-Type': 'application/json' },
+      body: chunks,
+      duplex: 'half',
+    } as RequestInit);
     expect(response.status).to.equal(413);
   });
 
   it('415: a JSON operation refuses another content type, and a CSV one refuses JSON', async () => {
-    const res = await call(server, 'POST', '/api/v1/orders', { headers: h, rawBody: 'customerId=1', contentType: 'application/x-www-form-urlencoded' });
+    const res = await call(server, 'POST', '/api/v1/orders', {
+      headers: h,
+      rawBody: 'customerId=1',
+      contentType: 'application/x-www-form-urlencoded',
+    });
     expectProblem(res, 415, 'unsupported_media_type');
     const csv = await call(server, 'POST', `/api/v1/bulk-import/products?storeId=${STORE}`, { headers: h, body: { rows: [] } });
     expectProblem(csv, 415, 'unsupported_media_type');

@@ -16,11 +16,18 @@ describe('storefront filter configuration', () => {
   apiSuite((started) => (server = started));
 
   const get = (h: Headers, storeId: string) => call(server, 'GET', `/api/v1/storefront/filter-config?storeId=${storeId}`, { headers: h });
-  const put = (h: Headers, storeId: string, body: unknown) => call(server, 'PUT', `/api/v1/storefront/filter-config?storeId=${storeId}`, { headers: h, body });
+  const put = (h: Headers, storeId: string, body: unknown) =>
+    call(server, 'PUT', `/api/v1/storefront/filter-config?storeId=${storeId}`, { headers: h, body });
 
   async function writes(storeId: string): Promise<{ outbox: any[]; audit: any[] }> {
-    const outbox = await server.runtime.dataSource.query("SELECT topic, queue, aggregate_type FROM outbox WHERE aggregate_id = $1 AND topic LIKE 'filter_config.%' ORDER BY id", [storeId]);
-    const audit = await server.runtime.dataSource.query("SELECT action, resource_type, before, after FROM audit_log WHERE resource_id = $1 AND action LIKE 'filter_config.%' ORDER BY id", [storeId]);
+    const outbox = await server.runtime.dataSource.query(
+      "SELECT topic, queue, aggregate_type FROM outbox WHERE aggregate_id = $1 AND topic LIKE 'filter_config.%' ORDER BY id",
+      [storeId],
+    );
+    const audit = await server.runtime.dataSource.query(
+      "SELECT action, resource_type, before, after FROM audit_log WHERE resource_id = $1 AND action LIKE 'filter_config.%' ORDER BY id",
+      [storeId],
+    );
     return { outbox, audit };
   }
 
@@ -77,7 +84,11 @@ describe('storefront filter configuration', () => {
         { key: 'attr:Screen size', label: 'Screen', display: 'radio', position: 2, enabled: true },
         { key: 'vendor', label: 'Seller', display: 'checkbox', position: 3, enabled: true },
       ],
-      priceBuckets: [{ min: 0, max: 19.99, label: 'Under 20' }, { min: 19.99, max: 100 }, { min: 150, max: null }],
+      priceBuckets: [
+        { min: 0, max: 19.99, label: 'Under 20' },
+        { min: 19.99, max: 100 },
+        { min: 150, max: null },
+      ],
     };
     expect(res.json).to.deep.include(expected);
     expect(new Date(res.json.updatedAt).toISOString()).to.equal(res.json.updatedAt);
@@ -109,7 +120,10 @@ describe('storefront filter configuration', () => {
 
   it('validates facets (400 with field paths)', async () => {
     const m = await merchant(server);
-    const facet = (f: Record<string, unknown>) => ({ facets: [{ key: 'brand', label: 'Brand', display: 'checkbox', ...f }], priceBuckets: [] });
+    const facet = (f: Record<string, unknown>) => ({
+      facets: [{ key: 'brand', label: 'Brand', display: 'checkbox', ...f }],
+      priceBuckets: [],
+    });
     for (const key of ['color', 'Brand', 'option:', 'attr: size', 'attr:size ', 'option:a:b', `attr:${'x'.repeat(61)}`, '']) {
       expectFieldErrors(await put(m.headers, m.storeId, facet({ key })), ['body.facets[0].key']);
     }
@@ -119,9 +133,18 @@ describe('storefront filter configuration', () => {
     expectFieldErrors(await put(m.headers, m.storeId, facet({ display: 'dropdown' })), ['body.facets[0].display']);
     expectFieldErrors(await put(m.headers, m.storeId, facet({ enabled: 'yes please' })), ['body.facets[0].enabled']);
     expectFieldErrors(await put(m.headers, m.storeId, facet({ position: 3 })), ['body.facets[0].position']);
-    const dup = { facets: [{ key: 'brand', label: 'A', display: 'checkbox' }, { key: 'brand', label: 'B', display: 'radio' }], priceBuckets: [] };
+    const dup = {
+      facets: [
+        { key: 'brand', label: 'A', display: 'checkbox' },
+        { key: 'brand', label: 'B', display: 'radio' },
+      ],
+      priceBuckets: [],
+    };
     expectFieldErrors(await put(m.headers, m.storeId, dup), ['body.facets[1]']);
-    const many = (n: number) => ({ facets: Array.from({ length: n }, (_, i) => ({ key: `attr:a${i}`, label: `A${i}`, display: 'checkbox' })), priceBuckets: [] });
+    const many = (n: number) => ({
+      facets: Array.from({ length: n }, (_, i) => ({ key: `attr:a${i}`, label: `A${i}`, display: 'checkbox' })),
+      priceBuckets: [],
+    });
     expectFieldErrors(await put(m.headers, m.storeId, many(41)), ['body.facets']);
     expect((await put(m.headers, m.storeId, many(40))).status).to.equal(200);
     expectFieldErrors(await put(m.headers, m.storeId, { priceBuckets: [] }), ['body.facets']);
@@ -135,9 +158,27 @@ describe('storefront filter configuration', () => {
     expectFieldErrors(await buckets([{ max: 10 }]), ['body.priceBuckets[0].min']);
     expectFieldErrors(await buckets([{ min: 10, max: 10 }]), ['body.priceBuckets[0].max']);
     expectFieldErrors(await buckets([{ min: 10, max: 5 }]), ['body.priceBuckets[0].max']);
-    expectFieldErrors(await buckets([{ min: 0, max: 50 }, { min: 40, max: 80 }]), ['body.priceBuckets[1].min']);
-    expectFieldErrors(await buckets([{ min: 50, max: 100 }, { min: 0, max: 10 }]), ['body.priceBuckets[1].min']);
-    expectFieldErrors(await buckets([{ min: 0, max: null }, { min: 10, max: 20 }]), ['body.priceBuckets[0].max']);
+    expectFieldErrors(
+      await buckets([
+        { min: 0, max: 50 },
+        { min: 40, max: 80 },
+      ]),
+      ['body.priceBuckets[1].min'],
+    );
+    expectFieldErrors(
+      await buckets([
+        { min: 50, max: 100 },
+        { min: 0, max: 10 },
+      ]),
+      ['body.priceBuckets[1].min'],
+    );
+    expectFieldErrors(
+      await buckets([
+        { min: 0, max: null },
+        { min: 10, max: 20 },
+      ]),
+      ['body.priceBuckets[0].max'],
+    );
     expectFieldErrors(await buckets([{ min: 0 }, { min: 10 }]), ['body.priceBuckets[0].max']);
     expectFieldErrors(await buckets([{ min: 0, max: 10, label: '' }]), ['body.priceBuckets[0].label']);
     expectFieldErrors(await buckets([{ min: 0, max: 10, colour: 'red' }]), ['body.priceBuckets[0].colour']);
@@ -147,7 +188,14 @@ describe('storefront filter configuration', () => {
     expect(ok.status, ok.text).to.equal(200);
     expect(ok.json.priceBuckets).to.have.length(20);
     // Gaps between buckets are allowed.
-    expect((await buckets([{ min: 0, max: 10 }, { min: 20, max: null }])).status).to.equal(200);
+    expect(
+      (
+        await buckets([
+          { min: 0, max: 10 },
+          { min: 20, max: null },
+        ])
+      ).status,
+    ).to.equal(200);
     expect((await writes(m.storeId)).audit).to.have.length(2);
   });
 
@@ -172,7 +220,10 @@ describe('storefront filter configuration', () => {
     const writer = await key(['catalog:read', 'catalog:write']);
     expect((await put(writer, m.storeId, CONFIG)).status).to.equal(200);
     expect((await get(writer, m.storeId)).json.facets).to.have.length(4);
-    const audit = await server.runtime.dataSource.query("SELECT actor_type FROM audit_log WHERE resource_id = $1 AND action = 'filter_config.update'", [m.storeId]);
+    const audit = await server.runtime.dataSource.query(
+      "SELECT actor_type FROM audit_log WHERE resource_id = $1 AND action = 'filter_config.update'",
+      [m.storeId],
+    );
     expect(audit).to.deep.equal([{ actor_type: 'api_key' }]);
     const reader = await key(['catalog:read']);
     expectProblem(await put(reader, m.storeId, CONFIG), 403, 'insufficient_scope');

@@ -30,7 +30,10 @@ describe('jobs console', function () {
   after(async () => {
     await call(server, 'POST', `/api/v1/jobs/queues/${QUEUE}/resume`, { headers: admin });
     await consumers.stop(2_000);
-    await server.runtime.dataSource.query("UPDATE outbox SET status = 'done', done_at = now() WHERE aggregate_type = $1 AND status <> 'done'", [AGGREGATE]);
+    await server.runtime.dataSource.query(
+      "UPDATE outbox SET status = 'done', done_at = now() WHERE aggregate_type = $1 AND status <> 'done'",
+      [AGGREGATE],
+    );
   });
   apiSuite((started) => (server = started));
 
@@ -39,7 +42,13 @@ describe('jobs console', function () {
     await server.runtime.dataSource.query("UPDATE users SET platform_role = 'platform_admin' WHERE id = $1", [user.userId]);
     admin = bearer(user.accessToken);
     consumers = startConsumers(
-      { dataSource: server.runtime.dataSource, redisUrl: server.runtime.config.redisUrl, logger: silentLogger, outbox: { ...RETRY, retryBaseMs: 600_000 }, prefix: server.runtime.config.queuePrefix },
+      {
+        dataSource: server.runtime.dataSource,
+        redisUrl: server.runtime.config.redisUrl,
+        logger: silentLogger,
+        outbox: { ...RETRY, retryBaseMs: 600_000 },
+        prefix: server.runtime.config.queuePrefix,
+      },
       {
         [QUEUE]: {
           concurrency: 1,
@@ -64,11 +73,16 @@ describe('jobs console', function () {
       "INSERT INTO outbox (queue, topic, aggregate_type, aggregate_id, status, claimed_at, claimed_by, attempts) VALUES ($1, 'test.run', $2, $3, 'in_flight', now(), 'test', 1)",
       [QUEUE, AGGREGATE, id],
     );
-    await server.runtime.queues.get(QUEUE).createJob({ aggregateType: AGGREGATE, aggregateId: id, tenantId: null }).setId(`${AGGREGATE}:${id}`).save();
+    await server.runtime.queues
+      .get(QUEUE)
+      .createJob({ aggregateType: AGGREGATE, aggregateId: id, tenantId: null })
+      .setId(`${AGGREGATE}:${id}`)
+      .save();
     return id;
   }
 
-  const rowStatus = async (id: string): Promise<string> => (await server.runtime.dataSource.query('SELECT status FROM outbox WHERE aggregate_id = $1', [id]))[0].status;
+  const rowStatus = async (id: string): Promise<string> =>
+    (await server.runtime.dataSource.query('SELECT status FROM outbox WHERE aggregate_id = $1', [id]))[0].status;
   const queue = async () => (await call(server, 'GET', `/api/v1/jobs/queues/${QUEUE}`, { headers: admin })).json;
   /** The workers read the paused flag through a cache: after a pause, time must pass before none takes a job. */
   const PAUSE_SEEN_MS = 700;
@@ -139,7 +153,11 @@ describe('jobs console', function () {
     await eventually(async () => (await rowStatus(id)) === 'done', 'the retried job', 10_000);
     expect(handled.filter((h) => h === id)).to.have.length(2);
     expect((await queue()).counts.failed).to.equal(0);
-    expectProblem(await call(server, 'POST', `/api/v1/jobs/queues/${QUEUE}/jobs/${encodeURIComponent(jobId)}/retry`, { headers: admin }), 404, 'job_not_found');
+    expectProblem(
+      await call(server, 'POST', `/api/v1/jobs/queues/${QUEUE}/jobs/${encodeURIComponent(jobId)}/retry`, { headers: admin }),
+      404,
+      'job_not_found',
+    );
   });
 
   it('lets the outbox relay replace a failed job when it delivers the rows again', async () => {
@@ -149,7 +167,13 @@ describe('jobs console', function () {
     expect((await server.runtime.queues.get(QUEUE).getJob(jobId))?.status).to.equal('failed');
     // The back-off is over: the relay claims the row again and must not collapse it into the failed job.
     await server.runtime.dataSource.query('UPDATE outbox SET available_at = now() WHERE aggregate_id = $1', [id]);
-    const relay = new OutboxRelay(server.runtime.dataSource, server.runtime.queues, { pollIntervalMs: 20, batchSize: 1_000, reclaimAfterMs: 600_000, retryBaseMs: 600_000, retryMaxMs: 600_000 }, silentLogger, 'jobs-console-test');
+    const relay = new OutboxRelay(
+      server.runtime.dataSource,
+      server.runtime.queues,
+      { pollIntervalMs: 20, batchSize: 1_000, reclaimAfterMs: 600_000, retryBaseMs: 600_000, retryMaxMs: 600_000 },
+      silentLogger,
+      'jobs-console-test',
+    );
     for (let pass = 0; pass < 50 && (await rowStatus(id)) === 'pending'; pass += 1) await relay.runOnce();
     await eventually(async () => (await rowStatus(id)) === 'done', 'the redelivered job', 10_000);
     expect(handled.filter((h) => h === id)).to.have.length(2);
@@ -163,14 +187,25 @@ describe('jobs console', function () {
     const blocker = await enqueue();
     const waiting = await enqueue();
     const jobId = `${AGGREGATE}:${waiting}`;
-    const jobIds = async (): Promise<string[]> => (await call(server, 'GET', `/api/v1/jobs/queues/${QUEUE}/jobs?limit=100`, { headers: admin })).json.items.map((j: { id: string }) => j.id);
+    const jobIds = async (): Promise<string[]> =>
+      (await call(server, 'GET', `/api/v1/jobs/queues/${QUEUE}/jobs?limit=100`, { headers: admin })).json.items.map(
+        (j: { id: string }) => j.id,
+      );
     await eventually(async () => (await jobIds()).includes(jobId), 'the waiting job to be listed');
-    expectProblem(await call(server, 'POST', `/api/v1/jobs/queues/${QUEUE}/jobs/${encodeURIComponent(jobId)}/retry`, { headers: admin }), 409, 'job_not_failed');
+    expectProblem(
+      await call(server, 'POST', `/api/v1/jobs/queues/${QUEUE}/jobs/${encodeURIComponent(jobId)}/retry`, { headers: admin }),
+      409,
+      'job_not_failed',
+    );
     const removed = await call(server, 'DELETE', `/api/v1/jobs/queues/${QUEUE}/jobs/${encodeURIComponent(jobId)}`, { headers: admin });
     expect(removed.status, removed.text).to.equal(200);
     expect(removed.json).to.deep.include({ removed: true });
     expect(removed.json.job.id).to.equal(jobId);
-    expectProblem(await call(server, 'DELETE', `/api/v1/jobs/queues/${QUEUE}/jobs/${encodeURIComponent(jobId)}`, { headers: admin }), 404, 'job_not_found');
+    expectProblem(
+      await call(server, 'DELETE', `/api/v1/jobs/queues/${QUEUE}/jobs/${encodeURIComponent(jobId)}`, { headers: admin }),
+      404,
+      'job_not_found',
+    );
     const listed = await call(server, 'GET', `/api/v1/jobs/queues/${QUEUE}/jobs?limit=100`, { headers: admin });
     expect(listed.json.items.map((j: { id: string }) => j.id)).to.not.include(jobId);
     // Its outbox row is not dropped: it stays in flight for the relay to deliver again.
@@ -185,8 +220,16 @@ describe('jobs console', function () {
     const support = await signUp(server);
     await server.runtime.dataSource.query("UPDATE users SET platform_role = 'support_agent' WHERE id = $1", [support.userId]);
     expectProblem(await call(server, 'GET', '/api/v1/jobs/queues', { headers: bearer(merchant.accessToken) }), 403, 'forbidden');
-    expectProblem(await call(server, 'GET', '/api/v1/jobs/queues', { headers: bearer(support.accessToken) }), 403, 'platform_admin_required');
-    expectProblem(await call(server, 'POST', `/api/v1/jobs/queues/${QUEUE}/pause`, { headers: bearer(support.accessToken) }), 403, 'platform_admin_required');
+    expectProblem(
+      await call(server, 'GET', '/api/v1/jobs/queues', { headers: bearer(support.accessToken) }),
+      403,
+      'platform_admin_required',
+    );
+    expectProblem(
+      await call(server, 'POST', `/api/v1/jobs/queues/${QUEUE}/pause`, { headers: bearer(support.accessToken) }),
+      403,
+      'platform_admin_required',
+    );
     expectProblem(await call(server, 'GET', '/api/v1/jobs/queues'), 401, 'unauthorized');
     expect((await queue()).paused).to.equal(false);
   });

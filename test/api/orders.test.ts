@@ -23,24 +23,43 @@ describe('orders', function () {
   const newMerchant = async (): Promise<Merchant> => suite.addMerchant(await merchant(server));
 
   /** A published product 'Linen Shirt' with variants: [variant price or null, stock]. Returns product and variant ids. */
-  async function stockedProduct(m: Merchant, price: string, variants: Array<[string | null, number]>, extra: { status?: string; currency?: string; title?: string } = {}): Promise<{ productId: string; variantIds: string[] }> {
+  async function stockedProduct(
+    m: Merchant,
+    price: string,
+    variants: Array<[string | null, number]>,
+    extra: { status?: string; currency?: string; title?: string } = {},
+  ): Promise<{ productId: string; variantIds: string[] }> {
     const productId = await product(server, m, { title: 'Linen Shirt', status: 'PUBLISHED', price, ...extra });
     const variantIds: string[] = [];
     for (const [i, [vprice, stock]] of variants.entries()) {
-      variantIds.push(await variant(server, m, productId, { sku: `SKU-${uuidv7().slice(-10)}`, options: JSON.stringify({ size: `S${i}` }), price: vprice, stock, position: i }));
+      variantIds.push(
+        await variant(server, m, productId, {
+          sku: `SKU-${uuidv7().slice(-10)}`,
+          options: JSON.stringify({ size: `S${i}` }),
+          price: vprice,
+          stock,
+          position: i,
+        }),
+      );
     }
     return { productId, variantIds };
   }
 
-  const stockOf = async (variantId: string): Promise<number> => (await db().query('SELECT stock FROM product_variants WHERE id = $1', [variantId]))[0].stock;
-  const salesOf = async (productId: string): Promise<number> => (await db().query('SELECT sales_count FROM products WHERE id = $1', [productId]))[0].sales_count;
+  const stockOf = async (variantId: string): Promise<number> =>
+    (await db().query('SELECT stock FROM product_variants WHERE id = $1', [variantId]))[0].stock;
+  const salesOf = async (productId: string): Promise<number> =>
+    (await db().query('SELECT sales_count FROM products WHERE id = $1', [productId]))[0].sales_count;
   const address = { city: 'İstanbul', district: 'Kadıköy' };
-  const place = (m: Merchant, body: Record<string, unknown>, headers = m.headers) => call(server, 'POST', '/api/v1/orders', { headers, body: { storeId: m.storeId, shippingAddress: address, ...body } });
+  const place = (m: Merchant, body: Record<string, unknown>, headers = m.headers) =>
+    call(server, 'POST', '/api/v1/orders', { headers, body: { storeId: m.storeId, shippingAddress: address, ...body } });
 
   it('places an order: exact totals, stock reserved, sales counts, audit, order.placed and index rows', async () => {
     const m = await newMerchant();
     const customerId = await customer(server, m);
-    const a = await stockedProduct(m, '19.99', [[null, 10], ['24.5', 3]]);
+    const a = await stockedProduct(m, '19.99', [
+      [null, 10],
+      ['24.5', 3],
+    ]);
     const b = await stockedProduct(m, '0.10', [[null, 100]], { title: 'Sticker' });
     const res = await place(m, {
       customerId,
@@ -53,7 +72,17 @@ describe('orders', function () {
     });
     expect(res.status, res.text).to.equal(201);
     const order = res.json;
-    expect(order).to.deep.include({ storeId: m.storeId, customerId, status: 'PLACED', currency: 'EUR', subtotal: 105.16, total: 105.16, itemCount: 12, shippingAddress: address, cancelledAt: null });
+    expect(order).to.deep.include({
+      storeId: m.storeId,
+      customerId,
+      status: 'PLACED',
+      currency: 'EUR',
+      subtotal: 105.16,
+      total: 105.16,
+      itemCount: 12,
+      shippingAddress: address,
+      cancelledAt: null,
+    });
     // 4 × 19.99 + 24.5 + 7 × 0.10 = 79.96 + 24.50 + 0.70
     expect(order.items.map((i: any) => [i.variantId, i.quantity, i.unitPrice, i.lineTotal])).to.deep.equal([
       [a.variantIds[0], 4, 19.99, 79.96],
@@ -67,13 +96,33 @@ describe('orders', function () {
     expect(await salesOf(a.productId)).to.equal(5);
     expect(await salesOf(b.productId)).to.equal(7);
 
-    const events = await db().query("SELECT topic, payload FROM outbox WHERE tenant_id = $1 AND queue = 'webhooks' ORDER BY id", [m.owner.tenantId]);
+    const events = await db().query("SELECT topic, payload FROM outbox WHERE tenant_id = $1 AND queue = 'webhooks' ORDER BY id", [
+      m.owner.tenantId,
+    ]);
     expect(events.map((e: any) => e.topic)).to.deep.equal(['order.placed']);
     const data = events[0].payload.data;
-    expect(data).to.deep.include({ orderId: order.id, total: 105.16, currency: 'EUR', customerId, storeId: m.storeId, itemCount: 12, shippingAddress: address });
+    expect(data).to.deep.include({
+      orderId: order.id,
+      total: 105.16,
+      currency: 'EUR',
+      customerId,
+      storeId: m.storeId,
+      itemCount: 12,
+      shippingAddress: address,
+    });
     expect(data.items).to.have.length(3);
-    expect(data.items[0]).to.deep.equal({ productId: a.productId, variantId: a.variantIds[0], sku: order.items[0].sku, quantity: 4, unitPrice: 19.99, lineTotal: 79.96 });
-    const index = await db().query("SELECT aggregate_type, aggregate_id FROM outbox WHERE tenant_id = $1 AND queue = 'index' ORDER BY aggregate_id", [m.owner.tenantId]);
+    expect(data.items[0]).to.deep.equal({
+      productId: a.productId,
+      variantId: a.variantIds[0],
+      sku: order.items[0].sku,
+      quantity: 4,
+      unitPrice: 19.99,
+      lineTotal: 79.96,
+    });
+    const index = await db().query(
+      "SELECT aggregate_type, aggregate_id FROM outbox WHERE tenant_id = $1 AND queue = 'index' ORDER BY aggregate_id",
+      [m.owner.tenantId],
+    );
     expect(index).to.deep.equal([a.productId, b.productId].sort().map((id) => ({ aggregate_type: 'product', aggregate_id: id })));
     const audit = (await auditRows(server, m.owner.tenantId)).filter((r) => r.resource_type === 'order');
     expect(audit.map((r) => [r.action, r.resource_id])).to.deep.equal([['order.create', order.id]]);
@@ -89,7 +138,8 @@ describe('orders', function () {
     const vip = await customer(server, m);
     await db().query("UPDATE customers SET tags = '{VIP}' WHERE id = $1", [vip]);
     const p = await stockedProduct(m, '50', [[null, 10]]);
-    const rule = (body: Record<string, unknown>) => call(server, 'POST', '/api/v1/pricing/rules', { headers: m.headers, body: { storeId: m.storeId, ...body } });
+    const rule = (body: Record<string, unknown>) =>
+      call(server, 'POST', '/api/v1/pricing/rules', { headers: m.headers, body: { storeId: m.storeId, ...body } });
     expect((await rule({ name: 'Ten off', type: 'PERCENT', value: 10 })).status).to.equal(201);
     expect((await rule({ name: 'VIP', type: 'FIXED_AMOUNT', value: 20, customerGroups: ['vip'] })).status).to.equal(201);
     const plain = await place(m, { customerId, items: [{ variantId: p.variantIds[0], quantity: 2 }] });
@@ -114,7 +164,10 @@ describe('orders', function () {
   it('answers 409 insufficient_stock naming the short lines and reserves nothing', async () => {
     const m = await newMerchant();
     const customerId = await customer(server, m);
-    const a = await stockedProduct(m, '10', [[null, 5], [null, 1]]);
+    const a = await stockedProduct(m, '10', [
+      [null, 5],
+      [null, 1],
+    ]);
     const res = await place(m, {
       customerId,
       items: [
@@ -132,7 +185,13 @@ describe('orders', function () {
     const events = await db().query('SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1', [m.owner.tenantId]);
     expect(events[0].n).to.equal(0);
     // Merged lines count together: 3 + 3 > 5.
-    const merged = await place(m, { customerId, items: [{ variantId: a.variantIds[0], quantity: 3 }, { variantId: a.variantIds[0], quantity: 3 }] });
+    const merged = await place(m, {
+      customerId,
+      items: [
+        { variantId: a.variantIds[0], quantity: 3 },
+        { variantId: a.variantIds[0], quantity: 3 },
+      ],
+    });
     expectProblem(merged, 409, 'insufficient_stock');
     expect(merged.json.errors).to.deep.equal([{ path: 'body.items[0].quantity', message: 'only 5 in stock, 6 ordered' }]);
     // Exactly the stock is fine and leaves 0.
@@ -145,7 +204,9 @@ describe('orders', function () {
     const m = await newMerchant();
     const customerId = await customer(server, m);
     const a = await stockedProduct(m, '10', [[null, 4]]);
-    const results = await Promise.all(Array.from({ length: 8 }, () => place(m, { customerId, items: [{ variantId: a.variantIds[0], quantity: 1 }] })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => place(m, { customerId, items: [{ variantId: a.variantIds[0], quantity: 1 }] })),
+    );
     expect(results.filter((r) => r.status === 201)).to.have.length(4);
     expect(results.filter((r) => r.status === 409)).to.have.length(4);
     expect(await stockOf(a.variantIds[0]!)).to.equal(0);
@@ -174,12 +235,21 @@ describe('orders', function () {
     for (const [body, path] of bad) {
       const res = await place(m, body);
       expectProblem(res, 400, 'validation_failed');
-      expect(res.json.errors.map((e: any) => e.path), JSON.stringify(body).slice(0, 80)).to.include(path);
+      expect(
+        res.json.errors.map((e: any) => e.path),
+        JSON.stringify(body).slice(0, 80),
+      ).to.include(path);
     }
-    const noAddress = await call(server, 'POST', '/api/v1/orders', { headers: m.headers, body: { storeId: m.storeId, customerId, items: [item] } });
+    const noAddress = await call(server, 'POST', '/api/v1/orders', {
+      headers: m.headers,
+      body: { storeId: m.storeId, customerId, items: [item] },
+    });
     expectProblem(noAddress, 400, 'validation_failed');
     // A member token must name the store.
-    const noStore = await call(server, 'POST', '/api/v1/orders', { headers: m.headers, body: { customerId, items: [item], shippingAddress: address } });
+    const noStore = await call(server, 'POST', '/api/v1/orders', {
+      headers: m.headers,
+      body: { customerId, items: [item], shippingAddress: address },
+    });
     expectProblem(noStore, 400, 'validation_failed');
     expect(noStore.json.errors).to.deep.equal([{ path: 'body.storeId', message: 'storeId is required' }]);
     const anonymous = await call(server, 'POST', '/api/v1/orders', { body: { customerId, items: [item], shippingAddress: address } });
@@ -200,18 +270,47 @@ describe('orders', function () {
     const q = await stockedProduct(other, '5', [[null, 5]]);
     const s = await stockedProduct({ ...m, storeId: sibling }, '5', [[null, 5]]);
     expectProblem(await place(m, { customerId: theirs, items: [{ variantId: p.variantIds[0], quantity: 1 }] }), 404, 'customer_not_found');
-    expectProblem(await place(m, { customerId: siblingCustomer, items: [{ variantId: p.variantIds[0], quantity: 1 }] }), 404, 'customer_not_found');
-    const foreign = await place(m, { customerId: mine, items: [{ variantId: p.variantIds[0], quantity: 1 }, { variantId: q.variantIds[0], quantity: 1 }, { variantId: s.variantIds[0], quantity: 1 }] });
+    expectProblem(
+      await place(m, { customerId: siblingCustomer, items: [{ variantId: p.variantIds[0], quantity: 1 }] }),
+      404,
+      'customer_not_found',
+    );
+    const foreign = await place(m, {
+      customerId: mine,
+      items: [
+        { variantId: p.variantIds[0], quantity: 1 },
+        { variantId: q.variantIds[0], quantity: 1 },
+        { variantId: s.variantIds[0], quantity: 1 },
+      ],
+    });
     expectProblem(foreign, 404, 'variant_not_found');
     expect(foreign.json.errors.map((e: any) => e.path)).to.deep.equal(['body.items[1].variantId', 'body.items[2].variantId']);
-    expectProblem(await place(m, { storeId: other.storeId, customerId: theirs, items: [{ variantId: q.variantIds[0], quantity: 1 }] }), 404, 'store_not_found');
+    expectProblem(
+      await place(m, { storeId: other.storeId, customerId: theirs, items: [{ variantId: q.variantIds[0], quantity: 1 }] }),
+      404,
+      'store_not_found',
+    );
     expect(await stockOf(p.variantIds[0]!)).to.equal(5);
     expect(await stockOf(q.variantIds[0]!)).to.equal(5);
 
     const archived = await stockedProduct(m, '5', [[null, 5]], { status: 'ARCHIVED' });
-    expectProblem(await place(m, { customerId: mine, items: [{ variantId: archived.variantIds[0], quantity: 1 }] }), 409, 'product_unavailable');
+    expectProblem(
+      await place(m, { customerId: mine, items: [{ variantId: archived.variantIds[0], quantity: 1 }] }),
+      409,
+      'product_unavailable',
+    );
     const dollars = await stockedProduct(m, '5', [[null, 5]], { currency: 'USD' });
-    expectProblem(await place(m, { customerId: mine, items: [{ variantId: p.variantIds[0], quantity: 1 }, { variantId: dollars.variantIds[0], quantity: 1 }] }), 409, 'mixed_currencies');
+    expectProblem(
+      await place(m, {
+        customerId: mine,
+        items: [
+          { variantId: p.variantIds[0], quantity: 1 },
+          { variantId: dollars.variantIds[0], quantity: 1 },
+        ],
+      }),
+      409,
+      'mixed_currencies',
+    );
   });
 
   it('lets a store API key place orders on its own store only, with the orders scopes', async () => {
@@ -219,23 +318,49 @@ describe('orders', function () {
     const customerId = await customer(server, m);
     const p = await stockedProduct(m, '7.5', [[null, 5]]);
     const key = await apiKey(server, m, ['orders:write', 'orders:read']);
-    const res = await call(server, 'POST', '/api/v1/orders', { headers: key, body: { customerId, items: [{ variantId: p.variantIds[0], quantity: 2 }], shippingAddress: address } });
+    const res = await call(server, 'POST', '/api/v1/orders', {
+      headers: key,
+      body: { customerId, items: [{ variantId: p.variantIds[0], quantity: 2 }], shippingAddress: address },
+    });
     expect(res.status, res.text).to.equal(201);
     expect(res.json).to.deep.include({ storeId: m.storeId, total: 15 });
     const list = await call(server, 'GET', `/api/v1/orders?storeId=${m.storeId}`, { headers: key });
     expect(list.status).to.equal(200);
     expect(list.json.items.map((o: any) => o.id)).to.deep.equal([res.json.id]);
     const other = await newMerchant();
-    expectProblem(await call(server, 'POST', '/api/v1/orders', { headers: key, body: { storeId: other.storeId, customerId, items: [{ variantId: p.variantIds[0], quantity: 1 }], shippingAddress: address } }), 404, 'store_not_found');
+    expectProblem(
+      await call(server, 'POST', '/api/v1/orders', {
+        headers: key,
+        body: { storeId: other.storeId, customerId, items: [{ variantId: p.variantIds[0], quantity: 1 }], shippingAddress: address },
+      }),
+      404,
+      'store_not_found',
+    );
     const readOnly = await apiKey(server, m, ['orders:read']);
-    expectProblem(await call(server, 'POST', '/api/v1/orders', { headers: readOnly, body: { customerId, items: [{ variantId: p.variantIds[0], quantity: 1 }], shippingAddress: address } }), 403, 'insufficient_scope');
+    expectProblem(
+      await call(server, 'POST', '/api/v1/orders', {
+        headers: readOnly,
+        body: { customerId, items: [{ variantId: p.variantIds[0], quantity: 1 }], shippingAddress: address },
+      }),
+      403,
+      'insufficient_scope',
+    );
   });
 
   it('cancels: stock released, sales counts reduced, order.cancelled once, idempotent', async () => {
     const m = await newMerchant();
     const customerId = await customer(server, m);
-    const p = await stockedProduct(m, '12', [[null, 10], [null, 4]]);
-    const res = await place(m, { customerId, items: [{ variantId: p.variantIds[0], quantity: 3 }, { variantId: p.variantIds[1], quantity: 4 }] });
+    const p = await stockedProduct(m, '12', [
+      [null, 10],
+      [null, 4],
+    ]);
+    const res = await place(m, {
+      customerId,
+      items: [
+        { variantId: p.variantIds[0], quantity: 3 },
+        { variantId: p.variantIds[1], quantity: 4 },
+      ],
+    });
     expect(res.status, res.text).to.equal(201);
     expect(await stockOf(p.variantIds[1]!)).to.equal(0);
     expect(await salesOf(p.productId)).to.equal(7);
@@ -251,10 +376,22 @@ describe('orders', function () {
     expect(again.status).to.equal(200);
     expect(again.json).to.deep.equal(cancel.json);
     expect(await stockOf(p.variantIds[0]!)).to.equal(10);
-    const events = await db().query("SELECT topic, payload FROM outbox WHERE tenant_id = $1 AND queue = 'webhooks' ORDER BY id", [m.owner.tenantId]);
+    const events = await db().query("SELECT topic, payload FROM outbox WHERE tenant_id = $1 AND queue = 'webhooks' ORDER BY id", [
+      m.owner.tenantId,
+    ]);
     expect(events.map((e: any) => e.topic)).to.deep.equal(['order.placed', 'order.cancelled']);
-    expect(events[1].payload.data).to.deep.include({ orderId: res.json.id, total: 84, currency: 'EUR', customerId, status: 'CANCELLED', cancelledAt: cancel.json.cancelledAt });
-    const index = await db().query("SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1 AND queue = 'index' AND aggregate_id = $2", [m.owner.tenantId, p.productId]);
+    expect(events[1].payload.data).to.deep.include({
+      orderId: res.json.id,
+      total: 84,
+      currency: 'EUR',
+      customerId,
+      status: 'CANCELLED',
+      cancelledAt: cancel.json.cancelledAt,
+    });
+    const index = await db().query("SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1 AND queue = 'index' AND aggregate_id = $2", [
+      m.owner.tenantId,
+      p.productId,
+    ]);
     expect(index[0].n).to.equal(2);
     const audit = (await auditRows(server, m.owner.tenantId)).filter((r) => r.resource_type === 'order').map((r) => r.action);
     expect(audit).to.deep.equal(['order.create', 'order.cancel']);
@@ -277,7 +414,9 @@ describe('orders', function () {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: any = await call(server, 'GET', `/api/v1/orders?storeId=${m.storeId}&limit=2${cursor ? `&cursor=${cursor}` : ''}`, { headers: m.headers });
+      const page: any = await call(server, 'GET', `/api/v1/orders?storeId=${m.storeId}&limit=2${cursor ? `&cursor=${cursor}` : ''}`, {
+        headers: m.headers,
+      });
       expect(page.status, page.text).to.equal(200);
       expect(page.json.items.length).to.be.at.most(2);
       seen.push(...page.json.items.map((o: any) => o.id));
@@ -289,7 +428,11 @@ describe('orders', function () {
     const cancelled = await call(server, 'GET', `/api/v1/orders?storeId=${m.storeId}&status=CANCELLED`, { headers: m.headers });
     expect(cancelled.json.items.map((o: any) => o.id)).to.deep.equal([ids[0]]);
     for (const q of ['limit=0', 'limit=101', 'status=OPEN', 'cursor=', 'cursor=bm9wZQ', 'customerId=x', 'foo=1']) {
-      expectProblem(await call(server, 'GET', `/api/v1/orders?storeId=${m.storeId}&${q}`, { headers: m.headers }), 400, 'validation_failed');
+      expectProblem(
+        await call(server, 'GET', `/api/v1/orders?storeId=${m.storeId}&${q}`, { headers: m.headers }),
+        400,
+        'validation_failed',
+      );
     }
     expectProblem(await call(server, 'GET', '/api/v1/orders', { headers: m.headers }), 400, 'validation_failed');
 

@@ -17,7 +17,10 @@ describe('organization', () => {
   apiSuite((started) => (server = started));
 
   async function createStore(owner: SignedUp, body: Record<string, unknown> = {}): Promise<TestResponse> {
-    return call(server, 'POST', '/api/v1/organization/stores', { headers: bearer(owner.accessToken), body: { name: 'Test Shop', slug: uniqueSlug(), ...body } });
+    return call(server, 'POST', '/api/v1/organization/stores', {
+      headers: bearer(owner.accessToken),
+      body: { name: 'Test Shop', slug: uniqueSlug(), ...body },
+    });
   }
 
   async function storeOf(owner: SignedUp, body: Record<string, unknown> = {}): Promise<Record<string, any>> {
@@ -62,7 +65,17 @@ describe('organization', () => {
     });
 
     it('says invalid for malformed slugs, suggesting a well-formed free one', async () => {
-      for (const bad of ['ab', 'Has Spaces', 'UPPER', '-leading', 'trailing-', 'double--hyphen', 'ünïcödé-shop', 'x'.repeat(61), 'dots.here']) {
+      for (const bad of [
+        'ab',
+        'Has Spaces',
+        'UPPER',
+        '-leading',
+        'trailing-',
+        'double--hyphen',
+        'ünïcödé-shop',
+        'x'.repeat(61),
+        'dots.here',
+      ]) {
         const res = await checkSlug(bad);
         expect(res.status, bad).to.equal(200);
         expect(res.json, bad).to.include({ slug: bad, available: false, reason: 'invalid' });
@@ -102,8 +115,32 @@ describe('organization', () => {
       const slug = uniqueSlug();
       const first = await createStore(owner, { name: 'Main Shop', slug, contactEmail: 'Shop@Example.test', defaultLocale: 'de-DE' });
       expect(first.status, first.text).to.equal(201);
-      expect(first.json).to.include({ name: 'Main Shop', slug, status: 'active', isDefault: true, currency: 'EUR', timezone: 'UTC', defaultLocale: 'de-DE', contactEmail: 'shop@example.test', archivedAt: null });
-      expect(Object.keys(first.json)).to.have.members(['id', 'name', 'slug', 'status', 'isDefault', 'currency', 'defaultLocale', 'timezone', 'contactEmail', 'createdAt', 'updatedAt', 'archivedAt', 'priceVisibility']);
+      expect(first.json).to.include({
+        name: 'Main Shop',
+        slug,
+        status: 'active',
+        isDefault: true,
+        currency: 'EUR',
+        timezone: 'UTC',
+        defaultLocale: 'de-DE',
+        contactEmail: 'shop@example.test',
+        archivedAt: null,
+      });
+      expect(Object.keys(first.json)).to.have.members([
+        'id',
+        'name',
+        'slug',
+        'status',
+        'isDefault',
+        'currency',
+        'defaultLocale',
+        'timezone',
+        'contactEmail',
+        'createdAt',
+        'updatedAt',
+        'archivedAt',
+        'priceVisibility',
+      ]);
       const second = await storeOf(owner, { name: 'Outlet', currency: 'USD', timezone: 'America/New_York' });
       expect(second).to.include({ isDefault: false, currency: 'USD', timezone: 'America/New_York', defaultLocale: 'en' });
       const audit = (await auditRows(server, owner.tenantId)).filter((a) => a.action === 'store.create');
@@ -149,25 +186,46 @@ describe('organization', () => {
       ]) {
         expectProblem(await createStore(owner, body), 400, 'validation_failed');
       }
-      expectProblem(await call(server, 'POST', '/api/v1/organization/stores', { headers: bearer(owner.accessToken), body: { slug: uniqueSlug() } }), 400, 'validation_failed');
+      expectProblem(
+        await call(server, 'POST', '/api/v1/organization/stores', { headers: bearer(owner.accessToken), body: { slug: uniqueSlug() } }),
+        400,
+        'validation_failed',
+      );
       expect((await auditRows(server, owner.tenantId)).filter((a) => a.action.startsWith('store.'))).to.deep.equal([]);
     });
 
     it('POST /organization/stores/default creates the default from the tenant, then answers 409 default_store_exists', async () => {
       const companyName = `Default Co ${uuidv7().slice(-8)}`;
       const owner = await signUp(server, { companyName });
-      await call(server, 'PATCH', '/api/v1/organization/tenant', { headers: bearer(owner.accessToken), body: { defaultCurrency: 'TRY', timezone: 'Europe/Istanbul' } });
+      await call(server, 'PATCH', '/api/v1/organization/tenant', {
+        headers: bearer(owner.accessToken),
+        body: { defaultCurrency: 'TRY', timezone: 'Europe/Istanbul' },
+      });
       const res = await call(server, 'POST', '/api/v1/organization/stores/default', { headers: bearer(owner.accessToken) });
       expect(res.status, res.text).to.equal(201);
       expect(res.json).to.include({ name: companyName, isDefault: true, status: 'active', currency: 'TRY', timezone: 'Europe/Istanbul' });
       expect(res.json.slug).to.match(/^default-co-/);
-      expectProblem(await call(server, 'POST', '/api/v1/organization/stores/default', { headers: bearer(owner.accessToken) }), 409, 'default_store_exists');
+      expectProblem(
+        await call(server, 'POST', '/api/v1/organization/stores/default', { headers: bearer(owner.accessToken) }),
+        409,
+        'default_store_exists',
+      );
       // A tenant whose first store was created with POST /organization/stores has its default already.
       const other = await signUp(server);
       await storeOf(other);
-      expectProblem(await call(server, 'POST', '/api/v1/organization/stores/default', { headers: bearer(other.accessToken), body: {} }), 409, 'default_store_exists');
-      expectProblem(await call(server, 'POST', '/api/v1/organization/stores/default', { headers: bearer(other.accessToken), body: { name: 'x' } }), 400, 'unexpected_body');
-      expect((await auditRows(server, owner.tenantId)).filter((a) => a.action === 'store.create').map((a) => a.resource_id)).to.deep.equal([res.json.id]);
+      expectProblem(
+        await call(server, 'POST', '/api/v1/organization/stores/default', { headers: bearer(other.accessToken), body: {} }),
+        409,
+        'default_store_exists',
+      );
+      expectProblem(
+        await call(server, 'POST', '/api/v1/organization/stores/default', { headers: bearer(other.accessToken), body: { name: 'x' } }),
+        400,
+        'unexpected_body',
+      );
+      expect((await auditRows(server, owner.tenantId)).filter((a) => a.action === 'store.create').map((a) => a.resource_id)).to.deep.equal([
+        res.json.id,
+      ]);
     });
 
     it('updates a store (200) with the changed fields audited before and after; a taken slug is 409', async () => {
@@ -185,10 +243,32 @@ describe('organization', () => {
       expect(audit).to.have.length(1);
       expect(audit[0]!.before).to.deep.equal({ name: 'Test Shop', slug: store.slug, contactEmail: null });
       expect(audit[0]!.after).to.deep.equal({ name: 'Renamed', slug: newSlug, contactEmail: 'hello@example.test' });
-      expectProblem(await call(server, 'PATCH', `/api/v1/organization/stores/${store.id}`, { headers: bearer(owner.accessToken), body: { slug: taken.slug } }), 409, 'slug_taken');
-      expectProblem(await call(server, 'PATCH', `/api/v1/organization/stores/${store.id}`, { headers: bearer(owner.accessToken), body: {} }), 400, 'validation_failed');
-      expectProblem(await call(server, 'PATCH', `/api/v1/organization/stores/${store.id}`, { headers: bearer(owner.accessToken), body: { status: 'archived' } }), 400, 'validation_failed');
-      expectProblem(await call(server, 'PATCH', `/api/v1/organization/stores/${uuidv7()}`, { headers: bearer(owner.accessToken), body: { name: 'x' } }), 404, 'store_not_found');
+      expectProblem(
+        await call(server, 'PATCH', `/api/v1/organization/stores/${store.id}`, {
+          headers: bearer(owner.accessToken),
+          body: { slug: taken.slug },
+        }),
+        409,
+        'slug_taken',
+      );
+      expectProblem(
+        await call(server, 'PATCH', `/api/v1/organization/stores/${store.id}`, { headers: bearer(owner.accessToken), body: {} }),
+        400,
+        'validation_failed',
+      );
+      expectProblem(
+        await call(server, 'PATCH', `/api/v1/organization/stores/${store.id}`, {
+          headers: bearer(owner.accessToken),
+          body: { status: 'archived' },
+        }),
+        400,
+        'validation_failed',
+      );
+      expectProblem(
+        await call(server, 'PATCH', `/api/v1/organization/stores/${uuidv7()}`, { headers: bearer(owner.accessToken), body: { name: 'x' } }),
+        404,
+        'store_not_found',
+      );
       expect((await auditRows(server, owner.tenantId)).filter((a) => a.action === 'store.update')).to.have.length(1);
     });
 
@@ -211,7 +291,11 @@ describe('organization', () => {
         [main.id, { isDefault: false }],
         [outlet.id, { isDefault: true }],
       ]);
-      expectProblem(await call(server, 'PATCH', `/api/v1/organization/stores/${outlet.id}`, { headers: h, body: { isDefault: false } }), 400, 'validation_failed');
+      expectProblem(
+        await call(server, 'PATCH', `/api/v1/organization/stores/${outlet.id}`, { headers: h, body: { isDefault: false } }),
+        400,
+        'validation_failed',
+      );
     });
 
     it('archives a store (204): it keeps its slug, takes no more changes, and archiving again changes nothing', async () => {
@@ -223,14 +307,21 @@ describe('organization', () => {
       expect(res.status, res.text).to.equal(204);
       expect(res.text).to.equal('');
       expect((await call(server, 'DELETE', `/api/v1/organization/stores/${outlet.id}`, { headers: h })).status).to.equal(204);
-      expectProblem(await call(server, 'PATCH', `/api/v1/organization/stores/${outlet.id}`, { headers: h, body: { name: 'Back' } }), 409, 'store_archived');
+      expectProblem(
+        await call(server, 'PATCH', `/api/v1/organization/stores/${outlet.id}`, { headers: h, body: { name: 'Back' } }),
+        409,
+        'store_archived',
+      );
       expect((await checkSlug(outlet.slug)).json.reason).to.equal('taken');
       const archive = (await auditRows(server, owner.tenantId)).filter((a) => a.action === 'store.archive');
       expect(archive).to.have.length(1);
       expect(archive[0]).to.deep.include({ resource_id: outlet.id, before: { status: 'active', isDefault: false } });
       expect(archive[0]!.after).to.include({ status: 'archived' });
       // One store event (cached public search answers of the store are dropped), none for the repeat.
-      const events = await server.runtime.dataSource.query("SELECT topic FROM outbox WHERE aggregate_type = 'store' AND aggregate_id = $1 AND topic = 'store.archived'", [outlet.id]);
+      const events = await server.runtime.dataSource.query(
+        "SELECT topic FROM outbox WHERE aggregate_type = 'store' AND aggregate_id = $1 AND topic = 'store.archived'",
+        [outlet.id],
+      );
       expect(events).to.have.length(1);
       const summary = (await call(server, 'GET', '/api/v1/organization/summary', { headers: h })).json;
       expect(summary.counts.stores).to.equal(1);
@@ -247,17 +338,41 @@ describe('organization', () => {
       const owner = await signUp(server);
       const res = await call(server, 'PATCH', '/api/v1/organization/tenant', {
         headers: bearer(owner.accessToken),
-        body: { name: 'Renamed Co', legalName: 'Renamed Co GmbH', country: 'DE', defaultCurrency: 'EUR', timezone: 'Europe/Berlin', website: 'https://renamed.example' },
+        body: {
+          name: 'Renamed Co',
+          legalName: 'Renamed Co GmbH',
+          country: 'DE',
+          defaultCurrency: 'EUR',
+          timezone: 'Europe/Berlin',
+          website: 'https://renamed.example',
+        },
       });
       expect(res.status, res.text).to.equal(200);
-      expect(res.json).to.include({ id: owner.tenantId, name: 'Renamed Co', legalName: 'Renamed Co GmbH', country: 'DE', timezone: 'Europe/Berlin', website: 'https://renamed.example', kind: 'merchant' });
+      expect(res.json).to.include({
+        id: owner.tenantId,
+        name: 'Renamed Co',
+        legalName: 'Renamed Co GmbH',
+        country: 'DE',
+        timezone: 'Europe/Berlin',
+        website: 'https://renamed.example',
+        kind: 'merchant',
+      });
       const update = (await auditRows(server, owner.tenantId)).filter((a) => a.action === 'tenant.update');
       expect(update).to.have.length(1);
       // defaultCurrency was already EUR: not a change.
-      expect(update[0]!.after).to.deep.equal({ name: 'Renamed Co', legalName: 'Renamed Co GmbH', country: 'DE', timezone: 'Europe/Berlin', website: 'https://renamed.example' });
+      expect(update[0]!.after).to.deep.equal({
+        name: 'Renamed Co',
+        legalName: 'Renamed Co GmbH',
+        country: 'DE',
+        timezone: 'Europe/Berlin',
+        website: 'https://renamed.example',
+      });
       expect(update[0]!.before).to.include({ legalName: null, country: null, timezone: 'UTC' });
       const admin = (await addMember(server, owner, 'admin')).headers;
-      const cleared = await call(server, 'PATCH', '/api/v1/organization/tenant', { headers: admin, body: { legalName: null, website: null } });
+      const cleared = await call(server, 'PATCH', '/api/v1/organization/tenant', {
+        headers: admin,
+        body: { legalName: null, website: null },
+      });
       expect(cleared.status, cleared.text).to.equal(200);
       expect(cleared.json).to.include({ legalName: null, website: null });
     });
@@ -265,28 +380,57 @@ describe('organization', () => {
     it('validates country (ISO 3166-1 alpha-2), currency (ISO 4217), time zone (IANA) and refuses an empty or unknown change', async () => {
       const owner = await signUp(server);
       const h = bearer(owner.accessToken);
-      for (const body of [{ country: 'XX' }, { country: 'UK' }, { country: 'de' }, { defaultCurrency: 'ABC' }, { defaultCurrency: 'eur' }, { timezone: 'Europe/Nowhere' }, { timezone: 'europe/berlin' }, { website: 'javascript:alert(1)' }, {}, { kind: 'partner' }]) {
+      for (const body of [
+        { country: 'XX' },
+        { country: 'UK' },
+        { country: 'de' },
+        { defaultCurrency: 'ABC' },
+        { defaultCurrency: 'eur' },
+        { timezone: 'Europe/Nowhere' },
+        { timezone: 'europe/berlin' },
+        { website: 'javascript:alert(1)' },
+        {},
+        { kind: 'partner' },
+      ]) {
         expectProblem(await call(server, 'PATCH', '/api/v1/organization/tenant', { headers: h, body }), 400, 'validation_failed');
       }
       for (const timezone of ['UTC', 'Asia/Tokyo', 'America/Argentina/Buenos_Aires', 'Asia/Kolkata', 'Etc/GMT+5']) {
-        expect((await call(server, 'PATCH', '/api/v1/organization/tenant', { headers: h, body: { timezone } })).status, timezone).to.equal(200);
+        expect((await call(server, 'PATCH', '/api/v1/organization/tenant', { headers: h, body: { timezone } })).status, timezone).to.equal(
+          200,
+        );
       }
     });
 
     it('refuses staff (403 insufficient_role) without writing anything', async () => {
       const owner = await signUp(server);
       const staff = (await addMember(server, owner, 'staff')).headers;
-      expectProblem(await call(server, 'PATCH', '/api/v1/organization/tenant', { headers: staff, body: { name: 'Hijacked' } }), 403, 'insufficient_role');
-      expectProblem(await call(server, 'POST', '/api/v1/organization/stores', { headers: staff, body: { name: 'S', slug: uniqueSlug() } }), 403, 'insufficient_role');
+      expectProblem(
+        await call(server, 'PATCH', '/api/v1/organization/tenant', { headers: staff, body: { name: 'Hijacked' } }),
+        403,
+        'insufficient_role',
+      );
+      expectProblem(
+        await call(server, 'POST', '/api/v1/organization/stores', { headers: staff, body: { name: 'S', slug: uniqueSlug() } }),
+        403,
+        'insufficient_role',
+      );
       expectProblem(await call(server, 'POST', '/api/v1/organization/stores/default', { headers: staff }), 403, 'insufficient_role');
       const store = await storeOf(owner);
-      expectProblem(await call(server, 'PATCH', `/api/v1/organization/stores/${store.id}`, { headers: staff, body: { name: 'x' } }), 403, 'insufficient_role');
+      expectProblem(
+        await call(server, 'PATCH', `/api/v1/organization/stores/${store.id}`, { headers: staff, body: { name: 'x' } }),
+        403,
+        'insufficient_role',
+      );
       expectProblem(await call(server, 'DELETE', `/api/v1/organization/stores/${store.id}`, { headers: staff }), 403, 'insufficient_role');
       // Staff may read.
       expect((await call(server, 'GET', '/api/v1/organization/summary', { headers: staff })).json.tenant.name).to.not.equal('Hijacked');
       expect((await call(server, 'GET', '/api/v1/organization/onboarding-status', { headers: staff })).status).to.equal(200);
       expect((await call(server, 'GET', `/api/v1/organization/stores/${store.id}/readiness`, { headers: staff })).status).to.equal(200);
-      expect((await auditRows(server, owner.tenantId)).map((a) => a.action).filter((a) => a.startsWith('tenant.update') || a.startsWith('store.'))).to.deep.equal(['store.create']);
+      expect(
+        (await auditRows(server, owner.tenantId))
+          .map((a) => a.action)
+          .filter((a) => a.startsWith('tenant.update') || a.startsWith('store.')),
+      ).to.deep.equal(['store.create']);
     });
   });
 
@@ -301,7 +445,10 @@ describe('organization', () => {
       const store = await storeOf(owner);
       await addMember(server, owner, 'staff');
       await apiKey(server, { headers: bearer(owner.accessToken), storeId: store.id }, ['organization:read']);
-      const revoked = await call(server, 'POST', '/api/v1/api-keys', { headers: bearer(owner.accessToken), body: { storeId: store.id, name: 'old', scopes: ['*'] } });
+      const revoked = await call(server, 'POST', '/api/v1/api-keys', {
+        headers: bearer(owner.accessToken),
+        body: { storeId: store.id, name: 'old', scopes: ['*'] },
+      });
       await call(server, 'DELETE', `/api/v1/api-keys/${revoked.json.id}`, { headers: bearer(owner.accessToken) });
       const full = await call(server, 'GET', '/api/v1/organization/summary', { headers: bearer(owner.accessToken) });
       expect(full.json.stores).to.deep.equal([{ id: store.id, name: store.name, slug: store.slug, status: 'active', isDefault: true }]);
@@ -314,8 +461,20 @@ describe('organization', () => {
       const start = await call(server, 'GET', '/api/v1/organization/onboarding-status', { headers: h });
       expect(start.status, start.text).to.equal(200);
       const done = (res: TestResponse) => Object.fromEntries(res.json.steps.map((s: any) => [s.key, s.done]));
-      expect(start.json.steps.map((s: any) => s.key)).to.deep.equal(['account_verified', 'store_created', 'product_published', 'checkout_configured', 'api_key_created']);
-      expect(done(start)).to.deep.equal({ account_verified: false, store_created: false, product_published: false, checkout_configured: false, api_key_created: false });
+      expect(start.json.steps.map((s: any) => s.key)).to.deep.equal([
+        'account_verified',
+        'store_created',
+        'product_published',
+        'checkout_configured',
+        'api_key_created',
+      ]);
+      expect(done(start)).to.deep.equal({
+        account_verified: false,
+        store_created: false,
+        product_published: false,
+        checkout_configured: false,
+        api_key_created: false,
+      });
       expect(start.json).to.include({ complete: false, nextStep: 'account_verified', completed: 0, total: 5 });
       const product = start.json.steps.find((s: any) => s.key === 'product_published');
       expect(product).to.include({ done: false, available: false });
@@ -323,10 +482,19 @@ describe('organization', () => {
 
       await server.runtime.dataSource.query('UPDATE users SET email_verified_at = now() WHERE id = $1', [owner.userId]);
       const store = await storeOf(owner);
-      expect((await call(server, 'GET', '/api/v1/organization/onboarding-status', { headers: h })).json).to.include({ nextStep: 'api_key_created', completed: 2 });
+      expect((await call(server, 'GET', '/api/v1/organization/onboarding-status', { headers: h })).json).to.include({
+        nextStep: 'api_key_created',
+        completed: 2,
+      });
       await apiKey(server, { headers: bearer(owner.accessToken), storeId: store.id }, ['organization:read']);
       const later = await call(server, 'GET', '/api/v1/organization/onboarding-status', { headers: h });
-      expect(done(later)).to.deep.equal({ account_verified: true, store_created: true, product_published: false, checkout_configured: false, api_key_created: true });
+      expect(done(later)).to.deep.equal({
+        account_verified: true,
+        store_created: true,
+        product_published: false,
+        checkout_configured: false,
+        api_key_created: true,
+      });
       // Only unavailable steps are left: still not complete, and the next step is the first of them.
       expect(later.json).to.include({ complete: false, nextStep: 'product_published', completed: 3 });
     });
@@ -338,7 +506,14 @@ describe('organization', () => {
       const res = await call(server, 'GET', `/api/v1/organization/stores/${store.id}/readiness`, { headers: h });
       expect(res.status, res.text).to.equal(200);
       expect(res.json).to.include({ storeId: store.id, ready: false });
-      expect(res.json.missing.map((m: any) => m.key)).to.have.members(['contact_email', 'tenant_legal_name', 'tenant_country', 'owner_email_verified', 'published_product', 'checkout_configured']);
+      expect(res.json.missing.map((m: any) => m.key)).to.have.members([
+        'contact_email',
+        'tenant_legal_name',
+        'tenant_country',
+        'owner_email_verified',
+        'published_product',
+        'checkout_configured',
+      ]);
       expect(res.json.missing.find((m: any) => m.key === 'published_product')).to.include({ available: false });
 
       await call(server, 'PATCH', `/api/v1/organization/stores/${store.id}`, { headers: h, body: { contactEmail: 'shop@example.test' } });
@@ -360,8 +535,16 @@ describe('organization', () => {
       const store = await storeOf(owner);
       const h = bearer(intruder.accessToken);
       expectProblem(await call(server, 'GET', `/api/v1/organization/stores/${store.id}/readiness`, { headers: h }), 404, 'store_not_found');
-      expectProblem(await call(server, 'PATCH', `/api/v1/organization/stores/${store.id}`, { headers: h, body: { name: 'Mine now' } }), 404, 'store_not_found');
-      expectProblem(await call(server, 'PATCH', `/api/v1/organization/stores/${store.id}`, { headers: h, body: { isDefault: true } }), 404, 'store_not_found');
+      expectProblem(
+        await call(server, 'PATCH', `/api/v1/organization/stores/${store.id}`, { headers: h, body: { name: 'Mine now' } }),
+        404,
+        'store_not_found',
+      );
+      expectProblem(
+        await call(server, 'PATCH', `/api/v1/organization/stores/${store.id}`, { headers: h, body: { isDefault: true } }),
+        404,
+        'store_not_found',
+      );
       expectProblem(await call(server, 'DELETE', `/api/v1/organization/stores/${store.id}`, { headers: h }), 404, 'store_not_found');
       // The same answer as for a store that does not exist at all.
       const missing = await call(server, 'GET', `/api/v1/organization/stores/${uuidv7()}/readiness`, { headers: h });
@@ -371,10 +554,18 @@ describe('organization', () => {
       expect(summary.json.tenant.id).to.equal(intruder.tenantId);
       expect(summary.json.stores).to.deep.equal([]);
       expect(summary.json.counts).to.deep.equal({ stores: 0, users: 1, apiKeys: 0 });
-      expect((await call(server, 'GET', '/api/v1/organization/onboarding-status', { headers: h })).json.steps.find((s: any) => s.key === 'store_created').done).to.equal(false);
-      const stillThere = await call(server, 'GET', `/api/v1/organization/stores/${store.id}/readiness`, { headers: bearer(owner.accessToken) });
+      expect(
+        (await call(server, 'GET', '/api/v1/organization/onboarding-status', { headers: h })).json.steps.find(
+          (s: any) => s.key === 'store_created',
+        ).done,
+      ).to.equal(false);
+      const stillThere = await call(server, 'GET', `/api/v1/organization/stores/${store.id}/readiness`, {
+        headers: bearer(owner.accessToken),
+      });
       expect(stillThere.status).to.equal(200);
-      expect((await call(server, 'GET', '/api/v1/organization/summary', { headers: bearer(owner.accessToken) })).json.stores[0]).to.include({ name: 'Test Shop', status: 'active' });
+      expect((await call(server, 'GET', '/api/v1/organization/summary', { headers: bearer(owner.accessToken) })).json.stores[0]).to.include(
+        { name: 'Test Shop', status: 'active' },
+      );
       expect((await auditRows(server, intruder.tenantId)).filter((a) => a.action.startsWith('store.'))).to.deep.equal([]);
     });
 
@@ -390,7 +581,13 @@ describe('organization', () => {
         ['PATCH', `/organization/stores/${id}`],
         ['DELETE', `/organization/stores/${id}`],
       ] as const) {
-        expectProblem(await call(server, method, `/api/v1${path}`, { body: method === 'PATCH' || path === '/organization/stores' ? { name: 'x' } : undefined }), 401, 'unauthorized');
+        expectProblem(
+          await call(server, method, `/api/v1${path}`, {
+            body: method === 'PATCH' || path === '/organization/stores' ? { name: 'x' } : undefined,
+          }),
+          401,
+          'unauthorized',
+        );
       }
     });
 
@@ -400,15 +597,35 @@ describe('organization', () => {
       const sibling = await storeOf(owner);
       const key = await apiKey(server, { headers: bearer(owner.accessToken), storeId: store.id }, ['*']);
       expect((await call(server, 'GET', `/api/v1/organization/stores/${store.id}/readiness`, { headers: key })).status).to.equal(200);
-      expectProblem(await call(server, 'GET', `/api/v1/organization/stores/${sibling.id}/readiness`, { headers: key }), 404, 'store_not_found');
+      expectProblem(
+        await call(server, 'GET', `/api/v1/organization/stores/${sibling.id}/readiness`, { headers: key }),
+        404,
+        'store_not_found',
+      );
       expectProblem(await call(server, 'GET', '/api/v1/organization/summary', { headers: key }), 403, 'api_key_not_allowed');
       expectProblem(await call(server, 'GET', '/api/v1/organization/onboarding-status', { headers: key }), 403, 'api_key_not_allowed');
-      expectProblem(await call(server, 'PATCH', '/api/v1/organization/tenant', { headers: key, body: { name: 'x' } }), 403, 'api_key_not_allowed');
-      expectProblem(await call(server, 'POST', '/api/v1/organization/stores', { headers: key, body: { name: 'x' } }), 403, 'api_key_not_allowed');
-      expectProblem(await call(server, 'PATCH', `/api/v1/organization/stores/${store.id}`, { headers: key, body: { name: 'x' } }), 403, 'api_key_not_allowed');
+      expectProblem(
+        await call(server, 'PATCH', '/api/v1/organization/tenant', { headers: key, body: { name: 'x' } }),
+        403,
+        'api_key_not_allowed',
+      );
+      expectProblem(
+        await call(server, 'POST', '/api/v1/organization/stores', { headers: key, body: { name: 'x' } }),
+        403,
+        'api_key_not_allowed',
+      );
+      expectProblem(
+        await call(server, 'PATCH', `/api/v1/organization/stores/${store.id}`, { headers: key, body: { name: 'x' } }),
+        403,
+        'api_key_not_allowed',
+      );
       expectProblem(await call(server, 'DELETE', `/api/v1/organization/stores/${store.id}`, { headers: key }), 403, 'api_key_not_allowed');
       const readOnly = await apiKey(server, { headers: bearer(owner.accessToken), storeId: store.id }, ['api-keys:read']);
-      expectProblem(await call(server, 'GET', `/api/v1/organization/stores/${store.id}/readiness`, { headers: readOnly }), 403, 'insufficient_scope');
+      expectProblem(
+        await call(server, 'GET', `/api/v1/organization/stores/${store.id}/readiness`, { headers: readOnly }),
+        403,
+        'insufficient_scope',
+      );
     });
   });
 });

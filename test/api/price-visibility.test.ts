@@ -17,13 +17,15 @@ describe('price visibility', function () {
   let server: TestServer;
   const suite = apiSuite((started) => (server = started));
 
-
   const db = <T = unknown>(sql: string, params: unknown[]): Promise<T> => server.runtime.dataSource.query(sql, params);
 
-  const newMerchant = async (storeBody: Record<string, unknown> = {}): Promise<Merchant> => suite.addMerchant(await merchant(server, storeBody));
+  const newMerchant = async (storeBody: Record<string, unknown> = {}): Promise<Merchant> =>
+    suite.addMerchant(await merchant(server, storeBody));
 
-  const setVisibility = (m: Merchant, priceVisibility: unknown) => call(server, 'PATCH', `/api/v1/organization/stores/${m.storeId}`, { headers: m.headers, body: { priceVisibility } });
-  const visibility = (storeId: string, headers: Headers = {}) => call(server, 'GET', `/api/v1/catalog/public/stores/${storeId}/price-visibility`, { headers });
+  const setVisibility = (m: Merchant, priceVisibility: unknown) =>
+    call(server, 'PATCH', `/api/v1/organization/stores/${m.storeId}`, { headers: m.headers, body: { priceVisibility } });
+  const visibility = (storeId: string, headers: Headers = {}) =>
+    call(server, 'GET', `/api/v1/catalog/public/stores/${storeId}/price-visibility`, { headers });
   const get = (path: string, headers: Headers = {}) => call(server, 'GET', `/api/v1/catalog/public/stores/${path}`, { headers });
 
   /** A published product at `price` (and `compareAt`) with one variant at the same prices; answers its id and slug. */
@@ -35,19 +37,43 @@ describe('price visibility', function () {
   }
 
   /** A store with a product, a related product, a bundle of both and a collection of both. */
-  async function catalog(m: Merchant): Promise<{ base: { id: string; slug: string }; other: { id: string; slug: string }; collectionSlug: string }> {
+  async function catalog(
+    m: Merchant,
+  ): Promise<{ base: { id: string; slug: string }; other: { id: string; slug: string }; collectionSlug: string }> {
     const base = await pricedProduct(m, '20', '25');
     const other = await pricedProduct(m, '30');
-    await db('INSERT INTO product_relations (id, tenant_id, store_id, product_id, related_product_id, kind, position) VALUES ($1, $2, $3, $4, $5, $6, $7)', [uuidv7(), m.owner.tenantId, m.storeId, base.id, other.id, 'RELATED', 0]);
+    await db(
+      'INSERT INTO product_relations (id, tenant_id, store_id, product_id, related_product_id, kind, position) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [uuidv7(), m.owner.tenantId, m.storeId, base.id, other.id, 'RELATED', 0],
+    );
     const bundle = await call(server, 'POST', '/api/v1/bundles', {
       headers: m.headers,
-      body: { storeId: m.storeId, name: 'Pair', pricing: { type: 'FIXED_PRICE', price: 45 }, items: [{ productId: base.id, quantity: 1 }, { productId: other.id, quantity: 1 }] },
+      body: {
+        storeId: m.storeId,
+        name: 'Pair',
+        pricing: { type: 'FIXED_PRICE', price: 45 },
+        items: [
+          { productId: base.id, quantity: 1 },
+          { productId: other.id, quantity: 1 },
+        ],
+      },
     });
     expect(bundle.status, bundle.text).to.equal(201);
     const collectionId = uuidv7();
     const collectionSlug = `c-${collectionId.slice(-12)}`;
-    await db('INSERT INTO collections (id, tenant_id, store_id, name, slug, is_active) VALUES ($1, $2, $3, $4, $5, true)', [collectionId, m.owner.tenantId, m.storeId, 'Picks', collectionSlug]);
-    for (const [position, productId] of [base.id, other.id].entries()) await db('INSERT INTO collection_items (collection_id, product_id, position) VALUES ($1, $2, $3)', [collectionId, productId, position]);
+    await db('INSERT INTO collections (id, tenant_id, store_id, name, slug, is_active) VALUES ($1, $2, $3, $4, $5, true)', [
+      collectionId,
+      m.owner.tenantId,
+      m.storeId,
+      'Picks',
+      collectionSlug,
+    ]);
+    for (const [position, productId] of [base.id, other.id].entries())
+      await db('INSERT INTO collection_items (collection_id, product_id, position) VALUES ($1, $2, $3)', [
+        collectionId,
+        productId,
+        position,
+      ]);
     return { base, other, collectionSlug };
   }
 
@@ -112,10 +138,20 @@ describe('price visibility', function () {
         expectProblem(res, 400, 'validation_failed');
         expect(JSON.stringify(res.json.errors)).to.contain('priceVisibility');
       }
-      const created = await call(server, 'POST', '/api/v1/organization/stores', { headers: m.headers, body: { name: 'Hidden Shop', priceVisibility: 'HIDDEN' } });
+      const created = await call(server, 'POST', '/api/v1/organization/stores', {
+        headers: m.headers,
+        body: { name: 'Hidden Shop', priceVisibility: 'HIDDEN' },
+      });
       expect(created.status, created.text).to.equal(201);
       expect(created.json.priceVisibility).to.equal('HIDDEN');
-      expectProblem(await call(server, 'POST', '/api/v1/organization/stores', { headers: m.headers, body: { name: 'Bad Shop', priceVisibility: 'SOMETIMES' } }), 400, 'validation_failed');
+      expectProblem(
+        await call(server, 'POST', '/api/v1/organization/stores', {
+          headers: m.headers,
+          body: { name: 'Bad Shop', priceVisibility: 'SOMETIMES' },
+        }),
+        400,
+        'validation_failed',
+      );
       const [row] = await db<Array<{ price_visibility: string }>>('SELECT price_visibility FROM stores WHERE id = $1', [created.json.id]);
       expect(row!.price_visibility).to.equal('HIDDEN');
       let failed = false;
@@ -125,19 +161,31 @@ describe('price visibility', function () {
 
     it('audits a change and writes one store event on the index queue; a no-op writes nothing', async () => {
       const m = await newMerchant();
-      const outbox = () => db<Array<{ topic: string; queue: string; aggregate_type: string; aggregate_id: string }>>("SELECT topic, queue, aggregate_type, aggregate_id FROM outbox WHERE tenant_id = $1 AND aggregate_type = 'store' ORDER BY id", [m.owner.tenantId]);
+      const outbox = () =>
+        db<Array<{ topic: string; queue: string; aggregate_type: string; aggregate_id: string }>>(
+          "SELECT topic, queue, aggregate_type, aggregate_id FROM outbox WHERE tenant_id = $1 AND aggregate_type = 'store' ORDER BY id",
+          [m.owner.tenantId],
+        );
       const before = (await auditRows(server, m.owner.tenantId)).length;
       expect(await outbox()).to.deep.equal([]);
       expect((await setVisibility(m, 'SIGNED_IN')).status).to.equal(200);
       const audits = await auditRows(server, m.owner.tenantId);
       expect(audits).to.have.length(before + 1);
-      expect(audits[audits.length - 1]).to.deep.include({ action: 'store.update', resource_type: 'store', resource_id: m.storeId, before: { priceVisibility: 'EVERYONE' }, after: { priceVisibility: 'SIGNED_IN' } });
+      expect(audits[audits.length - 1]).to.deep.include({
+        action: 'store.update',
+        resource_type: 'store',
+        resource_id: m.storeId,
+        before: { priceVisibility: 'EVERYONE' },
+        after: { priceVisibility: 'SIGNED_IN' },
+      });
       expect(await outbox()).to.deep.equal([{ topic: 'store.updated', queue: 'index', aggregate_type: 'store', aggregate_id: m.storeId }]);
       expect((await setVisibility(m, 'SIGNED_IN')).status).to.equal(200);
       expect(await auditRows(server, m.owner.tenantId)).to.have.length(before + 1);
       expect(await outbox()).to.have.length(1);
       // A change search does not read (the name) is audited without a store event.
-      expect((await call(server, 'PATCH', `/api/v1/organization/stores/${m.storeId}`, { headers: m.headers, body: { name: 'Renamed' } })).status).to.equal(200);
+      expect(
+        (await call(server, 'PATCH', `/api/v1/organization/stores/${m.storeId}`, { headers: m.headers, body: { name: 'Renamed' } })).status,
+      ).to.equal(200);
       expect(await auditRows(server, m.owner.tenantId)).to.have.length(before + 2);
       expect(await outbox()).to.have.length(1);
     });
@@ -145,7 +193,14 @@ describe('price visibility', function () {
     it('only the tenant changes its store: another tenant gets 404', async () => {
       const m = await newMerchant();
       const stranger = await newMerchant();
-      expectProblem(await call(server, 'PATCH', `/api/v1/organization/stores/${m.storeId}`, { headers: stranger.headers, body: { priceVisibility: 'HIDDEN' } }), 404, 'store_not_found');
+      expectProblem(
+        await call(server, 'PATCH', `/api/v1/organization/stores/${m.storeId}`, {
+          headers: stranger.headers,
+          body: { priceVisibility: 'HIDDEN' },
+        }),
+        404,
+        'store_not_found',
+      );
       expect((await visibility(m.storeId)).json.priceVisibility).to.equal('EVERYONE');
     });
   });
@@ -155,8 +210,17 @@ describe('price visibility', function () {
       const m = await newMerchant();
       const shopper = await signUp(server);
       suite.addTenant(shopper.tenantId);
-      const expired = await signAccessToken(server.runtime.config.appSecret, { sub: shopper.userId, sid: shopper.sessionId, tid: shopper.tenantId }, 60, Date.now() - 3_600_000);
-      const forged = await signAccessToken('not-the-app-secret-at-all-0123456789', { sub: shopper.userId, sid: shopper.sessionId, tid: shopper.tenantId }, 600);
+      const expired = await signAccessToken(
+        server.runtime.config.appSecret,
+        { sub: shopper.userId, sid: shopper.sessionId, tid: shopper.tenantId },
+        60,
+        Date.now() - 3_600_000,
+      );
+      const forged = await signAccessToken(
+        'not-the-app-secret-at-all-0123456789',
+        { sub: shopper.userId, sid: shopper.sessionId, tid: shopper.tenantId },
+        600,
+      );
       const cases: Array<[label: string, headers: Headers, signedIn: boolean]> = [
         ['anonymous', {}, false],
         ['valid bearer of another tenant', bearer(shopper.accessToken), true],
@@ -232,8 +296,16 @@ describe('price visibility', function () {
       const openCatalog = await catalog(open);
       await expectPrices(hidden, hiddenCatalog, {}, false);
       await expectPrices(open, openCatalog, {}, true);
-      expect((await visibility(open.storeId)).json).to.deep.equal({ storeId: open.storeId, priceVisibility: 'EVERYONE', pricesShown: true });
-      expect((await visibility(hidden.storeId)).json).to.deep.equal({ storeId: hidden.storeId, priceVisibility: 'HIDDEN', pricesShown: false });
+      expect((await visibility(open.storeId)).json).to.deep.equal({
+        storeId: open.storeId,
+        priceVisibility: 'EVERYONE',
+        pricesShown: true,
+      });
+      expect((await visibility(hidden.storeId)).json).to.deep.equal({
+        storeId: hidden.storeId,
+        priceVisibility: 'HIDDEN',
+        pricesShown: false,
+      });
       // The hidden store's products are not reachable through the open store either.
       expectProblem(await get(`${open.storeId}/products/${hiddenCatalog.base.slug}`), 404, 'product_not_found');
     });

@@ -7,7 +7,11 @@ import { call, type TestResponse, type TestServer } from '../helpers/harness';
 import type { Merchant } from '../helpers/fixtures';
 
 /** Index rows `product.repriced` of the merchant's tenant (all statuses), for `productId` only when given. */
-export async function repriced(server: TestServer, m: Merchant, productId?: string): Promise<Array<{ aggregate_id: string; payload: any }>> {
+export async function repriced(
+  server: TestServer,
+  m: Merchant,
+  productId?: string,
+): Promise<Array<{ aggregate_id: string; payload: any }>> {
   return server.runtime.dataSource.query(
     `SELECT aggregate_id, payload FROM outbox WHERE tenant_id = $1 AND queue = 'index' AND topic = 'product.repriced' ${productId ? 'AND aggregate_id = $2' : ''} ORDER BY id`,
     productId ? [m.owner.tenantId, productId] : [m.owner.tenantId],
@@ -20,7 +24,8 @@ export async function repriced(server: TestServer, m: Merchant, productId?: stri
  * read at each call (the suite starts it in `before`).
  */
 export function writeCalls(server: () => TestServer, path: string, defaults: () => Record<string, unknown>) {
-  const create = (m: Merchant, body: Record<string, unknown>, headers = m.headers): Promise<TestResponse> => call(server(), 'POST', path, { headers, body: { storeId: m.storeId, ...defaults(), ...body } });
+  const create = (m: Merchant, body: Record<string, unknown>, headers = m.headers): Promise<TestResponse> =>
+    call(server(), 'POST', path, { headers, body: { storeId: m.storeId, ...defaults(), ...body } });
   return {
     create,
     async created(m: Merchant, body: Record<string, unknown>): Promise<Record<string, any>> {
@@ -28,6 +33,7 @@ export function writeCalls(server: () => TestServer, path: string, defaults: () 
       expect(res.status, res.text).to.equal(201);
       return res.json;
     },
-    patch: (m: Merchant, id: string, body: Record<string, unknown>, headers = m.headers): Promise<TestResponse> => call(server(), 'PATCH', `${path}/${id}`, { headers, body }),
+    patch: (m: Merchant, id: string, body: Record<string, unknown>, headers = m.headers): Promise<TestResponse> =>
+      call(server(), 'PATCH', `${path}/${id}`, { headers, body }),
   };
 }

@@ -8,7 +8,19 @@ import { expect } from 'chai';
 import { call, type TestResponse, type TestServer } from '../helpers/harness';
 import { apiSuite } from '../helpers/api-suite';
 import { auditRows, expectProblem } from '../helpers/accounts';
-import { assignCategory, apiKey, brand, category, collection, customer, merchant, product, store, variant, type Merchant } from '../helpers/fixtures';
+import {
+  assignCategory,
+  apiKey,
+  brand,
+  category,
+  collection,
+  customer,
+  merchant,
+  product,
+  store,
+  variant,
+  type Merchant,
+} from '../helpers/fixtures';
 import { uuidv7 } from '../../storage/ids';
 import { runPricingSchedulerPass, SCHEDULER_LAG_MS, startPricingScheduler } from '../../api/pricing/reprice';
 import { deliverIndexRows, indexHandler, silentLogger } from '../helpers/indexing';
@@ -28,22 +40,63 @@ describe('pricing rules', function () {
 
   const newMerchant = async (): Promise<Merchant> => suite.addMerchant(await merchant(server));
 
-  const { create, created: rule, patch } = writeCalls(() => server, RULES, () => ({ name: 'Rule', type: 'PERCENT', value: 10 }));
-  const compute = (m: Merchant, body: Record<string, unknown>, headers = m.headers): Promise<TestResponse> => call(server, 'POST', COMPUTE, { headers, body: { storeId: m.storeId, ...body } });
-  async function priced(m: Merchant, items: Array<Record<string, unknown>>, extra: Record<string, unknown> = {}): Promise<Record<string, any>> {
+  const {
+    create,
+    created: rule,
+    patch,
+  } = writeCalls(
+    () => server,
+    RULES,
+    () => ({ name: 'Rule', type: 'PERCENT', value: 10 }),
+  );
+  const compute = (m: Merchant, body: Record<string, unknown>, headers = m.headers): Promise<TestResponse> =>
+    call(server, 'POST', COMPUTE, { headers, body: { storeId: m.storeId, ...body } });
+  async function priced(
+    m: Merchant,
+    items: Array<Record<string, unknown>>,
+    extra: Record<string, unknown> = {},
+  ): Promise<Record<string, any>> {
     const res = await compute(m, { items, ...extra });
     expect(res.status, res.text).to.equal(200);
     return res.json;
   }
-  const unit = async (m: Merchant, productId: string, quantity = 1, extra: Record<string, unknown> = {}): Promise<Record<string, any>> => (await priced(m, [{ productId, quantity }], extra)).items[0];
+  const unit = async (m: Merchant, productId: string, quantity = 1, extra: Record<string, unknown> = {}): Promise<Record<string, any>> =>
+    (await priced(m, [{ productId, quantity }], extra)).items[0];
 
   describe('merchant operations', () => {
     it('creates, lists, updates and deletes a rule with one audit entry and one outbox row per write; a no-op PATCH writes nothing', async () => {
       const m = await newMerchant();
       const productId = await product(server, m, { price: '20', status: 'PUBLISHED' });
-      const created = await create(m, { name: ' Summer ', type: 'PERCENT', value: 12.5, scope: 'PRODUCTS', targetIds: [productId], tiers: [{ minQuantity: 10, value: 20 }, { minQuantity: 5, value: 15 }], priority: 7, stackable: true, customerGroups: [' VIP '] });
+      const created = await create(m, {
+        name: ' Summer ',
+        type: 'PERCENT',
+        value: 12.5,
+        scope: 'PRODUCTS',
+        targetIds: [productId],
+        tiers: [
+          { minQuantity: 10, value: 20 },
+          { minQuantity: 5, value: 15 },
+        ],
+        priority: 7,
+        stackable: true,
+        customerGroups: [' VIP '],
+      });
       expect(created.status, created.text).to.equal(201);
-      expect(created.json).to.deep.include({ storeId: m.storeId, name: 'Summer', type: 'PERCENT', value: 12.5, scope: 'PRODUCTS', targetIds: [productId], customerGroups: ['vip'], priority: 7, stackable: true, isActive: true, state: 'ACTIVE', startsAt: null, endsAt: null });
+      expect(created.json).to.deep.include({
+        storeId: m.storeId,
+        name: 'Summer',
+        type: 'PERCENT',
+        value: 12.5,
+        scope: 'PRODUCTS',
+        targetIds: [productId],
+        customerGroups: ['vip'],
+        priority: 7,
+        stackable: true,
+        isActive: true,
+        state: 'ACTIVE',
+        startsAt: null,
+        endsAt: null,
+      });
       expect(created.json.tiers).to.deep.equal([
         { minQuantity: 5, value: 15 },
         { minQuantity: 10, value: 20 },
@@ -69,7 +122,9 @@ describe('pricing rules', function () {
       expect(audit.map((a) => a.action)).to.deep.equal(['pricing_rule.create', 'pricing_rule.update', 'pricing_rule.delete']);
       expect(audit[1]!.before).to.include({ value: '12.5', startsAt: null });
       expect(audit[1]!.after).to.include({ value: '30', startsAt: '2099-01-01T00:00:00.000Z' });
-      const events = await db("SELECT topic FROM outbox WHERE tenant_id = $1 AND aggregate_type = 'pricing_rule' ORDER BY id", [m.owner.tenantId]);
+      const events = await db("SELECT topic FROM outbox WHERE tenant_id = $1 AND aggregate_type = 'pricing_rule' ORDER BY id", [
+        m.owner.tenantId,
+      ]);
       expect(events.map((e) => e.topic)).to.deep.equal(['pricing_rule.created', 'pricing_rule.updated', 'pricing_rule.deleted']);
     });
 
@@ -80,10 +135,13 @@ describe('pricing rules', function () {
       const first = await call(server, 'GET', `${RULES}?storeId=${m.storeId}&limit=2`, { headers: m.headers });
       expect(first.json.items.map((r: { id: string }) => r.id)).to.deep.equal([ids[2], ids[1]]);
       expect(first.json.nextCursor).to.equal(ids[1]);
-      const second = await call(server, 'GET', `${RULES}?storeId=${m.storeId}&limit=2&cursor=${first.json.nextCursor}`, { headers: m.headers });
+      const second = await call(server, 'GET', `${RULES}?storeId=${m.storeId}&limit=2&cursor=${first.json.nextCursor}`, {
+        headers: m.headers,
+      });
       expect(second.json.items.map((r: { id: string }) => r.id)).to.deep.equal([ids[0]]);
       expect(second.json.nextCursor).to.equal(null);
-      for (const q of ['limit=0', 'limit=201', 'cursor=nope', 'extra=1']) expectProblem(await call(server, 'GET', `${RULES}?storeId=${m.storeId}&${q}`, { headers: m.headers }), 400, 'validation_failed');
+      for (const q of ['limit=0', 'limit=201', 'cursor=nope', 'extra=1'])
+        expectProblem(await call(server, 'GET', `${RULES}?storeId=${m.storeId}&${q}`, { headers: m.headers }), 400, 'validation_failed');
       expectProblem(await call(server, 'GET', RULES, { headers: m.headers }), 400, 'validation_failed');
     });
 
@@ -99,9 +157,19 @@ describe('pricing rules', function () {
       expect((await repriced(server, m)).map((r) => r.aggregate_id)).to.deep.equal([a]);
       // Moving the rule from a to b re-indexes both.
       expect((await patch(m, onA.id, { targetIds: [b] })).status).to.equal(200);
-      expect((await repriced(server, m)).map((r) => r.aggregate_id).slice(1).sort()).to.deep.equal([a, b].sort());
+      expect(
+        (await repriced(server, m))
+          .map((r) => r.aggregate_id)
+          .slice(1)
+          .sort(),
+      ).to.deep.equal([a, b].sort());
       const all = await rule(m, {});
-      expect((await repriced(server, m)).slice(3).map((r) => r.aggregate_id).sort()).to.deep.equal([a, b].sort());
+      expect(
+        (await repriced(server, m))
+          .slice(3)
+          .map((r) => r.aggregate_id)
+          .sort(),
+      ).to.deep.equal([a, b].sort());
       expect((await repriced(server, m)).at(-1)!.payload).to.deep.equal({ pricingRuleId: all.id, change: 'created' });
       expect(groupRule.state).to.equal('ACTIVE');
       expect(future.state).to.equal('SCHEDULED');
@@ -133,7 +201,12 @@ describe('pricing rules', function () {
         { customerGroups: ['vip', 'VIP'] },
         { tiers: [{ minQuantity: 1, value: 5 }] },
         { tiers: [{ minQuantity: 100_001, value: 5 }] },
-        { tiers: [{ minQuantity: 2, value: 5 }, { minQuantity: 2, value: 6 }] },
+        {
+          tiers: [
+            { minQuantity: 2, value: 5 },
+            { minQuantity: 2, value: 6 },
+          ],
+        },
         { tiers: [{ minQuantity: 2, value: 101 }] },
         { tiers: [{ minQuantity: 2 }] },
         { tiers: many(21, (i) => ({ minQuantity: i + 2, value: 1 })) },
@@ -147,13 +220,26 @@ describe('pricing rules', function () {
         { unknown: true },
       ];
       for (const body of bad) expectProblem(await create(m, body), 400, 'validation_failed');
-      expectProblem(await call(server, 'POST', RULES, { headers: m.headers, body: { name: 'x', type: 'PERCENT', value: 1 } }), 400, 'validation_failed');
+      expectProblem(
+        await call(server, 'POST', RULES, { headers: m.headers, body: { name: 'x', type: 'PERCENT', value: 1 } }),
+        400,
+        'validation_failed',
+      );
       // Bounds that hold: 100 %, 2 decimals, a large fixed amount with 4 decimals, 500 targets, 20 groups and tiers.
       expect((await create(m, { value: 100 })).status).to.equal(201);
       expect((await create(m, { value: 12.34 })).status).to.equal(201);
       expect((await create(m, { type: 'FIXED_AMOUNT', value: 1_000_000_000 })).status).to.equal(201);
       expect((await create(m, { type: 'FIXED_PRICE', value: 0.0001 })).status).to.equal(201);
-      expect((await create(m, { value: 0, tiers: many(20, (i) => ({ minQuantity: i + 2, value: i + 1 })), customerGroups: many(20, (i) => `g${i}`), priority: 1000 })).status).to.equal(201);
+      expect(
+        (
+          await create(m, {
+            value: 0,
+            tiers: many(20, (i) => ({ minQuantity: i + 2, value: i + 1 })),
+            customerGroups: many(20, (i) => `g${i}`),
+            priority: 1000,
+          })
+        ).status,
+      ).to.equal(201);
       const r = await rule(m, {});
       expectProblem(await patch(m, r.id, {}), 400, 'validation_failed');
       expectProblem(await patch(m, r.id, { scope: 'PRODUCTS' }), 400, 'validation_failed');
@@ -163,7 +249,11 @@ describe('pricing rules', function () {
       const fixed = await rule(m, { type: 'FIXED_AMOUNT', value: 150 });
       expectProblem(await patch(m, fixed.id, { type: 'PERCENT' }), 400, 'validation_failed');
       expect((await patch(m, fixed.id, { type: 'PERCENT', value: 15 })).json).to.include({ type: 'PERCENT', value: 15 });
-      expectProblem(await call(server, 'PATCH', `${RULES}/not-a-uuid`, { headers: m.headers, body: { value: 1 } }), 400, 'validation_failed');
+      expectProblem(
+        await call(server, 'PATCH', `${RULES}/not-a-uuid`, { headers: m.headers, body: { value: 1 } }),
+        400,
+        'validation_failed',
+      );
     });
 
     it('keeps tenants apart: another tenant’s store, rules and targets answer 404', async () => {
@@ -205,8 +295,20 @@ describe('pricing rules', function () {
       expect(res).to.include({ storeId: m.storeId, currency: 'EUR' });
       expect(res.customerGroups).to.deep.equal([]);
       // 19.99 × 0.9 = 17.991 → 17.99; 10.05 × 0.5 = 5.025 → 5.03 (half up).
-      expect(res.items[0]).to.deep.include({ productId: a, variantId: null, quantity: 3, baseUnitPrice: 19.99, unitPrice: 17.99, compareAtPrice: 25, lineTotal: 53.97, discountTotal: 6, flashSale: null });
-      expect(res.items[0].applied).to.deep.equal([{ kind: 'PRICING_RULE', id: ten.id, name: 'Ten', type: 'PERCENT', value: 10, amount: 2 }]);
+      expect(res.items[0]).to.deep.include({
+        productId: a,
+        variantId: null,
+        quantity: 3,
+        baseUnitPrice: 19.99,
+        unitPrice: 17.99,
+        compareAtPrice: 25,
+        lineTotal: 53.97,
+        discountTotal: 6,
+        flashSale: null,
+      });
+      expect(res.items[0].applied).to.deep.equal([
+        { kind: 'PRICING_RULE', id: ten.id, name: 'Ten', type: 'PERCENT', value: 10, amount: 2 },
+      ]);
       expect(res.items[1]).to.deep.include({ baseUnitPrice: 10.05, unitPrice: 5.03, lineTotal: 10.06 });
       expect(res.items[1].applied[0]).to.include({ id: r.id, amount: 5.02 });
       expect(res.totals).to.deep.equal({ subtotal: 80.07, discount: 16.04, total: 64.03 });
@@ -264,13 +366,21 @@ describe('pricing rules', function () {
       const huge = await rule(m, { type: 'FIXED_AMOUNT', value: 50, stackable: true });
       const line = await unit(m, dear, 2);
       expect(line).to.deep.include({ unitPrice: 0, lineTotal: 0 });
-      expect(line.applied).to.deep.equal([{ kind: 'PRICING_RULE', id: huge.id, name: 'Rule', type: 'FIXED_AMOUNT', value: 50, amount: 20 }]);
+      expect(line.applied).to.deep.equal([
+        { kind: 'PRICING_RULE', id: huge.id, name: 'Rule', type: 'FIXED_AMOUNT', value: 50, amount: 20 },
+      ]);
     });
 
     it('quantity tiers choose the value by the line quantity', async () => {
       const m = await newMerchant();
       const p = await product(server, m, { price: '10', status: 'PUBLISHED' });
-      await rule(m, { value: 0, tiers: [{ minQuantity: 5, value: 10 }, { minQuantity: 10, value: 20 }] });
+      await rule(m, {
+        value: 0,
+        tiers: [
+          { minQuantity: 5, value: 10 },
+          { minQuantity: 10, value: 20 },
+        ],
+      });
       expect((await unit(m, p, 4)).applied).to.deep.equal([]);
       expect(await unit(m, p, 5)).to.deep.include({ unitPrice: 9, lineTotal: 45 });
       expect((await unit(m, p, 9)).unitPrice).to.equal(9);
@@ -306,9 +416,17 @@ describe('pricing rules', function () {
       await rule(m, { name: 'Cat', value: 10, scope: 'CATEGORIES', targetIds: [parent] });
       await rule(m, { name: 'Brand', value: 20, scope: 'BRANDS', targetIds: [acme] });
       await rule(m, { name: 'Col', value: 30, scope: 'COLLECTIONS', targetIds: [picks] });
-      const res = await priced(m, [inChild, branded, collected, plain].map((productId) => ({ productId })));
+      const res = await priced(
+        m,
+        [inChild, branded, collected, plain].map((productId) => ({ productId })),
+      );
       expect(res.items.map((i: { unitPrice: number }) => i.unitPrice)).to.deep.equal([9, 8, 7, 10]);
-      expect(res.items.map((i: { applied: Array<{ name: string }> }) => i.applied.map((a) => a.name))).to.deep.equal([['Cat'], ['Brand'], ['Col'], []]);
+      expect(res.items.map((i: { applied: Array<{ name: string }> }) => i.applied.map((a) => a.name))).to.deep.equal([
+        ['Cat'],
+        ['Brand'],
+        ['Col'],
+        [],
+      ]);
     });
 
     it('customer groups: given groups or the customer’s tags, case-insensitive; never the public price', async () => {
@@ -323,7 +441,11 @@ describe('pricing rules', function () {
       const res = await priced(m, [{ productId: p }], { customerId: vip });
       expect(res.items[0].unitPrice).to.equal(40);
       expect(res.customerGroups).to.deep.equal(['newsletter', 'vip']);
-      expectProblem(await compute(m, { items: [{ productId: p }], customerId: await customer(server, other, { tags: ['vip'] }) }), 404, 'customer_not_found');
+      expectProblem(
+        await compute(m, { items: [{ productId: p }], customerId: await customer(server, other, { tags: ['vip'] }) }),
+        404,
+        'customer_not_found',
+      );
     });
 
     it('variants use their own price; currencies: minor units, fixed amounts only in the store currency, mixed lines refused', async () => {
@@ -368,7 +490,11 @@ describe('pricing rules', function () {
         { items: [{ productId: p }], unknown: 1 },
       ];
       for (const body of bad) expectProblem(await compute(m, body), 400, 'validation_failed');
-      expectProblem(await call(server, 'POST', COMPUTE, { headers: m.headers, body: { items: [{ productId: p }] } }), 400, 'validation_failed');
+      expectProblem(
+        await call(server, 'POST', COMPUTE, { headers: m.headers, body: { items: [{ productId: p }] } }),
+        400,
+        'validation_failed',
+      );
       expect((await compute(m, { items: Array.from({ length: 100 }, () => ({ productId: p, quantity: 100_000 })) })).status).to.equal(200);
     });
   });
@@ -396,10 +522,36 @@ describe('pricing rules', function () {
   });
 
   describe('engine core', () => {
-    const facts = { id: 'p', currency: 'EUR', storeCurrency: 'EUR', brandId: null, categoryIds: new Set<string>(), collectionIds: new Set<string>() };
-    const r = (over: Partial<EngineRule>): EngineRule => ({ id: 'r', name: 'r', type: 'PERCENT', value: '10', scope: 'ALL', targetIds: new Set(), customerGroups: [], tiers: [], priority: 0, stackable: false, ...over });
+    const facts = {
+      id: 'p',
+      currency: 'EUR',
+      storeCurrency: 'EUR',
+      brandId: null,
+      categoryIds: new Set<string>(),
+      collectionIds: new Set<string>(),
+    };
+    const r = (over: Partial<EngineRule>): EngineRule => ({
+      id: 'r',
+      name: 'r',
+      type: 'PERCENT',
+      value: '10',
+      scope: 'ALL',
+      targetIds: new Set(),
+      customerGroups: [],
+      tiers: [],
+      priority: 0,
+      stackable: false,
+      ...over,
+    });
     it('applied amounts add up to base − final after rounding', () => {
-      const result = priceUnit('9.99', facts, 1, null, [r({ id: 'a', value: '33.33', stackable: true }), r({ id: 'b', value: '33.33', stackable: true })], []);
+      const result = priceUnit(
+        '9.99',
+        facts,
+        1,
+        null,
+        [r({ id: 'a', value: '33.33', stackable: true }), r({ id: 'b', value: '33.33', stackable: true })],
+        [],
+      );
       const total = result.applied.reduce((sum, a) => sum + Math.round(a.amount * 100), 0);
       expect(Number(result.base - result.final)).to.equal(total);
       // 9.99 × 0.6667 × 0.6667 = 4.44037… → 4.44
@@ -437,7 +589,12 @@ describe('pricing rules', function () {
       await runner.startTransaction();
       try {
         await runner.query('SELECT last_pass_at FROM pricing_schedule_state WHERE id = 1 FOR UPDATE');
-        expect(await runPricingSchedulerPass(server.runtime.dataSource, new Date(), 0)).to.deep.equal({ ran: false, rules: 0, campaigns: 0, products: 0 });
+        expect(await runPricingSchedulerPass(server.runtime.dataSource, new Date(), 0)).to.deep.equal({
+          ran: false,
+          rules: 0,
+          campaigns: 0,
+          products: 0,
+        });
       } finally {
         await runner.rollbackTransaction();
         await runner.release();
@@ -453,7 +610,11 @@ describe('pricing rules', function () {
       const scheduler = startPricingScheduler(server.runtime.dataSource, silentLogger, 100);
       try {
         const due = startsAt.getTime() + SCHEDULER_LAG_MS;
-        await eventually(async () => (await repriced(server, m)).length > 0, 'the scheduler to re-price the product', due - Date.now() + 3_000);
+        await eventually(
+          async () => (await repriced(server, m)).length > 0,
+          'the scheduler to re-price the product',
+          due - Date.now() + 3_000,
+        );
       } finally {
         await scheduler.stop();
       }

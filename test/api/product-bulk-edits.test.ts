@@ -43,7 +43,8 @@ describe('product bulk edits', () => {
     return res.json;
   }
 
-  const getProduct = async (m: Merchant, id: string): Promise<TestResponse> => call(server, 'GET', `/api/v1/catalog/products/${id}`, { headers: m.headers });
+  const getProduct = async (m: Merchant, id: string): Promise<TestResponse> =>
+    call(server, 'GET', `/api/v1/catalog/products/${id}`, { headers: m.headers });
   const current = async (m: Merchant, id: string): Promise<Json> => {
     const res = await getProduct(m, id);
     expect(res.status, res.text).to.equal(200);
@@ -57,13 +58,18 @@ describe('product bulk edits', () => {
     return id;
   }
 
-  const revert = (m: Merchant, id: string, headers = m.headers, srv = server): Promise<TestResponse> => call(srv, 'POST', `/api/v1/product-bulk-edits/${id}/revert`, { headers });
-  const edit = async (m: Merchant, id: string, headers = m.headers): Promise<Json> => ok(await call(server, 'GET', `/api/v1/product-bulk-edits/${id}`, { headers }));
+  const revert = (m: Merchant, id: string, headers = m.headers, srv = server): Promise<TestResponse> =>
+    call(srv, 'POST', `/api/v1/product-bulk-edits/${id}/revert`, { headers });
+  const edit = async (m: Merchant, id: string, headers = m.headers): Promise<Json> =>
+    ok(await call(server, 'GET', `/api/v1/product-bulk-edits/${id}`, { headers }));
 
   const item = (e: Json, productId: string): Json => e.items.find((i: Json) => i.productId === productId);
 
   async function outboxFor(productId: string): Promise<string[]> {
-    const rows = await q<{ topic: string }>("SELECT topic FROM outbox WHERE queue = 'index' AND aggregate_type = 'product' AND aggregate_id = $1 ORDER BY id", [productId]);
+    const rows = await q<{ topic: string }>(
+      "SELECT topic FROM outbox WHERE queue = 'index' AND aggregate_type = 'product' AND aggregate_id = $1 ORDER BY id",
+      [productId],
+    );
     return rows.map((r) => r.topic);
   }
 
@@ -71,7 +77,8 @@ describe('product bulk edits', () => {
     return q('SELECT action, actor_type, before, after FROM audit_log WHERE resource_id = $1 ORDER BY id', [resourceId]);
   }
 
-  const editCount = async (storeId: string): Promise<number> => (await q<{ n: number }>('SELECT count(*)::int AS n FROM product_bulk_edits WHERE store_id = $1', [storeId]))[0]!.n;
+  const editCount = async (storeId: string): Promise<number> =>
+    (await q<{ n: number }>('SELECT count(*)::int AS n FROM product_bulk_edits WHERE store_id = $1', [storeId]))[0]!.n;
 
   // ------------------------------------------------------------------------------------------ DTOs
 
@@ -137,7 +144,14 @@ describe('product bulk edits', () => {
       await bad('update-price', { ...base, mode: 'PERCENT', value: 1000.01 }, 'value');
       await bad('update-price', { ...base, mode: 'PERCENT', value: 1.23456 }, 'value');
       // The bounds themselves are accepted.
-      for (const [mode, value] of [['SET', 0], ['SET', 1_000_000_000], ['PERCENT', 1000], ['PERCENT', -100], ['ADD', 0.0001], ['ADD', -1_000_000_000]] as const) {
+      for (const [mode, value] of [
+        ['SET', 0],
+        ['SET', 1_000_000_000],
+        ['PERCENT', 1000],
+        ['PERCENT', -100],
+        ['ADD', 0.0001],
+        ['ADD', -1_000_000_000],
+      ] as const) {
         const res = await bulk(m, 'update-price', { productIds: [p.id], mode, value });
         expect(res.status, `${mode} ${value}: ${res.text}`).to.equal(200);
       }
@@ -152,20 +166,45 @@ describe('product bulk edits', () => {
         await bad(op, { storeId: m.storeId, productIds: [p.id], tagIds: [t, t] }, 'tagIds');
       }
       // 50 is within the bound (refused only as tags of no store).
-      expectProblem(await bulk(m, 'add-tags', { productIds: [p.id], tagIds: Array.from({ length: 50 }, () => uuidv7()) }), 400, 'invalid_tag');
+      expectProblem(
+        await bulk(m, 'add-tags', { productIds: [p.id], tagIds: Array.from({ length: 50 }, () => uuidv7()) }),
+        400,
+        'invalid_tag',
+      );
     });
 
     it('list and store-overview query bounds', async () => {
       const list = (query: string) => call(server, 'GET', `/api/v1/product-bulk-edits?${query}`, { headers: m.headers });
-      for (const query of ['', 'storeId=x', `storeId=${m.storeId}&limit=0`, `storeId=${m.storeId}&limit=101`, `storeId=${m.storeId}&limit=1.5`, `storeId=${m.storeId}&action=PUBLISH`, `storeId=${m.storeId}&status=DONE`, `storeId=${m.storeId}&cursor=abc`, `storeId=${m.storeId}&other=1`]) {
+      for (const query of [
+        '',
+        'storeId=x',
+        `storeId=${m.storeId}&limit=0`,
+        `storeId=${m.storeId}&limit=101`,
+        `storeId=${m.storeId}&limit=1.5`,
+        `storeId=${m.storeId}&action=PUBLISH`,
+        `storeId=${m.storeId}&status=DONE`,
+        `storeId=${m.storeId}&cursor=abc`,
+        `storeId=${m.storeId}&other=1`,
+      ]) {
         expect((await list(query)).status, query).to.equal(400);
       }
-      for (const query of [`storeId=${m.storeId}&limit=1`, `storeId=${m.storeId}&limit=100`, `storeId=${m.storeId}&action=DELETE&status=FAILED&cursor=${uuidv7()}`]) {
+      for (const query of [
+        `storeId=${m.storeId}&limit=1`,
+        `storeId=${m.storeId}&limit=100`,
+        `storeId=${m.storeId}&action=DELETE&status=FAILED&cursor=${uuidv7()}`,
+      ]) {
         expect((await list(query)).status, query).to.equal(200);
       }
       const overview = (query: string) => call(server, 'GET', `/api/v1/product-bulk-edits/store-overview?${query}`, { headers: m.headers });
-      for (const query of ['', `storeId=${m.storeId}&sinceDays=0`, `storeId=${m.storeId}&sinceDays=366`, `storeId=${m.storeId}&sinceDays=x`]) expect((await overview(query)).status, query).to.equal(400);
-      for (const query of [`storeId=${m.storeId}&sinceDays=1`, `storeId=${m.storeId}&sinceDays=365`, `storeId=${m.storeId}`]) expect((await overview(query)).status, query).to.equal(200);
+      for (const query of [
+        '',
+        `storeId=${m.storeId}&sinceDays=0`,
+        `storeId=${m.storeId}&sinceDays=366`,
+        `storeId=${m.storeId}&sinceDays=x`,
+      ])
+        expect((await overview(query)).status, query).to.equal(400);
+      for (const query of [`storeId=${m.storeId}&sinceDays=1`, `storeId=${m.storeId}&sinceDays=365`, `storeId=${m.storeId}`])
+        expect((await overview(query)).status, query).to.equal(200);
       expect((await call(server, 'GET', '/api/v1/product-bulk-edits/not-a-uuid', { headers: m.headers })).status).to.equal(400);
     });
   });
@@ -191,7 +230,7 @@ describe('product bulk edits', () => {
       expect(await outboxFor(mine.id)).to.deep.equal(['product.created']);
     });
 
-    it("a category or tag of another store is 400 and changes nothing", async () => {
+    it('a category or tag of another store is 400 and changes nothing', async () => {
       const m = await merchant(server);
       const p = await createProduct(server, m);
       const stranger = await merchant(server);
@@ -208,11 +247,30 @@ describe('product bulk edits', () => {
       const p = await createProduct(server, m);
       const e = await ok(await bulk(m, 'archive', { productIds: [p.id] }));
       const stranger = await merchant(server);
-      expectProblem(await call(server, 'POST', '/api/v1/catalog/products/bulk/archive', { headers: stranger.headers, body: { storeId: m.storeId, productIds: [p.id] } }), 404, 'store_not_found');
-      expectProblem(await call(server, 'GET', `/api/v1/product-bulk-edits/${e.id}`, { headers: stranger.headers }), 404, 'bulk_edit_not_found');
+      expectProblem(
+        await call(server, 'POST', '/api/v1/catalog/products/bulk/archive', {
+          headers: stranger.headers,
+          body: { storeId: m.storeId, productIds: [p.id] },
+        }),
+        404,
+        'store_not_found',
+      );
+      expectProblem(
+        await call(server, 'GET', `/api/v1/product-bulk-edits/${e.id}`, { headers: stranger.headers }),
+        404,
+        'bulk_edit_not_found',
+      );
       expectProblem(await revert(m, e.id, stranger.headers), 404, 'bulk_edit_not_found');
-      expectProblem(await call(server, 'GET', `/api/v1/product-bulk-edits?storeId=${m.storeId}`, { headers: stranger.headers }), 404, 'store_not_found');
-      expectProblem(await call(server, 'GET', `/api/v1/product-bulk-edits/store-overview?storeId=${m.storeId}`, { headers: stranger.headers }), 404, 'store_not_found');
+      expectProblem(
+        await call(server, 'GET', `/api/v1/product-bulk-edits?storeId=${m.storeId}`, { headers: stranger.headers }),
+        404,
+        'store_not_found',
+      );
+      expectProblem(
+        await call(server, 'GET', `/api/v1/product-bulk-edits/store-overview?storeId=${m.storeId}`, { headers: stranger.headers }),
+        404,
+        'store_not_found',
+      );
       expect((await current(m, p.id)).status).to.equal('ARCHIVED');
 
       const otherStore = await store(server, m, { name: 'Second' });
@@ -238,12 +296,29 @@ describe('product bulk edits', () => {
       const published = await createProduct(server, m, { status: 'PUBLISHED' });
       const incomplete = await createProduct(server, m, { categoryIds: [needsColour] });
       const e = await ok(await bulk(m, 'publish', { productIds: [a.id, b.id, published.id, incomplete.id] }));
-      expect(e).to.include({ action: 'UPDATE_STATUS', operation: 'publish', status: 'COMPLETED', productCount: 4, processedCount: 4, okCount: 2, unchangedCount: 1, failedCount: 1, revertOf: null, revertedBy: null });
+      expect(e).to.include({
+        action: 'UPDATE_STATUS',
+        operation: 'publish',
+        status: 'COMPLETED',
+        productCount: 4,
+        processedCount: 4,
+        okCount: 2,
+        unchangedCount: 1,
+        failedCount: 1,
+        revertOf: null,
+        revertedBy: null,
+      });
       expect(e.params).to.deep.equal({ status: 'PUBLISHED' });
       expect(e.actor).to.deep.equal({ type: 'user', id: m.owner.userId });
       expect(e.finishedAt).to.be.a('string');
       expect(e.items.map((i: Json) => i.productId)).to.deep.equal([a.id, b.id, published.id, incomplete.id]);
-      expect(item(e, a.id)).to.deep.equal({ productId: a.id, status: 'OK', errorCode: null, errorMessage: null, previous: { status: 'DRAFT', publishedAt: null } });
+      expect(item(e, a.id)).to.deep.equal({
+        productId: a.id,
+        status: 'OK',
+        errorCode: null,
+        errorMessage: null,
+        previous: { status: 'DRAFT', publishedAt: null },
+      });
       expect(item(e, published.id)).to.include({ status: 'UNCHANGED', previous: null });
       expect(item(e, incomplete.id)).to.include({ status: 'FAILED', errorCode: 'missing_required_attributes' });
       expect(item(e, incomplete.id).errorMessage).to.contain('colour');
@@ -258,7 +333,14 @@ describe('product bulk edits', () => {
       expect((await auditFor(e.id)).map((r) => r.action)).to.deep.equal(['product_bulk_edit.create']);
 
       const r = await ok(await revert(m, e.id));
-      expect(r).to.include({ action: 'UPDATE_STATUS', operation: 'revert', status: 'COMPLETED', revertOf: e.id, productCount: 2, okCount: 2 });
+      expect(r).to.include({
+        action: 'UPDATE_STATUS',
+        operation: 'revert',
+        status: 'COMPLETED',
+        revertOf: e.id,
+        productCount: 2,
+        okCount: 2,
+      });
       expect(r.params).to.deep.equal({ revertOf: e.id });
       expect(item(r, a.id).previous).to.include({ status: 'PUBLISHED' });
       for (const id of [a.id, b.id]) {
@@ -433,7 +515,13 @@ describe('product bulk edits', () => {
 
     it('SET, ADD and PERCENT change product and variant prices; a negative result fails the product; revert restores them', async () => {
       const m = await merchant(server);
-      const a = await createProduct(server, m, { price: 19.99, variants: [{ sku: `A-${uuidv7().slice(-8)}`, price: 25, stock: 1 }, { sku: null, stock: 2 }] });
+      const a = await createProduct(server, m, {
+        price: 19.99,
+        variants: [
+          { sku: `A-${uuidv7().slice(-8)}`, price: 25, stock: 1 },
+          { sku: null, stock: 2 },
+        ],
+      });
       const b = await createProduct(server, m, { price: 3 });
       const yen = await createProduct(server, m, { price: 1000, currency: 'JPY' });
       const pct = await ok(await bulk(m, 'update-price', { productIds: [a.id, b.id, yen.id], mode: 'PERCENT', value: -15.05 }));
@@ -510,14 +598,21 @@ describe('product bulk edits', () => {
       });
       const b = await createProduct(server, m, { title: 'Beta' });
       const relate = async (from: string, to: string) => {
-        const res = await call(server, 'POST', `/api/v1/catalog/products/${from}/relations`, { headers: m.headers, body: { relatedProductId: to, kind: 'RELATED' } });
+        const res = await call(server, 'POST', `/api/v1/catalog/products/${from}/relations`, {
+          headers: m.headers,
+          body: { relatedProductId: to, kind: 'RELATED' },
+        });
         expect(res.status, res.text).to.be.oneOf([200, 201]);
       };
       await relate(a.id, b.id);
       await relate(b.id, a.id);
       await relate(keeper.id, a.id);
       await relate(a.id, keeper.id);
-      const relations = async () => q<{ product_id: string; related_product_id: string; id: string }>('SELECT id, product_id, related_product_id FROM product_relations WHERE store_id = $1 ORDER BY id', [m.storeId]);
+      const relations = async () =>
+        q<{ product_id: string; related_product_id: string; id: string }>(
+          'SELECT id, product_id, related_product_id FROM product_relations WHERE store_id = $1 ORDER BY id',
+          [m.storeId],
+        );
       const relationsBefore = await relations();
       expect(relationsBefore).to.have.length(4);
       const before = await current(m, a.id);
@@ -582,7 +677,8 @@ describe('product bulk edits', () => {
       const e2 = await ok(await bulk(m, 'publish', { productIds: [bad.id] })); // FAILED
       const e3 = await ok(await bulk(m, 'update-price', { productIds: [p.id], mode: 'ADD', value: 1 }));
       const e4 = await ok(await revert(m, e3.id));
-      const list = async (query: string) => ok(await call(server, 'GET', `/api/v1/product-bulk-edits?storeId=${m.storeId}${query}`, { headers: m.headers }));
+      const list = async (query: string) =>
+        ok(await call(server, 'GET', `/api/v1/product-bulk-edits?storeId=${m.storeId}${query}`, { headers: m.headers }));
       const all = await list('');
       expect(all.items.map((i: Json) => i.id)).to.deep.equal([e4.id, e3.id, e2.id, e1.id]);
       expect(all.nextCursor).to.equal(null);
@@ -598,9 +694,18 @@ describe('product bulk edits', () => {
       expect((await list('&status=FAILED')).items.map((i: Json) => i.id)).to.deep.equal([e2.id]);
       expect((await list('&action=ARCHIVE&status=COMPLETED')).items.map((i: Json) => i.id)).to.deep.equal([e1.id]);
 
-      const overview = await ok(await call(server, 'GET', `/api/v1/product-bulk-edits/store-overview?storeId=${m.storeId}&sinceDays=7`, { headers: m.headers }));
+      const overview = await ok(
+        await call(server, 'GET', `/api/v1/product-bulk-edits/store-overview?storeId=${m.storeId}&sinceDays=7`, { headers: m.headers }),
+      );
       expect(overview).to.include({ storeId: m.storeId, sinceDays: 7, total: 4 });
-      expect(overview.byAction).to.deep.equal({ UPDATE_PRICE: 2, UPDATE_STATUS: 1, UPDATE_TAGS: 0, UPDATE_CATEGORY: 0, ARCHIVE: 1, DELETE: 0 });
+      expect(overview.byAction).to.deep.equal({
+        UPDATE_PRICE: 2,
+        UPDATE_STATUS: 1,
+        UPDATE_TAGS: 0,
+        UPDATE_CATEGORY: 0,
+        ARCHIVE: 1,
+        DELETE: 0,
+      });
       expect(overview.byStatus).to.deep.equal({ RUNNING: 0, COMPLETED: 3, FAILED: 1 });
       expect(overview.counts).to.deep.equal([
         { action: 'ARCHIVE', status: 'COMPLETED', count: 1 },
@@ -609,11 +714,21 @@ describe('product bulk edits', () => {
       ]);
       // An edit older than sinceDays is not counted.
       await q("UPDATE product_bulk_edits SET created_at = now() - interval '3 days' WHERE id = $1", [e1.id]);
-      const recent = await ok(await call(server, 'GET', `/api/v1/product-bulk-edits/store-overview?storeId=${m.storeId}&sinceDays=1`, { headers: m.headers }));
+      const recent = await ok(
+        await call(server, 'GET', `/api/v1/product-bulk-edits/store-overview?storeId=${m.storeId}&sinceDays=1`, { headers: m.headers }),
+      );
       expect(recent.total).to.equal(3);
       expect(recent.byAction.ARCHIVE).to.equal(0);
       const one = await edit(m, e2.id);
-      expect(one.items).to.deep.equal([{ productId: bad.id, status: 'FAILED', errorCode: 'missing_required_attributes', errorMessage: one.items[0].errorMessage, previous: null }]);
+      expect(one.items).to.deep.equal([
+        {
+          productId: bad.id,
+          status: 'FAILED',
+          errorCode: 'missing_required_attributes',
+          errorMessage: one.items[0].errorMessage,
+          previous: null,
+        },
+      ]);
     });
   });
 
@@ -629,7 +744,11 @@ describe('product bulk edits', () => {
       const app = createApp({ ...runtime, services });
       const srv = http.createServer(app.callback());
       await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', () => resolve()));
-      small = { baseUrl: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`, runtime, close: () => new Promise<void>((resolve) => srv.close(() => resolve())) };
+      small = {
+        baseUrl: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`,
+        runtime,
+        close: () => new Promise<void>((resolve) => srv.close(() => resolve())),
+      };
     });
     after(() => small.close());
 
@@ -641,15 +760,24 @@ describe('product bulk edits', () => {
          SELECT DISTINCT aggregate_type, aggregate_id FROM c`,
         [tenantId],
       );
-      const consume = outboxConsumer(server.runtime.dataSource, 'jobs', RETRY, createJobsHandler({ dataSource: server.runtime.dataSource, logger: silentLogger, services: server.runtime.services }));
+      const consume = outboxConsumer(
+        server.runtime.dataSource,
+        'jobs',
+        RETRY,
+        createJobsHandler({ dataSource: server.runtime.dataSource, logger: silentLogger, services: server.runtime.services }),
+      );
       for (const row of rows) {
-        const job = { id: jobIdFor(row.aggregate_type, row.aggregate_id), data: { aggregateType: row.aggregate_type, aggregateId: row.aggregate_id, tenantId } };
+        const job = {
+          id: jobIdFor(row.aggregate_type, row.aggregate_id),
+          data: { aggregateType: row.aggregate_type, aggregateId: row.aggregate_id, tenantId },
+        };
         await consume(job as BeeQueue.Job<OutboxJobData>);
       }
       return rows.length;
     }
 
-    const jobRows = (id: string) => q<{ status: string; topic: string }>("SELECT status, topic FROM outbox WHERE queue = 'jobs' AND aggregate_id = $1", [id]);
+    const jobRows = (id: string) =>
+      q<{ status: string; topic: string }>("SELECT status, topic FROM outbox WHERE queue = 'jobs' AND aggregate_id = $1", [id]);
 
     it('answers at once with the edit RUNNING; the worker completes it, one index outbox row per changed product', async () => {
       const m = await merchant(server);
@@ -660,7 +788,9 @@ describe('product bulk edits', () => {
       expect(e.items.map((i: Json) => i.status)).to.deep.equal(['PENDING', 'PENDING', 'PENDING', 'PENDING', 'PENDING']);
       expect((await current(m, ids[0]!)).price).to.equal(10);
       expect(await jobRows(e.id)).to.deep.equal([{ status: 'pending', topic: 'product_bulk_edit.run' }]);
-      const running = await ok(await call(server, 'GET', `/api/v1/product-bulk-edits?storeId=${m.storeId}&status=RUNNING`, { headers: m.headers }));
+      const running = await ok(
+        await call(server, 'GET', `/api/v1/product-bulk-edits?storeId=${m.storeId}&status=RUNNING`, { headers: m.headers }),
+      );
       expect(running.items.map((i: Json) => i.id)).to.deep.equal([e.id]);
       expectProblem(await revert(m, e.id), 409, 'bulk_edit_running');
 
@@ -695,11 +825,21 @@ describe('product bulk edits', () => {
       const prefix = `bulk-${uuidv7().slice(-12)}`;
       const { redisUrl } = server.runtime.config;
       const producers = new QueueRegistry({ redisUrl, isWorker: false, logger: silentLogger, prefix });
-      const consumers = startConsumers({ dataSource: server.runtime.dataSource, redisUrl, logger: silentLogger, outbox: RETRY, prefix }, jobsConsumers(server.runtime));
+      const consumers = startConsumers(
+        { dataSource: server.runtime.dataSource, redisUrl, logger: silentLogger, outbox: RETRY, prefix },
+        jobsConsumers(server.runtime),
+      );
       try {
         expect(consumers.queues).to.include('jobs');
-        await q("UPDATE outbox SET status = 'in_flight', claimed_at = now(), attempts = attempts + 1 WHERE queue = 'jobs' AND aggregate_id = $1", [e.id]);
-        await producers.get('jobs').createJob({ aggregateType: 'product_bulk_edit', aggregateId: e.id, tenantId: m.owner.tenantId }).setId(jobIdFor('product_bulk_edit', e.id)).save();
+        await q(
+          "UPDATE outbox SET status = 'in_flight', claimed_at = now(), attempts = attempts + 1 WHERE queue = 'jobs' AND aggregate_id = $1",
+          [e.id],
+        );
+        await producers
+          .get('jobs')
+          .createJob({ aggregateType: 'product_bulk_edit', aggregateId: e.id, tenantId: m.owner.tenantId })
+          .setId(jobIdFor('product_bulk_edit', e.id))
+          .save();
         await eventually(async () => (await jobRows(e.id))[0]!.status === 'done', 'the jobs worker to run the bulk edit', 20_000);
         expect(await jobRows(e.id)).to.deep.equal([{ status: 'done', topic: 'product_bulk_edit.run' }]);
       } finally {
@@ -718,7 +858,15 @@ describe('product bulk edits', () => {
       const e = await ok(await bulk(m, 'add-tags', { productIds: ids, tagIds: [t] }, m.headers, small));
       // A worker processed one batch of two and died before the rest (its outbox row left in flight).
       await q("UPDATE outbox SET status = 'in_flight', claimed_at = now() WHERE queue = 'jobs' AND aggregate_id = $1", [e.id]);
-      const ctx: RequestContext = { requestId: 'test', tenantId: m.owner.tenantId, actor: { type: 'user', id: m.owner.userId }, dataSource: server.runtime.dataSource, manager: server.runtime.dataSource.manager, inTransaction: false, services: server.runtime.services };
+      const ctx: RequestContext = {
+        requestId: 'test',
+        tenantId: m.owner.tenantId,
+        actor: { type: 'user', id: m.owner.userId },
+        dataSource: server.runtime.dataSource,
+        manager: server.runtime.dataSource.manager,
+        inTransaction: false,
+        services: server.runtime.services,
+      };
       expect(await inTransaction(ctx, (tx) => processBatch(tx, e.id, 2))).to.equal(false);
       const mid = await edit(m, e.id);
       expect(mid).to.include({ status: 'RUNNING', processedCount: 2, okCount: 2 });
@@ -744,7 +892,15 @@ describe('product bulk edits', () => {
       const ids: string[] = [];
       for (let i = 0; i < 3; i += 1) ids.push((await createProduct(server, m)).id);
       const e = await ok(await bulk(m, 'archive', { productIds: ids }, m.headers, small));
-      const ctx: RequestContext = { requestId: 'test', tenantId: m.owner.tenantId, actor: { type: 'user', id: m.owner.userId }, dataSource: server.runtime.dataSource, manager: server.runtime.dataSource.manager, inTransaction: false, services: server.runtime.services };
+      const ctx: RequestContext = {
+        requestId: 'test',
+        tenantId: m.owner.tenantId,
+        actor: { type: 'user', id: m.owner.userId },
+        dataSource: server.runtime.dataSource,
+        manager: server.runtime.dataSource.manager,
+        inTransaction: false,
+        services: server.runtime.services,
+      };
       const stopping = new AbortController();
       stopping.abort();
       let released: unknown;
@@ -759,7 +915,10 @@ describe('product bulk edits', () => {
       const m = await merchant(server);
       const ids: string[] = [];
       for (let i = 0; i < 3; i += 1) ids.push((await createProduct(server, m, { title: `P${i}`, variants: [{ stock: i }] })).id);
-      const rel = await call(server, 'POST', `/api/v1/catalog/products/${ids[2]}/relations`, { headers: m.headers, body: { relatedProductId: ids[0], kind: 'UPSELL' } });
+      const rel = await call(server, 'POST', `/api/v1/catalog/products/${ids[2]}/relations`, {
+        headers: m.headers,
+        body: { relatedProductId: ids[0], kind: 'UPSELL' },
+      });
       expect(rel.status, rel.text).to.be.oneOf([200, 201]);
       const e = await ok(await bulk(m, 'hard-delete', { productIds: ids }, m.headers, small));
       await runJobs(m.owner.tenantId);

@@ -18,7 +18,8 @@ import { applyProductGroups, emptyOutcome, prepareProductGroups, productCsvRules
 import { csvRecords } from '../../api/imports/csv-stream';
 import { inTransaction, systemContext } from '../../storage/request-context';
 
-const HEADER = 'handle,title,description,type,status,price,compareAtPrice,brand,categories,tags,attributes,images,sku,option1Name,option1Value,variantPrice,stock';
+const HEADER =
+  'handle,title,description,type,status,price,compareAtPrice,brand,categories,tags,attributes,images,sku,option1Name,option1Value,variantPrice,stock';
 
 describe('product import and export', function () {
   this.timeout(60_000);
@@ -27,12 +28,22 @@ describe('product import and export', function () {
 
   const importSync = (m: Merchant, csv: string, headers = m.headers, storeId = m.storeId) =>
     call(server, 'POST', `/api/v1/bulk-import/products?storeId=${storeId}`, { headers, rawBody: csv, contentType: 'text/csv' });
-  const importAsync = (m: Merchant, csv: string) => call(server, 'POST', `/api/v1/bulk-import/products/async?storeId=${m.storeId}`, { headers: m.headers, rawBody: csv, contentType: 'text/csv' });
+  const importAsync = (m: Merchant, csv: string) =>
+    call(server, 'POST', `/api/v1/bulk-import/products/async?storeId=${m.storeId}`, {
+      headers: m.headers,
+      rawBody: csv,
+      contentType: 'text/csv',
+    });
   /**
    * Sends `csv` to the asynchronous import as a chunked stream (no Content-Length), 64 KiB at a time;
    * `abortAfter` bytes makes the client give up part-way.
    */
-  async function streamAsync(target: TestServer, m: Merchant, csv: Buffer, abortAfter?: number): Promise<{ status: number; json: any } | Error> {
+  async function streamAsync(
+    target: TestServer,
+    m: Merchant,
+    csv: Buffer,
+    abortAfter?: number,
+  ): Promise<{ status: number; json: any } | Error> {
     let offset = 0;
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {
@@ -65,9 +76,14 @@ describe('product import and export', function () {
   };
   const progress = (m: Merchant, id: string, headers = m.headers) => call(server, 'GET', `/api/v1/bulk-import/jobs/${id}`, { headers });
   const deliver = (queue: 'import' | 'export', id: string) =>
-    transferJobsHandler(server.runtime.dataSource, server.runtime.services)({ queue, aggregateType: 'transfer_job', aggregateId: id, tenantId: null, messages: [] });
+    transferJobsHandler(
+      server.runtime.dataSource,
+      server.runtime.services,
+    )({ queue, aggregateType: 'transfer_job', aggregateId: id, tenantId: null, messages: [] });
 
-  async function products(storeId: string): Promise<Array<{ slug: string; title: string; price: string; status: string; variants: number }>> {
+  async function products(
+    storeId: string,
+  ): Promise<Array<{ slug: string; title: string; price: string; status: string; variants: number }>> {
     return server.runtime.dataSource.query(
       'SELECT p.slug, p.title, p.price::text AS price, p.status, (SELECT count(*)::int FROM product_variants v WHERE v.product_id = p.id) AS variants FROM products p WHERE p.store_id = $1 ORDER BY p.slug',
       [storeId],
@@ -77,7 +93,8 @@ describe('product import and export', function () {
   /** A CSV of `count` products with `variants` rows each. */
   function generated(count: number, variants = 2, from = 0): string {
     const lines = ['handle,title,price,sku,option1Name,option1Value,stock'];
-    for (let i = from; i < from + count; i += 1) for (let v = 0; v < variants; v += 1) lines.push(`gen-${i},Product ${i},${10 + i}.5,SKU-${i}-${v},Size,S${v},${v + 1}`);
+    for (let i = from; i < from + count; i += 1)
+      for (let v = 0; v < variants; v += 1) lines.push(`gen-${i},Product ${i},${10 + i}.5,SKU-${i}-${v},Size,S${v},${v + 1}`);
     return lines.join('\n');
   }
 
@@ -96,23 +113,51 @@ describe('product import and export', function () {
     ].join('\n');
     const res = await importSync(m, csv);
     expect(res.status, res.text).to.equal(200);
-    expect(res.json).to.deep.equal({ rows: { read: 3, failed: 0 }, products: { created: 2, updated: 0, unchanged: 0, failed: 0 }, errors: [], errorsTruncated: false });
+    expect(res.json).to.deep.equal({
+      rows: { read: 3, failed: 0 },
+      products: { created: 2, updated: 0, unchanged: 0, failed: 0 },
+      errors: [],
+      errorsTruncated: false,
+    });
 
-    const [shirt] = await server.runtime.dataSource.query("SELECT * FROM products WHERE store_id = $1 AND slug = 'blue-shirt'", [m.storeId]);
+    const [shirt] = await server.runtime.dataSource.query("SELECT * FROM products WHERE store_id = $1 AND slug = 'blue-shirt'", [
+      m.storeId,
+    ]);
     const view = await call(server, 'GET', `/api/v1/catalog/products/${shirt.id}`, { headers: m.headers });
-    expect(view.json).to.deep.include({ title: 'Blue Shirt', descriptionHtml: '<p>Soft</p>', type: 'PHYSICAL', status: 'PUBLISHED', price: 19.9, compareAtPrice: 29.9, categoryIds: [shirts], tagIds: [summer], attributes: { material: 'cotton' } });
+    expect(view.json).to.deep.include({
+      title: 'Blue Shirt',
+      descriptionHtml: '<p>Soft</p>',
+      type: 'PHYSICAL',
+      status: 'PUBLISHED',
+      price: 19.9,
+      compareAtPrice: 29.9,
+      categoryIds: [shirts],
+      tagIds: [summer],
+      attributes: { material: 'cotton' },
+    });
     expect(view.json.brandId).to.be.a('string');
-    expect(view.json.images.map((i: { url: string }) => i.url)).to.deep.equal(['https://img.example.test/a.jpg', 'https://img.example.test/b.jpg']);
+    expect(view.json.images.map((i: { url: string }) => i.url)).to.deep.equal([
+      'https://img.example.test/a.jpg',
+      'https://img.example.test/b.jpg',
+    ]);
     expect(view.json.variants.map((v: Record<string, unknown>) => [v.sku, v.options, v.price, v.stock])).to.deep.equal([
       ['BS-S', { Size: 'S' }, null, 3],
       ['BS-M', { Size: 'M' }, 21, 0],
     ]);
     // New products of a batch reach the indexer as one outbox row listing them all.
     const [mug] = await server.runtime.dataSource.query("SELECT id FROM products WHERE store_id = $1 AND slug = 'mug'", [m.storeId]);
-    const outbox = await server.runtime.dataSource.query("SELECT aggregate_type, topic, payload FROM outbox WHERE tenant_id = $1 AND queue = 'index' ORDER BY id", [m.owner.tenantId]);
+    const outbox = await server.runtime.dataSource.query(
+      "SELECT aggregate_type, topic, payload FROM outbox WHERE tenant_id = $1 AND queue = 'index' ORDER BY id",
+      [m.owner.tenantId],
+    );
     // The import's last batch says so: the indexer writes it without waiting for more.
-    expect(outbox).to.deep.equal([{ aggregate_type: 'product_batch', topic: 'product.created', payload: { productIds: [shirt.id, mug.id], final: true } }]);
-    const audit = await server.runtime.dataSource.query("SELECT action FROM audit_log WHERE tenant_id = $1 AND resource_type = 'product' ORDER BY id", [m.owner.tenantId]);
+    expect(outbox).to.deep.equal([
+      { aggregate_type: 'product_batch', topic: 'product.created', payload: { productIds: [shirt.id, mug.id], final: true } },
+    ]);
+    const audit = await server.runtime.dataSource.query(
+      "SELECT action FROM audit_log WHERE tenant_id = $1 AND resource_type = 'product' ORDER BY id",
+      [m.owner.tenantId],
+    );
     expect(audit.map((r: { action: string }) => r.action)).to.deep.equal(['product.create', 'product.create']);
 
     // The same file again changes nothing; a changed price updates only that product and keeps variant ids.
@@ -124,18 +169,30 @@ describe('product import and export', function () {
     expect(view2.json.variants.map((v: { id: string }) => v.id)).to.deep.equal(view.json.variants.map((v: { id: string }) => v.id));
     expect(view2.json.variants[1].price).to.equal(22);
     // The changed product went through replaceProduct: one product row of its own.
-    const outbox2 = await server.runtime.dataSource.query("SELECT aggregate_type, aggregate_id, topic FROM outbox WHERE tenant_id = $1 AND queue = 'index' ORDER BY id", [m.owner.tenantId]);
+    const outbox2 = await server.runtime.dataSource.query(
+      "SELECT aggregate_type, aggregate_id, topic FROM outbox WHERE tenant_id = $1 AND queue = 'index' ORDER BY id",
+      [m.owner.tenantId],
+    );
     expect(outbox2.slice(1)).to.deep.equal([{ aggregate_type: 'product', aggregate_id: shirt.id, topic: 'product.updated' }]);
   });
 
   it('tells webhook subscribers of imported products: product.created for new ones, product.updated for changed ones', async () => {
     const m = await merchant(server);
-    const hook = await call(server, 'POST', '/api/v1/webhooks/endpoints', { headers: m.headers, body: { url: 'https://hooks.example.com/import', topics: ['product.created', 'product.updated'] } });
+    const hook = await call(server, 'POST', '/api/v1/webhooks/endpoints', {
+      headers: m.headers,
+      body: { url: 'https://hooks.example.com/import', topics: ['product.created', 'product.updated'] },
+    });
     expect(hook.status, hook.text).to.equal(201);
     const csv = [HEADER, 'lamp,Lamp,,,,12,,,,,,,,,,,', 'vase,Vase,,,,8,,,,,,,,,,,'].join('\n');
     expect((await importSync(m, csv)).json.products.created).to.equal(2);
-    expect((await importSync(m, csv.replace('lamp,Lamp,,,,12', 'lamp,Lamp,,,,13'))).json.products).to.deep.include({ updated: 1, unchanged: 1 });
-    const events = await server.runtime.dataSource.query("SELECT topic, payload FROM outbox WHERE tenant_id = $1 AND queue = 'webhooks' ORDER BY id", [m.owner.tenantId]);
+    expect((await importSync(m, csv.replace('lamp,Lamp,,,,12', 'lamp,Lamp,,,,13'))).json.products).to.deep.include({
+      updated: 1,
+      unchanged: 1,
+    });
+    const events = await server.runtime.dataSource.query(
+      "SELECT topic, payload FROM outbox WHERE tenant_id = $1 AND queue = 'webhooks' ORDER BY id",
+      [m.owner.tenantId],
+    );
     expect(events.map((e: { topic: string; payload: any }) => [e.topic, e.payload.data.slug, e.payload.data.price])).to.deep.equal([
       ['product.created', 'lamp', 12],
       ['product.created', 'vase', 8],
@@ -207,13 +264,25 @@ describe('product import and export', function () {
     const csv = `${generated(5)}\nbroken,Broken,-1,,,,\n`;
     const started = await importAsync(m, csv);
     expect(started.status, started.text).to.equal(202);
-    expect(started.json).to.deep.include({ storeId: m.storeId, kind: 'PRODUCT_IMPORT', state: 'QUEUED', fileBytes: Buffer.byteLength(csv), download: null });
+    expect(started.json).to.deep.include({
+      storeId: m.storeId,
+      kind: 'PRODUCT_IMPORT',
+      state: 'QUEUED',
+      fileBytes: Buffer.byteLength(csv),
+      download: null,
+    });
     const id = started.json.id;
-    const [outbox] = await server.runtime.dataSource.query("SELECT queue, topic FROM outbox WHERE aggregate_type = 'transfer_job' AND aggregate_id = $1", [id]);
+    const [outbox] = await server.runtime.dataSource.query(
+      "SELECT queue, topic FROM outbox WHERE aggregate_type = 'transfer_job' AND aggregate_id = $1",
+      [id],
+    );
     expect(outbox).to.deep.equal({ queue: 'import', topic: 'product_import.queued' });
-    const [chunks] = await server.runtime.dataSource.query('SELECT count(*)::int AS n, sum(length(data))::int AS bytes, min(tenant_id::text) AS tenant FROM transfer_job_chunks WHERE job_id = $1', [id]);
+    const [chunks] = await server.runtime.dataSource.query(
+      'SELECT count(*)::int AS n, sum(length(data))::int AS bytes, min(tenant_id::text) AS tenant FROM transfer_job_chunks WHERE job_id = $1',
+      [id],
+    );
     expect(chunks).to.deep.equal({ n: 1, bytes: Buffer.byteLength(csv), tenant: m.owner.tenantId });
-    const [audit] = await server.runtime.dataSource.query("SELECT action FROM audit_log WHERE resource_id = $1", [id]);
+    const [audit] = await server.runtime.dataSource.query('SELECT action FROM audit_log WHERE resource_id = $1', [id]);
     expect(audit.action).to.equal('product_import.create');
 
     await deliver('import', id);
@@ -242,12 +311,18 @@ describe('product import and export', function () {
     if (started instanceof Error) throw started;
     expect(started.status, JSON.stringify(started.json)).to.equal(202);
     expect(started.json).to.deep.include({ state: 'QUEUED', fileBytes: csv.length });
-    const chunks: Array<{ seq: number; bytes: number }> = await server.runtime.dataSource.query('SELECT seq, length(data) AS bytes FROM transfer_job_chunks WHERE job_id = $1 ORDER BY seq', [started.json.id]);
+    const chunks: Array<{ seq: number; bytes: number }> = await server.runtime.dataSource.query(
+      'SELECT seq, length(data) AS bytes FROM transfer_job_chunks WHERE job_id = $1 ORDER BY seq',
+      [started.json.id],
+    );
     const whole = Math.floor(csv.length / (1024 * 1024));
     expect(chunks.map((c) => c.seq)).to.deep.equal([...Array(whole + 1).keys()]);
     expect(chunks.slice(0, whole).every((c) => c.bytes === 1024 * 1024)).to.equal(true);
     expect(chunks[whole]!.bytes).to.equal(csv.length - whole * 1024 * 1024);
-    const [stored] = await server.runtime.dataSource.query("SELECT encode(sha256(string_agg(data, ''::bytea ORDER BY seq)), 'hex') AS digest FROM transfer_job_chunks WHERE job_id = $1", [started.json.id]);
+    const [stored] = await server.runtime.dataSource.query(
+      "SELECT encode(sha256(string_agg(data, ''::bytea ORDER BY seq)), 'hex') AS digest FROM transfer_job_chunks WHERE job_id = $1",
+      [started.json.id],
+    );
     expect(stored.digest).to.equal(createHash('sha256').update(csv).digest('hex'));
 
     // A bad header is refused as soon as it has arrived, before anything is written, however large the upload.
@@ -267,8 +342,24 @@ describe('product import and export', function () {
       expect(tooBig.json.code).to.equal('payload_too_large');
       expect(await storedJobs(other.storeId)).to.deep.equal({ jobs: 0, chunks: 0 });
       // Declared too large: refused before reading.
-      expectProblem(await call(small, 'POST', `/api/v1/bulk-import/products/async?storeId=${other.storeId}`, { headers: other.headers, rawBody: csv, contentType: 'text/csv' }), 413, 'payload_too_large');
-      expectProblem(await call(small, 'POST', `/api/v1/bulk-import/products/async?storeId=${other.storeId}`, { headers: other.headers, rawBody: 'handle,title,price\na,A,1\n', contentType: 'text/plain' }), 415, 'unsupported_media_type');
+      expectProblem(
+        await call(small, 'POST', `/api/v1/bulk-import/products/async?storeId=${other.storeId}`, {
+          headers: other.headers,
+          rawBody: csv,
+          contentType: 'text/csv',
+        }),
+        413,
+        'payload_too_large',
+      );
+      expectProblem(
+        await call(small, 'POST', `/api/v1/bulk-import/products/async?storeId=${other.storeId}`, {
+          headers: other.headers,
+          rawBody: 'handle,title,price\na,A,1\n',
+          contentType: 'text/plain',
+        }),
+        415,
+        'unsupported_media_type',
+      );
 
       // A client that gives up part-way: the transaction rolls back.
       const cut = await streamAsync(small, other, csv.subarray(0, 1_500_000), 1_200_000);
@@ -289,7 +380,10 @@ describe('product import and export', function () {
 
   /** The import's index rows in order: [products listed, final]. */
   const batchRows = async (m: Merchant): Promise<Array<[number, boolean]>> => {
-    const rows: Array<{ payload: { productIds: string[]; final?: boolean } }> = await server.runtime.dataSource.query("SELECT payload FROM outbox WHERE tenant_id = $1 AND aggregate_type = 'product_batch' ORDER BY id", [m.owner.tenantId]);
+    const rows: Array<{ payload: { productIds: string[]; final?: boolean } }> = await server.runtime.dataSource.query(
+      "SELECT payload FROM outbox WHERE tenant_id = $1 AND aggregate_type = 'product_batch' ORDER BY id",
+      [m.owner.tenantId],
+    );
     return rows.map((r) => [r.payload.productIds.length, r.payload.final ?? false]);
   };
 
@@ -308,7 +402,9 @@ describe('product import and export', function () {
 
       // The worker dies inside the next batch, after writing its products: the batch's transaction rolls back.
       let crash: Error | undefined;
-      await runImportJob(server.runtime.dataSource, id, server.runtime.services, { crashInBatch: 1 }).catch((error: Error) => (crash = error));
+      await runImportJob(server.runtime.dataSource, id, server.runtime.services, { crashInBatch: 1 }).catch(
+        (error: Error) => (crash = error),
+      );
       expect(crash?.message).to.equal('simulated crash inside a batch');
       expect(await products(m.storeId)).to.have.length(6);
       expect((await progress(m, id)).json.rows.read).to.equal(12);
@@ -321,7 +417,10 @@ describe('product import and export', function () {
       const rows = await products(m.storeId);
       expect(rows.map((r) => r.slug)).to.have.length(10);
       expect(rows.every((r) => r.variants === 2)).to.equal(true);
-      const [counts] = await server.runtime.dataSource.query("SELECT count(*)::int AS n FROM audit_log WHERE tenant_id = $1 AND action = 'product.create'", [m.owner.tenantId]);
+      const [counts] = await server.runtime.dataSource.query(
+        "SELECT count(*)::int AS n FROM audit_log WHERE tenant_id = $1 AND action = 'product.create'",
+        [m.owner.tenantId],
+      );
       expect(counts.n).to.equal(10);
       // One index row per committed batch; only the last says that nothing more follows.
       expect(await batchRows(m)).to.deep.equal([
@@ -338,7 +437,12 @@ describe('product import and export', function () {
   /** A shutdown signal that turns aborted at its `after`+1-th look (a worker stopping part-way). */
   const stopsAfterLooks = (after: number): AbortSignal => {
     let looks = 0;
-    return { get aborted() { looks += 1; return looks > after; } } as AbortSignal;
+    return {
+      get aborted() {
+        looks += 1;
+        return looks > after;
+      },
+    } as AbortSignal;
   };
 
   it('hands an import back at shutdown after its committed batch (DeliveryReleased) and resumes it without duplicates', async () => {
@@ -349,7 +453,14 @@ describe('product import and export', function () {
       const id = started.json.id;
       const handler = transferJobsHandler(server.runtime.dataSource, server.runtime.services);
       let released: unknown;
-      await handler({ queue: 'import', aggregateType: 'transfer_job', aggregateId: id, tenantId: null, messages: [], signal: stopsAfterLooks(1) }).catch((error: unknown) => (released = error));
+      await handler({
+        queue: 'import',
+        aggregateType: 'transfer_job',
+        aggregateId: id,
+        tenantId: null,
+        messages: [],
+        signal: stopsAfterLooks(1),
+      }).catch((error: unknown) => (released = error));
       expect(released).to.be.instanceOf(DeliveryReleased);
       const midway = (await progress(m, id)).json;
       expect(midway.state).to.equal('RUNNING');
@@ -375,7 +486,10 @@ describe('product import and export', function () {
       return res.json.id;
     };
     const file = async (id: string): Promise<string> => {
-      const rows: Array<{ data: Buffer }> = await server.runtime.dataSource.query('SELECT data FROM transfer_job_chunks WHERE job_id = $1 ORDER BY seq', [id]);
+      const rows: Array<{ data: Buffer }> = await server.runtime.dataSource.query(
+        'SELECT data FROM transfer_job_chunks WHERE job_id = $1 ORDER BY seq',
+        [id],
+      );
       return Buffer.concat(rows.map((r) => r.data)).toString('utf8');
     };
     const whole = await start();
@@ -407,7 +521,10 @@ describe('product import and export', function () {
     const prepared = await prepareProductGroups(ctx, m.storeId, header, groups);
     expect(prepared.checked.size).to.equal(2);
     // Meanwhile a merchant creates gen-1 by hand.
-    const created = await call(server, 'POST', '/api/v1/catalog/products', { headers: m.headers, body: { storeId: m.storeId, title: 'By hand', slug: 'gen-1', type: 'PHYSICAL', price: 5 } });
+    const created = await call(server, 'POST', '/api/v1/catalog/products', {
+      headers: m.headers,
+      body: { storeId: m.storeId, title: 'By hand', slug: 'gen-1', type: 'PHYSICAL', price: 5 },
+    });
     expect(created.status, created.text).to.equal(201);
     const out = emptyOutcome();
     await inTransaction(ctx, (tx) => applyProductGroups(tx, m.storeId, header, groups, out, { prepared }));
@@ -466,19 +583,23 @@ describe('product import and export', function () {
     ].join('\n');
     const first = await importSync(m, csv);
     expect(first.json.products, first.text).to.deep.equal({ created: 2, updated: 0, unchanged: 0, failed: 0 });
-    const before = await server.runtime.dataSource.query('SELECT id, updated_at FROM products WHERE store_id = $1 ORDER BY id', [m.storeId]);
+    const before = await server.runtime.dataSource.query('SELECT id, updated_at FROM products WHERE store_id = $1 ORDER BY id', [
+      m.storeId,
+    ]);
 
     const started = await call(server, 'POST', `/api/v1/bulk-import/products/export?storeId=${m.storeId}`, { headers: m.headers });
     expect(started.status, started.text).to.equal(202);
     expect(started.json).to.deep.include({ kind: 'PRODUCT_EXPORT', state: 'QUEUED', download: null });
-    const [outbox] = await server.runtime.dataSource.query("SELECT queue FROM outbox WHERE aggregate_id = $1", [started.json.id]);
+    const [outbox] = await server.runtime.dataSource.query('SELECT queue FROM outbox WHERE aggregate_id = $1', [started.json.id]);
     expect(outbox.queue).to.equal('export');
     await deliver('export', started.json.id);
     const done = await progress(m, started.json.id);
     expect(done.json).to.deep.include({ state: 'COMPLETED', downloadExpired: false });
     expect(done.json.products.exported).to.equal(2);
     expect(done.json.rows.read).to.equal(3);
-    expect(done.json.download.url).to.match(new RegExp(`^/api/v1/bulk-import/jobs/${started.json.id}/download\\?expires=\\d+&signature=[A-Za-z0-9_-]{43}$`));
+    expect(done.json.download.url).to.match(
+      new RegExp(`^/api/v1/bulk-import/jobs/${started.json.id}/download\\?expires=\\d+&signature=[A-Za-z0-9_-]{43}$`),
+    );
     expect(Date.parse(done.json.download.expiresAt) - Date.now()).to.be.within(86_000_000, 86_400_000);
 
     const file = await call(server, 'GET', done.json.download.url, { headers: m.headers });
@@ -491,10 +612,19 @@ describe('product import and export', function () {
     expect(file.text).to.include("'=SUM(A1)");
 
     const reimport = await importSync(m, file.text);
-    expect(reimport.json, reimport.text).to.deep.equal({ rows: { read: 3, failed: 0 }, products: { created: 0, updated: 0, unchanged: 2, failed: 0 }, errors: [], errorsTruncated: false });
-    const after = await server.runtime.dataSource.query('SELECT id, updated_at FROM products WHERE store_id = $1 ORDER BY id', [m.owner.tenantId ? m.storeId : m.storeId]);
+    expect(reimport.json, reimport.text).to.deep.equal({
+      rows: { read: 3, failed: 0 },
+      products: { created: 0, updated: 0, unchanged: 2, failed: 0 },
+      errors: [],
+      errorsTruncated: false,
+    });
+    const after = await server.runtime.dataSource.query('SELECT id, updated_at FROM products WHERE store_id = $1 ORDER BY id', [
+      m.owner.tenantId ? m.storeId : m.storeId,
+    ]);
     expect(after).to.deep.equal(before);
-    const [formula] = await server.runtime.dataSource.query("SELECT title FROM products WHERE store_id = $1 AND slug = 'formula'", [m.storeId]);
+    const [formula] = await server.runtime.dataSource.query("SELECT title FROM products WHERE store_id = $1 AND slug = 'formula'", [
+      m.storeId,
+    ]);
     expect(formula.title).to.equal('=SUM(A1)');
   });
 
@@ -515,8 +645,21 @@ describe('product import and export', function () {
     expect((await call(server, 'GET', url, { headers: key })).status).to.equal(200);
 
     const expires = Number(/expires=(\d+)/.exec(url)![1]);
-    expectProblem(await call(server, 'GET', url.replace(`expires=${expires}`, `expires=${expires + 3600}`), { headers: m.headers }), 403, 'invalid_download_link');
-    expectProblem(await call(server, 'GET', url.replace(/signature=./, (s: string) => (s.endsWith('A') ? 'signature=B' : 'signature=A')), { headers: m.headers }), 403, 'invalid_download_link');
+    expectProblem(
+      await call(server, 'GET', url.replace(`expires=${expires}`, `expires=${expires + 3600}`), { headers: m.headers }),
+      403,
+      'invalid_download_link',
+    );
+    expectProblem(
+      await call(
+        server,
+        'GET',
+        url.replace(/signature=./, (s: string) => (s.endsWith('A') ? 'signature=B' : 'signature=A')),
+        { headers: m.headers },
+      ),
+      403,
+      'invalid_download_link',
+    );
 
     // An export finished longer ago than EXPORT_LINK_TTL_SECONDS shows no link, and its old link answers 410.
     process.env.EXPORT_LINK_TTL_SECONDS = '1';

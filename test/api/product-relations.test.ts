@@ -19,28 +19,42 @@ describe('product relations', () => {
 
   const upsert = (m: Merchant, productId: string, body: Record<string, unknown>, headers = m.headers): Promise<TestResponse> =>
     call(server, 'POST', `/api/v1/catalog/products/${productId}/relations`, { headers, body });
-  const list = (m: Merchant, productId: string, headers = m.headers): Promise<TestResponse> => call(server, 'GET', `/api/v1/catalog/products/${productId}/relations`, { headers });
+  const list = (m: Merchant, productId: string, headers = m.headers): Promise<TestResponse> =>
+    call(server, 'GET', `/api/v1/catalog/products/${productId}/relations`, { headers });
   const reorder = (m: Merchant, productId: string, body: Record<string, unknown>, headers = m.headers): Promise<TestResponse> =>
     call(server, 'POST', `/api/v1/catalog/products/${productId}/relations/reorder`, { headers, body });
-  const remove = (m: Merchant, id: string, headers = m.headers): Promise<TestResponse> => call(server, 'DELETE', `/api/v1/catalog/products/relations/${id}`, { headers });
+  const remove = (m: Merchant, id: string, headers = m.headers): Promise<TestResponse> =>
+    call(server, 'DELETE', `/api/v1/catalog/products/relations/${id}`, { headers });
 
-  async function relationOf(m: Merchant, productId: string, relatedProductId: string, kind = 'RELATED', position?: number): Promise<Record<string, any>> {
+  async function relationOf(
+    m: Merchant,
+    productId: string,
+    relatedProductId: string,
+    kind = 'RELATED',
+    position?: number,
+  ): Promise<Record<string, any>> {
     const res = await upsert(m, productId, { relatedProductId, kind, ...(position === undefined ? {} : { position }) });
     expect(res.status, res.text).to.equal(201);
     return res.json;
   }
 
   const outboxOf = async (productId: string): Promise<string[]> =>
-    (await server.runtime.dataSource.query('SELECT aggregate_type, topic FROM outbox WHERE aggregate_id = $1 ORDER BY id', [productId])).map(
-      (r: { aggregate_type: string; topic: string }) => `${r.aggregate_type}:${r.topic}`,
-    );
+    (
+      await server.runtime.dataSource.query('SELECT aggregate_type, topic FROM outbox WHERE aggregate_id = $1 ORDER BY id', [productId])
+    ).map((r: { aggregate_type: string; topic: string }) => `${r.aggregate_type}:${r.topic}`);
   const auditOf = async (resourceId: string): Promise<string[]> =>
-    (await server.runtime.dataSource.query('SELECT action FROM audit_log WHERE resource_id = $1 ORDER BY id', [resourceId])).map((r: { action: string }) => r.action);
+    (await server.runtime.dataSource.query('SELECT action FROM audit_log WHERE resource_id = $1 ORDER BY id', [resourceId])).map(
+      (r: { action: string }) => r.action,
+    );
 
   describe('POST /catalog/products/{productId}/relations', () => {
     it('creates a relation after the last of its kind, one audit entry and one product.updated row', async () => {
       const m = await merchant(server);
-      const [p, a, b] = [await product(server, m), await product(server, m, { title: 'Alpha', slug: uniqueSlug('alpha') }), await product(server, m)];
+      const [p, a, b] = [
+        await product(server, m),
+        await product(server, m, { title: 'Alpha', slug: uniqueSlug('alpha') }),
+        await product(server, m),
+      ];
       const res = await upsert(m, p, { relatedProductId: a, kind: 'UPSELL' });
       expect(res.status, res.text).to.equal(201);
       expect(res.json).to.deep.include({ relatedProductId: a, kind: 'UPSELL', position: 0 });
@@ -95,7 +109,10 @@ describe('product relations', () => {
       ] as Array<[Record<string, unknown>, string]>) {
         const res = await upsert(m, p, body);
         expect(res.status, JSON.stringify(body)).to.equal(400);
-        expect(res.json.errors.map((e: { path: string }) => e.path), JSON.stringify(body)).to.include(path);
+        expect(
+          res.json.errors.map((e: { path: string }) => e.path),
+          JSON.stringify(body),
+        ).to.include(path);
       }
       expect((await relationOf(m, p, a, 'RELATED', 10000)).position).to.equal(10000);
       expectProblem(await upsert(m, uuidv7(), { relatedProductId: a, kind: 'RELATED' }), 404, 'product_not_found');
@@ -119,7 +136,12 @@ describe('product relations', () => {
       await relationOf(m, p, c, 'RELATED');
       const res = await list(m, p);
       expect(res.status, res.text).to.equal(200);
-      expect(res.json.items.map((r: { kind: string; relatedProductId: string }) => `${r.kind}:${r.relatedProductId}`)).to.deep.equal([`RELATED:${c}`, `UPSELL:${c}`, `UPSELL:${b}`, `CROSS_SELL:${a}`]);
+      expect(res.json.items.map((r: { kind: string; relatedProductId: string }) => `${r.kind}:${r.relatedProductId}`)).to.deep.equal([
+        `RELATED:${c}`,
+        `UPSELL:${c}`,
+        `UPSELL:${b}`,
+        `CROSS_SELL:${a}`,
+      ]);
       expect(res.json.items[0].relatedProduct).to.have.all.keys('id', 'title', 'slug', 'status');
       expect(res.json.items[0].relatedProduct.status).to.equal('ARCHIVED');
       expect((await list(m, a)).json).to.deep.equal({ items: [] });
@@ -147,7 +169,9 @@ describe('product relations', () => {
       expect((await reorder(m, p, { kind: 'UPSELL', ids })).status).to.equal(204);
       const listed = (await list(m, p)).json.items;
       expect(listed.map((r: { id: string }) => r.id)).to.deep.equal([other.id, ...ids]);
-      expect(listed.filter((r: { kind: string }) => r.kind === 'UPSELL').map((r: { position: number }) => r.position)).to.deep.equal([0, 1, 2]);
+      expect(listed.filter((r: { kind: string }) => r.kind === 'UPSELL').map((r: { position: number }) => r.position)).to.deep.equal([
+        0, 1, 2,
+      ]);
       expect(await outboxOf(p)).to.have.length(before + 1);
       expect(await auditOf(p)).to.deep.equal(['product_relation.reorder']);
       expect((await reorder(m, p, { kind: 'UPSELL', ids })).status).to.equal(204);
@@ -157,13 +181,22 @@ describe('product relations', () => {
     it('answers 400 reorder_mismatch unless the ids are exactly that kind, and validates the body', async () => {
       const m = await merchant(server);
       const p = await product(server, m);
-      const [r1, r2] = [await relationOf(m, p, await product(server, m), 'UPSELL'), await relationOf(m, p, await product(server, m), 'UPSELL')];
+      const [r1, r2] = [
+        await relationOf(m, p, await product(server, m), 'UPSELL'),
+        await relationOf(m, p, await product(server, m), 'UPSELL'),
+      ];
       const related = await relationOf(m, p, await product(server, m), 'RELATED');
       for (const ids of [[r1.id], [r1.id, r2.id, related.id], [r1.id, related.id], [r1.id, uuidv7()]]) {
         expectProblem(await reorder(m, p, { kind: 'UPSELL', ids }), 400, 'reorder_mismatch');
       }
       expectProblem(await reorder(m, p, { kind: 'CROSS_SELL', ids: [r1.id] }), 400, 'reorder_mismatch');
-      for (const body of [{ kind: 'UPSELL', ids: [] }, { kind: 'UPSELL', ids: [r1.id, r1.id] }, { kind: 'NOPE', ids: [r1.id] }, { ids: [r1.id] }, { kind: 'UPSELL', ids: ['x'] }]) {
+      for (const body of [
+        { kind: 'UPSELL', ids: [] },
+        { kind: 'UPSELL', ids: [r1.id, r1.id] },
+        { kind: 'NOPE', ids: [r1.id] },
+        { ids: [r1.id] },
+        { kind: 'UPSELL', ids: ['x'] },
+      ]) {
         expect((await reorder(m, p, body)).status, JSON.stringify(body)).to.equal(400);
       }
       expectProblem(await reorder(m, uuidv7(), { kind: 'UPSELL', ids: [r1.id] }), 404, 'product_not_found');

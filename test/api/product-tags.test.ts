@@ -26,16 +26,28 @@ describe('product tags', () => {
     return res.json;
   }
 
-  const list = (m: Merchant, query: string, headers = m.headers): Promise<TestResponse> => call(server, 'GET', `/api/v1/catalog/product-tags?storeId=${m.storeId}${query}`, { headers });
+  const list = (m: Merchant, query: string, headers = m.headers): Promise<TestResponse> =>
+    call(server, 'GET', `/api/v1/catalog/product-tags?storeId=${m.storeId}${query}`, { headers });
   const assign = (m: Merchant, tagId: string, productIds: string[], headers = m.headers): Promise<TestResponse> =>
     call(server, 'POST', `/api/v1/catalog/product-tags/${tagId}/assign`, { headers, body: { productIds } });
   const unassign = (m: Merchant, tagId: string, productId: string, headers = m.headers): Promise<TestResponse> =>
     call(server, 'DELETE', `/api/v1/catalog/product-tags/${tagId}/assign/${productId}`, { headers });
 
   async function counts(resourceId: string): Promise<{ outbox: number; audit: number; topics: string[]; actions: string[] }> {
-    const outbox: Array<{ topic: string; aggregate_type: string }> = await server.runtime.dataSource.query('SELECT topic, aggregate_type FROM outbox WHERE aggregate_id = $1 ORDER BY id', [resourceId]);
-    const audit: Array<{ action: string }> = await server.runtime.dataSource.query('SELECT action FROM audit_log WHERE resource_id = $1 ORDER BY id', [resourceId]);
-    return { outbox: outbox.length, audit: audit.length, topics: outbox.map((r) => `${r.aggregate_type}:${r.topic}`), actions: audit.map((r) => r.action) };
+    const outbox: Array<{ topic: string; aggregate_type: string }> = await server.runtime.dataSource.query(
+      'SELECT topic, aggregate_type FROM outbox WHERE aggregate_id = $1 ORDER BY id',
+      [resourceId],
+    );
+    const audit: Array<{ action: string }> = await server.runtime.dataSource.query(
+      'SELECT action FROM audit_log WHERE resource_id = $1 ORDER BY id',
+      [resourceId],
+    );
+    return {
+      outbox: outbox.length,
+      audit: audit.length,
+      topics: outbox.map((r) => `${r.aggregate_type}:${r.topic}`),
+      actions: audit.map((r) => r.action),
+    };
   }
 
   describe('POST /catalog/product-tags', () => {
@@ -45,7 +57,12 @@ describe('product tags', () => {
       expect(res.status, res.text).to.equal(201);
       expect(res.json).to.include({ name: 'Summer Sale', slug: 'summer-sale', productCount: 0 });
       expect(res.json.createdAt).to.match(/^\d{4}-\d\d-\d\dT/);
-      expect(await counts(res.json.id)).to.deep.equal({ outbox: 1, audit: 1, topics: ['product_tag:product_tag.created'], actions: ['product_tag.create'] });
+      expect(await counts(res.json.id)).to.deep.equal({
+        outbox: 1,
+        audit: 1,
+        topics: ['product_tag:product_tag.created'],
+        actions: ['product_tag.create'],
+      });
       // A second tag of the same name gets the next free slug.
       expect((await tagOf(m, 'Summer sale')).slug).to.equal('summer-sale-2');
       expect((await tagOf(m, '!!!')).slug).to.equal('tag');
@@ -73,7 +90,10 @@ describe('product tags', () => {
       ] as Array<[Record<string, unknown>, string]>) {
         const res = await create(m, body);
         expect(res.status, JSON.stringify(body)).to.equal(400);
-        expect(res.json.errors.map((e: { path: string }) => e.path), JSON.stringify(body)).to.include(path);
+        expect(
+          res.json.errors.map((e: { path: string }) => e.path),
+          JSON.stringify(body),
+        ).to.include(path);
       }
       expect((await tagOf(m, 'x'.repeat(60))).name).to.have.length(60);
     });
@@ -107,7 +127,10 @@ describe('product tags', () => {
     it('updates name and slug, one audit entry and one outbox row; an unchanged request writes none', async () => {
       const m = await merchant(server);
       const tag = await tagOf(m, 'Old', 'old');
-      const res = await call(server, 'PATCH', `/api/v1/catalog/product-tags/${tag.id}`, { headers: m.headers, body: { name: 'New', slug: 'new' } });
+      const res = await call(server, 'PATCH', `/api/v1/catalog/product-tags/${tag.id}`, {
+        headers: m.headers,
+        body: { name: 'New', slug: 'new' },
+      });
       expect(res.status, res.text).to.equal(200);
       expect(res.json).to.include({ id: tag.id, name: 'New', slug: 'new', productCount: 0 });
       expect(await counts(tag.id)).to.deep.include({ outbox: 2, audit: 2, actions: ['product_tag.create', 'product_tag.update'] });
@@ -120,7 +143,8 @@ describe('product tags', () => {
       const m = await merchant(server);
       await tagOf(m, 'Taken', 'taken');
       const tag = await tagOf(m, 'Mine', 'mine');
-      const patch = (id: string, body: unknown, headers = m.headers): Promise<TestResponse> => call(server, 'PATCH', `/api/v1/catalog/product-tags/${id}`, { headers, body });
+      const patch = (id: string, body: unknown, headers = m.headers): Promise<TestResponse> =>
+        call(server, 'PATCH', `/api/v1/catalog/product-tags/${id}`, { headers, body });
       expectProblem(await patch(tag.id, { slug: 'TAKEN'.toLowerCase() }), 409, 'slug_taken');
       expect((await patch(tag.id, {})).status).to.equal(400);
       expect((await patch(tag.id, { name: 'x'.repeat(61) })).status).to.equal(400);
@@ -162,9 +186,15 @@ describe('product tags', () => {
       const unknown = uuidv7();
       const res = await assign(m, tag.id, [mine, otherStore, foreign, unknown]);
       expectProblem(res, 400, 'invalid_product');
-      expect(res.json.errors.map((e: { path: string }) => e.path)).to.deep.equal(['body.productIds[1]', 'body.productIds[2]', 'body.productIds[3]']);
+      expect(res.json.errors.map((e: { path: string }) => e.path)).to.deep.equal([
+        'body.productIds[1]',
+        'body.productIds[2]',
+        'body.productIds[3]',
+      ]);
       expect((await counts(mine)).outbox).to.equal(0);
-      const rows = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM product_tag_assignments WHERE tag_id = $1', [tag.id]);
+      const rows = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM product_tag_assignments WHERE tag_id = $1', [
+        tag.id,
+      ]);
       expect(rows[0].n).to.equal(0);
     });
 
@@ -175,13 +205,29 @@ describe('product tags', () => {
       expect((await assign(m, tag.id, [])).status).to.equal(400);
       expect((await assign(m, tag.id, [p, p])).status).to.equal(400);
       expect((await assign(m, tag.id, ['nope'])).status).to.equal(400);
-      expect((await assign(m, tag.id, Array.from({ length: 501 }, () => uuidv7()))).status).to.equal(400);
+      expect(
+        (
+          await assign(
+            m,
+            tag.id,
+            Array.from({ length: 501 }, () => uuidv7()),
+          )
+        ).status,
+      ).to.equal(400);
       expectProblem(await assign(m, uuidv7(), [p]), 404, 'product_tag_not_found');
       const stranger = await merchant(server);
       const strangerProduct = await product(server, stranger);
       expectProblem(await assign(stranger, tag.id, [strangerProduct]), 404, 'product_tag_not_found');
       // 500 distinct ids is within bounds (they are simply not products of the store).
-      expectProblem(await assign(m, tag.id, Array.from({ length: 500 }, () => uuidv7())), 400, 'invalid_product');
+      expectProblem(
+        await assign(
+          m,
+          tag.id,
+          Array.from({ length: 500 }, () => uuidv7()),
+        ),
+        400,
+        'invalid_product',
+      );
     });
 
     it('unassigns a tag from one product (one audit entry and one outbox row); not assigned → 404', async () => {
@@ -191,7 +237,12 @@ describe('product tags', () => {
       const untagged = await product(server, m);
       await assign(m, tag.id, [p]);
       expect((await unassign(m, tag.id, p)).status).to.equal(204);
-      expect(await counts(p)).to.deep.equal({ outbox: 2, audit: 2, topics: ['product:product.updated', 'product:product.updated'], actions: ['product.tag', 'product.untag'] });
+      expect(await counts(p)).to.deep.equal({
+        outbox: 2,
+        audit: 2,
+        topics: ['product:product.updated', 'product:product.updated'],
+        actions: ['product.tag', 'product.untag'],
+      });
       expectProblem(await unassign(m, tag.id, p), 404, 'assignment_not_found');
       expectProblem(await unassign(m, tag.id, untagged), 404, 'assignment_not_found');
       expectProblem(await unassign(m, uuidv7(), p), 404, 'product_tag_not_found');
@@ -218,16 +269,26 @@ describe('product tags', () => {
         actions: ['product_tag.create', 'product_tag.delete'],
       });
       expect((await counts(p)).actions).to.deep.equal(['product.tag', 'product.untag']);
-      const rows = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM product_tag_assignments WHERE tag_id = $1', [tag.id]);
+      const rows = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM product_tag_assignments WHERE tag_id = $1', [
+        tag.id,
+      ]);
       expect(rows[0].n).to.equal(0);
-      expectProblem(await call(server, 'DELETE', `/api/v1/catalog/product-tags/${tag.id}`, { headers: m.headers }), 404, 'product_tag_not_found');
+      expectProblem(
+        await call(server, 'DELETE', `/api/v1/catalog/product-tags/${tag.id}`, { headers: m.headers }),
+        404,
+        'product_tag_not_found',
+      );
     });
 
     it("answers 404 for another tenant's tag and leaves it", async () => {
       const m = await merchant(server);
       const tag = await tagOf(m, 'Kept');
       const stranger = await merchant(server);
-      expectProblem(await call(server, 'DELETE', `/api/v1/catalog/product-tags/${tag.id}`, { headers: stranger.headers }), 404, 'product_tag_not_found');
+      expectProblem(
+        await call(server, 'DELETE', `/api/v1/catalog/product-tags/${tag.id}`, { headers: stranger.headers }),
+        404,
+        'product_tag_not_found',
+      );
       expect((await list(m, '')).json.items.map((t: { id: string }) => t.id)).to.deep.equal([tag.id]);
     });
   });
@@ -265,7 +326,8 @@ describe('product tags', () => {
     it("validates the query and answers 404 for another tenant's store", async () => {
       const m = await merchant(server);
       const badId = Buffer.from(JSON.stringify(['a', 'not-a-uuid'])).toString('base64url');
-      for (const q of ['&limit=0', '&limit=101', '&productId=nope', '&cursor=bm9wZQ', `&cursor=${badId}`, '&other=1']) expect((await list(m, q)).status, q).to.equal(400);
+      for (const q of ['&limit=0', '&limit=101', '&productId=nope', '&cursor=bm9wZQ', `&cursor=${badId}`, '&other=1'])
+        expect((await list(m, q)).status, q).to.equal(400);
       const readOnly = await apiKey(server, m, ['catalog:read']);
       expect((await list(m, '', readOnly)).status).to.equal(200);
       expect((await call(server, 'GET', '/api/v1/catalog/product-tags', { headers: m.headers })).status).to.equal(400);

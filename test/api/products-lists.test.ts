@@ -29,11 +29,40 @@ describe('products (merchant lists)', () => {
     const categoryId = await category(server, m, { name: 'Shoes' });
     const vendorId = uuidv7();
     const ids: Record<string, string> = {};
-    ids.alpha = (await createProduct(server, m, { title: 'Alpha Runner', price: 50, brandId, categoryIds: [categoryId], variants: [{ sku: 'ALP_1', barcode: '111', stock: 3 }] })).id;
-    ids.bravo = (await createProduct(server, m, { title: 'bravo 100% wool', type: 'DIGITAL', price: 5.25, vendorId, variants: [{ sku: 'BRV-1', stock: 0 }] })).id;
-    ids.charlie = (await createProduct(server, m, { title: 'Charlie Boot', price: 120, status: 'PUBLISHED', categoryIds: [categoryId], variants: [{ sku: 'CHL-1', stock: 10 }, { sku: 'CHL-2', stock: 1 }] })).id;
+    ids.alpha = (
+      await createProduct(server, m, {
+        title: 'Alpha Runner',
+        price: 50,
+        brandId,
+        categoryIds: [categoryId],
+        variants: [{ sku: 'ALP_1', barcode: '111', stock: 3 }],
+      })
+    ).id;
+    ids.bravo = (
+      await createProduct(server, m, {
+        title: 'bravo 100% wool',
+        type: 'DIGITAL',
+        price: 5.25,
+        vendorId,
+        variants: [{ sku: 'BRV-1', stock: 0 }],
+      })
+    ).id;
+    ids.charlie = (
+      await createProduct(server, m, {
+        title: 'Charlie Boot',
+        price: 120,
+        status: 'PUBLISHED',
+        categoryIds: [categoryId],
+        variants: [
+          { sku: 'CHL-1', stock: 10 },
+          { sku: 'CHL-2', stock: 1 },
+        ],
+      })
+    ).id;
     ids.delta = (await createProduct(server, m, { title: 'Delta Sandal', price: 20, brandId })).id;
-    ids.echo = (await createProduct(server, m, { title: 'Echo_Slipper', price: 20, status: 'ARCHIVED', variants: [{ barcode: '555', stock: 2 }] })).id;
+    ids.echo = (
+      await createProduct(server, m, { title: 'Echo_Slipper', price: 20, status: 'ARCHIVED', variants: [{ barcode: '555', stock: 2 }] })
+    ).id;
     return { m, ids, brandId, categoryId, vendorId };
   }
 
@@ -49,7 +78,11 @@ describe('products (merchant lists)', () => {
       expect(charlie).to.include({ title: 'Charlie Boot', status: 'PUBLISHED', price: 120, stock: 11, inStock: true, discountPercent: 0 });
       expect(res.json.items[1]).to.include({ stock: 0, inStock: false, imageUrl: null });
       const other = await merchant(server);
-      expectProblem(await call(server, 'GET', `/api/v1/catalog/products?storeId=${m.storeId}`, { headers: other.headers }), 404, 'store_not_found');
+      expectProblem(
+        await call(server, 'GET', `/api/v1/catalog/products?storeId=${m.storeId}`, { headers: other.headers }),
+        404,
+        'store_not_found',
+      );
       expectProblem(await call(server, 'GET', '/api/v1/catalog/products', { headers: m.headers }), 400, 'validation_failed');
     });
   });
@@ -94,7 +127,10 @@ describe('products (merchant lists)', () => {
       expect(await order('price', 'asc')).to.deep.equal([ids.bravo, ids.delta, ids.echo, ids.alpha, ids.charlie]);
       expect(await order('price', 'desc')).to.deep.equal([ids.charlie, ids.alpha, ids.echo, ids.delta, ids.bravo]);
       expect(await order('stock', 'desc')).to.deep.equal([ids.charlie, ids.alpha, ids.echo, ids.delta, ids.bravo]);
-      await call(server, 'PUT', `/api/v1/catalog/products/${ids.bravo}`, { headers: m.headers, body: { title: 'bravo 100% wool', type: 'DIGITAL', price: 5.25 } });
+      await call(server, 'PUT', `/api/v1/catalog/products/${ids.bravo}`, {
+        headers: m.headers,
+        body: { title: 'bravo 100% wool', type: 'DIGITAL', price: 5.25 },
+      });
       expect((await order('updatedAt', 'desc'))[0]).to.equal(ids.bravo);
     });
 
@@ -112,7 +148,11 @@ describe('products (merchant lists)', () => {
       const byPage = await list(m, '/page', { sortBy: 'price', sortDir: 'asc', limit: 2, page: 2 });
       expect(idsOf(byPage)).to.deep.equal([ids.echo, ids.alpha]);
       expect(byPage.json.page).to.equal(2);
-      expectProblem(await list(m, '/page', { sortBy: 'name', sortDir: 'asc', limit: 2, cursor: first.json.nextCursor }), 400, 'invalid_cursor');
+      expectProblem(
+        await list(m, '/page', { sortBy: 'name', sortDir: 'asc', limit: 2, cursor: first.json.nextCursor }),
+        400,
+        'invalid_cursor',
+      );
       expectProblem(await list(m, '/page', { cursor: 'garbage' }), 400, 'invalid_cursor');
     });
 
@@ -121,11 +161,26 @@ describe('products (merchant lists)', () => {
       const bad = await list(m, '/page', { priceMin: 10, priceMax: 5 });
       expectProblem(bad, 400, 'invalid_range');
       expect(bad.json.errors[0].path).to.equal('query.priceMin');
-      for (const query of [{ limit: 0 }, { limit: 101 }, { page: 1001 }, { sortBy: 'title' }, { sortDir: 'up' }, { status: 'ACTIVE' }, { hasBarcode: 'maybe' }, { brandId: 'x' }, { priceMin: -1 }, { unknown: 1 }]) {
+      for (const query of [
+        { limit: 0 },
+        { limit: 101 },
+        { page: 1001 },
+        { sortBy: 'title' },
+        { sortDir: 'up' },
+        { status: 'ACTIVE' },
+        { hasBarcode: 'maybe' },
+        { brandId: 'x' },
+        { priceMin: -1 },
+        { unknown: 1 },
+      ]) {
         expectProblem(await list(m, '/page', query as Record<string, any>), 400, 'validation_failed');
       }
       const other = await merchant(server);
-      expectProblem(await call(server, 'GET', `/api/v1/catalog/products/page?storeId=${m.storeId}`, { headers: other.headers }), 404, 'store_not_found');
+      expectProblem(
+        await call(server, 'GET', `/api/v1/catalog/products/page?storeId=${m.storeId}`, { headers: other.headers }),
+        404,
+        'store_not_found',
+      );
     });
   });
 
@@ -142,7 +197,11 @@ describe('products (merchant lists)', () => {
       expectProblem(await list(m, '/search', { cursor: 'x' }), 400, 'validation_failed');
       expectProblem(await list(m, '/search', { priceMin: 3, priceMax: 2 }), 400, 'invalid_range');
       const other = await merchant(server);
-      expectProblem(await call(server, 'GET', `/api/v1/catalog/products/search?storeId=${m.storeId}`, { headers: other.headers }), 404, 'store_not_found');
+      expectProblem(
+        await call(server, 'GET', `/api/v1/catalog/products/search?storeId=${m.storeId}`, { headers: other.headers }),
+        404,
+        'store_not_found',
+      );
     });
   });
 
@@ -165,7 +224,11 @@ describe('products (merchant lists)', () => {
         // 0.1 × 3 + 0.2 × 7 + 19.9999 × 1 = 21.6999 → 21.70
         { categoryId: shoes, name: 'Shoes', productCount: 2, stockValue: '21.70' },
       ]);
-      expectProblem(await call(server, 'GET', `/api/v1/catalog/products/category-value?storeId=${m.storeId}`, { headers: other.headers }), 404, 'store_not_found');
+      expectProblem(
+        await call(server, 'GET', `/api/v1/catalog/products/category-value?storeId=${m.storeId}`, { headers: other.headers }),
+        404,
+        'store_not_found',
+      );
     });
   });
 });

@@ -17,19 +17,33 @@ describe('products (merchant writes)', () => {
 
   /** POST /catalog/products with `body` over the defaults of createProduct; the answer as it comes. */
   const postProduct = (m: Merchant, body: Record<string, unknown> = {}) =>
-    call(server, 'POST', '/api/v1/catalog/products', { headers: m.headers, body: { storeId: m.storeId, title: 'Blue Shirt', type: 'PHYSICAL', price: 10, ...body } });
+    call(server, 'POST', '/api/v1/catalog/products', {
+      headers: m.headers,
+      body: { storeId: m.storeId, title: 'Blue Shirt', type: 'PHYSICAL', price: 10, ...body },
+    });
 
   /** The outbox topics and audit actions recorded for a product id. */
   async function writesFor(id: string): Promise<{ topics: string[]; actions: string[] }> {
-    const outbox: Array<{ topic: string; queue: string; aggregate_type: string }> = await server.runtime.dataSource.query('SELECT topic, queue, aggregate_type FROM outbox WHERE aggregate_id = $1 ORDER BY id', [id]);
+    const outbox: Array<{ topic: string; queue: string; aggregate_type: string }> = await server.runtime.dataSource.query(
+      'SELECT topic, queue, aggregate_type FROM outbox WHERE aggregate_id = $1 ORDER BY id',
+      [id],
+    );
     for (const row of outbox) expect(row).to.include({ queue: 'index', aggregate_type: 'product' });
-    const audit: Array<{ action: string }> = await server.runtime.dataSource.query("SELECT action FROM audit_log WHERE resource_id = $1 AND resource_type = 'product' ORDER BY id", [id]);
+    const audit: Array<{ action: string }> = await server.runtime.dataSource.query(
+      "SELECT action FROM audit_log WHERE resource_id = $1 AND resource_type = 'product' ORDER BY id",
+      [id],
+    );
     return { topics: outbox.map((row) => row.topic), actions: audit.map((row) => row.action) };
   }
 
   const get = (m: Merchant, id: string) => call(server, 'GET', `/api/v1/catalog/products/${id}`, { headers: m.headers });
-  const put = (m: Merchant, id: string, body: Record<string, unknown>) => call(server, 'PUT', `/api/v1/catalog/products/${id}`, { headers: m.headers, body: { title: 'Blue Shirt', type: 'PHYSICAL', price: 10, ...body } });
-  const action = (m: Merchant, id: string, verb: string) => call(server, 'POST', `/api/v1/catalog/products/${id}/${verb}`, { headers: m.headers });
+  const put = (m: Merchant, id: string, body: Record<string, unknown>) =>
+    call(server, 'PUT', `/api/v1/catalog/products/${id}`, {
+      headers: m.headers,
+      body: { title: 'Blue Shirt', type: 'PHYSICAL', price: 10, ...body },
+    });
+  const action = (m: Merchant, id: string, verb: string) =>
+    call(server, 'POST', `/api/v1/catalog/products/${id}/${verb}`, { headers: m.headers });
 
   describe('POST /catalog/products', () => {
     it('creates a draft with every part, derives the slug and answers the full product', async () => {
@@ -57,7 +71,21 @@ describe('products (merchant writes)', () => {
       });
       expect(res.status, res.text).to.equal(201);
       const p = res.json;
-      expect(p).to.include({ slug: 'blue-shirt-unique', status: 'DRAFT', currency: 'USD', price: 19.99, compareAtPrice: 24.99, discountPercent: 20, brandId, inStock: true, publishedAt: null, rating: 0, reviewCount: 0, salesCount: 0, viewCount: 0 });
+      expect(p).to.include({
+        slug: 'blue-shirt-unique',
+        status: 'DRAFT',
+        currency: 'USD',
+        price: 19.99,
+        compareAtPrice: 24.99,
+        discountPercent: 20,
+        brandId,
+        inStock: true,
+        publishedAt: null,
+        rating: 0,
+        reviewCount: 0,
+        salesCount: 0,
+        viewCount: 0,
+      });
       expect(p.categoryIds).to.deep.equal([categoryId]);
       expect(p.tagIds).to.deep.equal([tagId]);
       expect(p.attributes).to.deep.equal({ Material: 'cotton' });
@@ -97,11 +125,15 @@ describe('products (merchant writes)', () => {
     it('sanitises HTML: scripts, styles, event handlers and javascript: links vanish', async () => {
       const m = await merchant(server);
       const p = await createProduct(server, m, {
-        descriptionHtml: '<p onclick="steal()">Hi <strong>there</strong><script>alert(1)</script><style>p{}</style> <a href="javascript:alert(1)">x</a> <a href="https://ok.example">ok</a><img src="data:image/png;base64,AA" onerror="x()"><img src="https://i.example/a.png"></p>',
+        descriptionHtml:
+          '<p onclick="steal()">Hi <strong>there</strong><script>alert(1)</script><style>p{}</style> <a href="javascript:alert(1)">x</a> <a href="https://ok.example">ok</a><img src="data:image/png;base64,AA" onerror="x()"><img src="https://i.example/a.png"></p>',
         translations: { de: { descriptionHtml: '<em onmouseover="x()">Hallo</em><script>1</script>' } },
       });
       expect(p.descriptionHtml).to.not.match(/script|onclick|onerror|style|javascript|data:/);
-      expect(p.descriptionHtml).to.contain('<strong>there</strong>').and.contain('<a href="https://ok.example">ok</a>').and.contain('<img src="https://i.example/a.png" />');
+      expect(p.descriptionHtml)
+        .to.contain('<strong>there</strong>')
+        .and.contain('<a href="https://ok.example">ok</a>')
+        .and.contain('<img src="https://i.example/a.png" />');
       expect(p.translations.de.descriptionHtml).to.equal('<em>Hallo</em>');
     });
 
@@ -124,12 +156,22 @@ describe('products (merchant writes)', () => {
         [{ tagIds: Array.from({ length: 51 }, () => uuidv7()) }, 'body.tagIds'],
         [{ variants: [{ stock: -1 }] }, 'body.variants[0].stock'],
         [{ variants: [{ stock: 1, sku: 'x'.repeat(101) }] }, 'body.variants[0].sku'],
-        [{ variants: [{ stock: 1, options: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`o${i}`, 'v'])) }] }, 'body.variants[0].options'],
+        [
+          { variants: [{ stock: 1, options: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`o${i}`, 'v'])) }] },
+          'body.variants[0].options',
+        ],
         [{ variants: Array.from({ length: 101 }, () => ({ stock: 1 })) }, 'body.variants'],
         [{ images: [{ url: 'ftp://x.example/a.png' }] }, 'body.images[0].url'],
         [{ images: Array.from({ length: 51 }, () => ({ url: 'https://x.example/a.png' })) }, 'body.images'],
         [{ translations: { EN: { title: 'x' } } }, 'body.translations.EN'],
-        [{ translations: Object.fromEntries(Array.from({ length: 31 }, (_, i) => [`a${String.fromCharCode(97 + (i % 26))}-x${i}`, { title: 't' }])) }, 'body.translations'],
+        [
+          {
+            translations: Object.fromEntries(
+              Array.from({ length: 31 }, (_, i) => [`a${String.fromCharCode(97 + (i % 26))}-x${i}`, { title: 't' }]),
+            ),
+          },
+          'body.translations',
+        ],
         [{ images: [{ url: 'https://x.example/a.png', alt: 'x'.repeat(501) }] }, 'body.images[0].alt'],
         [{ variants: [{ stock: 1, barcode: 'x'.repeat(65) }] }, 'body.variants[0].barcode'],
         [{ attributes: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`a${i}`, 1])) }, 'body.attributes'],
@@ -139,7 +181,10 @@ describe('products (merchant writes)', () => {
       for (const [body, path] of cases) {
         const res = await postProduct(m, body);
         expectProblem(res, 400, 'validation_failed');
-        expect(res.json.errors.map((e: any) => e.path), JSON.stringify(body).slice(0, 80)).to.include(path);
+        expect(
+          res.json.errors.map((e: any) => e.path),
+          JSON.stringify(body).slice(0, 80),
+        ).to.include(path);
       }
       const count = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM products WHERE store_id = $1', [m.storeId]);
       expect(count[0].n).to.equal(0);
@@ -148,7 +193,11 @@ describe('products (merchant writes)', () => {
     it('refuses a compare-at price below the price, also on a variant', async () => {
       const m = await merchant(server);
       expectProblem(await postProduct(m, { price: 10, compareAtPrice: 9.9999 }), 400, 'compare_at_below_price');
-      expectProblem(await postProduct(m, { price: 10, variants: [{ price: 5, compareAtPrice: 4, stock: 1 }] }), 400, 'compare_at_below_price');
+      expectProblem(
+        await postProduct(m, { price: 10, variants: [{ price: 5, compareAtPrice: 4, stock: 1 }] }),
+        400,
+        'compare_at_below_price',
+      );
       expect((await createProduct(server, m, { price: 10, compareAtPrice: 10 })).discountPercent).to.equal(0);
       expect((await createProduct(server, m, { price: 0.1, compareAtPrice: 0.3 })).discountPercent).to.equal(67);
     });
@@ -171,7 +220,12 @@ describe('products (merchant writes)', () => {
       const m = await merchant(server);
       await createProduct(server, m, { variants: [{ sku: 'SKU-1', stock: 1 }] });
       expectProblem(await postProduct(m, { variants: [{ sku: 'sku-1', stock: 1 }] }), 409, 'sku_taken');
-      const twice = await postProduct(m, { variants: [{ sku: 'A', stock: 1 }, { sku: 'a', stock: 1 }] });
+      const twice = await postProduct(m, {
+        variants: [
+          { sku: 'A', stock: 1 },
+          { sku: 'a', stock: 1 },
+        ],
+      });
       expectProblem(twice, 409, 'sku_taken');
       expect(twice.json.errors[0].path).to.equal('body.variants[1].sku');
       const other = await merchant(server);
@@ -206,14 +260,35 @@ describe('products (merchant writes)', () => {
     it("answers 404 for another tenant's store and for an API key's other store", async () => {
       const m = await merchant(server);
       const other = await merchant(server);
-      expectProblem(await call(server, 'POST', '/api/v1/catalog/products', { headers: m.headers, body: { storeId: other.storeId, title: 'x', type: 'PHYSICAL', price: 1 } }), 404, 'store_not_found');
+      expectProblem(
+        await call(server, 'POST', '/api/v1/catalog/products', {
+          headers: m.headers,
+          body: { storeId: other.storeId, title: 'x', type: 'PHYSICAL', price: 1 },
+        }),
+        404,
+        'store_not_found',
+      );
       const second = await store(server, m, { name: 'Second' });
       const keyHeaders = await apiKey(server, m, ['catalog:write', 'catalog:read']);
-      const viaKey = await call(server, 'POST', '/api/v1/catalog/products', { headers: keyHeaders, body: { storeId: m.storeId, title: 'By key', type: 'DIGITAL', price: 1 } });
+      const viaKey = await call(server, 'POST', '/api/v1/catalog/products', {
+        headers: keyHeaders,
+        body: { storeId: m.storeId, title: 'By key', type: 'DIGITAL', price: 1 },
+      });
       expect(viaKey.status, viaKey.text).to.equal(201);
-      expectProblem(await call(server, 'POST', '/api/v1/catalog/products', { headers: keyHeaders, body: { storeId: second, title: 'x', type: 'DIGITAL', price: 1 } }), 404, 'store_not_found');
+      expectProblem(
+        await call(server, 'POST', '/api/v1/catalog/products', {
+          headers: keyHeaders,
+          body: { storeId: second, title: 'x', type: 'DIGITAL', price: 1 },
+        }),
+        404,
+        'store_not_found',
+      );
       const inSecond = await createProduct(server, { ...m, storeId: second });
-      expectProblem(await call(server, 'GET', `/api/v1/catalog/products/${inSecond.id}`, { headers: keyHeaders }), 404, 'product_not_found');
+      expectProblem(
+        await call(server, 'GET', `/api/v1/catalog/products/${inSecond.id}`, { headers: keyHeaders }),
+        404,
+        'product_not_found',
+      );
     });
   });
 
@@ -247,9 +322,25 @@ describe('products (merchant writes)', () => {
     it('replaces every field, keeps variant ids given, and writes one update', async () => {
       const m = await merchant(server);
       const categoryId = await category(server, m, { name: 'Cups' });
-      const p = await createProduct(server, m, { title: 'Cup', descriptionHtml: '<p>old</p>', categoryIds: [categoryId], variants: [{ sku: 'C-1', stock: 1 }, { sku: 'C-2', stock: 2 }], images: [{ url: 'https://x.example/1.png' }] });
+      const p = await createProduct(server, m, {
+        title: 'Cup',
+        descriptionHtml: '<p>old</p>',
+        categoryIds: [categoryId],
+        variants: [
+          { sku: 'C-1', stock: 1 },
+          { sku: 'C-2', stock: 2 },
+        ],
+        images: [{ url: 'https://x.example/1.png' }],
+      });
       const keep = p.variants[1].id;
-      const res = await put(m, p.id, { title: 'Big Cup', price: 12.5, variants: [{ id: keep, sku: 'C-1', stock: 5 }, { sku: 'C-9', stock: 0 }] });
+      const res = await put(m, p.id, {
+        title: 'Big Cup',
+        price: 12.5,
+        variants: [
+          { id: keep, sku: 'C-1', stock: 5 },
+          { sku: 'C-9', stock: 0 },
+        ],
+      });
       expect(res.status, res.text).to.equal(200);
       expect(res.json).to.include({ title: 'Big Cup', slug: 'cup', descriptionHtml: '', price: 12.5, status: 'DRAFT' });
       expect(res.json.categoryIds).to.deep.equal([]);
@@ -258,12 +349,21 @@ describe('products (merchant writes)', () => {
         [true, 'C-1', 5],
         [false, 'C-9', 0],
       ]);
-      expect(await writesFor(p.id)).to.deep.equal({ topics: ['product.created', 'product.updated'], actions: ['product.create', 'product.update'] });
+      expect(await writesFor(p.id)).to.deep.equal({
+        topics: ['product.created', 'product.updated'],
+        actions: ['product.create', 'product.update'],
+      });
     });
 
     it('writes nothing for an identical replace', async () => {
       const m = await merchant(server);
-      const body = { title: 'Same', type: 'PHYSICAL', price: 5.5, variants: [{ sku: 'S-1', stock: 1, options: { size: 'M' } }], images: [{ url: 'https://x.example/1.png', alt: 'a' }] };
+      const body = {
+        title: 'Same',
+        type: 'PHYSICAL',
+        price: 5.5,
+        variants: [{ sku: 'S-1', stock: 1, options: { size: 'M' } }],
+        images: [{ url: 'https://x.example/1.png', alt: 'a' }],
+      };
       const p = await createProduct(server, m, body);
       const res = await put(m, p.id, { ...body, price: 5.5 });
       expect(res.status, res.text).to.equal(200);
@@ -299,7 +399,10 @@ describe('products (merchant writes)', () => {
       expect(res.status, res.text).to.equal(204);
       expectProblem(await get(m, p.id), 404, 'product_not_found');
       expectProblem(await call(server, 'DELETE', `/api/v1/catalog/products/${p.id}`, { headers: m.headers }), 404, 'product_not_found');
-      expect(await writesFor(p.id)).to.deep.equal({ topics: ['product.created', 'product.deleted'], actions: ['product.create', 'product.delete'] });
+      expect(await writesFor(p.id)).to.deep.equal({
+        topics: ['product.created', 'product.deleted'],
+        actions: ['product.create', 'product.delete'],
+      });
       // The SKU is free again.
       await createProduct(server, m, { variants: [{ sku: 'D-1', stock: 1 }] });
     });
@@ -355,11 +458,26 @@ describe('products (merchant writes)', () => {
     it('copies as a draft with a -copy slug, SKUs cleared and counters zero', async () => {
       const m = await merchant(server);
       const categoryId = await category(server, m, { name: 'Hats' });
-      const p = await createProduct(server, m, { title: 'Hat', status: 'PUBLISHED', categoryIds: [categoryId], variants: [{ sku: 'H-1', barcode: '42', stock: 4 }], images: [{ url: 'https://x.example/h.png' }] });
+      const p = await createProduct(server, m, {
+        title: 'Hat',
+        status: 'PUBLISHED',
+        categoryIds: [categoryId],
+        variants: [{ sku: 'H-1', barcode: '42', stock: 4 }],
+        images: [{ url: 'https://x.example/h.png' }],
+      });
       await server.runtime.dataSource.query('UPDATE products SET sales_count = 7, view_count = 9, rating = 4.5 WHERE id = $1', [p.id]);
       const first = await action(m, p.id, 'duplicate');
       expect(first.status, first.text).to.equal(201);
-      expect(first.json).to.include({ title: 'Hat', slug: 'hat-copy', status: 'DRAFT', publishedAt: null, salesCount: 0, viewCount: 0, rating: 0, price: 10 });
+      expect(first.json).to.include({
+        title: 'Hat',
+        slug: 'hat-copy',
+        status: 'DRAFT',
+        publishedAt: null,
+        salesCount: 0,
+        viewCount: 0,
+        rating: 0,
+        price: 10,
+      });
       expect(first.json.id).to.not.equal(p.id);
       expect(first.json.categoryIds).to.deep.equal([categoryId]);
       expect(first.json.variants.map((v: any) => [v.sku, v.barcode, v.stock])).to.deep.equal([[null, '42', 4]]);

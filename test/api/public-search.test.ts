@@ -98,14 +98,17 @@ describe('public search and suggest', function () {
       published_at: new Date(),
       created_at: new Date(Date.now() - (spec.ageDays ?? 0) * 86_400_000),
     });
-    for (const [position, options] of (spec.options ?? [{}]).entries()) await variant(server, m, id, { options: JSON.stringify(options), stock: spec.stock ?? 5, position });
+    for (const [position, options] of (spec.options ?? [{}]).entries())
+      await variant(server, m, id, { options: JSON.stringify(options), stock: spec.stock ?? 5, position });
     if (spec.category) await assignCategory(server, id, spec.category);
     return id;
   }
 
-  const search = (query: string): Promise<TestResponse> => call(server, 'GET', `/api/v1/catalog/public/search?storeId=${shop.storeId}${query ? `&${query}` : ''}`);
+  const search = (query: string): Promise<TestResponse> =>
+    call(server, 'GET', `/api/v1/catalog/public/search?storeId=${shop.storeId}${query ? `&${query}` : ''}`);
   const titles = (res: TestResponse): string[] => (res.json.items as Item[]).map((i) => i.title);
-  const facet = (res: TestResponse, key: string): FacetValue[] => (res.json.facets as Array<{ key: string; values: FacetValue[] }>).find((f) => f.key === key)!.values;
+  const facet = (res: TestResponse, key: string): FacetValue[] =>
+    (res.json.facets as Array<{ key: string; values: FacetValue[] }>).find((f) => f.key === key)!.values;
   const countOf = (values: FacetValue[], label: string): number | undefined => values.find((v) => v.label === label)?.count;
 
   async function ok(query: string): Promise<TestResponse> {
@@ -124,11 +127,72 @@ describe('public search and suggest', function () {
     brand.northwind = await brandRow(server, shop, { name: 'Northwind' });
     brand.contoso = await brandRow(server, shop, { name: 'Contoso' });
     brand.fabrikam = await brandRow(server, shop, { name: 'Fabrikam' });
-    ids.linen = await addProduct(shop, { title: 'Linen Shirt', price: 40, compareAt: 50, brand: brand.northwind, category: cat.shirts, options: [{ size: 'M', colour: 'White' }, { size: 'L', colour: 'White' }], rating: 4.5, reviews: 10, sales: 5, views: 100, attrs: { material: 'linen' }, ageDays: 5 });
-    ids.oxford = await addProduct(shop, { title: 'Oxford Shirt', price: 60, brand: brand.contoso, category: cat.shirts, options: [{ size: 'S', colour: 'Blue' }], stock: 0, rating: 3.2, reviews: 30, sales: 50, views: 10, ageDays: 4 });
-    ids.running = await addProduct(shop, { title: 'Running Shoe', price: 120, compareAt: 200, brand: brand.fabrikam, category: cat.shoes, options: [{ size: '42' }], rating: 4.9, reviews: 3, sales: 20, views: 500, ageDays: 3 });
-    ids.trail = await addProduct(shop, { title: 'Trail Shoe Northwind Edition', price: 90, brand: brand.northwind, category: cat.shoes, options: [{ size: '43', colour: 'Black' }], rating: 2, sales: 1, views: 5, ageDays: 2 });
-    ids.knife = await addProduct(shop, { title: 'Chef Knife', price: 30, brand: brand.contoso, category: cat.kitchen, rating: 4, reviews: 50, sales: 100, views: 50, attrs: { material: 'steel' }, ageDays: 1 });
+    ids.linen = await addProduct(shop, {
+      title: 'Linen Shirt',
+      price: 40,
+      compareAt: 50,
+      brand: brand.northwind,
+      category: cat.shirts,
+      options: [
+        { size: 'M', colour: 'White' },
+        { size: 'L', colour: 'White' },
+      ],
+      rating: 4.5,
+      reviews: 10,
+      sales: 5,
+      views: 100,
+      attrs: { material: 'linen' },
+      ageDays: 5,
+    });
+    ids.oxford = await addProduct(shop, {
+      title: 'Oxford Shirt',
+      price: 60,
+      brand: brand.contoso,
+      category: cat.shirts,
+      options: [{ size: 'S', colour: 'Blue' }],
+      stock: 0,
+      rating: 3.2,
+      reviews: 30,
+      sales: 50,
+      views: 10,
+      ageDays: 4,
+    });
+    ids.running = await addProduct(shop, {
+      title: 'Running Shoe',
+      price: 120,
+      compareAt: 200,
+      brand: brand.fabrikam,
+      category: cat.shoes,
+      options: [{ size: '42' }],
+      rating: 4.9,
+      reviews: 3,
+      sales: 20,
+      views: 500,
+      ageDays: 3,
+    });
+    ids.trail = await addProduct(shop, {
+      title: 'Trail Shoe Northwind Edition',
+      price: 90,
+      brand: brand.northwind,
+      category: cat.shoes,
+      options: [{ size: '43', colour: 'Black' }],
+      rating: 2,
+      sales: 1,
+      views: 5,
+      ageDays: 2,
+    });
+    ids.knife = await addProduct(shop, {
+      title: 'Chef Knife',
+      price: 30,
+      brand: brand.contoso,
+      category: cat.kitchen,
+      rating: 4,
+      reviews: 50,
+      sales: 100,
+      views: 50,
+      attrs: { material: 'steel' },
+      ageDays: 1,
+    });
     ids.gift = await addProduct(shop, { title: 'Gift Card', price: 25, type: 'GIFT_CARD', ageDays: 0 });
     ids.battery = await addProduct(shop, { title: 'Battery Pack', price: 15, category: cat.kitchen, ageDays: 6 });
     ids.draft = await addProduct(shop, { title: 'Secret Linen Shirt', price: 10, status: 'DRAFT' });
@@ -140,13 +204,40 @@ describe('public search and suggest', function () {
   describe('parameters', () => {
     it('applies the defaults page=1, perPage=24, sort=relevance and answers the documented shape', async () => {
       const res = await ok('');
-      expect(res.json).to.include({ page: 1, perPage: 24, total: 7, totalPages: 1, sort: 'relevance', looseMatch: false, pricesShown: true });
+      expect(res.json).to.include({
+        page: 1,
+        perPage: 24,
+        total: 7,
+        totalPages: 1,
+        sort: 'relevance',
+        looseMatch: false,
+        pricesShown: true,
+      });
       expect(res.json.matching).to.deep.equal({ strategy: 'strict', q: null });
       expect(res.json.items).to.have.length(7);
       const item = (res.json.items as Item[]).find((i) => i.id === ids.linen)!;
-      expect(item).to.deep.include({ title: 'Linen Shirt', type: 'PHYSICAL', price: 40, compareAtPrice: 50, discountPercent: 20, discounted: true, inStock: true, rating: 4.5, reviewCount: 10, currency: 'EUR', sponsored: false });
+      expect(item).to.deep.include({
+        title: 'Linen Shirt',
+        type: 'PHYSICAL',
+        price: 40,
+        compareAtPrice: 50,
+        discountPercent: 20,
+        discounted: true,
+        inStock: true,
+        rating: 4.5,
+        reviewCount: 10,
+        currency: 'EUR',
+        sponsored: false,
+      });
       expect(item.brand).to.deep.equal({ id: brand.northwind, name: 'Northwind' });
-      expect(res.json.facets.map((f: { key: string }) => f.key)).to.deep.equal(['category', 'brand', 'price', 'rating', 'inStock', 'discounted']);
+      expect(res.json.facets.map((f: { key: string }) => f.key)).to.deep.equal([
+        'category',
+        'brand',
+        'price',
+        'rating',
+        'inStock',
+        'discounted',
+      ]);
     });
 
     const bad: Array<[string, string]> = [
@@ -181,13 +272,32 @@ describe('public search and suggest', function () {
     ];
     for (const [what, query] of bad) {
       it(`answers 400 for ${what}`, async () => {
-        const res = await call(server, 'GET', `/api/v1/catalog/public/search?${query.startsWith('storeId') || what === 'storeId missing' ? query : `storeId=${shop.storeId}&${query}`}`);
+        const res = await call(
+          server,
+          'GET',
+          `/api/v1/catalog/public/search?${query.startsWith('storeId') || what === 'storeId missing' ? query : `storeId=${shop.storeId}&${query}`}`,
+        );
         expectProblem(res, 400, 'validation_failed');
       });
     }
 
     it('accepts the bounds themselves', async () => {
-      for (const query of ['page=100', 'perPage=60', 'perPage=1', 'priceMin=0', 'priceMax=1000000000', 'minRating=5', 'minRating=0', `q=${'a'.repeat(200)}`, 'locale=en', 'locale=pt-BR', 'locale=zh-Hant', 'locale=en-1234567', `options=${'a'.repeat(180)}`, 'options=abc']) {
+      for (const query of [
+        'page=100',
+        'perPage=60',
+        'perPage=1',
+        'priceMin=0',
+        'priceMax=1000000000',
+        'minRating=5',
+        'minRating=0',
+        `q=${'a'.repeat(200)}`,
+        'locale=en',
+        'locale=pt-BR',
+        'locale=zh-Hant',
+        'locale=en-1234567',
+        `options=${'a'.repeat(180)}`,
+        'options=abc',
+      ]) {
         const res = await search(query);
         expect(res.status, `${query}: ${res.text}`).to.equal(200);
       }
@@ -247,20 +357,62 @@ describe('public search and suggest', function () {
   describe('sorts', () => {
     const order = async (sort: string): Promise<string[]> => titles(await ok(`sort=${sort}`));
     it('price_asc and price_desc', async () => {
-      expect(await order('price_asc')).to.deep.equal(['Battery Pack', 'Gift Card', 'Chef Knife', 'Linen Shirt', 'Oxford Shirt', 'Trail Shoe Northwind Edition', 'Running Shoe']);
-      expect(await order('price_desc')).to.deep.equal(['Running Shoe', 'Trail Shoe Northwind Edition', 'Oxford Shirt', 'Linen Shirt', 'Chef Knife', 'Gift Card', 'Battery Pack']);
+      expect(await order('price_asc')).to.deep.equal([
+        'Battery Pack',
+        'Gift Card',
+        'Chef Knife',
+        'Linen Shirt',
+        'Oxford Shirt',
+        'Trail Shoe Northwind Edition',
+        'Running Shoe',
+      ]);
+      expect(await order('price_desc')).to.deep.equal([
+        'Running Shoe',
+        'Trail Shoe Northwind Edition',
+        'Oxford Shirt',
+        'Linen Shirt',
+        'Chef Knife',
+        'Gift Card',
+        'Battery Pack',
+      ]);
     });
     it('newest', async () => {
-      expect(await order('newest')).to.deep.equal(['Gift Card', 'Chef Knife', 'Trail Shoe Northwind Edition', 'Running Shoe', 'Oxford Shirt', 'Linen Shirt', 'Battery Pack']);
+      expect(await order('newest')).to.deep.equal([
+        'Gift Card',
+        'Chef Knife',
+        'Trail Shoe Northwind Edition',
+        'Running Shoe',
+        'Oxford Shirt',
+        'Linen Shirt',
+        'Battery Pack',
+      ]);
     });
     it('discount', async () => {
       expect((await order('discount')).slice(0, 2)).to.deep.equal(['Running Shoe', 'Linen Shirt']);
     });
     it('most_reviewed, rating, best_selling, most_viewed', async () => {
       expect((await order('most_reviewed')).slice(0, 4)).to.deep.equal(['Chef Knife', 'Oxford Shirt', 'Linen Shirt', 'Running Shoe']);
-      expect((await order('rating')).slice(0, 5)).to.deep.equal(['Running Shoe', 'Linen Shirt', 'Chef Knife', 'Oxford Shirt', 'Trail Shoe Northwind Edition']);
-      expect((await order('best_selling')).slice(0, 5)).to.deep.equal(['Chef Knife', 'Oxford Shirt', 'Running Shoe', 'Linen Shirt', 'Trail Shoe Northwind Edition']);
-      expect((await order('most_viewed')).slice(0, 5)).to.deep.equal(['Running Shoe', 'Linen Shirt', 'Chef Knife', 'Oxford Shirt', 'Trail Shoe Northwind Edition']);
+      expect((await order('rating')).slice(0, 5)).to.deep.equal([
+        'Running Shoe',
+        'Linen Shirt',
+        'Chef Knife',
+        'Oxford Shirt',
+        'Trail Shoe Northwind Edition',
+      ]);
+      expect((await order('best_selling')).slice(0, 5)).to.deep.equal([
+        'Chef Knife',
+        'Oxford Shirt',
+        'Running Shoe',
+        'Linen Shirt',
+        'Trail Shoe Northwind Edition',
+      ]);
+      expect((await order('most_viewed')).slice(0, 5)).to.deep.equal([
+        'Running Shoe',
+        'Linen Shirt',
+        'Chef Knife',
+        'Oxford Shirt',
+        'Trail Shoe Northwind Edition',
+      ]);
     });
     it('relevance with a query, and a sort that orders the matches strictly', async () => {
       expect(titles(await ok('q=shoe&sort=price_asc'))).to.deep.equal(['Trail Shoe Northwind Edition', 'Running Shoe']);
@@ -348,7 +500,11 @@ describe('public search and suggest', function () {
           engine().invalidate(shop.storeId);
           return ok(query);
         };
-        const expected = { page2: await fresh(`${base}&page=2`), byPrice: await fresh(`${base}&sort=price_desc`), loose: await fresh('q=linen%20shirt%20xylophone&page=2&perPage=1') };
+        const expected = {
+          page2: await fresh(`${base}&page=2`),
+          byPrice: await fresh(`${base}&sort=price_desc`),
+          loose: await fresh('q=linen%20shirt%20xylophone&page=2&perPage=1'),
+        };
         engine().invalidate(shop.storeId);
         await ok(base);
         await ok('q=linen%20shirt%20xylophone&perPage=1');
@@ -400,7 +556,10 @@ describe('public search and suggest', function () {
             { key: 'attr:material', label: 'Material', display: 'checkbox' },
             { key: 'price', label: 'Price', display: 'checkbox' },
           ],
-          priceBuckets: [{ min: 0, max: 50 }, { min: 50, max: null }],
+          priceBuckets: [
+            { min: 0, max: 50 },
+            { min: 50, max: null },
+          ],
         },
       });
       expect(put.status, put.text).to.equal(200);
@@ -538,13 +697,15 @@ describe('public search and suggest', function () {
   describe('zero results and price visibility', () => {
     it('counts every search with a query that finds nothing, cached or not', async () => {
       const count = async (): Promise<number | undefined> =>
-        (await db('SELECT count::int AS n FROM zero_result_queries WHERE store_id = $1 AND query = $2', [shop.storeId, 'zorblax thing']))[0]?.n;
+        (await db('SELECT count::int AS n FROM zero_result_queries WHERE store_id = $1 AND query = $2', [shop.storeId, 'zorblax thing']))[0]
+          ?.n;
       expect(await count()).to.equal(undefined);
       await ok('q=Zorblax%20%20Thing');
       await eventually(async () => (await count()) === 1, 'the zero-result query to be counted');
       await ok('q=zorblax%20thing');
       await eventually(async () => (await count()) === 2, 'the repeat (served from the cache) to be counted');
-      const rows = async (): Promise<number> => (await db('SELECT count(*)::int AS n FROM zero_result_queries WHERE store_id = $1', [shop.storeId]))[0].n;
+      const rows = async (): Promise<number> =>
+        (await db('SELECT count(*)::int AS n FROM zero_result_queries WHERE store_id = $1', [shop.storeId]))[0].n;
       const before = await rows();
       await ok('q=linen');
       await ok('');
@@ -558,7 +719,8 @@ describe('public search and suggest', function () {
       const m = await newMerchant();
       const product = await addProduct(m, { title: 'Brass Lamp', price: 99 });
       await indexHandler(server).indexer.syncProducts([product]);
-      const get = (headers: Record<string, string> = {}): Promise<TestResponse> => call(server, 'GET', `/api/v1/catalog/public/search?storeId=${m.storeId}&q=lamp`, { headers });
+      const get = (headers: Record<string, string> = {}): Promise<TestResponse> =>
+        call(server, 'GET', `/api/v1/catalog/public/search?storeId=${m.storeId}&q=lamp`, { headers });
       const suggestPrice = async (headers: Record<string, string> = {}): Promise<unknown> =>
         (await call(server, 'GET', `/api/v1/catalog/public/suggest?storeId=${m.storeId}&q=lamp`, { headers })).json.products[0].price;
       const shown = await get();
@@ -566,7 +728,10 @@ describe('public search and suggest', function () {
       expect(shown.json.items[0]).to.include({ price: 99, currency: 'EUR' });
 
       const setVisibility = async (priceVisibility: string): Promise<void> => {
-        const res = await call(server, 'PATCH', `/api/v1/organization/stores/${m.storeId}`, { headers: m.headers, body: { priceVisibility } });
+        const res = await call(server, 'PATCH', `/api/v1/organization/stores/${m.storeId}`, {
+          headers: m.headers,
+          body: { priceVisibility },
+        });
         expect(res.status, res.text).to.equal(200);
         expect(await deliverIndexRows(server, m.owner.tenantId)).to.deep.equal([]);
       };
@@ -593,16 +758,29 @@ describe('public search and suggest', function () {
       const products: string[] = [];
       for (let i = 1; i <= 10; i += 1) products.push(await addProduct(m, { title: `Lamp ${i}`, price: i * 10 }));
       await indexHandler(server).indexer.syncProducts(products);
-      const listing = await call(server, 'POST', '/api/v1/merchant/sponsored-listings', { headers: m.headers, body: { storeId: m.storeId, productId: products[9], keywords: ['lamp'], costPerClick: 0.5 } });
+      const listing = await call(server, 'POST', '/api/v1/merchant/sponsored-listings', {
+        headers: m.headers,
+        body: { storeId: m.storeId, productId: products[9], keywords: ['lamp'], costPerClick: 0.5 },
+      });
       expect(listing.status, listing.text).to.equal(201);
-      const get = (query: string): Promise<TestResponse> => call(server, 'GET', `/api/v1/catalog/public/search?storeId=${m.storeId}&${query}`);
+      const get = (query: string): Promise<TestResponse> =>
+        call(server, 'GET', `/api/v1/catalog/public/search?storeId=${m.storeId}&${query}`);
 
       const page = await get('q=lamp&sort=price_asc&perPage=8');
       expect(page.status, page.text).to.equal(200);
       const items = page.json.items as Array<Item & { sponsoredListingId?: string }>;
       expect(items).to.have.length(9);
       expect(items[0]).to.deep.include({ id: products[9], sponsored: true, sponsoredListingId: listing.json.id });
-      expect(items.slice(1).map((i) => i.title)).to.deep.equal(['Lamp 1', 'Lamp 2', 'Lamp 3', 'Lamp 4', 'Lamp 5', 'Lamp 6', 'Lamp 7', 'Lamp 8']);
+      expect(items.slice(1).map((i) => i.title)).to.deep.equal([
+        'Lamp 1',
+        'Lamp 2',
+        'Lamp 3',
+        'Lamp 4',
+        'Lamp 5',
+        'Lamp 6',
+        'Lamp 7',
+        'Lamp 8',
+      ]);
       expect(items.filter((i) => i.sponsored)).to.have.length(1);
       expect(page.json.total).to.equal(10);
 
@@ -617,7 +795,8 @@ describe('public search and suggest', function () {
   });
 
   describe('suggest', () => {
-    const suggest = (query: string): Promise<TestResponse> => call(server, 'GET', `/api/v1/catalog/public/suggest?storeId=${shop.storeId}&${query}`);
+    const suggest = (query: string): Promise<TestResponse> =>
+      call(server, 'GET', `/api/v1/catalog/public/suggest?storeId=${shop.storeId}&${query}`);
     it('validates q (1 to 200 characters, required) and limit (1 to 12)', async () => {
       expectProblem(await suggest('limit=3'), 400, 'validation_failed');
       expectProblem(await suggest('q='), 400, 'validation_failed');
@@ -645,4 +824,3 @@ describe('public search and suggest', function () {
     });
   });
 });
-

@@ -12,7 +12,15 @@ import { dateTime, uuid } from '../../api/http/schema-types';
 import { RawJson } from '../../lib/raw-json';
 
 const ID = '3b241101-e2bb-4255-8caf-4136c566a962';
-const Thing = dto('ContractThing', Joi.object({ id: uuid().required(), count: Joi.number().integer().required(), at: dateTime().required(), note: Joi.string().allow(null) }));
+const Thing = dto(
+  'ContractThing',
+  Joi.object({
+    id: uuid().required(),
+    count: Joi.number().integer().required(),
+    at: dateTime().required(),
+    note: Joi.string().allow(null),
+  }),
+);
 
 /** Each route answers the body of its name. */
 const bodies: Record<string, unknown> = {

@@ -64,7 +64,9 @@ describe('route tables', () => {
         expect(route.body.schema, routeKey(route)).to.have.property('validate');
       }
       if (route.handler) {
-        expect(route.status === 204 || route.response !== undefined, `${routeKey(route)} is built, so it needs a response schema`).to.equal(true);
+        expect(route.status === 204 || route.response !== undefined, `${routeKey(route)} is built, so it needs a response schema`).to.equal(
+          true,
+        );
       }
     }
   });

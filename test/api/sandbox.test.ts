@@ -67,11 +67,24 @@ describe('sandbox', function () {
     expect(a.defaults).to.deep.equal({ products: 100, customers: 50, orders: 200, vendors: 3 });
     expect(a).to.deep.include({ lastResetAt: null, resetCount: 0, searchReady: true });
     const counts = await dbCounts(a.storeId);
-    expect(counts).to.deep.include({ products: 100, published: 100, images: 100, categories: 14, brands: 10, customers: 50, orders: 200, vendors: 3, keys: 1 });
+    expect(counts).to.deep.include({
+      products: 100,
+      published: 100,
+      images: 100,
+      categories: 14,
+      brands: 10,
+      customers: 50,
+      orders: 200,
+      vendors: 3,
+      keys: 1,
+    });
     expect(counts.variants).to.be.greaterThan(100);
     // Image vectors of every seeded product, with visual search enabled.
     expect(a.visualSearch).to.equal(true);
-    const [vectors] = await db().query("SELECT count(*)::int AS n FROM product_image_vectors WHERE store_id = $1 AND status = 'INDEXED' AND octet_length(vector) = 4 * 1280", [a.storeId]);
+    const [vectors] = await db().query(
+      "SELECT count(*)::int AS n FROM product_image_vectors WHERE store_id = $1 AND status = 'INDEXED' AND octet_length(vector) = 4 * 1280",
+      [a.storeId],
+    );
     expect(vectors.n).to.equal(100);
     const [tenant] = await db().query('SELECT kind FROM tenants WHERE id = $1', [a.tenantId]);
     expect(tenant.kind).to.equal('sandbox');
@@ -106,8 +119,17 @@ describe('sandbox', function () {
     const products = await call(server, 'GET', `/api/v1/catalog/products?storeId=${a.storeId}`, { headers: auth(a.token) });
     expect(products.status, products.text).to.equal(200);
     const [customer] = await db().query('SELECT id FROM customers WHERE store_id = $1 ORDER BY email LIMIT 1', [a.storeId]);
-    const [variant] = await db().query('SELECT id, stock FROM product_variants WHERE store_id = $1 AND stock > 2 ORDER BY sku LIMIT 1', [a.storeId]);
-    const order = await call(server, 'POST', '/api/v1/orders', { headers: auth(a.token), body: { customerId: customer.id, items: [{ variantId: variant.id, quantity: 2 }], shippingAddress: { city: 'Ankara', district: 'Çankaya' } } });
+    const [variant] = await db().query('SELECT id, stock FROM product_variants WHERE store_id = $1 AND stock > 2 ORDER BY sku LIMIT 1', [
+      a.storeId,
+    ]);
+    const order = await call(server, 'POST', '/api/v1/orders', {
+      headers: auth(a.token),
+      body: {
+        customerId: customer.id,
+        items: [{ variantId: variant.id, quantity: 2 }],
+        shippingAddress: { city: 'Ankara', district: 'Çankaya' },
+      },
+    });
     expect(order.status, order.text).to.equal(201);
     expect(order.json).to.deep.include({ storeId: a.storeId, currency: 'TRY' });
     const list = await call(server, 'GET', `/api/v1/orders?storeId=${a.storeId}&limit=100`, { headers: auth(a.token) });
@@ -120,7 +142,9 @@ describe('sandbox', function () {
     const all = await call(server, 'GET', `/api/v1/catalog/public/search?storeId=${a.storeId}`);
     expect(all.status, all.text).to.equal(200);
     expect(all.json.total).to.equal(100);
-    const titles: string[] = (await db().query('SELECT title FROM products WHERE store_id = $1 ORDER BY slug', [a.storeId])).map((r: any) => r.title);
+    const titles: string[] = (await db().query('SELECT title FROM products WHERE store_id = $1 ORDER BY slug', [a.storeId])).map(
+      (r: any) => r.title,
+    );
     for (const title of [titles[0]!, titles[57]!]) {
       const found = await call(server, 'GET', `/api/v1/catalog/public/search?storeId=${a.storeId}&q=${encodeURIComponent(title)}`);
       expect(found.status).to.equal(200);
@@ -137,10 +161,21 @@ describe('sandbox', function () {
     const [order] = await db().query('SELECT id FROM orders WHERE store_id = $1 LIMIT 1', [b.storeId]);
     expectProblem(await call(server, 'GET', `/api/v1/orders/${order.id}`, { headers: auth(a.token) }), 404, 'order_not_found');
     expectProblem(await call(server, 'GET', `/api/v1/orders?storeId=${b.storeId}`, { headers: auth(a.token) }), 404, 'store_not_found');
-    expectProblem(await call(server, 'GET', `/api/v1/catalog/products?storeId=${b.storeId}`, { headers: auth(a.token) }), 404, 'store_not_found');
+    expectProblem(
+      await call(server, 'GET', `/api/v1/catalog/products?storeId=${b.storeId}`, { headers: auth(a.token) }),
+      404,
+      'store_not_found',
+    );
     const [customer] = await db().query('SELECT id FROM customers WHERE store_id = $1 LIMIT 1', [b.storeId]);
     const [variant] = await db().query('SELECT id FROM product_variants WHERE store_id = $1 AND stock > 0 LIMIT 1', [a.storeId]);
-    expectProblem(await call(server, 'POST', '/api/v1/orders', { headers: auth(a.token), body: { customerId: customer.id, items: [{ variantId: variant.id, quantity: 1 }], shippingAddress: { city: 'x', district: 'y' } } }), 404, 'customer_not_found');
+    expectProblem(
+      await call(server, 'POST', '/api/v1/orders', {
+        headers: auth(a.token),
+        body: { customerId: customer.id, items: [{ variantId: variant.id, quantity: 1 }], shippingAddress: { city: 'x', district: 'y' } },
+      }),
+      404,
+      'customer_not_found',
+    );
     const statusB = await call(server, 'GET', '/api/v1/sandbox', { headers: auth(b.token) });
     expect(statusB.json.storeId).to.equal(b.storeId);
     expect(statusB.json.counts.orders).to.equal(200);
@@ -157,16 +192,42 @@ describe('sandbox', function () {
     const expired = await issue({ scopes: ['*'], expiresInSeconds: -60 });
     expect(expired.status, expired.text).to.equal(201);
     expect(expired.json).to.deep.include({ expired: true, refreshToken: null, scopes: ['*'] });
-    expectProblem(await call(server, 'GET', `/api/v1/orders?storeId=${a.storeId}`, { headers: auth(expired.json.token) }), 401, 'invalid_api_key');
+    expectProblem(
+      await call(server, 'GET', `/api/v1/orders?storeId=${a.storeId}`, { headers: auth(expired.json.token) }),
+      401,
+      'invalid_api_key',
+    );
     const readOnly = await issue({ scopes: ['orders:read'], expiresInSeconds: 600 });
     expect(readOnly.json.expired).to.equal(false);
     expect(Date.parse(readOnly.json.expiresAt) - Date.now()).to.be.within(590_000, 601_000);
     expect((await call(server, 'GET', `/api/v1/orders?storeId=${a.storeId}`, { headers: auth(readOnly.json.token) })).status).to.equal(200);
-    expectProblem(await call(server, 'POST', '/api/v1/orders', { headers: auth(readOnly.json.token), body: { customerId: uuidv7(), items: [{ variantId: uuidv7(), quantity: 1 }], shippingAddress: { city: 'x', district: 'y' } } }), 403, 'insufficient_scope');
-    expectProblem(await call(server, 'GET', `/api/v1/catalog/products?storeId=${a.storeId}`, { headers: auth(readOnly.json.token) }), 403, 'insufficient_scope');
-    expectProblem(await call(server, 'POST', '/api/v1/sandbox/tokens', { headers: auth(readOnly.json.token), body: { scopes: ['*'], expiresInSeconds: 60 } }), 403, 'insufficient_scope');
+    expectProblem(
+      await call(server, 'POST', '/api/v1/orders', {
+        headers: auth(readOnly.json.token),
+        body: { customerId: uuidv7(), items: [{ variantId: uuidv7(), quantity: 1 }], shippingAddress: { city: 'x', district: 'y' } },
+      }),
+      403,
+      'insufficient_scope',
+    );
+    expectProblem(
+      await call(server, 'GET', `/api/v1/catalog/products?storeId=${a.storeId}`, { headers: auth(readOnly.json.token) }),
+      403,
+      'insufficient_scope',
+    );
+    expectProblem(
+      await call(server, 'POST', '/api/v1/sandbox/tokens', {
+        headers: auth(readOnly.json.token),
+        body: { scopes: ['*'], expiresInSeconds: 60 },
+      }),
+      403,
+      'insufficient_scope',
+    );
     const none = await issue({ scopes: [], expiresInSeconds: 60 });
-    expectProblem(await call(server, 'GET', `/api/v1/orders?storeId=${a.storeId}`, { headers: auth(none.json.token) }), 403, 'insufficient_scope');
+    expectProblem(
+      await call(server, 'GET', `/api/v1/orders?storeId=${a.storeId}`, { headers: auth(none.json.token) }),
+      403,
+      'insufficient_scope',
+    );
 
     for (const [body, path] of [
       [{ scopes: ['*'], expiresInSeconds: -86_401 }, 'body.expiresInSeconds'],
@@ -188,22 +249,47 @@ describe('sandbox', function () {
   });
 
   it('rehearses refresh: rotation, the old token revoked, reuse refused and the new token revoked', async () => {
-    const issued = await call(server, 'POST', '/api/v1/sandbox/tokens', { headers: auth(a.token), body: { scopes: ['orders:read'], expiresInSeconds: 0, refresh: true } });
+    const issued = await call(server, 'POST', '/api/v1/sandbox/tokens', {
+      headers: auth(a.token),
+      body: { scopes: ['orders:read'], expiresInSeconds: 0, refresh: true },
+    });
     expect(issued.status, issued.text).to.equal(201);
     expect(issued.json.refreshToken).to.match(/^rt_/);
-    expectProblem(await call(server, 'GET', `/api/v1/orders?storeId=${a.storeId}`, { headers: auth(issued.json.token) }), 401, 'invalid_api_key');
+    expectProblem(
+      await call(server, 'GET', `/api/v1/orders?storeId=${a.storeId}`, { headers: auth(issued.json.token) }),
+      401,
+      'invalid_api_key',
+    );
     const refreshed = await call(server, 'POST', '/api/v1/sandbox/tokens/refresh', { body: { refreshToken: issued.json.refreshToken } });
     expect(refreshed.status, refreshed.text).to.equal(200);
     expect(refreshed.json).to.deep.include({ scopes: ['orders:read'], expired: false });
     expect(refreshed.json.token).to.not.equal(issued.json.token);
     expect(refreshed.json.refreshToken).to.match(/^rt_/).and.not.equal(issued.json.refreshToken);
     expect(Date.parse(refreshed.json.expiresAt) - Date.now()).to.be.greaterThan(3_500_000);
-    expect((await call(server, 'GET', `/api/v1/orders?storeId=${a.storeId}`, { headers: auth(refreshed.json.token) })).status).to.equal(200);
+    expect((await call(server, 'GET', `/api/v1/orders?storeId=${a.storeId}`, { headers: auth(refreshed.json.token) })).status).to.equal(
+      200,
+    );
     // Reuse of the first credential: refused, and the token it produced stops working.
-    expectProblem(await call(server, 'POST', '/api/v1/sandbox/tokens/refresh', { body: { refreshToken: issued.json.refreshToken } }), 401, 'refresh_token_reused');
-    expectProblem(await call(server, 'GET', `/api/v1/orders?storeId=${a.storeId}`, { headers: auth(refreshed.json.token) }), 401, 'invalid_api_key');
-    expectProblem(await call(server, 'POST', '/api/v1/sandbox/tokens/refresh', { body: { refreshToken: 'rt_unknown_credential' } }), 401, 'invalid_refresh_token');
-    expectProblem(await call(server, 'POST', '/api/v1/sandbox/tokens/refresh', { body: { refreshToken: 'short' } }), 400, 'validation_failed');
+    expectProblem(
+      await call(server, 'POST', '/api/v1/sandbox/tokens/refresh', { body: { refreshToken: issued.json.refreshToken } }),
+      401,
+      'refresh_token_reused',
+    );
+    expectProblem(
+      await call(server, 'GET', `/api/v1/orders?storeId=${a.storeId}`, { headers: auth(refreshed.json.token) }),
+      401,
+      'invalid_api_key',
+    );
+    expectProblem(
+      await call(server, 'POST', '/api/v1/sandbox/tokens/refresh', { body: { refreshToken: 'rt_unknown_credential' } }),
+      401,
+      'invalid_refresh_token',
+    );
+    expectProblem(
+      await call(server, 'POST', '/api/v1/sandbox/tokens/refresh', { body: { refreshToken: 'short' } }),
+      400,
+      'validation_failed',
+    );
   });
 
   it('lists test cards of three providers for the four flows', async () => {
@@ -213,18 +299,30 @@ describe('sandbox', function () {
     expect(cards).to.have.length(12);
     expect([...new Set(cards.map((c) => c.provider))].sort()).to.deep.equal(['adyen', 'iyzico', 'stripe']);
     for (const provider of ['adyen', 'iyzico', 'stripe']) {
-      expect(cards.filter((c) => c.provider === provider).map((c) => c.flow).sort()).to.deep.equal(['FRAUD_DECLINE', 'REFUND', 'SUCCESS', 'THREE_DS_CHALLENGE']);
+      expect(
+        cards
+          .filter((c) => c.provider === provider)
+          .map((c) => c.flow)
+          .sort(),
+      ).to.deep.equal(['FRAUD_DECLINE', 'REFUND', 'SUCCESS', 'THREE_DS_CHALLENGE']);
     }
     for (const c of cards) expect(luhnValid(c.number), c.number).to.equal(true);
     expect(cards.filter((c) => c.flow === 'THREE_DS_CHALLENGE').every((c) => typeof c.threeDsCode === 'string')).to.equal(true);
     const filtered = await call(server, 'GET', '/api/v1/sandbox/test-cards?provider=stripe&flow=REFUND', { headers: auth(a.token) });
     expect(filtered.json.items).to.have.length(1);
-    expectProblem(await call(server, 'GET', '/api/v1/sandbox/test-cards?provider=paypal', { headers: auth(a.token) }), 400, 'validation_failed');
+    expectProblem(
+      await call(server, 'GET', '/api/v1/sandbox/test-cards?provider=paypal', { headers: auth(a.token) }),
+      400,
+      'validation_failed',
+    );
     expect((await call(server, 'GET', '/api/v1/sandbox/test-cards')).status).to.equal(401);
   });
 
   it('serves the generated seed images', async () => {
-    const [image] = await db().query('SELECT i.url FROM product_images i JOIN products p ON p.id = i.product_id WHERE p.store_id = $1 ORDER BY p.created_at LIMIT 1', [a.storeId]);
+    const [image] = await db().query(
+      'SELECT i.url FROM product_images i JOIN products p ON p.id = i.product_id WHERE p.store_id = $1 ORDER BY p.created_at LIMIT 1',
+      [a.storeId],
+    );
     expect(image.url).to.equal(`${server.runtime.config.publicBaseUrl}/api/v1/sandbox/images/1`);
     const res = await fetch(`${server.baseUrl}/api/v1/sandbox/images/1`);
     expect(res.status).to.equal(200);
@@ -239,9 +337,17 @@ describe('sandbox', function () {
   });
 
   it('resets to factory defaults: extra data gone, token kept, simulated tokens removed, searchable again', async () => {
-    const simulated = await call(server, 'POST', '/api/v1/sandbox/tokens', { headers: auth(a.token), body: { scopes: ['*'], expiresInSeconds: 600 } });
+    const simulated = await call(server, 'POST', '/api/v1/sandbox/tokens', {
+      headers: auth(a.token),
+      body: { scopes: ['*'], expiresInSeconds: 600 },
+    });
     const extraCustomer = uuidv7();
-    await db().query('INSERT INTO customers (id, tenant_id, store_id, email) VALUES ($1, $2, $3, $4)', [extraCustomer, a.tenantId, a.storeId, 'extra@example.com']);
+    await db().query('INSERT INTO customers (id, tenant_id, store_id, email) VALUES ($1, $2, $3, $4)', [
+      extraCustomer,
+      a.tenantId,
+      a.storeId,
+      'extra@example.com',
+    ]);
     await db().query("UPDATE products SET title = 'Changed title' WHERE store_id = $1", [a.storeId]);
     const before = await call(server, 'GET', '/api/v1/sandbox', { headers: auth(a.token) });
     expect(before.json.counts).to.deep.equal({ products: 100, customers: 51, orders: 201, vendors: 3 });
@@ -249,14 +355,28 @@ describe('sandbox', function () {
     const res = await call(server, 'POST', '/api/v1/sandbox/reset', { headers: auth(a.token) });
     expect(res.status, res.text).to.equal(200);
     expect(res.json.counts).to.deep.equal({ products: 100, customers: 50, orders: 200, vendors: 3 });
-    expect(res.json).to.deep.include({ id: a.id, storeId: a.storeId, tenantId: a.tenantId, resetCount: 1, searchReady: true, createdAt: a.createdAt, tokenPrefix: a.tokenPrefix });
+    expect(res.json).to.deep.include({
+      id: a.id,
+      storeId: a.storeId,
+      tenantId: a.tenantId,
+      resetCount: 1,
+      searchReady: true,
+      createdAt: a.createdAt,
+      tokenPrefix: a.tokenPrefix,
+    });
     expect(res.json.lastResetAt).to.be.a('string');
     expect(res.json.durationMs).to.be.a('number');
     const counts = await dbCounts(a.storeId);
     expect(counts).to.deep.include({ products: 100, customers: 50, orders: 200, vendors: 3, keys: 1, categories: 14, brands: 10 });
     expect((await db().query('SELECT count(*)::int AS n FROM customers WHERE id = $1', [extraCustomer]))[0].n).to.equal(0);
-    expect((await db().query("SELECT count(*)::int AS n FROM products WHERE store_id = $1 AND title = 'Changed title'", [a.storeId]))[0].n).to.equal(0);
-    expectProblem(await call(server, 'GET', `/api/v1/orders?storeId=${a.storeId}`, { headers: auth(simulated.json.token) }), 401, 'invalid_api_key');
+    expect(
+      (await db().query("SELECT count(*)::int AS n FROM products WHERE store_id = $1 AND title = 'Changed title'", [a.storeId]))[0].n,
+    ).to.equal(0);
+    expectProblem(
+      await call(server, 'GET', `/api/v1/orders?storeId=${a.storeId}`, { headers: auth(simulated.json.token) }),
+      401,
+      'invalid_api_key',
+    );
     const status = await call(server, 'GET', '/api/v1/sandbox', { headers: auth(a.token) });
     expect(status.status).to.equal(200);
     expect(status.json.lastResetAt).to.equal(res.json.lastResetAt);
@@ -268,7 +388,10 @@ describe('sandbox', function () {
     for (const item of search.json.items) expect(ids.has(item.id)).to.equal(true);
     // The other sandbox is untouched.
     expect((await dbCounts(b.storeId)).orders).to.equal(200);
-    const audit = await db().query("SELECT action FROM audit_log WHERE tenant_id = $1 AND action IN ('sandbox.create', 'sandbox.reset') ORDER BY id", [a.tenantId]);
+    const audit = await db().query(
+      "SELECT action FROM audit_log WHERE tenant_id = $1 AND action IN ('sandbox.create', 'sandbox.reset') ORDER BY id",
+      [a.tenantId],
+    );
     expect(audit.map((r: any) => r.action)).to.deep.equal(['sandbox.create', 'sandbox.reset']);
   });
 

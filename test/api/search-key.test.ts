@@ -31,14 +31,20 @@ describe('Meilisearch search-only key', () => {
     const runtime = await testRuntime();
     const key = await ensureSearchKey(runtime.meiliAdmin, runtime.config.meiliMasterKey);
     const uid = `test-key-${uuidv7()}`;
-    const task = await runtime.meiliAdmin.index(uid).addDocuments([{ id: 1, title: 'Blue mug' }]).waitTask();
+    const task = await runtime.meiliAdmin
+      .index(uid)
+      .addDocuments([{ id: 1, title: 'Blue mug' }])
+      .waitTask();
     expect(task.status).to.equal('succeeded');
     const search = createSearchClient(runtime.config.meiliUrl, key);
     try {
       const result = await search.index(uid).search('mug');
       expect(result.hits.map((h) => h.title)).to.deep.equal(['Blue mug']);
       let refused: unknown;
-      await search.index(uid).addDocuments([{ id: 2, title: 'Red mug' }]).catch((e: unknown) => (refused = e));
+      await search
+        .index(uid)
+        .addDocuments([{ id: 2, title: 'Red mug' }])
+        .catch((e: unknown) => (refused = e));
       expect(refused).to.be.instanceOf(MeilisearchApiError);
       expect((refused as MeilisearchApiError).cause?.code).to.equal('invalid_api_key');
       let keysRefused: unknown;

@@ -20,26 +20,48 @@ describe('search synonyms', function () {
 
   const newMerchant = async (): Promise<Merchant> => suite.addMerchant(await merchant(server), { indexed: true });
 
-  const create = (m: Merchant, body: Record<string, unknown>) => call(server, 'POST', '/api/v1/search-synonyms', { headers: m.headers, body: { storeId: m.storeId, ...body } });
+  const create = (m: Merchant, body: Record<string, unknown>) =>
+    call(server, 'POST', '/api/v1/search-synonyms', { headers: m.headers, body: { storeId: m.storeId, ...body } });
 
-  async function outboxRows(tenantId: string): Promise<Array<{ topic: string; aggregate_type: string; aggregate_id: string; queue: string }>> {
-    return server.runtime.dataSource.query("SELECT queue, topic, aggregate_type, aggregate_id FROM outbox WHERE tenant_id = $1 AND aggregate_type IN ('search_synonym', 'store') ORDER BY id", [tenantId]);
+  async function outboxRows(
+    tenantId: string,
+  ): Promise<Array<{ topic: string; aggregate_type: string; aggregate_id: string; queue: string }>> {
+    return server.runtime.dataSource.query(
+      "SELECT queue, topic, aggregate_type, aggregate_id FROM outbox WHERE tenant_id = $1 AND aggregate_type IN ('search_synonym', 'store') ORDER BY id",
+      [tenantId],
+    );
   }
 
   it('creates, reads, updates and deletes rules of both types, with one audit entry and two outbox rows per write', async () => {
     const m = await newMerchant();
     const multi = await create(m, { type: 'MULTI_WAY', terms: ['  Sofa ', 'COUCH', 'settee'] });
     expect(multi.status, multi.text).to.equal(201);
-    expect(multi.json).to.deep.include({ storeId: m.storeId, type: 'MULTI_WAY', terms: ['sofa', 'couch', 'settee'], input: null, synonyms: null, isActive: true });
+    expect(multi.json).to.deep.include({
+      storeId: m.storeId,
+      type: 'MULTI_WAY',
+      terms: ['sofa', 'couch', 'settee'],
+      input: null,
+      synonyms: null,
+      isActive: true,
+    });
     const one = await create(m, { type: 'ONE_WAY', input: 'Phone', synonyms: ['smartphone', 'mobile phone'], isActive: false });
     expect(one.status, one.text).to.equal(201);
-    expect(one.json).to.deep.include({ type: 'ONE_WAY', terms: null, input: 'phone', synonyms: ['smartphone', 'mobile phone'], isActive: false });
+    expect(one.json).to.deep.include({
+      type: 'ONE_WAY',
+      terms: null,
+      input: 'phone',
+      synonyms: ['smartphone', 'mobile phone'],
+      isActive: false,
+    });
 
     const got = await call(server, 'GET', `/api/v1/search-synonyms/${one.json.id}`, { headers: m.headers });
     expect(got.status).to.equal(200);
     expect(got.json).to.deep.equal(one.json);
 
-    const patched = await call(server, 'PATCH', `/api/v1/search-synonyms/${one.json.id}`, { headers: m.headers, body: { synonyms: ['cellphone'], isActive: true } });
+    const patched = await call(server, 'PATCH', `/api/v1/search-synonyms/${one.json.id}`, {
+      headers: m.headers,
+      body: { synonyms: ['cellphone'], isActive: true },
+    });
     expect(patched.status, patched.text).to.equal(200);
     expect(patched.json).to.deep.include({ input: 'phone', synonyms: ['cellphone'], isActive: true });
     // A PATCH that changes nothing writes nothing.
@@ -48,7 +70,11 @@ describe('search synonyms', function () {
 
     const del = await call(server, 'DELETE', `/api/v1/search-synonyms/${multi.json.id}`, { headers: m.headers });
     expect(del.status).to.equal(204);
-    expectProblem(await call(server, 'GET', `/api/v1/search-synonyms/${multi.json.id}`, { headers: m.headers }), 404, 'search_synonym_not_found');
+    expectProblem(
+      await call(server, 'GET', `/api/v1/search-synonyms/${multi.json.id}`, { headers: m.headers }),
+      404,
+      'search_synonym_not_found',
+    );
 
     const audit = (await auditRows(server, m.owner.tenantId)).filter((r) => r.resource_type === 'search_synonym');
     expect(audit.map((r) => [r.action, r.resource_id])).to.deep.equal([
@@ -90,7 +116,10 @@ describe('search synonyms', function () {
     for (const [body, path] of cases) {
       const res = await create(m, body);
       expect(res.status, `${JSON.stringify(body)}: ${res.text}`).to.equal(400);
-      expect(res.json.errors.map((e: { path: string }) => e.path), JSON.stringify(body)).to.include(path);
+      expect(
+        res.json.errors.map((e: { path: string }) => e.path),
+        JSON.stringify(body),
+      ).to.include(path);
     }
     const ok = await create(m, { type: 'MULTI_WAY', terms: ['a', 'x'.repeat(100)] });
     expect(ok.status, ok.text).to.equal(201);
@@ -98,7 +127,9 @@ describe('search synonyms', function () {
     expect(wrongField.status).to.equal(400);
     expect(wrongField.json.errors.map((e: { path: string }) => e.path)).to.deep.equal(['body.input']);
     expect((await call(server, 'PATCH', `/api/v1/search-synonyms/${ok.json.id}`, { headers: m.headers, body: {} })).status).to.equal(400);
-    expect((await call(server, 'PATCH', `/api/v1/search-synonyms/${ok.json.id}`, { headers: m.headers, body: { terms: ['one'] } })).status).to.equal(400);
+    expect(
+      (await call(server, 'PATCH', `/api/v1/search-synonyms/${ok.json.id}`, { headers: m.headers, body: { terms: ['one'] } })).status,
+    ).to.equal(400);
     expect((await outboxRows(m.owner.tenantId)).length).to.equal(2);
   });
 
@@ -108,13 +139,32 @@ describe('search synonyms', function () {
     const rule = await create(m, { type: 'MULTI_WAY', terms: ['a', 'b'] });
     const unknown = uuidv7();
     expectProblem(await call(server, 'GET', `/api/v1/search-synonyms/${unknown}`, { headers: m.headers }), 404, 'search_synonym_not_found');
-    expectProblem(await call(server, 'PATCH', `/api/v1/search-synonyms/${unknown}`, { headers: m.headers, body: { isActive: false } }), 404, 'search_synonym_not_found');
-    expectProblem(await call(server, 'DELETE', `/api/v1/search-synonyms/${unknown}`, { headers: m.headers }), 404, 'search_synonym_not_found');
-    for (const [method, body] of [['GET', undefined], ['PATCH', { isActive: false }], ['DELETE', undefined]] as const) {
+    expectProblem(
+      await call(server, 'PATCH', `/api/v1/search-synonyms/${unknown}`, { headers: m.headers, body: { isActive: false } }),
+      404,
+      'search_synonym_not_found',
+    );
+    expectProblem(
+      await call(server, 'DELETE', `/api/v1/search-synonyms/${unknown}`, { headers: m.headers }),
+      404,
+      'search_synonym_not_found',
+    );
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PATCH', { isActive: false }],
+      ['DELETE', undefined],
+    ] as const) {
       const res = await call(server, method, `/api/v1/search-synonyms/${rule.json.id}`, { headers: other.headers, body });
       expect(res.status, `${method}: ${res.text}`).to.equal(404);
     }
-    expect((await call(server, 'POST', '/api/v1/search-synonyms', { headers: other.headers, body: { storeId: m.storeId, type: 'MULTI_WAY', terms: ['a', 'b'] } })).status).to.equal(404);
+    expect(
+      (
+        await call(server, 'POST', '/api/v1/search-synonyms', {
+          headers: other.headers,
+          body: { storeId: m.storeId, type: 'MULTI_WAY', terms: ['a', 'b'] },
+        })
+      ).status,
+    ).to.equal(404);
     expect((await call(server, 'GET', `/api/v1/search-synonyms?storeId=${m.storeId}`, { headers: other.headers })).status).to.equal(404);
     expect((await call(server, 'GET', `/api/v1/search-synonyms/${rule.json.id}`, { headers: m.headers })).json.isActive).to.equal(true);
   });
@@ -148,7 +198,7 @@ describe('search synonyms', function () {
     expect((await list(`&search=${'x'.repeat(201)}`)).status).to.equal(400);
   });
 
-  it("storeSynonyms() maps multi-way terms to each other and one-way inputs to their synonyms, from active rules only", async () => {
+  it('storeSynonyms() maps multi-way terms to each other and one-way inputs to their synonyms, from active rules only', async () => {
     const m = await newMerchant();
     await create(m, { type: 'MULTI_WAY', terms: ['sofa', 'couch', 'settee'] });
     await create(m, { type: 'ONE_WAY', input: 'phone', synonyms: ['smartphone', 'mobile phone'] });
@@ -168,9 +218,13 @@ describe('search synonyms', function () {
       expect(await deliverIndexRows(server, m.owner.tenantId)).to.deep.equal([]);
       expect(await pendingIndexRows(server, m.owner.tenantId)).to.equal(0);
     };
-    const search = async (q: string): Promise<string[]> => (await server.runtime.meiliAdmin.index(storeIndexUid(m.storeId)).search(q)).hits.map((h) => h.id as string);
+    const search = async (q: string): Promise<string[]> =>
+      (await server.runtime.meiliAdmin.index(storeIndexUid(m.storeId)).search(q)).hits.map((h) => h.id as string);
 
-    const product = await call(server, 'POST', '/api/v1/catalog/products', { headers: m.headers, body: { storeId: m.storeId, title: 'Velvet Couch', type: 'PHYSICAL', price: 499 } });
+    const product = await call(server, 'POST', '/api/v1/catalog/products', {
+      headers: m.headers,
+      body: { storeId: m.storeId, title: 'Velvet Couch', type: 'PHYSICAL', price: 499 },
+    });
     expect(product.status, product.text).to.equal(201);
     const published = await call(server, 'POST', `/api/v1/catalog/products/${product.json.id}/publish`, { headers: m.headers });
     expect(published.status, published.text).to.equal(201);
@@ -183,12 +237,18 @@ describe('search synonyms', function () {
     const oneWay = await create(m, { type: 'ONE_WAY', input: 'living room seat', synonyms: ['couch'] });
     expect(oneWay.status, oneWay.text).to.equal(201);
     await drain();
-    expect((await server.runtime.meiliAdmin.index(storeIndexUid(m.storeId)).getSynonyms())).to.deep.equal({ couch: ['sofa'], 'living room seat': ['couch'], sofa: ['couch'] });
+    expect(await server.runtime.meiliAdmin.index(storeIndexUid(m.storeId)).getSynonyms()).to.deep.equal({
+      couch: ['sofa'],
+      'living room seat': ['couch'],
+      sofa: ['couch'],
+    });
     expect(await search('sofa')).to.deep.equal([product.json.id]);
     expect(await search('living room seat')).to.deep.equal([product.json.id]);
 
     // Deactivating the rule takes the synonym away again.
-    expect((await call(server, 'PATCH', `/api/v1/search-synonyms/${rule.json.id}`, { headers: m.headers, body: { isActive: false } })).status).to.equal(200);
+    expect(
+      (await call(server, 'PATCH', `/api/v1/search-synonyms/${rule.json.id}`, { headers: m.headers, body: { isActive: false } })).status,
+    ).to.equal(200);
     await drain();
     expect(await search('sofa')).to.deep.equal([]);
   });

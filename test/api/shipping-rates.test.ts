@@ -19,7 +19,8 @@ describe('shipping rates', function () {
 
   const newMerchant = async (body: Record<string, unknown> = {}): Promise<Merchant> => suite.addMerchant(await merchant(server, body));
 
-  const create = (m: Merchant, body: Record<string, unknown>) => call(server, 'POST', '/api/v1/shipping-rates', { headers: m.headers, body: { storeId: m.storeId, ...body } });
+  const create = (m: Merchant, body: Record<string, unknown>) =>
+    call(server, 'POST', '/api/v1/shipping-rates', { headers: m.headers, body: { storeId: m.storeId, ...body } });
 
   async function rate(m: Merchant, body: Record<string, unknown>): Promise<Record<string, any>> {
     const res = await create(m, body);
@@ -27,7 +28,8 @@ describe('shipping rates', function () {
     return res.json;
   }
 
-  const quote = (storeId: string, body: Record<string, unknown>) => call(server, 'POST', `/api/v1/shipping-rates/public/stores/${storeId}/quote`, { body });
+  const quote = (storeId: string, body: Record<string, unknown>) =>
+    call(server, 'POST', `/api/v1/shipping-rates/public/stores/${storeId}/quote`, { body });
 
   it('creates, lists, updates and deletes rates with one audit entry and one outbox row per write', async () => {
     const m = await newMerchant({ currency: 'TRY' });
@@ -45,9 +47,23 @@ describe('shipping rates', function () {
       maxDeliveryDays: 3,
     };
     const created = await rate(m, { name: ' Standard ', ...given });
-    expect(created).to.deep.include({ ...given, storeId: m.storeId, name: 'Standard', destination: 'DISTRICT', currency: 'TRY', isActive: true });
+    expect(created).to.deep.include({
+      ...given,
+      storeId: m.storeId,
+      name: 'Standard',
+      destination: 'DISTRICT',
+      currency: 'TRY',
+      isActive: true,
+    });
     const fallback = await rate(m, { name: 'Everywhere', price: 50 });
-    expect(fallback).to.deep.include({ city: null, district: null, destination: 'EVERYWHERE_ELSE', minWeightGrams: null, freeShippingThreshold: null, isActive: true });
+    expect(fallback).to.deep.include({
+      city: null,
+      district: null,
+      destination: 'EVERYWHERE_ELSE',
+      minWeightGrams: null,
+      freeShippingThreshold: null,
+      isActive: true,
+    });
 
     const list = await call(server, 'GET', `/api/v1/shipping-rates?storeId=${m.storeId}`, { headers: m.headers });
     expect(list.status, list.text).to.equal(200);
@@ -55,20 +71,32 @@ describe('shipping rates', function () {
     expect(list.json.nextCursor).to.equal(null);
     const page1 = await call(server, 'GET', `/api/v1/shipping-rates?storeId=${m.storeId}&limit=1`, { headers: m.headers });
     expect(page1.json.items.map((r: { id: string }) => r.id)).to.deep.equal([created.id]);
-    const page2 = await call(server, 'GET', `/api/v1/shipping-rates?storeId=${m.storeId}&limit=1&cursor=${page1.json.nextCursor}`, { headers: m.headers });
+    const page2 = await call(server, 'GET', `/api/v1/shipping-rates?storeId=${m.storeId}&limit=1&cursor=${page1.json.nextCursor}`, {
+      headers: m.headers,
+    });
     expect(page2.json.items.map((r: { id: string }) => r.id)).to.deep.equal([fallback.id]);
     expect(page2.json.nextCursor).to.equal(null);
 
-    const patched = await call(server, 'PATCH', `/api/v1/shipping-rates/${created.id}`, { headers: m.headers, body: { district: null, price: 19.5, isActive: false } });
+    const patched = await call(server, 'PATCH', `/api/v1/shipping-rates/${created.id}`, {
+      headers: m.headers,
+      body: { district: null, price: 19.5, isActive: false },
+    });
     expect(patched.status, patched.text).to.equal(200);
     expect(patched.json).to.deep.include({ city: 'İstanbul', district: null, destination: 'CITY', price: 19.5, isActive: false });
     // Nothing changes: no audit entry, no outbox row.
-    const same = await call(server, 'PATCH', `/api/v1/shipping-rates/${created.id}`, { headers: m.headers, body: { price: 19.5, maxOrderValue: 1000.5 } });
+    const same = await call(server, 'PATCH', `/api/v1/shipping-rates/${created.id}`, {
+      headers: m.headers,
+      body: { price: 19.5, maxOrderValue: 1000.5 },
+    });
     expect(same.status).to.equal(200);
     expect(same.json).to.deep.equal(patched.json);
 
     expect((await call(server, 'DELETE', `/api/v1/shipping-rates/${fallback.id}`, { headers: m.headers })).status).to.equal(204);
-    expectProblem(await call(server, 'DELETE', `/api/v1/shipping-rates/${fallback.id}`, { headers: m.headers }), 404, 'shipping_rate_not_found');
+    expectProblem(
+      await call(server, 'DELETE', `/api/v1/shipping-rates/${fallback.id}`, { headers: m.headers }),
+      404,
+      'shipping_rate_not_found',
+    );
 
     const audit = (await auditRows(server, m.owner.tenantId)).filter((r) => r.resource_type === 'shipping_rate');
     expect(audit.map((r) => [r.action, r.resource_id])).to.deep.equal([
@@ -79,10 +107,11 @@ describe('shipping rates', function () {
     ]);
     expect(audit[2]!.before).to.deep.equal({ district: 'Kadıköy', price: '29.99', isActive: true });
     expect(audit[2]!.after).to.deep.equal({ district: null, price: '19.5', isActive: false });
-    const outbox: Array<{ queue: string; topic: string; aggregate_type: string; aggregate_id: string }> = await server.runtime.dataSource.query(
-      "SELECT queue, topic, aggregate_type, aggregate_id FROM outbox WHERE tenant_id = $1 AND aggregate_type = 'shipping_rate' ORDER BY id",
-      [m.owner.tenantId],
-    );
+    const outbox: Array<{ queue: string; topic: string; aggregate_type: string; aggregate_id: string }> =
+      await server.runtime.dataSource.query(
+        "SELECT queue, topic, aggregate_type, aggregate_id FROM outbox WHERE tenant_id = $1 AND aggregate_type = 'shipping_rate' ORDER BY id",
+        [m.owner.tenantId],
+      );
     expect(outbox.map((r) => [r.queue, r.topic, r.aggregate_id])).to.deep.equal([
       ['index', 'shipping_rate.created', created.id],
       ['index', 'shipping_rate.created', fallback.id],
@@ -120,24 +149,50 @@ describe('shipping rates', function () {
     for (const [body, path] of cases) {
       const res = await create(m, body);
       expect(res.status, `${JSON.stringify(body)}: ${res.text}`).to.equal(400);
-      expect(res.json.errors.map((e: { path: string }) => e.path), JSON.stringify(body)).to.include(path);
+      expect(
+        res.json.errors.map((e: { path: string }) => e.path),
+        JSON.stringify(body),
+      ).to.include(path);
     }
     // The bounds themselves are accepted.
-    const edge = await rate(m, { name: 'x'.repeat(120), price: 1_000_000_000, city: 'c'.repeat(100), minWeightGrams: 0, maxWeightGrams: 10_000_000, minDeliveryDays: 0, maxDeliveryDays: 365 });
+    const edge = await rate(m, {
+      name: 'x'.repeat(120),
+      price: 1_000_000_000,
+      city: 'c'.repeat(100),
+      minWeightGrams: 0,
+      maxWeightGrams: 10_000_000,
+      minDeliveryDays: 0,
+      maxDeliveryDays: 365,
+    });
     expect(edge.maxWeightGrams).to.equal(10_000_000);
     // PATCH checks the rules on the rate as it would be.
     const r = await rate(m, { name: 'B', price: 1, minWeightGrams: 100, maxWeightGrams: 200 });
     const bad = await call(server, 'PATCH', `/api/v1/shipping-rates/${r.id}`, { headers: m.headers, body: { maxWeightGrams: 100 } });
     expectProblem(bad, 400, 'validation_failed');
     expect(bad.json.errors.map((e: { path: string }) => e.path)).to.deep.equal(['body.maxWeightGrams']);
-    expectProblem(await call(server, 'PATCH', `/api/v1/shipping-rates/${r.id}`, { headers: m.headers, body: { district: 'Moda' } }), 400, 'validation_failed');
+    expectProblem(
+      await call(server, 'PATCH', `/api/v1/shipping-rates/${r.id}`, { headers: m.headers, body: { district: 'Moda' } }),
+      400,
+      'validation_failed',
+    );
     expect((await call(server, 'PATCH', `/api/v1/shipping-rates/${r.id}`, { headers: m.headers, body: {} })).status).to.equal(400);
-    expect((await call(server, 'PATCH', `/api/v1/shipping-rates/${r.id}`, { headers: m.headers, body: { storeId: m.storeId } })).status).to.equal(400);
-    expect((await call(server, 'GET', `/api/v1/shipping-rates?storeId=${m.storeId}&limit=201`, { headers: m.headers })).status).to.equal(400);
+    expect(
+      (await call(server, 'PATCH', `/api/v1/shipping-rates/${r.id}`, { headers: m.headers, body: { storeId: m.storeId } })).status,
+    ).to.equal(400);
+    expect((await call(server, 'GET', `/api/v1/shipping-rates?storeId=${m.storeId}&limit=201`, { headers: m.headers })).status).to.equal(
+      400,
+    );
     expect((await call(server, 'GET', `/api/v1/shipping-rates?storeId=${m.storeId}&limit=0`, { headers: m.headers })).status).to.equal(400);
-    expectProblem(await call(server, 'GET', `/api/v1/shipping-rates?storeId=${m.storeId}&cursor=nope`, { headers: m.headers }), 400, 'invalid_cursor');
+    expectProblem(
+      await call(server, 'GET', `/api/v1/shipping-rates?storeId=${m.storeId}&cursor=nope`, { headers: m.headers }),
+      400,
+      'invalid_cursor',
+    );
     expect((await call(server, 'GET', '/api/v1/shipping-rates', { headers: m.headers })).status).to.equal(400);
-    const rows = await server.runtime.dataSource.query("SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1 AND aggregate_type = 'shipping_rate'", [m.owner.tenantId]);
+    const rows = await server.runtime.dataSource.query(
+      "SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1 AND aggregate_type = 'shipping_rate'",
+      [m.owner.tenantId],
+    );
     expect(rows[0].n).to.equal(2);
   });
 
@@ -146,9 +201,17 @@ describe('shipping rates', function () {
     const b = await newMerchant();
     const r = await rate(a, { name: 'A', price: 5 });
     expectProblem(await call(server, 'GET', `/api/v1/shipping-rates?storeId=${a.storeId}`, { headers: b.headers }), 404, 'store_not_found');
-    expectProblem(await call(server, 'GET', `/api/v1/shipping-rates/export?storeId=${a.storeId}`, { headers: b.headers }), 404, 'store_not_found');
+    expectProblem(
+      await call(server, 'GET', `/api/v1/shipping-rates/export?storeId=${a.storeId}`, { headers: b.headers }),
+      404,
+      'store_not_found',
+    );
     expectProblem(await create(b, { storeId: a.storeId, name: 'X', price: 1 }), 404, 'store_not_found');
-    expectProblem(await call(server, 'PATCH', `/api/v1/shipping-rates/${r.id}`, { headers: b.headers, body: { price: 1 } }), 404, 'shipping_rate_not_found');
+    expectProblem(
+      await call(server, 'PATCH', `/api/v1/shipping-rates/${r.id}`, { headers: b.headers, body: { price: 1 } }),
+      404,
+      'shipping_rate_not_found',
+    );
     expectProblem(await call(server, 'DELETE', `/api/v1/shipping-rates/${r.id}`, { headers: b.headers }), 404, 'shipping_rate_not_found');
     expect((await call(server, 'GET', `/api/v1/shipping-rates?storeId=${a.storeId}`)).status).to.equal(401);
     const reader = await apiKey(server, a, ['shipping-rates:read']);
@@ -158,13 +221,28 @@ describe('shipping rates', function () {
     const ok = await call(server, 'PATCH', `/api/v1/shipping-rates/${r.id}`, { headers: writer, body: { price: 1 } });
     expect(ok.status, ok.text).to.equal(200);
     await server.runtime.dataSource.query("UPDATE stores SET status = 'archived' WHERE id = $1", [a.storeId]);
-    expectProblem(await call(server, 'PATCH', `/api/v1/shipping-rates/${r.id}`, { headers: a.headers, body: { price: 2 } }), 409, 'store_archived');
-    expectProblem(await quote(a.storeId, { items: [{ productId: uuidv7(), quantity: 1 }], address: { city: 'X' } }), 404, 'store_not_found');
+    expectProblem(
+      await call(server, 'PATCH', `/api/v1/shipping-rates/${r.id}`, { headers: a.headers, body: { price: 2 } }),
+      409,
+      'store_archived',
+    );
+    expectProblem(
+      await quote(a.storeId, { items: [{ productId: uuidv7(), quantity: 1 }], address: { city: 'X' } }),
+      404,
+      'store_not_found',
+    );
   });
 
   it('exports the rates as CSV', async () => {
     const m = await newMerchant();
-    const first = await rate(m, { name: '=cmd()', city: 'Ankara', price: 12.5, freeShippingThreshold: 100, minDeliveryDays: 2, maxDeliveryDays: 4 });
+    const first = await rate(m, {
+      name: '=cmd()',
+      city: 'Ankara',
+      price: 12.5,
+      freeShippingThreshold: 100,
+      minDeliveryDays: 2,
+      maxDeliveryDays: 4,
+    });
     const second = await rate(m, { name: 'Fallback, slow', price: 0, isActive: false });
     const res = await call(server, 'GET', `/api/v1/shipping-rates/export?storeId=${m.storeId}`, { headers: m.headers });
     expect(res.status, res.text).to.equal(200);
@@ -193,8 +271,30 @@ describe('shipping rates', function () {
     expect(res.status, res.text).to.equal(200);
     expect(res.json).to.deep.include({ storeId: m.storeId, currency: 'EUR', weightGrams: 800, orderValue: 40 });
     expect(res.json.options).to.deep.equal([
-      { rateId: small.id, name: 'Small parcel', destination: 'EVERYWHERE_ELSE', price: 5, ratePrice: 5, free: false, freeShippingThreshold: null, currency: 'EUR', minDeliveryDays: 3, maxDeliveryDays: 5 },
-      { rateId: express.id, name: 'Express', destination: 'EVERYWHERE_ELSE', price: 9.99, ratePrice: 9.99, free: false, freeShippingThreshold: 300, currency: 'EUR', minDeliveryDays: 1, maxDeliveryDays: 1 },
+      {
+        rateId: small.id,
+        name: 'Small parcel',
+        destination: 'EVERYWHERE_ELSE',
+        price: 5,
+        ratePrice: 5,
+        free: false,
+        freeShippingThreshold: null,
+        currency: 'EUR',
+        minDeliveryDays: 3,
+        maxDeliveryDays: 5,
+      },
+      {
+        rateId: express.id,
+        name: 'Express',
+        destination: 'EVERYWHERE_ELSE',
+        price: 9.99,
+        ratePrice: 9.99,
+        free: false,
+        freeShippingThreshold: 300,
+        currency: 'EUR',
+        minDeliveryDays: 1,
+        maxDeliveryDays: 1,
+      },
     ]);
 
     // Exactly 1000 g falls in the next band (max is exclusive).
@@ -209,7 +309,13 @@ describe('shipping rates', function () {
     expect(res.json.errors.map((e: { path: string }) => e.path)).to.deep.equal(['body.items[0].productId']);
 
     // 3000 g + 400 g, value 170.25: large (15), express (9.99); not the order-value rate (≥ 200).
-    res = await quote(m.storeId, { items: [{ productId: heavy, quantity: 1 }, { productId: light, quantity: 1 }], address: { city: 'x' } });
+    res = await quote(m.storeId, {
+      items: [
+        { productId: heavy, quantity: 1 },
+        { productId: light, quantity: 1 },
+      ],
+      address: { city: 'x' },
+    });
     expect(res.json).to.deep.include({ weightGrams: 3400, orderValue: 170.25 });
     expect(res.json.options.map((o: { rateId: string; price: number }) => [o.rateId, o.price])).to.deep.equal([
       [express.id, 9.99],
@@ -258,7 +364,9 @@ describe('shipping rates', function () {
 
     let res = await quote(m.storeId, { items, address: { city: '  ISTANBUL ', district: 'kadikoy' } });
     expect(res.status, res.text).to.equal(200);
-    expect(res.json.options.map((o: { rateId: string; destination: string }) => [o.rateId, o.destination])).to.deep.equal([[district.id, 'DISTRICT']]);
+    expect(res.json.options.map((o: { rateId: string; destination: string }) => [o.rateId, o.destination])).to.deep.equal([
+      [district.id, 'DISTRICT'],
+    ]);
 
     res = await quote(m.storeId, { items, address: { city: 'istanbul', district: 'Üsküdar' } });
     expect(res.json.options.map((o: { rateId: string; destination: string }) => [o.rateId, o.destination])).to.deep.equal([
@@ -269,7 +377,9 @@ describe('shipping rates', function () {
     expect(res.json.options.map((o: { rateId: string }) => o.rateId)).to.deep.equal([city.id, cityExpress.id]);
 
     res = await quote(m.storeId, { items, address: { city: 'Izmir', district: 'Kadıköy' } });
-    expect(res.json.options.map((o: { rateId: string; destination: string }) => [o.rateId, o.destination])).to.deep.equal([[fallback.id, 'EVERYWHERE_ELSE']]);
+    expect(res.json.options.map((o: { rateId: string; destination: string }) => [o.rateId, o.destination])).to.deep.equal([
+      [fallback.id, 'EVERYWHERE_ELSE'],
+    ]);
 
     // The district rate stops at 1 kg: a heavier cart in Kadıköy gets the city's options.
     res = await quote(m.storeId, { items: [{ productId: p, quantity: 20 }], address: { city: 'Istanbul', district: 'Kadıköy' } });
@@ -311,9 +421,20 @@ describe('shipping rates', function () {
 
     const other = await newMerchant();
     const foreign = await product(server, other, { status: 'PUBLISHED' });
-    const bad = await quote(m.storeId, { items: [{ productId: draft, quantity: 1 }, { productId: foreign, quantity: 1 }, { variantId: uuidv7(), quantity: 1 }], address: { city: 'a' } });
+    const bad = await quote(m.storeId, {
+      items: [
+        { productId: draft, quantity: 1 },
+        { productId: foreign, quantity: 1 },
+        { variantId: uuidv7(), quantity: 1 },
+      ],
+      address: { city: 'a' },
+    });
     expectProblem(bad, 400, 'invalid_item');
-    expect(bad.json.errors.map((e: { path: string }) => e.path)).to.deep.equal(['body.items[0].productId', 'body.items[1].productId', 'body.items[2].variantId']);
+    expect(bad.json.errors.map((e: { path: string }) => e.path)).to.deep.equal([
+      'body.items[0].productId',
+      'body.items[1].productId',
+      'body.items[2].variantId',
+    ]);
 
     const invalid: Array<[Record<string, unknown>, string]> = [
       [{ items: [], address: { city: 'a' } }, 'body.items'],
@@ -332,22 +453,44 @@ describe('shipping rates', function () {
     for (const [body, path] of invalid) {
       const r = await quote(m.storeId, body);
       expect(r.status, `${JSON.stringify(body).slice(0, 200)}: ${r.text}`).to.equal(400);
-      expect(r.json.errors.map((e: { path: string }) => e.path), JSON.stringify(body).slice(0, 200)).to.include(path);
+      expect(
+        r.json.errors.map((e: { path: string }) => e.path),
+        JSON.stringify(body).slice(0, 200),
+      ).to.include(path);
     }
-    expectProblem(await quote(uuidv7(), { items: [{ productId: withWeight, quantity: 1 }], address: { city: 'a' } }), 404, 'store_not_found');
+    expectProblem(
+      await quote(uuidv7(), { items: [{ productId: withWeight, quantity: 1 }], address: { city: 'a' } }),
+      404,
+      'store_not_found',
+    );
   });
 
   it('quoteShipping() gives orders the same answer inside a transaction', async () => {
     const m = await newMerchant();
     const p = await product(server, m, { price: '10', weight_grams: 100, status: 'PUBLISHED' });
     const r = await rate(m, { name: 'Only', price: 3.5, freeShippingThreshold: 50 });
-    const result = await server.runtime.dataSource.transaction((manager) => quoteShipping(manager, m.storeId, { items: [{ productId: p, quantity: 5 }] }, { city: 'Anywhere', district: 'Centre' }));
+    const result = await server.runtime.dataSource.transaction((manager) =>
+      quoteShipping(manager, m.storeId, { items: [{ productId: p, quantity: 5 }] }, { city: 'Anywhere', district: 'Centre' }),
+    );
     expect(result).to.deep.equal({
       storeId: m.storeId,
       currency: 'EUR',
       weightGrams: 500,
       orderValue: 50,
-      options: [{ rateId: r.id, name: 'Only', destination: 'EVERYWHERE_ELSE', price: 0, ratePrice: 3.5, free: true, freeShippingThreshold: 50, currency: 'EUR', minDeliveryDays: null, maxDeliveryDays: null }],
+      options: [
+        {
+          rateId: r.id,
+          name: 'Only',
+          destination: 'EVERYWHERE_ELSE',
+          price: 0,
+          ratePrice: 3.5,
+          free: true,
+          freeShippingThreshold: 50,
+          currency: 'EUR',
+          minDeliveryDays: null,
+          maxDeliveryDays: null,
+        },
+      ],
     });
   });
 });

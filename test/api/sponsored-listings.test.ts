@@ -26,7 +26,8 @@ describe('sponsored listings', function () {
 
   const newMerchant = async (): Promise<Merchant> => suite.addMerchant(await merchant(server));
 
-  const create = (m: Merchant, body: Record<string, unknown>, headers = m.headers): Promise<TestResponse> => call(server, 'POST', BASE, { headers, body: { storeId: m.storeId, costPerClick: 0.5, ...body } });
+  const create = (m: Merchant, body: Record<string, unknown>, headers = m.headers): Promise<TestResponse> =>
+    call(server, 'POST', BASE, { headers, body: { storeId: m.storeId, costPerClick: 0.5, ...body } });
 
   async function listing(m: Merchant, body: Record<string, unknown> = {}): Promise<Record<string, any>> {
     const productId = (body.productId as string | undefined) ?? (await product(server, m, { status: 'PUBLISHED' }));
@@ -35,17 +36,25 @@ describe('sponsored listings', function () {
     return res.json;
   }
 
-  const patch = (m: Merchant, id: string, body: Record<string, unknown>, headers = m.headers): Promise<TestResponse> => call(server, 'PATCH', `${BASE}/${id}`, { headers, body });
-  const list = (m: Merchant, query = '', headers = m.headers): Promise<TestResponse> => call(server, 'GET', `${BASE}?storeId=${m.storeId}${query}`, { headers });
-  const click = (body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<TestResponse> => call(server, 'POST', CLICK, { headers, body });
+  const patch = (m: Merchant, id: string, body: Record<string, unknown>, headers = m.headers): Promise<TestResponse> =>
+    call(server, 'PATCH', `${BASE}/${id}`, { headers, body });
+  const list = (m: Merchant, query = '', headers = m.headers): Promise<TestResponse> =>
+    call(server, 'GET', `${BASE}?storeId=${m.storeId}${query}`, { headers });
+  const click = (body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<TestResponse> =>
+    call(server, 'POST', CLICK, { headers, body });
   const get = async (m: Merchant, id: string): Promise<Record<string, any> | undefined> => {
     const res = await list(m, '&limit=200');
     expect(res.status, res.text).to.equal(200);
     return res.json.items.find((i: { id: string }) => i.id === id);
   };
 
-  async function storeEvents(m: Merchant): Promise<Array<{ queue: string; topic: string; aggregate_type: string; aggregate_id: string; payload: any }>> {
-    return db("SELECT queue, topic, aggregate_type, aggregate_id, payload FROM outbox WHERE tenant_id = $1 AND topic = 'sponsored_listings.updated' ORDER BY id", [m.owner.tenantId]);
+  async function storeEvents(
+    m: Merchant,
+  ): Promise<Array<{ queue: string; topic: string; aggregate_type: string; aggregate_id: string; payload: any }>> {
+    return db(
+      "SELECT queue, topic, aggregate_type, aggregate_id, payload FROM outbox WHERE tenant_id = $1 AND topic = 'sponsored_listings.updated' ORDER BY id",
+      [m.owner.tenantId],
+    );
   }
 
   describe('merchant operations', () => {
@@ -53,7 +62,13 @@ describe('sponsored listings', function () {
       const m = await newMerchant();
       const productId = await product(server, m, { status: 'PUBLISHED' });
       const before = Date.now();
-      const created = await create(m, { productId, keywords: [' Red  Shoes ', 'T-Shirt', 'ＴＶ'], budget: 100, costPerClick: 0.25, endsAt: '2099-01-01T00:00:00Z' });
+      const created = await create(m, {
+        productId,
+        keywords: [' Red  Shoes ', 'T-Shirt', 'ＴＶ'],
+        budget: 100,
+        costPerClick: 0.25,
+        endsAt: '2099-01-01T00:00:00Z',
+      });
       expect(created.status, created.text).to.equal(201);
       expect(created.json).to.deep.include({
         storeId: m.storeId,
@@ -112,7 +127,10 @@ describe('sponsored listings', function () {
       const bad = async (body: Record<string, unknown>, path: string): Promise<void> => {
         const res = await create(m, { productId, ...body });
         expectProblem(res, 400, 'validation_failed');
-        expect(res.json.errors.map((e: { path: string }) => e.path), JSON.stringify(body)).to.include(path);
+        expect(
+          res.json.errors.map((e: { path: string }) => e.path),
+          JSON.stringify(body),
+        ).to.include(path);
       };
       await bad({ productId: undefined }, 'body.productId');
       await bad({ productId: 'nope' }, 'body.productId');
@@ -142,14 +160,31 @@ describe('sponsored listings', function () {
       expect((await list(m)).json.items).to.deep.equal([]);
 
       // The edges that are allowed: 20 keywords of 60 characters, cost 0 and 1,000,000,000, 4 decimals, no budget.
-      const edge = await create(m, { productId, keywords: Array.from({ length: 20 }, (_, i) => `${String(i).padStart(2, '0')}${'k'.repeat(58)}`), costPerClick: 0, budget: 0.0001, status: 'PAUSED' });
+      const edge = await create(m, {
+        productId,
+        keywords: Array.from({ length: 20 }, (_, i) => `${String(i).padStart(2, '0')}${'k'.repeat(58)}`),
+        costPerClick: 0,
+        budget: 0.0001,
+        status: 'PAUSED',
+      });
       expect(edge.status, edge.text).to.equal(201);
       expect(edge.json).to.deep.include({ costPerClick: 0, budget: 0.0001, status: 'PAUSED' });
       expect(edge.json.keywords).to.have.length(20);
       expect(edge.json.keywords[0]).to.have.length(60);
-      const other = await create(m, { productId: await product(server, m, { status: 'PUBLISHED' }), costPerClick: 1_000_000_000, budget: null, startsAt: '2098-01-01T00:00:00Z' });
+      const other = await create(m, {
+        productId: await product(server, m, { status: 'PUBLISHED' }),
+        costPerClick: 1_000_000_000,
+        budget: null,
+        startsAt: '2098-01-01T00:00:00Z',
+      });
       expect(other.status, other.text).to.equal(201);
-      expect(other.json).to.deep.include({ costPerClick: 1_000_000_000, budget: null, remainingBudget: null, startsAt: '2098-01-01T00:00:00.000Z', endsAt: null });
+      expect(other.json).to.deep.include({
+        costPerClick: 1_000_000_000,
+        budget: null,
+        remainingBudget: null,
+        startsAt: '2098-01-01T00:00:00.000Z',
+        endsAt: null,
+      });
     });
 
     it('validates the update body and the list query', async () => {
@@ -158,7 +193,11 @@ describe('sponsored listings', function () {
       const bad = async (body: Record<string, unknown>, path: string): Promise<void> => {
         const res = await patch(m, l.id, body);
         expectProblem(res, 400, 'validation_failed');
-        if (path) expect(res.json.errors.map((e: { path: string }) => e.path), JSON.stringify(body)).to.include(path);
+        if (path)
+          expect(
+            res.json.errors.map((e: { path: string }) => e.path),
+            JSON.stringify(body),
+          ).to.include(path);
       };
       await bad({}, '');
       await bad({ productId: uuidv7() }, 'body.productId');
@@ -173,7 +212,8 @@ describe('sponsored listings', function () {
       await patch(m, l.id, { endsAt: '2099-01-01T00:00:00Z' });
       await bad({ startsAt: '2099-02-01T00:00:00Z' }, 'body.endsAt');
 
-      for (const query of ['&limit=0', '&limit=201', '&limit=1.5', '&cursor=abc', '&status=LIVE', '&unknown=1']) expectProblem(await list(m, query), 400, 'validation_failed');
+      for (const query of ['&limit=0', '&limit=201', '&limit=1.5', '&cursor=abc', '&status=LIVE', '&unknown=1'])
+        expectProblem(await list(m, query), 400, 'validation_failed');
       expectProblem(await call(server, 'GET', BASE, { headers: m.headers }), 400, 'validation_failed');
       expect((await list(m, '&limit=200')).status).to.equal(200);
       expect((await list(m, '&limit=1')).status).to.equal(200);
@@ -298,7 +338,10 @@ describe('sponsored listings', function () {
       const l = await listing(m, { endsAt: '2099-01-01T00:00:00Z' });
       const paused = await listing(m, { status: 'PAUSED', endsAt: '2099-01-01T00:00:00Z' });
       const open = await listing(m);
-      await db("UPDATE sponsored_listings SET starts_at = now() - interval '2 days', ends_at = now() - interval '1 day' WHERE id = ANY($1::uuid[])", [[l.id, paused.id]]);
+      await db(
+        "UPDATE sponsored_listings SET starts_at = now() - interval '2 days', ends_at = now() - interval '1 day' WHERE id = ANY($1::uuid[])",
+        [[l.id, paused.id]],
+      );
       const eventsBefore = (await storeEvents(m)).length;
       const [row] = await db('SELECT ends_at FROM sponsored_listings WHERE id = $1', [l.id]);
 
@@ -328,7 +371,13 @@ describe('sponsored listings', function () {
       const l = await listing(m, { budget: 1, costPerClick: 0.4 });
       const eventsBefore = (await storeEvents(m)).length;
       for (let i = 0; i < 2; i += 1) {
-        const res = await click({ listingId: l.id, storeId: m.storeId, productId: l.productId, visitorId: `visitor-${i}`, query: 'red shoes' });
+        const res = await click({
+          listingId: l.id,
+          storeId: m.storeId,
+          productId: l.productId,
+          visitorId: `visitor-${i}`,
+          query: 'red shoes',
+        });
         expect(res.status, res.text).to.equal(202);
         expect(res.json).to.deep.equal({ accepted: true });
       }
@@ -342,7 +391,9 @@ describe('sponsored listings', function () {
       expect(events.map((e) => [e.aggregate_type, e.aggregate_id, e.payload.ended])).to.deep.equal([['store', m.storeId, [l.id]]]);
       expect((await click({ listingId: l.id, storeId: m.storeId, visitorId: 'visitor-3' })).status).to.equal(202);
       expect(await get(m, l.id)).to.deep.include({ clicks: 3, spent: 1 });
-      expect((await auditRows(server, m.owner.tenantId)).filter((r) => r.resource_type === 'sponsored_listing').map((r) => r.action)).to.deep.equal(['sponsored_listing.create']);
+      expect(
+        (await auditRows(server, m.owner.tenantId)).filter((r) => r.resource_type === 'sponsored_listing').map((r) => r.action),
+      ).to.deep.equal(['sponsored_listing.create']);
 
       // Reactivation needs more budget; the budget must stay above what was spent.
       expectProblem(await patch(m, l.id, { status: 'ACTIVE' }), 409, 'sponsored_listing_ended');
@@ -387,7 +438,11 @@ describe('sponsored listings', function () {
       await click({ listingId: l.id, storeId: a.storeId }, { 'User-Agent': 'agent-1' });
       expect(await get(a, l.id)).to.deep.include({ clicks: 3 });
       // No audit entry and no outbox row for counted clicks.
-      expect((await auditRows(server, a.owner.tenantId)).filter((r) => r.action.startsWith('sponsored_listing.') && r.action !== 'sponsored_listing.create')).to.deep.equal([]);
+      expect(
+        (await auditRows(server, a.owner.tenantId)).filter(
+          (r) => r.action.startsWith('sponsored_listing.') && r.action !== 'sponsored_listing.create',
+        ),
+      ).to.deep.equal([]);
       expect((await storeEvents(a)).map((e) => e.payload.change)).to.deep.equal(['created', 'created', 'created', 'created']);
     });
 
@@ -408,7 +463,9 @@ describe('sponsored listings', function () {
       ]) {
         expectProblem(await click(body), 400, 'validation_failed');
       }
-      expect((await click({ listingId: l.id, storeId: m.storeId, query: 'q'.repeat(200), visitorId: 'v'.repeat(100) })).status).to.equal(202);
+      expect((await click({ listingId: l.id, storeId: m.storeId, query: 'q'.repeat(200), visitorId: 'v'.repeat(100) })).status).to.equal(
+        202,
+      );
       expect(await get(m, l.id)).to.deep.include({ clicks: 1 });
     });
   });
@@ -441,10 +498,13 @@ describe('sponsored listings', function () {
       const expiring = await listing(m, { keywords: [], costPerClick: 8, endsAt: '2099-01-01T00:00:00Z' });
       const spent = await listing(m, { keywords: [], costPerClick: 7, budget: 5 });
       await listing(other, { keywords: [], costPerClick: 50 });
-      await db("UPDATE sponsored_listings SET starts_at = now() - interval '2 days', ends_at = now() - interval '1 second' WHERE id = $1", [expiring.id]);
+      await db("UPDATE sponsored_listings SET starts_at = now() - interval '2 days', ends_at = now() - interval '1 second' WHERE id = $1", [
+        expiring.id,
+      ]);
       await db('UPDATE sponsored_listings SET spent = budget WHERE id = $1', [spent.id]);
 
-      const ids = async (query: string, limit = 10): Promise<string[]> => (await sponsoredCandidates(ds, m.storeId, query, limit)).map((c) => c.listingId);
+      const ids = async (query: string, limit = 10): Promise<string[]> =>
+        (await sponsoredCandidates(ds, m.storeId, query, limit)).map((c) => c.listingId);
       // Same cost: the older listing first.
       expect(await ids('cheap RED shoe')).to.deep.equal([shoe.id, anything.id, cheap.id]);
       expect(await ids('Blue T-Shirt')).to.deep.equal([tshirt.id, anything.id, cheap.id]);
@@ -459,7 +519,9 @@ describe('sponsored listings', function () {
       expect(candidates).to.deep.equal([{ listingId: shoe.id, productId: shoe.productId }]);
 
       // The due listings were ended on the way, with one store event.
-      const rows = await db('SELECT id, status, ended_reason FROM sponsored_listings WHERE id = ANY($1::uuid[]) ORDER BY id', [[expiring.id, spent.id]]);
+      const rows = await db('SELECT id, status, ended_reason FROM sponsored_listings WHERE id = ANY($1::uuid[]) ORDER BY id', [
+        [expiring.id, spent.id],
+      ]);
       expect(rows.map((r) => [r.id, r.status, r.ended_reason])).to.deep.equal([
         [expiring.id, 'ENDED', 'END_DATE'],
         [spent.id, 'ENDED', 'BUDGET'],
@@ -475,7 +537,10 @@ describe('sponsored listings', function () {
       const m = await newMerchant();
       suite.addIndexedStore(m.storeId);
       const products: string[] = [];
-      for (let i = 1; i <= 9; i += 1) products.push(await product(server, m, { title: `Desk Lamp ${i}`, price: String(i * 10), published_at: new Date(), status: 'PUBLISHED' }));
+      for (let i = 1; i <= 9; i += 1)
+        products.push(
+          await product(server, m, { title: `Desk Lamp ${i}`, price: String(i * 10), published_at: new Date(), status: 'PUBLISHED' }),
+        );
       await indexHandler(server).indexer.syncProducts(products);
       const l = await listing(m, { productId: products[8], keywords: ['lamp'], costPerClick: 1, budget: 2 });
       const sponsoredIds = async (): Promise<string[]> => {
@@ -487,7 +552,11 @@ describe('sponsored listings', function () {
       const settle = async (expected: string[]): Promise<void> => {
         expect(await deliverIndexRows(server, m.owner.tenantId)).to.deep.equal([]);
         let seen: string[] = [];
-        await eventually(async () => JSON.stringify((seen = await sponsoredIds())) === JSON.stringify(expected), () => `sponsored ${JSON.stringify(expected)} in the search answer (last seen: ${JSON.stringify(seen)})`, 5_000);
+        await eventually(
+          async () => JSON.stringify((seen = await sponsoredIds())) === JSON.stringify(expected),
+          () => `sponsored ${JSON.stringify(expected)} in the search answer (last seen: ${JSON.stringify(seen)})`,
+          5_000,
+        );
       };
 
       await settle([products[8]!]);

@@ -19,15 +19,28 @@ describe('storefront public reads', () => {
   const LOGO = 'https://cdn.example.test/l.png';
 
   /** A product (published unless said, 80 EUR) with one variant holding `stock` (3 unless given; none when null); answers its id and slug. */
-  async function listedProduct(m: Merchant, o: { status?: string; price?: string; compareAt?: string | null; slug?: string; stock?: number | null; type?: string } = {}): Promise<{ id: string; slug: string }> {
+  async function listedProduct(
+    m: Merchant,
+    o: { status?: string; price?: string; compareAt?: string | null; slug?: string; stock?: number | null; type?: string } = {},
+  ): Promise<{ id: string; slug: string }> {
     const slug = o.slug ?? uniqueSlug('p');
-    const id = await product(server, m, { title: `Product ${slug}`, slug, type: o.type ?? 'PHYSICAL', status: o.status ?? 'PUBLISHED', price: o.price ?? '80', compare_at_price: o.compareAt ?? null });
+    const id = await product(server, m, {
+      title: `Product ${slug}`,
+      slug,
+      type: o.type ?? 'PHYSICAL',
+      status: o.status ?? 'PUBLISHED',
+      price: o.price ?? '80',
+      compare_at_price: o.compareAt ?? null,
+    });
     if (o.stock !== null) await variant(server, m, id, { price: null, stock: o.stock ?? 3 });
     return { id, slug };
   }
 
   async function relate(m: Merchant, productId: string, relatedId: string, kind: string, position: number): Promise<void> {
-    await db('INSERT INTO product_relations (id, tenant_id, store_id, product_id, related_product_id, kind, position) VALUES ($1, $2, $3, $4, $5, $6, $7)', [uuidv7(), m.owner.tenantId, m.storeId, productId, relatedId, kind, position]);
+    await db(
+      'INSERT INTO product_relations (id, tenant_id, store_id, product_id, related_product_id, kind, position) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [uuidv7(), m.owner.tenantId, m.storeId, productId, relatedId, kind, position],
+    );
   }
 
   describe('store checks', () => {
@@ -36,10 +49,24 @@ describe('storefront public reads', () => {
       const m = await merchant(server);
       expect((await get(`${m.storeId}/brands`)).status).to.equal(200);
       await db(`UPDATE stores SET status = 'archived' WHERE id = $1`, [m.storeId]);
-      for (const path of ['categories', 'brands', 'collections', 'filter-config', 'sitemap-feed', 'brands/x', 'categories/x', 'collections/x', 'products/x']) {
+      for (const path of [
+        'categories',
+        'brands',
+        'collections',
+        'filter-config',
+        'sitemap-feed',
+        'brands/x',
+        'categories/x',
+        'collections/x',
+        'products/x',
+      ]) {
         expectProblem(await get(`${m.storeId}/${path}`), 404, 'store_not_found');
       }
-      expectProblem(await call(server, 'POST', `/api/v1/catalog/public/stores/${m.storeId}/products/${uuidv7()}/view`), 404, 'store_not_found');
+      expectProblem(
+        await call(server, 'POST', `/api/v1/catalog/public/stores/${m.storeId}/products/${uuidv7()}/view`),
+        404,
+        'store_not_found',
+      );
     });
 
     it('rejects a store id that is not a UUID', async () => {
@@ -86,7 +113,9 @@ describe('storefront public reads', () => {
       await brand(server, m, { name: 'retired', slug: 'retired', is_active: false, logo_url: LOGO });
       const res = await get(`${m.storeId}/brands`);
       expect(res.status, res.text).to.equal(200);
-      expect(res.json.items).to.deep.equal([{ id, name: 'acme', slug: 'acme', description: null, logoUrl: 'https://cdn.example.test/l.png', websiteUrl: null }]);
+      expect(res.json.items).to.deep.equal([
+        { id, name: 'acme', slug: 'acme', description: null, logoUrl: 'https://cdn.example.test/l.png', websiteUrl: null },
+      ]);
       expect((await get(`${m.storeId}/brands/ACME`)).json).to.include({ id });
       expectProblem(await get(`${m.storeId}/brands/retired`), 404, 'brand_not_found');
       expectProblem(await get(`${m.storeId}/brands/unknown`), 404, 'brand_not_found');
@@ -123,7 +152,10 @@ describe('storefront public reads', () => {
     it('shows the price the pricing engine gives visitors: a running rule lowers it, the regular price becomes the compare-at price', async () => {
       const m = await merchant(server);
       const p = await listedProduct(m, { price: '80' });
-      const rule = await call(server, 'POST', '/api/v1/pricing/rules', { headers: m.headers, body: { storeId: m.storeId, name: 'Ten off', type: 'PERCENT', value: 10 } });
+      const rule = await call(server, 'POST', '/api/v1/pricing/rules', {
+        headers: m.headers,
+        body: { storeId: m.storeId, name: 'Ten off', type: 'PERCENT', value: 10 },
+      });
       expect(rule.status, rule.text).to.equal(201);
       const res = await get(`${m.storeId}/products/${p.slug}`);
       expect(res.status, res.text).to.equal(200);
@@ -136,7 +168,15 @@ describe('storefront public reads', () => {
       const p = await listedProduct(m, { price: '75', compareAt: '100' });
       const res = await get(`${m.storeId}/products/${p.slug.toUpperCase()}`);
       expect(res.status, res.text).to.equal(200);
-      expect(res.json).to.include({ id: p.id, slug: p.slug, price: 75, compareAtPrice: 100, discountPercent: 25, currency: 'EUR', inStock: true });
+      expect(res.json).to.include({
+        id: p.id,
+        slug: p.slug,
+        price: 75,
+        compareAtPrice: 100,
+        discountPercent: 25,
+        currency: 'EUR',
+        inStock: true,
+      });
       expect(res.json.variants).to.have.length(1);
       expect(res.json.variants[0]).to.include({ price: 75, inStock: true });
       expect(res.json.variants[0]).to.not.have.property('stock');
@@ -154,7 +194,8 @@ describe('storefront public reads', () => {
     it('counts a view with one UPDATE, without audit or outbox rows', async () => {
       const m = await merchant(server);
       const p = await listedProduct(m);
-      const view = (storeId: string, productId: string) => call(server, 'POST', `/api/v1/catalog/public/stores/${storeId}/products/${productId}/view`);
+      const view = (storeId: string, productId: string) =>
+        call(server, 'POST', `/api/v1/catalog/public/stores/${storeId}/products/${productId}/view`);
       expect((await view(m.storeId, p.id)).status).to.equal(204);
       expect((await view(m.storeId, p.id)).status).to.equal(204);
       const [row] = (await db('SELECT view_count FROM products WHERE id = $1', [p.id])) as Array<{ view_count: string }>;
@@ -189,7 +230,10 @@ describe('storefront public reads', () => {
       expect(res.status, res.text).to.equal(200);
       expect(res.json.items.map((i: { id: string }) => i.id)).to.deep.equal([rel1.id, rel2.id, up.id, cross.id]);
       expect(res.json.items[0]).to.include({ kind: 'RELATED', inStock: false });
-      expect((await get(`${m.storeId}/products/${base.id}/related?limit=2`)).json.items.map((i: { id: string }) => i.id)).to.deep.equal([rel1.id, rel2.id]);
+      expect((await get(`${m.storeId}/products/${base.id}/related?limit=2`)).json.items.map((i: { id: string }) => i.id)).to.deep.equal([
+        rel1.id,
+        rel2.id,
+      ]);
       expect((await get(`${m.storeId}/products/${base.id}/related?limit=0`)).status).to.equal(400);
       expect((await get(`${m.storeId}/products/${base.id}/related?limit=101`)).status).to.equal(400);
       expect((await get(`${m.storeId}/products/${base.id}/related?limit=100`)).status).to.equal(200);
@@ -206,7 +250,15 @@ describe('storefront public reads', () => {
       expectProblem(await get(`${m.storeId}/products/${a.id}/bundle`), 404, 'bundle_not_found');
       const created = await call(server, 'POST', '/api/v1/bundles', {
         headers: m.headers,
-        body: { storeId: m.storeId, name: 'Pair', pricing: { type: 'PERCENT_OFF', percentOff: 10 }, items: [{ productId: a.id, quantity: 1 }, { productId: b.id, quantity: 1 }] },
+        body: {
+          storeId: m.storeId,
+          name: 'Pair',
+          pricing: { type: 'PERCENT_OFF', percentOff: 10 },
+          items: [
+            { productId: a.id, quantity: 1 },
+            { productId: b.id, quantity: 1 },
+          ],
+        },
       });
       expect(created.status, created.text).to.equal(201);
       const res = await get(`${m.storeId}/products/${a.id}/bundle`);

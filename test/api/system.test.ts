@@ -200,7 +200,12 @@ describe('system endpoints', () => {
   it('serves no file outside the known assets: dot segments, encoded slashes and unknown names are 404', async () => {
     const viaFetch = await call(server, 'GET', '/docs/assets/nope.js');
     expectProblem(viaFetch, 404, 'not_found');
-    for (const path of ['/docs/assets/../package.json', '/docs/assets/..%2Fpackage.json', '/docs/assets/%2e%2e%2f%2e%2e%2fpackage.json', '/docs/assets/..%2F..%2F..%2Fetc%2Fpasswd']) {
+    for (const path of [
+      '/docs/assets/../package.json',
+      '/docs/assets/..%2Fpackage.json',
+      '/docs/assets/%2e%2e%2f%2e%2e%2fpackage.json',
+      '/docs/assets/..%2F..%2F..%2Fetc%2Fpasswd',
+    ]) {
       const res = await rawGet(server, path);
       expect(res.status, path).to.equal(404);
       expect(res.type, path).to.match(/^application\/problem\+json/);

@@ -45,7 +45,9 @@ function drawing(kind: 'circle' | 'stripes' | 'checker' | 'triangle' | 'ring' | 
   const shapes: Record<string, string> = {
     circle: `<circle cx="128" cy="128" r="70" fill="${c(fg)}"/>`,
     stripes: Array.from({ length: 8 }, (_, i) => `<rect x="0" y="${i * 32}" width="256" height="16" fill="${c(fg)}"/>`).join(''),
-    checker: Array.from({ length: 64 }, (_, i) => ((i + Math.floor(i / 8)) % 2 ? `<rect x="${(i % 8) * 32}" y="${Math.floor(i / 8) * 32}" width="32" height="32" fill="${c(fg)}"/>` : '')).join(''),
+    checker: Array.from({ length: 64 }, (_, i) =>
+      (i + Math.floor(i / 8)) % 2 ? `<rect x="${(i % 8) * 32}" y="${Math.floor(i / 8) * 32}" width="32" height="32" fill="${c(fg)}"/>` : '',
+    ).join(''),
     triangle: `<polygon points="128,20 236,236 20,236" fill="${c(fg)}"/>`,
     ring: `<circle cx="128" cy="128" r="90" fill="none" stroke="${c(fg)}" stroke-width="30"/>`,
     bars: Array.from({ length: 8 }, (_, i) => `<rect x="${i * 32}" y="0" width="12" height="256" fill="${c(fg)}"/>`).join(''),
@@ -68,7 +70,15 @@ describe('visual search', function () {
 
   before(async () => {
     saved = { ...server.runtime.config.vision };
-    Object.assign(server.runtime.config.vision, { fetchAllowAddresses: ['127.0.0.1'], uploadMaxBytes: 300_000, maxPixels: 4_000_000, fetchMaxBytes: 400_000, fetchTimeoutMs: 3_000, maxAttempts: 2, publicQueriesPerMinute: 100_000 });
+    Object.assign(server.runtime.config.vision, {
+      fetchAllowAddresses: ['127.0.0.1'],
+      uploadMaxBytes: 300_000,
+      maxPixels: 4_000_000,
+      fetchMaxBytes: 400_000,
+      fetchTimeoutMs: 3_000,
+      maxAttempts: 2,
+      publicQueriesPerMinute: 100_000,
+    });
     visionHandler = createVisionHandler({ dataSource: server.runtime.dataSource, logger: silent, config: server.runtime.config.vision });
     indexHandler = createIndexHandler({ dataSource: server.runtime.dataSource, meili: server.runtime.meiliAdmin, logger: silent });
     images = http.createServer((req, res) => {
@@ -104,7 +114,12 @@ describe('visual search', function () {
     served.set('/not-an-image.png', { body: Buffer.from('<html><body>hello, I am not a picture at all</body></html>'), type: 'image/png' });
     served.set('/too-large.jpg', { body: Buffer.alloc(500_000, 0xff), type: 'image/jpeg' });
     // 2500×2500 = 6.25 MP > the 4 MP limit of these tests, yet a tiny file: a decompression bomb in miniature.
-    served.set('/bomb.png', { body: await sharp({ create: { width: 2500, height: 2500, channels: 3, background: { r: 200, g: 0, b: 0 } } }).png().toBuffer(), type: 'image/png' });
+    served.set('/bomb.png', {
+      body: await sharp({ create: { width: 2500, height: 2500, channels: 3, background: { r: 200, g: 0, b: 0 } } })
+        .png()
+        .toBuffer(),
+      type: 'image/png',
+    });
     // Load the model once, before the first test that needs it.
     await getEmbedder('mobilenet-v2', server.runtime.config.vision);
   });
@@ -131,7 +146,10 @@ describe('visual search', function () {
     // Several at once, so the embedder batches images of different products.
     await Promise.all(
       rows.map((row) => {
-        const job = { id: jobIdFor(row.aggregate_type, row.aggregate_id), data: { aggregateType: row.aggregate_type, aggregateId: row.aggregate_id, tenantId: m.owner.tenantId } };
+        const job = {
+          id: jobIdFor(row.aggregate_type, row.aggregate_id),
+          data: { aggregateType: row.aggregate_type, aggregateId: row.aggregate_id, tenantId: m.owner.tenantId },
+        };
         return consume(job as BeeQueue.Job<OutboxJobData>).catch((e: Error) => failures.push(e));
       }),
     );
@@ -164,19 +182,30 @@ describe('visual search', function () {
   }
 
   async function enable(m: Merchant, body: Record<string, unknown> = {}): Promise<void> {
-    const res = await call(server, 'PATCH', `/api/v1/visual-search/stores/${m.storeId}/settings`, { headers: m.headers, body: { enabled: true, ...body } });
+    const res = await call(server, 'PATCH', `/api/v1/visual-search/stores/${m.storeId}/settings`, {
+      headers: m.headers,
+      body: { enabled: true, ...body },
+    });
     expect(res.status, res.text).to.equal(200);
   }
 
   const path = (m: Merchant, rest: string): string => `/api/v1/visual-search/stores/${m.storeId}${rest}`;
   const publicPath = (m: Merchant): string => `/api/v1/visual-search/public/stores/${m.storeId}/query`;
 
-  function multipart(fields: Record<string, string>, file?: { name: string; body: Buffer; type?: string }): { rawBody: Buffer; contentType: string } {
+  function multipart(
+    fields: Record<string, string>,
+    file?: { name: string; body: Buffer; type?: string },
+  ): { rawBody: Buffer; contentType: string } {
     const boundary = `----test${uuidv7().replace(/-/g, '')}`;
     const parts: Buffer[] = [];
-    for (const [name, value] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+    for (const [name, value] of Object.entries(fields))
+      parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
     if (file) {
-      parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="photo"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`));
+      parts.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="photo"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`,
+        ),
+      );
       parts.push(file.body, Buffer.from('\r\n'));
     }
     parts.push(Buffer.from(`--${boundary}--\r\n`));
@@ -192,7 +221,13 @@ describe('visual search', function () {
   before(async () => {
     shop = await newMerchant();
     redBrand = uuidv7();
-    await server.runtime.dataSource.query('INSERT INTO brands (id, tenant_id, store_id, name, slug) VALUES ($1, $2, $3, $4, $5)', [redBrand, shop.owner.tenantId, shop.storeId, 'Redline', `redline-${redBrand.slice(-8)}`]);
+    await server.runtime.dataSource.query('INSERT INTO brands (id, tenant_id, store_id, name, slug) VALUES ($1, $2, $3, $4, $5)', [
+      redBrand,
+      shop.owner.tenantId,
+      shop.storeId,
+      'Redline',
+      `redline-${redBrand.slice(-8)}`,
+    ]);
     hats = await category(server, shop, { name: 'Hats' });
     ids.red = await product(shop, 'Red circle', '/red-circle.png', { brandId: redBrand, categoryIds: [hats], price: 25 });
     ids.blue = await product(shop, 'Blue stripes', '/blue-stripes.png', { price: 40 });
@@ -214,7 +249,17 @@ describe('visual search', function () {
       expect(status.status, status.text).to.equal(200);
       expect(status.json).to.include({ enabled: false, model: 'mobilenet-v2', dimensions: 1280 });
 
-      for (const body of [{}, { minSimilarity: -0.1 }, { minSimilarity: 1.01 }, { maxResults: 0 }, { maxResults: 101 }, { maxResults: 2.5 }, { model: 'resnet' }, { enabled: 'yes' }, { unknown: 1 }]) {
+      for (const body of [
+        {},
+        { minSimilarity: -0.1 },
+        { minSimilarity: 1.01 },
+        { maxResults: 0 },
+        { maxResults: 101 },
+        { maxResults: 2.5 },
+        { model: 'resnet' },
+        { enabled: 'yes' },
+        { unknown: 1 },
+      ]) {
         const res = await call(server, 'PATCH', path(m, '/settings'), { headers: m.headers, body });
         expectProblem(res, 400, 'validation_failed');
       }
@@ -223,7 +268,15 @@ describe('visual search', function () {
 
       const res = await call(server, 'PATCH', path(m, '/settings'), { headers: m.headers, body: { minSimilarity: 0.75, maxResults: 100 } });
       expect(res.status, res.text).to.equal(200);
-      expect(res.json).to.include({ storeId: m.storeId, enabled: false, model: 'mobilenet-v2', dimensions: 1280, minSimilarity: 0.75, maxResults: 100, textQueries: false });
+      expect(res.json).to.include({
+        storeId: m.storeId,
+        enabled: false,
+        model: 'mobilenet-v2',
+        dimensions: 1280,
+        minSimilarity: 0.75,
+        maxResults: 100,
+        textQueries: false,
+      });
       const again = await call(server, 'PATCH', path(m, '/settings'), { headers: m.headers, body: { minSimilarity: 0.75 } });
       expect(again.status).to.equal(200);
       const audits = (await auditRows(server, m.owner.tenantId)).filter((a) => a.action === 'visual_search.settings.update');
@@ -231,14 +284,26 @@ describe('visual search', function () {
       expect(audits[0]!.after).to.include({ minSimilarity: 0.75, maxResults: 100 });
     });
 
-    it('answers 404 for another tenant\'s store, and 401 without a token', async () => {
+    it("answers 404 for another tenant's store, and 401 without a token", async () => {
       const other = await newMerchant();
-      expectProblem(await call(server, 'PATCH', path(shop, '/settings'), { headers: other.headers, body: { enabled: false } }), 404, 'store_not_found');
+      expectProblem(
+        await call(server, 'PATCH', path(shop, '/settings'), { headers: other.headers, body: { enabled: false } }),
+        404,
+        'store_not_found',
+      );
       expectProblem(await call(server, 'GET', path(shop, '/index'), { headers: other.headers }), 404, 'store_not_found');
       expectProblem(await call(server, 'DELETE', path(shop, '/index'), { headers: other.headers }), 404, 'store_not_found');
       expectProblem(await call(server, 'POST', path(shop, '/index'), { headers: other.headers, body: {} }), 404, 'store_not_found');
-      expectProblem(await call(server, 'GET', path(shop, `/products/${ids.red}/similar`), { headers: other.headers }), 404, 'store_not_found');
-      expectProblem(await call(server, 'POST', path(shop, '/query'), { headers: other.headers, body: { imageUrl: `${imageBase}/red-circle.png` } }), 404, 'store_not_found');
+      expectProblem(
+        await call(server, 'GET', path(shop, `/products/${ids.red}/similar`), { headers: other.headers }),
+        404,
+        'store_not_found',
+      );
+      expectProblem(
+        await call(server, 'POST', path(shop, '/query'), { headers: other.headers, body: { imageUrl: `${imageBase}/red-circle.png` } }),
+        404,
+        'store_not_found',
+      );
       expect((await call(server, 'GET', path(shop, '/index'))).status).to.equal(401);
     });
   });
@@ -255,7 +320,9 @@ describe('visual search', function () {
       expect(res.json.lastIndexedAt).to.be.a('string');
       expect(res.json.lastRequestedAt).to.be.a('string');
       // The vectors reached the search index through the indexer (one writer), and are L2-normalised.
-      const doc = (await server.runtime.meiliAdmin.index(storeIndexUid(shop.storeId)).getDocument(ids.red, { retrieveVectors: true } as never)) as { _vectors?: { image?: { embeddings: number[][] } } };
+      const doc = (await server.runtime.meiliAdmin
+        .index(storeIndexUid(shop.storeId))
+        .getDocument(ids.red, { retrieveVectors: true } as never)) as { _vectors?: { image?: { embeddings: number[][] } } };
       const vector = doc._vectors!.image!.embeddings[0]!;
       expect(vector).to.have.length(1280);
       expect(Math.sqrt(vector.reduce((s, x) => s + x * x, 0))).to.be.closeTo(1, 1e-3);
@@ -268,7 +335,10 @@ describe('visual search', function () {
       await enable(m);
       const id = await product(m, 'Changes', '/red-circle.png');
       expect(await settle(m)).to.deep.equal([]);
-      const [first]: Array<{ vector: Buffer; updated_at: Date }> = await server.runtime.dataSource.query('SELECT vector, updated_at FROM product_image_vectors WHERE product_id = $1', [id]);
+      const [first]: Array<{ vector: Buffer; updated_at: Date }> = await server.runtime.dataSource.query(
+        'SELECT vector, updated_at FROM product_image_vectors WHERE product_id = $1',
+        [id],
+      );
       expect(first!.vector).to.have.length(1280 * 4);
 
       const index = await call(server, 'POST', path(m, '/index'), { headers: m.headers, body: {} });
@@ -277,29 +347,67 @@ describe('visual search', function () {
       const pending = await call(server, 'GET', path(m, '/index'), { headers: m.headers });
       expect(pending.json.counts).to.include({ pending: 1, indexed: 0 });
       expect(await settle(m)).to.deep.equal([]);
-      const [reused]: Array<{ vector: Buffer; status: string }> = await server.runtime.dataSource.query('SELECT vector, status FROM product_image_vectors WHERE product_id = $1', [id]);
+      const [reused]: Array<{ vector: Buffer; status: string }> = await server.runtime.dataSource.query(
+        'SELECT vector, status FROM product_image_vectors WHERE product_id = $1',
+        [id],
+      );
       expect(reused!.status).to.equal('INDEXED');
       expect(reused!.vector.equals(first!.vector)).to.equal(true);
 
-      const patch = await call(server, 'PUT', `/api/v1/catalog/products/${id}`, { headers: m.headers, body: { title: 'Changes', type: 'PHYSICAL', price: 10, images: [{ url: `${imageBase}/blue-stripes.png` }], variants: [{ stock: 5 }] } });
+      const patch = await call(server, 'PUT', `/api/v1/catalog/products/${id}`, {
+        headers: m.headers,
+        body: {
+          title: 'Changes',
+          type: 'PHYSICAL',
+          price: 10,
+          images: [{ url: `${imageBase}/blue-stripes.png` }],
+          variants: [{ stock: 5 }],
+        },
+      });
       expect(patch.status, patch.text).to.equal(200);
       expect(await settle(m)).to.deep.equal([]);
-      const [changed]: Array<{ vector: Buffer; image_url: string }> = await server.runtime.dataSource.query('SELECT vector, image_url FROM product_image_vectors WHERE product_id = $1', [id]);
+      const [changed]: Array<{ vector: Buffer; image_url: string }> = await server.runtime.dataSource.query(
+        'SELECT vector, image_url FROM product_image_vectors WHERE product_id = $1',
+        [id],
+      );
       expect(changed!.image_url).to.equal(`${imageBase}/blue-stripes.png`);
       expect(changed!.vector.equals(first!.vector)).to.equal(false);
     });
 
     it('validates index requests: unknown products 404, bounds 400, disabled store 409', async () => {
-      expectProblem(await call(server, 'POST', path(shop, '/index'), { headers: shop.headers, body: { productIds: [uuidv7()] } }), 404, 'product_not_found');
-      expectProblem(await call(server, 'POST', path(shop, '/index'), { headers: shop.headers, body: { productIds: [] } }), 400, 'validation_failed');
-      expectProblem(await call(server, 'POST', path(shop, '/index'), { headers: shop.headers, body: { productIds: ['nope'] } }), 400, 'validation_failed');
-      expectProblem(await call(server, 'POST', path(shop, '/index'), { headers: shop.headers, body: { productIds: Array.from({ length: 1001 }, () => uuidv7()) } }), 400, 'validation_failed');
+      expectProblem(
+        await call(server, 'POST', path(shop, '/index'), { headers: shop.headers, body: { productIds: [uuidv7()] } }),
+        404,
+        'product_not_found',
+      );
+      expectProblem(
+        await call(server, 'POST', path(shop, '/index'), { headers: shop.headers, body: { productIds: [] } }),
+        400,
+        'validation_failed',
+      );
+      expectProblem(
+        await call(server, 'POST', path(shop, '/index'), { headers: shop.headers, body: { productIds: ['nope'] } }),
+        400,
+        'validation_failed',
+      );
+      expectProblem(
+        await call(server, 'POST', path(shop, '/index'), {
+          headers: shop.headers,
+          body: { productIds: Array.from({ length: 1001 }, () => uuidv7()) },
+        }),
+        400,
+        'validation_failed',
+      );
       const m = await newMerchant();
       expectProblem(await call(server, 'POST', path(m, '/index'), { headers: m.headers, body: {} }), 409, 'visual_search_disabled');
       const other = await newMerchant();
       const foreign = await product(other, 'Foreign', '/red-circle.png');
       await enable(m);
-      expectProblem(await call(server, 'POST', path(m, '/index'), { headers: m.headers, body: { productIds: [foreign] } }), 404, 'product_not_found');
+      expectProblem(
+        await call(server, 'POST', path(m, '/index'), { headers: m.headers, body: { productIds: [foreign] } }),
+        404,
+        'product_not_found',
+      );
     });
 
     it('retries an unreachable image with backoff and records FAILED after the last attempt, while the others index', async () => {
@@ -309,22 +417,37 @@ describe('visual search', function () {
       const fine = await product(m, 'Fine', '/purple-ring.png');
       const failures = await drain(m, 'vision', visionHandler);
       expect(failures).to.have.length(1);
-      let [row]: Array<{ status: string; attempts: number; error: string }> = await server.runtime.dataSource.query('SELECT status, attempts, error FROM product_image_vectors WHERE product_id = $1', [flaky]);
+      let [row]: Array<{ status: string; attempts: number; error: string }> = await server.runtime.dataSource.query(
+        'SELECT status, attempts, error FROM product_image_vectors WHERE product_id = $1',
+        [flaky],
+      );
       expect(row).to.include({ status: 'FAILED', attempts: 1 });
       expect(row!.error).to.match(/^http_status: .*503/);
-      const [outbox]: Array<{ status: string }> = await server.runtime.dataSource.query("SELECT status FROM outbox WHERE aggregate_id = $1 AND queue = 'vision' ORDER BY id DESC LIMIT 1", [flaky]);
+      const [outbox]: Array<{ status: string }> = await server.runtime.dataSource.query(
+        "SELECT status FROM outbox WHERE aggregate_id = $1 AND queue = 'vision' ORDER BY id DESC LIMIT 1",
+        [flaky],
+      );
       expect(outbox!.status).to.equal('pending');
       expect(await settle(m)).to.deep.equal([]);
-      [row] = await server.runtime.dataSource.query('SELECT status, attempts, error FROM product_image_vectors WHERE product_id = $1', [flaky]);
+      [row] = await server.runtime.dataSource.query('SELECT status, attempts, error FROM product_image_vectors WHERE product_id = $1', [
+        flaky,
+      ]);
       expect(row).to.include({ status: 'FAILED', attempts: 2 });
-      const [ok]: Array<{ status: string }> = await server.runtime.dataSource.query('SELECT status FROM product_image_vectors WHERE product_id = $1', [fine]);
+      const [ok]: Array<{ status: string }> = await server.runtime.dataSource.query(
+        'SELECT status FROM product_image_vectors WHERE product_id = $1',
+        [fine],
+      );
       expect(ok!.status).to.equal('INDEXED');
     });
 
-    it('runs through the vision role\'s consumer table on a bee-queue worker, as the relay hands jobs over', async () => {
+    it("runs through the vision role's consumer table on a bee-queue worker, as the relay hands jobs over", async () => {
       const m = await newMerchant();
       await enable(m);
-      const ids2 = [await product(m, 'One', '/red-circle.png'), await product(m, 'Two', '/blue-stripes.png'), await product(m, 'Three', '/purple-ring.png')];
+      const ids2 = [
+        await product(m, 'One', '/red-circle.png'),
+        await product(m, 'Two', '/blue-stripes.png'),
+        await product(m, 'Three', '/purple-ring.png'),
+      ];
       const prefix = testConfig().queuePrefix;
       const producers = new QueueRegistry({ redisUrl: server.runtime.config.redisUrl, isWorker: false, logger: silent, prefix });
       const consumers = startConsumers(
@@ -342,19 +465,34 @@ describe('visual search', function () {
         );
         expect(rows).to.have.length(3);
         for (const row of rows) {
-          await producers.get('vision').createJob({ aggregateType: row.aggregate_type, aggregateId: row.aggregate_id, tenantId: m.owner.tenantId }).setId(jobIdFor(row.aggregate_type, row.aggregate_id)).save();
+          await producers
+            .get('vision')
+            .createJob({ aggregateType: row.aggregate_type, aggregateId: row.aggregate_id, tenantId: m.owner.tenantId })
+            .setId(jobIdFor(row.aggregate_type, row.aggregate_id))
+            .save();
         }
         const left = async (): Promise<number> =>
-          ((await server.runtime.dataSource.query("SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1 AND queue = 'vision' AND status <> 'done'", [m.owner.tenantId])) as Array<{ n: number }>)[0]!.n;
+          (
+            (await server.runtime.dataSource.query(
+              "SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1 AND queue = 'vision' AND status <> 'done'",
+              [m.owner.tenantId],
+            )) as Array<{ n: number }>
+          )[0]!.n;
         await eventually(async () => (await left()) === 0, 'the worker to finish the vision rows', { timeoutMs: 60_000, intervalMs: 100 });
       } finally {
         await consumers.stop(2_000);
         await producers.close(1_000);
       }
-      const done: Array<{ status: string }> = await server.runtime.dataSource.query('SELECT status FROM product_image_vectors WHERE product_id = ANY($1::uuid[])', [ids2]);
+      const done: Array<{ status: string }> = await server.runtime.dataSource.query(
+        'SELECT status FROM product_image_vectors WHERE product_id = ANY($1::uuid[])',
+        [ids2],
+      );
       expect(done.map((r) => r.status)).to.deep.equal(['INDEXED', 'INDEXED', 'INDEXED']);
       // Each vector went on to the index queue for the indexer.
-      const [indexRows]: Array<{ n: number }> = await server.runtime.dataSource.query("SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1 AND queue = 'index' AND topic = 'product.image_vector_updated'", [m.owner.tenantId]);
+      const [indexRows]: Array<{ n: number }> = await server.runtime.dataSource.query(
+        "SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1 AND queue = 'index' AND topic = 'product.image_vector_updated'",
+        [m.owner.tenantId],
+      );
       expect(indexRows!.n).to.equal(3);
     });
 
@@ -376,15 +514,21 @@ describe('visual search', function () {
       const failures = await drain(m, 'vision', crashing);
       expect(failures).to.have.length(2);
       expect(crashes).to.equal(2);
-      const rows: Array<{ status: string }> = await server.runtime.dataSource.query("SELECT status FROM outbox WHERE tenant_id = $1 AND queue = 'vision' AND aggregate_id = ANY($2::text[])", [m.owner.tenantId, [a, b]]);
+      const rows: Array<{ status: string }> = await server.runtime.dataSource.query(
+        "SELECT status FROM outbox WHERE tenant_id = $1 AND queue = 'vision' AND aggregate_id = ANY($2::text[])",
+        [m.owner.tenantId, [a, b]],
+      );
       expect(rows.map((r) => r.status)).to.deep.equal(['pending', 'pending']);
       // A worker that died without answering leaves rows in flight; the relay reclaims them the same way.
       expect(await settle(m)).to.deep.equal([]);
-      const done: Array<{ status: string }> = await server.runtime.dataSource.query('SELECT status FROM product_image_vectors WHERE product_id = ANY($1::uuid[])', [[a, b]]);
+      const done: Array<{ status: string }> = await server.runtime.dataSource.query(
+        'SELECT status FROM product_image_vectors WHERE product_id = ANY($1::uuid[])',
+        [[a, b]],
+      );
       expect(done.map((r) => r.status)).to.deep.equal(['INDEXED', 'INDEXED']);
     });
 
-    it('clears the store\'s vectors (and from the search index), with one audit entry', async () => {
+    it("clears the store's vectors (and from the search index), with one audit entry", async () => {
       const m = await newMerchant();
       await enable(m);
       const id = await product(m, 'Clear me', '/yellow-triangle.png');
@@ -393,14 +537,20 @@ describe('visual search', function () {
       expect(res.status, res.text).to.equal(200);
       expect(res.json).to.deep.equal({ storeId: m.storeId, cleared: 1 });
       expect(await settle(m)).to.deep.equal([]);
-      const doc = (await server.runtime.meiliAdmin.index(storeIndexUid(m.storeId)).getDocument(id, { retrieveVectors: true } as never)) as { _vectors?: { image?: { embeddings: number[][] } } };
+      const doc = (await server.runtime.meiliAdmin.index(storeIndexUid(m.storeId)).getDocument(id, { retrieveVectors: true } as never)) as {
+        _vectors?: { image?: { embeddings: number[][] } };
+      };
       expect(doc._vectors?.image?.embeddings ?? []).to.deep.equal([]);
       const status = await call(server, 'GET', path(m, '/index'), { headers: m.headers });
       expect(status.json.counts).to.include({ indexed: 0, failed: 0, pending: 0 });
       const again = await call(server, 'DELETE', path(m, '/index'), { headers: m.headers });
       expect(again.json.cleared).to.equal(0);
       expect((await auditRows(server, m.owner.tenantId)).filter((a) => a.action === 'visual_search.clear')).to.have.length(1);
-      expectProblem(await call(server, 'GET', path(m, `/products/${id}/similar`), { headers: m.headers }), 409, 'product_image_not_indexed');
+      expectProblem(
+        await call(server, 'GET', path(m, `/products/${id}/similar`), { headers: m.headers }),
+        409,
+        'product_image_not_indexed',
+      );
     });
   });
 
@@ -425,10 +575,26 @@ describe('visual search', function () {
 
       const limited = await call(server, 'GET', path(shop, `/products/${ids.red}/similar?limit=2`), { headers: shop.headers });
       expect(limited.json.items).to.have.length(2);
-      expectProblem(await call(server, 'GET', path(shop, `/products/${ids.red}/similar?limit=0`), { headers: shop.headers }), 400, 'validation_failed');
-      expectProblem(await call(server, 'GET', path(shop, `/products/${ids.red}/similar?limit=101`), { headers: shop.headers }), 400, 'validation_failed');
-      expectProblem(await call(server, 'GET', path(shop, `/products/${foreignTwin}/similar`), { headers: shop.headers }), 404, 'product_not_found');
-      expectProblem(await call(server, 'GET', path(shop, `/products/${ids.noImage}/similar`), { headers: shop.headers }), 409, 'product_image_not_indexed');
+      expectProblem(
+        await call(server, 'GET', path(shop, `/products/${ids.red}/similar?limit=0`), { headers: shop.headers }),
+        400,
+        'validation_failed',
+      );
+      expectProblem(
+        await call(server, 'GET', path(shop, `/products/${ids.red}/similar?limit=101`), { headers: shop.headers }),
+        400,
+        'validation_failed',
+      );
+      expectProblem(
+        await call(server, 'GET', path(shop, `/products/${foreignTwin}/similar`), { headers: shop.headers }),
+        404,
+        'product_not_found',
+      );
+      expectProblem(
+        await call(server, 'GET', path(shop, `/products/${ids.noImage}/similar`), { headers: shop.headers }),
+        409,
+        'product_image_not_indexed',
+      );
     });
   });
 
@@ -453,7 +619,9 @@ describe('visual search', function () {
     });
 
     it('takes base64 in JSON and an image URL; each finds its own product first', async () => {
-      const b64 = await call(server, 'POST', publicPath(shop), { body: { image: (await sharp(served.get('/green-checker.png')!.body).resize(200, 200).jpeg().toBuffer()).toString('base64') } });
+      const b64 = await call(server, 'POST', publicPath(shop), {
+        body: { image: (await sharp(served.get('/green-checker.png')!.body).resize(200, 200).jpeg().toBuffer()).toString('base64') },
+      });
       expect(b64.status, b64.text).to.equal(201);
       expect(b64.json.items[0].id).to.equal(ids.green);
       const url = await call(server, 'POST', publicPath(shop), { body: { imageUrl: `${imageBase}/yellow-triangle.png` } });
@@ -480,12 +648,20 @@ describe('visual search', function () {
     });
 
     it('merchant query searches every status, drafts included, with the same filters', async () => {
-      const res = await call(server, 'POST', path(shop, '/query'), { headers: shop.headers, body: { image: served.get('/orange-bars.png')!.body.toString('base64') } });
+      const res = await call(server, 'POST', path(shop, '/query'), {
+        headers: shop.headers,
+        body: { image: served.get('/orange-bars.png')!.body.toString('base64') },
+      });
       expect(res.status, res.text).to.equal(201);
       expect(res.json.items[0]).to.include({ id: ids.orangeDraft, status: 'DRAFT' });
-      const pub = await call(server, 'POST', publicPath(shop), { body: { image: served.get('/orange-bars.png')!.body.toString('base64') } });
+      const pub = await call(server, 'POST', publicPath(shop), {
+        body: { image: served.get('/orange-bars.png')!.body.toString('base64') },
+      });
       expect(pub.json.items.map((i: { id: string }) => i.id)).to.not.include(ids.orangeDraft);
-      const filtered = await call(server, 'POST', path(shop, '/query'), { headers: shop.headers, body: { imageUrl: `${imageBase}/red-circle.png`, categoryId: hats, inStock: false } });
+      const filtered = await call(server, 'POST', path(shop, '/query'), {
+        headers: shop.headers,
+        body: { imageUrl: `${imageBase}/red-circle.png`, categoryId: hats, inStock: false },
+      });
       expect(filtered.json.items.map((i: { id: string }) => i.id)).to.deep.equal([ids.green]);
       const form = multipart({ limit: '2' }, { name: 'image', body: red() });
       const upload = await call(server, 'POST', path(shop, '/query'), { headers: shop.headers, ...form });
@@ -497,7 +673,13 @@ describe('visual search', function () {
     it('applies minimum similarity and maximum results from the settings', async () => {
       const m = await newMerchant();
       await enable(m, { maxResults: 2 });
-      for (const [title, image] of [['r', '/red-circle.png'], ['b', '/blue-stripes.png'], ['g', '/green-checker.png'], ['y', '/yellow-triangle.png']]) await product(m, title!, image!);
+      for (const [title, image] of [
+        ['r', '/red-circle.png'],
+        ['b', '/blue-stripes.png'],
+        ['g', '/green-checker.png'],
+        ['y', '/yellow-triangle.png'],
+      ])
+        await product(m, title!, image!);
       expect(await settle(m)).to.deep.equal([]);
       const capped = await call(server, 'POST', publicPath(m), { body: { imageUrl: `${imageBase}/red-circle.png`, limit: 50 } });
       expect(capped.json.items).to.have.length(2);
@@ -505,29 +687,81 @@ describe('visual search', function () {
       expect(res.status).to.equal(200);
       const strict = await call(server, 'POST', publicPath(m), { body: { imageUrl: `${imageBase}/red-circle.png` } });
       expect(strict.json.items.map((i: { title: string }) => i.title)).to.deep.equal(['r']);
-      const merchantStrict = await call(server, 'POST', path(m, '/query'), { headers: m.headers, body: { imageUrl: `${imageBase}/red-circle.png` } });
+      const merchantStrict = await call(server, 'POST', path(m, '/query'), {
+        headers: m.headers,
+        body: { imageUrl: `${imageBase}/red-circle.png` },
+      });
       expect(merchantStrict.json.items.map((i: { title: string }) => i.title)).to.deep.equal(['r']);
     });
 
     it('refuses what is not an image (415/400), oversized uploads (413), pixel bombs and bad input', async () => {
       const text = Buffer.from('just some text, definitely not a picture');
-      expectProblem(await call(server, 'POST', publicPath(shop), multipart({}, { name: 'image', body: text, type: 'image/jpeg' })), 415, 'not_an_image');
+      expectProblem(
+        await call(server, 'POST', publicPath(shop), multipart({}, { name: 'image', body: text, type: 'image/jpeg' })),
+        415,
+        'not_an_image',
+      );
       expectProblem(await call(server, 'POST', publicPath(shop), { body: { image: text.toString('base64') } }), 415, 'not_an_image');
-      expectProblem(await call(server, 'POST', publicPath(shop), { body: { imageUrl: `${imageBase}/not-an-image.png` } }), 400, 'not_an_image');
-      expectProblem(await call(server, 'POST', publicPath(shop), multipart({}, { name: 'image', body: Buffer.alloc(310_000, 0xff) })), 413, 'payload_too_large');
-      expectProblem(await call(server, 'POST', publicPath(shop), multipart({}, { name: 'image', body: served.get('/bomb.png')!.body })), 413, 'image_too_many_pixels');
-      expectProblem(await call(server, 'POST', publicPath(shop), { body: { imageUrl: `${imageBase}/bomb.png` } }), 400, 'image_too_many_pixels');
-      expectProblem(await call(server, 'POST', publicPath(shop), { body: { imageUrl: `${imageBase}/too-large.jpg` } }), 400, 'image_too_large');
+      expectProblem(
+        await call(server, 'POST', publicPath(shop), { body: { imageUrl: `${imageBase}/not-an-image.png` } }),
+        400,
+        'not_an_image',
+      );
+      expectProblem(
+        await call(server, 'POST', publicPath(shop), multipart({}, { name: 'image', body: Buffer.alloc(310_000, 0xff) })),
+        413,
+        'payload_too_large',
+      );
+      expectProblem(
+        await call(server, 'POST', publicPath(shop), multipart({}, { name: 'image', body: served.get('/bomb.png')!.body })),
+        413,
+        'image_too_many_pixels',
+      );
+      expectProblem(
+        await call(server, 'POST', publicPath(shop), { body: { imageUrl: `${imageBase}/bomb.png` } }),
+        400,
+        'image_too_many_pixels',
+      );
+      expectProblem(
+        await call(server, 'POST', publicPath(shop), { body: { imageUrl: `${imageBase}/too-large.jpg` } }),
+        400,
+        'image_too_large',
+      );
       expectProblem(await call(server, 'POST', publicPath(shop), { body: {} }), 400, 'image_required');
-      expectProblem(await call(server, 'POST', publicPath(shop), { body: { image: 'abc', imageUrl: `${imageBase}/red-circle.png` } }), 400, 'validation_failed');
-      expectProblem(await call(server, 'POST', publicPath(shop), { body: { imageUrl: 'ftp://example.com/a.png' } }), 400, 'validation_failed');
-      expectProblem(await call(server, 'POST', publicPath(shop), { body: { imageUrl: `${imageBase}/red-circle.png`, minPrice: -1 } }), 400, 'validation_failed');
-      expectProblem(await call(server, 'POST', publicPath(shop), { body: { imageUrl: `${imageBase}/red-circle.png`, limit: 101 } }), 400, 'validation_failed');
+      expectProblem(
+        await call(server, 'POST', publicPath(shop), { body: { image: 'abc', imageUrl: `${imageBase}/red-circle.png` } }),
+        400,
+        'validation_failed',
+      );
+      expectProblem(
+        await call(server, 'POST', publicPath(shop), { body: { imageUrl: 'ftp://example.com/a.png' } }),
+        400,
+        'validation_failed',
+      );
+      expectProblem(
+        await call(server, 'POST', publicPath(shop), { body: { imageUrl: `${imageBase}/red-circle.png`, minPrice: -1 } }),
+        400,
+        'validation_failed',
+      );
+      expectProblem(
+        await call(server, 'POST', publicPath(shop), { body: { imageUrl: `${imageBase}/red-circle.png`, limit: 101 } }),
+        400,
+        'validation_failed',
+      );
       expectProblem(await call(server, 'POST', publicPath(shop), { body: { text: 'red hat' } }), 400, 'text_queries_unavailable');
       const csv = await call(server, 'POST', publicPath(shop), { rawBody: 'a,b', contentType: 'text/csv' });
       expectProblem(csv, 415, 'unsupported_media_type');
       expect(csv.json.detail).to.include('multipart/form-data');
-      expectProblem(await call(server, 'POST', publicPath(shop), multipart({ imageUrl: `${imageBase}/red-circle.png` }, { name: 'image', body: red() })), 400, 'validation_failed');
+      expectProblem(
+        await call(
+          server,
+          'POST',
+          publicPath(shop),
+          multipart({ imageUrl: `${imageBase}/red-circle.png` }, { name: 'image', body: red() }),
+        ),
+        400,
+        'validation_failed',
+      );
       expectProblem(await call(server, 'POST', publicPath(shop), multipart({}, { name: 'other', body: red() })), 400, 'invalid_multipart');
     });
 
@@ -547,26 +781,47 @@ describe('visual search', function () {
         const res = await call(server, 'POST', publicPath(shop), { body: { imageUrl: url } });
         expectProblem(res, 400, 'image_url_not_allowed');
       }
-      const res = await call(server, 'POST', publicPath(shop), { body: { imageUrl: `${imageBase}/redirect?to=${encodeURIComponent('/red-circle.png')}` } });
+      const res = await call(server, 'POST', publicPath(shop), {
+        body: { imageUrl: `${imageBase}/redirect?to=${encodeURIComponent('/red-circle.png')}` },
+      });
       expect(res.status, res.text).to.equal(201);
       expect(res.json.items[0].id).to.equal(ids.red);
     });
 
     it('answers 409 visual_search_disabled for a disabled store, 404 for an unknown one, and rate-limits per client', async () => {
       const m = await newMerchant();
-      expectProblem(await call(server, 'POST', publicPath(m), { body: { imageUrl: `${imageBase}/red-circle.png` } }), 409, 'visual_search_disabled');
-      expectProblem(await call(server, 'POST', path(m, '/query'), { headers: m.headers, body: { imageUrl: `${imageBase}/red-circle.png` } }), 409, 'visual_search_disabled');
-      expectProblem(await call(server, 'POST', `/api/v1/visual-search/public/stores/${uuidv7()}/query`, { body: { imageUrl: `${imageBase}/red-circle.png` } }), 404, 'store_not_found');
+      expectProblem(
+        await call(server, 'POST', publicPath(m), { body: { imageUrl: `${imageBase}/red-circle.png` } }),
+        409,
+        'visual_search_disabled',
+      );
+      expectProblem(
+        await call(server, 'POST', path(m, '/query'), { headers: m.headers, body: { imageUrl: `${imageBase}/red-circle.png` } }),
+        409,
+        'visual_search_disabled',
+      );
+      expectProblem(
+        await call(server, 'POST', `/api/v1/visual-search/public/stores/${uuidv7()}/query`, {
+          body: { imageUrl: `${imageBase}/red-circle.png` },
+        }),
+        404,
+        'store_not_found',
+      );
       await enable(m);
       await call(server, 'PATCH', path(m, '/settings'), { headers: m.headers, body: { enabled: false } });
-      expectProblem(await call(server, 'GET', path(m, `/products/${uuidv7()}/similar`), { headers: m.headers }), 409, 'visual_search_disabled');
+      expectProblem(
+        await call(server, 'GET', path(m, `/products/${uuidv7()}/similar`), { headers: m.headers }),
+        409,
+        'visual_search_disabled',
+      );
 
       const limit = server.runtime.config.vision.publicQueriesPerMinute;
       server.runtime.config.vision.publicQueriesPerMinute = 2;
       try {
         const headers = { 'X-Forwarded-For': '203.0.113.77' };
         const statuses: number[] = [];
-        for (let i = 0; i < 3; i += 1) statuses.push((await call(server, 'POST', publicPath(m), { headers, body: { imageUrl: `${imageBase}/red-circle.png` } })).status);
+        for (let i = 0; i < 3; i += 1)
+          statuses.push((await call(server, 'POST', publicPath(m), { headers, body: { imageUrl: `${imageBase}/red-circle.png` } })).status);
         // Without trusted proxies every test request shares one client address; the third is over the limit.
         expect(statuses.filter((s) => s === 429).length).to.be.at.least(1);
       } finally {
@@ -602,7 +857,9 @@ describe('visual search', function () {
       const settings = await server.runtime.meiliAdmin.index(storeIndexUid(m.storeId)).getSettings();
       expect(settings.embedders).to.deep.include({ image: { source: 'userProvided', dimensions: 8 } });
 
-      const byImage = await call(server, 'POST', publicPath(m), { body: { image: (await sharp(served.get('/red-circle.png')!.body).resize(120, 120).jpeg().toBuffer()).toString('base64') } });
+      const byImage = await call(server, 'POST', publicPath(m), {
+        body: { image: (await sharp(served.get('/red-circle.png')!.body).resize(120, 120).jpeg().toBuffer()).toString('base64') },
+      });
       expect(byImage.status, byImage.text).to.equal(201);
       expect(byImage.json.model).to.equal('clip');
       expect(byImage.json.items[0].id).to.equal(red);
@@ -621,7 +878,10 @@ describe('visual search', function () {
       // Documents that reach the index before the store's embedder has its new dimensions are refused
       // by Meilisearch and retried by the outbox; the state converges.
       await settle(m);
-      const [left]: Array<{ n: number }> = await server.runtime.dataSource.query("SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1 AND status <> 'done'", [m.owner.tenantId]);
+      const [left]: Array<{ n: number }> = await server.runtime.dataSource.query(
+        "SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1 AND status <> 'done'",
+        [m.owner.tenantId],
+      );
       expect(left!.n).to.equal(0);
       const after = await call(server, 'GET', path(m, '/index'), { headers: m.headers });
       expect(after.json.counts).to.include({ indexed: 3, pending: 0 });

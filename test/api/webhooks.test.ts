@@ -79,7 +79,14 @@ class Receiver {
 }
 
 const DELAYS = [300, 600, 900, 1200];
-const WEBHOOKS: WebhookConfig = { retryDelaysMs: DELAYS, timeoutMs: 2_000, pollIntervalMs: 20, claimTimeoutMs: 3_000, concurrency: 16, allowAddresses: ['127.0.0.1'] };
+const WEBHOOKS: WebhookConfig = {
+  retryDelaysMs: DELAYS,
+  timeoutMs: 2_000,
+  pollIntervalMs: 20,
+  claimTimeoutMs: 3_000,
+  concurrency: 16,
+  allowAddresses: ['127.0.0.1'],
+};
 
 describe('webhooks', function () {
   this.timeout(60_000);
@@ -108,7 +115,9 @@ describe('webhooks', function () {
   afterEach(async () => {
     for (const d of dispatchers.splice(0)) await d.stop();
     // Nothing of these tenants is left for a later dispatcher (another test's) to send.
-    await q("UPDATE webhook_deliveries SET status = 'DEAD', dead_at = now() WHERE tenant_id = ANY($1::uuid[]) AND status = 'PENDING'", [tenants]);
+    await q("UPDATE webhook_deliveries SET status = 'DEAD', dead_at = now() WHERE tenant_id = ANY($1::uuid[]) AND status = 'PENDING'", [
+      tenants,
+    ]);
     await q("UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = ANY($1::uuid[]) AND status <> 'done'", [tenants]);
   });
 
@@ -123,12 +132,17 @@ describe('webhooks', function () {
   }
 
   function dispatcher(over: Partial<WebhookConfig> = {}): WebhookDispatcher {
-    const d = new WebhookDispatcher(server.runtime.dataSource, { ...WEBHOOKS, ...over, appSecret: server.runtime.config.appSecret }, silentLogger);
+    const d = new WebhookDispatcher(
+      server.runtime.dataSource,
+      { ...WEBHOOKS, ...over, appSecret: server.runtime.config.appSecret },
+      silentLogger,
+    );
     dispatchers.push(d);
     return d;
   }
 
-  const api = (m: Merchant, method: string, path: string, body?: unknown, headers = m.headers) => call(server, method, `/api/v1${path}`, { headers, body });
+  const api = (m: Merchant, method: string, path: string, body?: unknown, headers = m.headers) =>
+    call(server, method, `/api/v1${path}`, { headers, body });
 
   async function endpoint(m: Merchant, body: Json): Promise<Json> {
     const res = await api(m, 'POST', '/webhooks/endpoints', body);
@@ -146,13 +160,17 @@ describe('webhooks', function () {
     );
     const consume = outboxConsumer(server.runtime.dataSource, 'webhooks', RETRY, webhookEventsHandler(server.runtime.dataSource));
     for (const row of rows) {
-      await consume({ id: jobIdFor(row.aggregate_type, row.aggregate_id), data: { aggregateType: row.aggregate_type, aggregateId: row.aggregate_id, tenantId } } as BeeQueue.Job<OutboxJobData>);
+      await consume({
+        id: jobIdFor(row.aggregate_type, row.aggregate_id),
+        data: { aggregateType: row.aggregate_type, aggregateId: row.aggregate_id, tenantId },
+      } as BeeQueue.Job<OutboxJobData>);
     }
     return rows.length;
   }
 
   const deliveryRow = async (id: string): Promise<Json> => (await q('SELECT * FROM webhook_deliveries WHERE id = $1', [id]))[0]!;
-  const waitStatus = (id: string, status: string, timeoutMs = 15_000) => eventually(async () => (await deliveryRow(id)).status === status, `delivery ${id} ${status}`, timeoutMs);
+  const waitStatus = (id: string, status: string, timeoutMs = 15_000) =>
+    eventually(async () => (await deliveryRow(id)).status === status, `delivery ${id} ${status}`, timeoutMs);
 
   /** Checks one received request against the specified headers and envelope byte for byte; returns the parsed envelope. */
   function verifyRequest(r: Received, secret: string, topic: string): Json {
@@ -172,9 +190,20 @@ describe('webhooks', function () {
   describe('endpoints', () => {
     it('creates an endpoint showing its secret once; lists, reads, updates and deletes it, each change audited once', async () => {
       const m = await newMerchant();
-      const created = await endpoint(m, { url: 'https://hooks.example.com/commerce', topics: ['order.placed', 'product.created'], description: 'ERP sync' });
+      const created = await endpoint(m, {
+        url: 'https://hooks.example.com/commerce',
+        topics: ['order.placed', 'product.created'],
+        description: 'ERP sync',
+      });
       expect(created.secret).to.match(/^whsec_[A-Za-z0-9_-]{43}$/);
-      expect(created).to.deep.include({ url: 'https://hooks.example.com/commerce', topics: ['order.placed', 'product.created'], description: 'ERP sync', enabled: true, secretLast4: created.secret.slice(-4), secretRotatedAt: null });
+      expect(created).to.deep.include({
+        url: 'https://hooks.example.com/commerce',
+        topics: ['order.placed', 'product.created'],
+        description: 'ERP sync',
+        enabled: true,
+        secretLast4: created.secret.slice(-4),
+        secretRotatedAt: null,
+      });
       const stored = (await q('SELECT secret_enc FROM webhook_endpoints WHERE id = $1', [created.id]))[0]!;
       expect(stored.secret_enc).to.not.contain(created.secret.slice(6));
 
@@ -194,7 +223,11 @@ describe('webhooks', function () {
       const { secret: _secret2, ...secondView } = second;
       expect(rest.json).to.deep.equal({ items: [secondView], nextCursor: null });
 
-      const patched = await api(m, 'PATCH', `/webhooks/endpoints/${created.id}`, { topics: ['payment.captured'], enabled: false, description: null });
+      const patched = await api(m, 'PATCH', `/webhooks/endpoints/${created.id}`, {
+        topics: ['payment.captured'],
+        enabled: false,
+        description: null,
+      });
       expect(patched.status, patched.text).to.equal(200);
       expect(patched.json).to.include({ enabled: false, description: null, secretLast4: created.secretLast4 });
       expect(patched.json.topics).to.deep.equal(['payment.captured']);
@@ -205,7 +238,12 @@ describe('webhooks', function () {
       expect((await api(m, 'DELETE', `/webhooks/endpoints/${second.id}`)).status).to.equal(204);
       expectProblem(await api(m, 'GET', `/webhooks/endpoints/${second.id}`), 404, 'webhook_endpoint_not_found');
       const actions = (await auditRows(server, m.owner.tenantId)).filter((a) => a.resource_type === 'webhook_endpoint');
-      expect(actions.map((a) => a.action)).to.deep.equal(['webhook_endpoint.create', 'webhook_endpoint.create', 'webhook_endpoint.update', 'webhook_endpoint.delete']);
+      expect(actions.map((a) => a.action)).to.deep.equal([
+        'webhook_endpoint.create',
+        'webhook_endpoint.create',
+        'webhook_endpoint.update',
+        'webhook_endpoint.delete',
+      ]);
       for (const a of actions) expect(JSON.stringify(a)).to.not.contain(created.secret);
     });
 
@@ -234,12 +272,20 @@ describe('webhooks', function () {
       await bad({ ...ok, secret: 'mine' }, 'secret');
       const all = await endpoint(m, { ...ok, topics: [...WEBHOOK_TOPICS], description: 'x'.repeat(500) });
       expect(all.topics).to.have.length(33);
-      expectProblem(await api(m, 'POST', '/webhooks/endpoints', { ...ok, url: 'https://example.com/hook' }), 409, 'webhook_endpoint_url_taken');
+      expectProblem(
+        await api(m, 'POST', '/webhooks/endpoints', { ...ok, url: 'https://example.com/hook' }),
+        409,
+        'webhook_endpoint_url_taken',
+      );
       expectProblem(await api(m, 'POST', '/webhooks/endpoints', ok), 409, 'webhook_endpoint_url_taken');
       expect((await api(m, 'PATCH', `/webhooks/endpoints/${all.id}`, {})).status).to.equal(400);
       expect((await api(m, 'PATCH', `/webhooks/endpoints/${all.id}`, { topics: ['nope'] })).status).to.equal(400);
       for (let i = 2; i <= 20; i += 1) await endpoint(m, { url: `https://example.com/hook/${i}`, topics: ['*'] });
-      expectProblem(await api(m, 'POST', '/webhooks/endpoints', { url: 'https://example.com/hook/21', topics: ['*'] }), 409, 'webhook_endpoint_limit');
+      expectProblem(
+        await api(m, 'POST', '/webhooks/endpoints', { url: 'https://example.com/hook/21', topics: ['*'] }),
+        409,
+        'webhook_endpoint_limit',
+      );
       const page = await api(m, 'GET', '/webhooks/endpoints?limit=100');
       expect(page.json.items).to.have.length(20);
       expect((await api(m, 'GET', '/webhooks/endpoints?limit=0')).status).to.equal(400);
@@ -254,9 +300,15 @@ describe('webhooks', function () {
       const admin = await addMember(server, m.owner, 'admin');
       const staff = await addMember(server, m.owner, 'staff');
       expect((await api(m, 'GET', `/webhooks/endpoints/${e.id}`, undefined, admin.headers)).status).to.equal(200);
-      expect((await api(m, 'POST', '/webhooks/endpoints', { url: 'https://example.com/b', topics: ['*'] }, admin.headers)).status).to.equal(201);
+      expect((await api(m, 'POST', '/webhooks/endpoints', { url: 'https://example.com/b', topics: ['*'] }, admin.headers)).status).to.equal(
+        201,
+      );
       expectProblem(await api(m, 'GET', '/webhooks/endpoints', undefined, staff.headers), 403, 'insufficient_role');
-      expectProblem(await api(m, 'POST', '/webhooks/endpoints', { url: 'https://example.com/c', topics: ['*'] }, staff.headers), 403, 'insufficient_role');
+      expectProblem(
+        await api(m, 'POST', '/webhooks/endpoints', { url: 'https://example.com/c', topics: ['*'] }, staff.headers),
+        403,
+        'insufficient_role',
+      );
       // API keys of the tenant with the webhooks scopes (a sandbox token has '*').
       const reader = await apiKey(server, m, ['webhooks:read']);
       expect((await api(m, 'GET', '/webhooks/endpoints', undefined, reader)).json.items.map((x: Json) => x.id)).to.include(e.id);
@@ -303,7 +355,10 @@ describe('webhooks', function () {
       const m = await newMerchant();
       const pathAll = receiver.path();
       const pathPublished = receiver.path();
-      const all = await endpoint(m, { url: `${receiver.base}${pathAll}`, topics: ['product.created', 'product.updated', 'product.published', 'product.archived'] });
+      const all = await endpoint(m, {
+        url: `${receiver.base}${pathAll}`,
+        topics: ['product.created', 'product.updated', 'product.published', 'product.archived'],
+      });
       const published = await endpoint(m, { url: `${receiver.base}${pathPublished}`, topics: ['product.published'] });
       await endpoint(m, { url: `${receiver.base}${receiver.path()}`, topics: ['*'], enabled: false });
 
@@ -314,16 +369,26 @@ describe('webhooks', function () {
       const bulk = await api(m, 'POST', '/catalog/products/bulk/archive', { storeId: m.storeId, productIds: [p.id] });
       expect(bulk.status, bulk.text).to.be.within(200, 202);
 
-      const events = await q("SELECT topic, aggregate_type, payload FROM outbox WHERE tenant_id = $1 AND queue = 'webhooks' ORDER BY id", [m.owner.tenantId]);
+      const events = await q("SELECT topic, aggregate_type, payload FROM outbox WHERE tenant_id = $1 AND queue = 'webhooks' ORDER BY id", [
+        m.owner.tenantId,
+      ]);
       expect(events.map((e) => e.topic)).to.deep.equal(['product.created', 'product.updated', 'product.published', 'product.archived']);
       expect(events.every((e) => e.aggregate_type === 'webhook_event')).to.equal(true);
       expect(await fanOut(m.owner.tenantId)).to.equal(4);
       // The outbox may hand an event over again: no second delivery for the same (event, endpoint).
       await q("UPDATE outbox SET status = 'pending' WHERE tenant_id = $1 AND queue = 'webhooks'", [m.owner.tenantId]);
       expect(await fanOut(m.owner.tenantId)).to.equal(4);
-      const rows = await q('SELECT id, endpoint_id, topic, status FROM webhook_deliveries WHERE tenant_id = $1 ORDER BY id', [m.owner.tenantId]);
+      const rows = await q('SELECT id, endpoint_id, topic, status FROM webhook_deliveries WHERE tenant_id = $1 ORDER BY id', [
+        m.owner.tenantId,
+      ]);
       expect(rows.map((r) => `${r.endpoint_id === all.id ? 'all' : 'published'}:${r.topic}`).sort()).to.deep.equal(
-        ['all:product.created', 'all:product.updated', 'all:product.published', 'all:product.archived', 'published:product.published'].sort(),
+        [
+          'all:product.created',
+          'all:product.updated',
+          'all:product.published',
+          'all:product.archived',
+          'published:product.published',
+        ].sort(),
       );
 
       dispatcher().start();
@@ -333,11 +398,28 @@ describe('webhooks', function () {
       expect(got.map((e) => e.topic).sort()).to.deep.equal(['product.archived', 'product.created', 'product.published', 'product.updated']);
       for (const e of got) expect(e.tenantId).to.equal(m.owner.tenantId);
       const byTopic = Object.fromEntries(got.map((e) => [e.topic, e.data]));
-      expect(byTopic['product.created']).to.deep.include({ id: p.id, storeId: m.storeId, title: 'Linen Shirt', status: 'DRAFT', price: 39.9, currency: 'EUR', slug: p.slug });
+      expect(byTopic['product.created']).to.deep.include({
+        id: p.id,
+        storeId: m.storeId,
+        title: 'Linen Shirt',
+        status: 'DRAFT',
+        price: 39.9,
+        currency: 'EUR',
+        slug: p.slug,
+      });
       expect(byTopic['product.updated']).to.include({ title: 'Linen Shirt Blue', price: 41.5 });
       expect(byTopic['product.published']).to.include({ status: 'PUBLISHED' });
       expect(byTopic['product.archived']).to.include({ status: 'ARCHIVED' });
-      expect(Object.keys(byTopic['product.created'])).to.have.members(['id', 'storeId', 'title', 'slug', 'status', 'price', 'currency', 'updatedAt']);
+      expect(Object.keys(byTopic['product.created'])).to.have.members([
+        'id',
+        'storeId',
+        'title',
+        'slug',
+        'status',
+        'price',
+        'currency',
+        'updatedAt',
+      ]);
       // Byte for byte: what arrived is the envelope stored at fan-out.
       for (const r of receiver.at(pathAll)) {
         const row = await deliveryRow(r.headers['x-service-delivery-id'] as string);
@@ -348,12 +430,20 @@ describe('webhooks', function () {
       expect(onlyPublished).to.have.length(1);
       verifyRequest(onlyPublished[0]!, published.secret, 'product.published');
       // The other endpoint's secret does not verify it.
-      expect(verifyWebhookSignature({ rawBody: onlyPublished[0]!.body, header: onlyPublished[0]!.headers['x-service-signature'], secret: all.secret }).ok).to.equal(false);
+      expect(
+        verifyWebhookSignature({
+          rawBody: onlyPublished[0]!.body,
+          header: onlyPublished[0]!.headers['x-service-signature'],
+          secret: all.secret,
+        }).ok,
+      ).to.equal(false);
 
       const history = await api(m, 'GET', `/webhooks/endpoints/${all.id}/deliveries`);
       expect(history.status).to.equal(200);
       expect(history.json.items).to.have.length(4);
-      expect(history.json.items.every((d: Json) => d.status === 'DELIVERED' && d.url === all.url && d.endpointId === all.id && d.test === false)).to.equal(true);
+      expect(
+        history.json.items.every((d: Json) => d.status === 'DELIVERED' && d.url === all.url && d.endpointId === all.id && d.test === false),
+      ).to.equal(true);
       expect(history.json.items.map((d: Json) => d.id)).to.deep.equal([...history.json.items.map((d: Json) => d.id)].sort().reverse());
       const filtered = await api(m, 'GET', `/webhooks/endpoints/${all.id}/deliveries?status=DEAD`);
       expect(filtered.json.items).to.deep.equal([]);
@@ -371,7 +461,7 @@ describe('webhooks', function () {
       const first = await endpoint(m, { url: `${receiver.base}${receiver.path()}`, topics: ['product.created'] });
       await createProduct(server, m);
       // An endpoint created after the event happened gets no delivery of it.
-      await q('UPDATE webhook_endpoints SET created_at = now() + interval \'1 hour\' WHERE id = $1', [first.id]);
+      await q("UPDATE webhook_endpoints SET created_at = now() + interval '1 hour' WHERE id = $1", [first.id]);
       await fanOut(m.owner.tenantId);
       expect(await q('SELECT 1 FROM webhook_deliveries WHERE tenant_id = $1', [m.owner.tenantId])).to.have.length(0);
     });
@@ -396,7 +486,16 @@ describe('webhooks', function () {
       }
       const detail = await api(m, 'GET', `/webhooks/deliveries/${row!.id}`);
       expect(detail.status).to.equal(200);
-      expect(detail.json).to.include({ status: 'DELIVERED', attempts: 5, totalAttempts: 5, replays: 0, lastStatusCode: 200, lastError: null, nextAttemptAt: null, deadAt: null });
+      expect(detail.json).to.include({
+        status: 'DELIVERED',
+        attempts: 5,
+        totalAttempts: 5,
+        replays: 0,
+        lastStatusCode: 200,
+        lastError: null,
+        nextAttemptAt: null,
+        deadAt: null,
+      });
       expect(detail.json.history.map((h: Json) => [h.number, h.outcome, h.statusCode])).to.deep.equal([
         [1, 'FAILURE', 500],
         [2, 'FAILURE', 502],
@@ -459,7 +558,9 @@ describe('webhooks', function () {
       await createProduct(server, m);
       await createProduct(server, m);
       await fanOut(m.owner.tenantId);
-      const ids = (await q('SELECT id FROM webhook_deliveries WHERE tenant_id = $1 ORDER BY id', [m.owner.tenantId])).map((r) => r.id as string);
+      const ids = (await q('SELECT id FROM webhook_deliveries WHERE tenant_id = $1 ORDER BY id', [m.owner.tenantId])).map(
+        (r) => r.id as string,
+      );
       expectProblem(await api(m, 'POST', `/webhooks/deliveries/${ids[0]}/replay`), 409, 'webhook_delivery_pending');
       dispatcher().start();
       for (const id of ids) await waitStatus(id, 'DEAD');
@@ -496,7 +597,10 @@ describe('webhooks', function () {
       await createProduct(server, m);
       await fanOut(m.owner.tenantId);
       const [held] = await q('SELECT id FROM webhook_deliveries WHERE tenant_id = $1 AND status = $2', [m.owner.tenantId, 'PENDING']);
-      await q("UPDATE webhook_deliveries SET claim_token = $2, claimed_until = now() + interval '1 hour' WHERE id = $1", [held!.id, uuidv7()]);
+      await q("UPDATE webhook_deliveries SET claim_token = $2, claimed_until = now() + interval '1 hour' WHERE id = $1", [
+        held!.id,
+        uuidv7(),
+      ]);
       const third = dispatcher();
       await third.runOnce();
       expect(receiver.at(path2)).to.have.length(0);
@@ -510,7 +614,12 @@ describe('webhooks', function () {
       const hang = receiver.path([], { hang: true });
       const { m, e, row } = await oneDelivery(hang);
       await dispatcher({ timeoutMs: 300 }).runOnce();
-      expect(await deliveryRow(row!.id)).to.include({ status: 'PENDING', attempts: 1, last_status_code: null, last_error: 'No answer within 300 ms.' });
+      expect(await deliveryRow(row!.id)).to.include({
+        status: 'PENDING',
+        attempts: 1,
+        last_status_code: null,
+        last_error: 'No answer within 300 ms.',
+      });
 
       // Without the test allowance, 127.0.0.1 is not a public address: the attempt fails before connecting.
       await q('UPDATE webhook_deliveries SET next_attempt_at = now() WHERE id = $1', [row!.id]);
@@ -520,12 +629,16 @@ describe('webhooks', function () {
       expect((await deliveryRow(row!.id)).last_error).to.match(/not a public address/);
 
       // Disabled: the pending delivery waits, and new events make no delivery.
-      expect((await api(m, 'PATCH', `/webhooks/endpoints/${e.id}`, { enabled: false, url: `${receiver.base}${receiver.path()}` })).status).to.equal(200);
+      expect(
+        (await api(m, 'PATCH', `/webhooks/endpoints/${e.id}`, { enabled: false, url: `${receiver.base}${receiver.path()}` })).status,
+      ).to.equal(200);
       await q('UPDATE webhook_deliveries SET next_attempt_at = now() WHERE id = $1', [row!.id]);
       await dispatcher().runOnce();
       expect(await deliveryRow(row!.id)).to.include({ status: 'PENDING', attempts: 2 });
       await createProduct(server, m);
-      expect(await q("SELECT 1 FROM outbox WHERE tenant_id = $1 AND queue = 'webhooks' AND status = 'pending'", [m.owner.tenantId])).to.have.length(0);
+      expect(
+        await q("SELECT 1 FROM outbox WHERE tenant_id = $1 AND queue = 'webhooks' AND status = 'pending'", [m.owner.tenantId]),
+      ).to.have.length(0);
       expect((await api(m, 'PATCH', `/webhooks/endpoints/${e.id}`, { enabled: true })).status).to.equal(200);
       await dispatcher().runOnce();
       expect(await deliveryRow(row!.id)).to.include({ status: 'DELIVERED', attempts: 3 });
@@ -543,14 +656,26 @@ describe('webhooks', function () {
       d.start();
       await eventually(async () => receiver.at(slow).length === 1, 'the slow request', 15_000);
       for (let i = 0; i < 3; i += 1) {
-        expect((await api(m, 'PUT', `/catalog/products/${p.id}`, { title: `Renamed ${i}`, type: 'PHYSICAL', price: 10 })).status).to.equal(200);
+        expect((await api(m, 'PUT', `/catalog/products/${p.id}`, { title: `Renamed ${i}`, type: 'PHYSICAL', price: 10 })).status).to.equal(
+          200,
+        );
         await fanOut(m.owner.tenantId);
       }
-      await eventually(async () => (await q("SELECT 1 FROM webhook_deliveries WHERE tenant_id = $1 AND status = 'DELIVERED'", [m.owner.tenantId])).length === 3, 'three fast deliveries', 15_000);
+      await eventually(
+        async () =>
+          (await q("SELECT 1 FROM webhook_deliveries WHERE tenant_id = $1 AND status = 'DELIVERED'", [m.owner.tenantId])).length === 3,
+        'three fast deliveries',
+        15_000,
+      );
       expect(receiver.at(fast)).to.have.length(3);
       expect(receiver.at(slow)).to.have.length(1);
-      await q("UPDATE webhook_deliveries SET status = 'DEAD', dead_at = now() - interval '40 days' WHERE tenant_id = $1 AND topic = 'product.created'", [m.owner.tenantId]);
-      const delivered = await q("SELECT id FROM webhook_deliveries WHERE tenant_id = $1 AND status = 'DELIVERED' ORDER BY id", [m.owner.tenantId]);
+      await q(
+        "UPDATE webhook_deliveries SET status = 'DEAD', dead_at = now() - interval '40 days' WHERE tenant_id = $1 AND topic = 'product.created'",
+        [m.owner.tenantId],
+      );
+      const delivered = await q("SELECT id FROM webhook_deliveries WHERE tenant_id = $1 AND status = 'DELIVERED' ORDER BY id", [
+        m.owner.tenantId,
+      ]);
       expect(delivered).to.have.length(3);
       await q("UPDATE webhook_deliveries SET delivered_at = now() - interval '31 days' WHERE id = $1", [delivered[0]!.id]);
       await q("UPDATE webhook_deliveries SET delivered_at = now() - interval '29 days' WHERE id = $1", [delivered[1]!.id]);
@@ -567,7 +692,9 @@ describe('webhooks', function () {
       verifyRequest(receiver.at(path)[0]!, e.secret, 'product.created');
       const rotated = await api(m, 'POST', `/webhooks/endpoints/${e.id}/rotate-secret`);
       expect(rotated.status, rotated.text).to.equal(200);
-      expect(rotated.json.secret).to.match(/^whsec_/).and.not.equal(e.secret);
+      expect(rotated.json.secret)
+        .to.match(/^whsec_/)
+        .and.not.equal(e.secret);
       expect(rotated.json).to.include({ id: e.id, secretLast4: rotated.json.secret.slice(-4) });
       expect(rotated.json.secretRotatedAt).to.be.a('string');
       expect((await api(m, 'GET', `/webhooks/endpoints/${e.id}`)).json).to.not.have.property('secret');
@@ -575,8 +702,17 @@ describe('webhooks', function () {
       await dispatcher().runOnce();
       const second = receiver.at(path)[1]!;
       verifyRequest(second, rotated.json.secret, 'product.created');
-      expect(verifyWebhookSignature({ rawBody: second.body, header: second.headers['x-service-signature'], secret: e.secret })).to.include({ ok: false, reason: 'signature_mismatch' });
-      expect(verifyWebhookSignature({ rawBody: second.body, header: second.headers['x-service-signature'], secret: [e.secret, rotated.json.secret] }).ok).to.equal(true);
+      expect(verifyWebhookSignature({ rawBody: second.body, header: second.headers['x-service-signature'], secret: e.secret })).to.include({
+        ok: false,
+        reason: 'signature_mismatch',
+      });
+      expect(
+        verifyWebhookSignature({
+          rawBody: second.body,
+          header: second.headers['x-service-signature'],
+          secret: [e.secret, rotated.json.secret],
+        }).ok,
+      ).to.equal(true);
       expect((await auditRows(server, m.owner.tenantId)).filter((a) => a.action === 'webhook_endpoint.rotate_secret')).to.have.length(1);
     });
 
@@ -591,12 +727,30 @@ describe('webhooks', function () {
       const producers = new QueueRegistry({ redisUrl, isWorker: false, logger: silentLogger, prefix });
       const table = jobsConsumers(server.runtime);
       expect(table).to.have.property('webhooks');
-      const consumers = startConsumers({ dataSource: server.runtime.dataSource, redisUrl, logger: silentLogger, outbox: RETRY, prefix }, { webhooks: table.webhooks });
+      const consumers = startConsumers(
+        { dataSource: server.runtime.dataSource, redisUrl, logger: silentLogger, outbox: RETRY, prefix },
+        { webhooks: table.webhooks },
+      );
       try {
-        await q("UPDATE outbox SET status = 'in_flight', claimed_at = now(), attempts = attempts + 1 WHERE queue = 'webhooks' AND aggregate_id = $1", [event!.aggregate_id]);
-        await producers.get('webhooks').createJob({ aggregateType: 'webhook_event', aggregateId: event!.aggregate_id, tenantId: m.owner.tenantId }).setId(jobIdFor('webhook_event', event!.aggregate_id)).save();
-        await eventually(async () => (await q("SELECT status FROM outbox WHERE queue = 'webhooks' AND aggregate_id = $1", [event!.aggregate_id]))[0]!.status === 'done', 'the event row done', 15_000);
-        expect(await q('SELECT topic FROM webhook_deliveries WHERE tenant_id = $1', [m.owner.tenantId])).to.deep.equal([{ topic: 'product.created' }]);
+        await q(
+          "UPDATE outbox SET status = 'in_flight', claimed_at = now(), attempts = attempts + 1 WHERE queue = 'webhooks' AND aggregate_id = $1",
+          [event!.aggregate_id],
+        );
+        await producers
+          .get('webhooks')
+          .createJob({ aggregateType: 'webhook_event', aggregateId: event!.aggregate_id, tenantId: m.owner.tenantId })
+          .setId(jobIdFor('webhook_event', event!.aggregate_id))
+          .save();
+        await eventually(
+          async () =>
+            (await q("SELECT status FROM outbox WHERE queue = 'webhooks' AND aggregate_id = $1", [event!.aggregate_id]))[0]!.status ===
+            'done',
+          'the event row done',
+          15_000,
+        );
+        expect(await q('SELECT topic FROM webhook_deliveries WHERE tenant_id = $1', [m.owner.tenantId])).to.deep.equal([
+          { topic: 'product.created' },
+        ]);
       } finally {
         await consumers.stop(2_000);
         await producers.close(1_000);
@@ -623,7 +777,8 @@ describe('webhooks', function () {
       dispatcher().start();
       await eventually(async () => receiver.at(path).length >= 33, '33 arrivals', 15_000);
       const byTopic = new Map<string, Json>();
-      for (const r of receiver.at(path)) byTopic.set(r.headers['x-service-topic'] as string, verifyRequest(r, secret, r.headers['x-service-topic'] as string));
+      for (const r of receiver.at(path))
+        byTopic.set(r.headers['x-service-topic'] as string, verifyRequest(r, secret, r.headers['x-service-topic'] as string));
       expect([...byTopic.keys()].sort()).to.deep.equal([...WEBHOOK_TOPICS].sort());
       for (const a of answers) {
         const envelope = byTopic.get(a.topic)!;
@@ -668,14 +823,24 @@ describe('webhooks', function () {
       await bad({ topic: 'order.placed', endpoint: 'http://192.168.1.10/hook' }, 'endpoint');
       await bad({ topic: 'order.placed', endpoint: e.url, extra: 1 }, 'extra');
       const staff = await addMember(server, m.owner, 'staff');
-      expectProblem(await api(m, 'POST', '/webhooks/test', { topic: 'order.placed', endpoint: e.url }, staff.headers), 403, 'insufficient_role');
+      expectProblem(
+        await api(m, 'POST', '/webhooks/test', { topic: 'order.placed', endpoint: e.url }, staff.headers),
+        403,
+        'insufficient_role',
+      );
       const key = await apiKey(server, m, ['webhooks:write']);
       const byKey = await api(m, 'POST', '/webhooks/test', { topic: 'order.placed', endpoint: `${receiver.base}${receiver.path()}` }, key);
       expect(byKey.status, byKey.text).to.equal(202);
       expect(byKey.json.signedWith).to.equal('TEST_SECRET');
       const readOnly = await apiKey(server, m, ['webhooks:read']);
-      expectProblem(await api(m, 'POST', '/webhooks/test', { topic: 'order.placed', endpoint: e.url }, readOnly), 403, 'insufficient_scope');
-      expect((await call(server, 'POST', '/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: e.url } })).status).to.equal(401);
+      expectProblem(
+        await api(m, 'POST', '/webhooks/test', { topic: 'order.placed', endpoint: e.url }, readOnly),
+        403,
+        'insufficient_scope',
+      );
+      expect((await call(server, 'POST', '/api/v1/webhooks/test', { body: { topic: 'order.placed', endpoint: e.url } })).status).to.equal(
+        401,
+      );
     });
   });
 });

@@ -11,7 +11,13 @@ import { expectProblem } from '../helpers/accounts';
 import { merchant, type Merchant } from '../helpers/fixtures';
 import { deliverIndexRows, pendingIndexRows } from '../helpers/indexing';
 import { uuidv7 } from '../../storage/ids';
-import { listZeroResultQueries, normaliseQuery, recordZeroResult, ZeroResultRecorder, type ZeroResultQueryView } from '../../api/search-synonyms/zero-result-queries.service';
+import {
+  listZeroResultQueries,
+  normaliseQuery,
+  recordZeroResult,
+  ZeroResultRecorder,
+  type ZeroResultQueryView,
+} from '../../api/search-synonyms/zero-result-queries.service';
 import type { RequestContext } from '../../storage/request-context';
 import { createSearchTransport } from '../../search/search-transport';
 import type { DataSource } from 'typeorm';
@@ -28,7 +34,8 @@ describe('zero-result queries', function () {
 
   const newMerchant = async (): Promise<Merchant> => suite.addMerchant(await merchant(server), { indexed: true });
 
-  const list = (m: Merchant, storeId = m.storeId) => call(server, 'GET', `/api/v1/search-synonyms/zero-result-queries?storeId=${storeId}`, { headers: m.headers });
+  const list = (m: Merchant, storeId = m.storeId) =>
+    call(server, 'GET', `/api/v1/search-synonyms/zero-result-queries?storeId=${storeId}`, { headers: m.headers });
   const items = async (m: Merchant): Promise<Item[]> => {
     const res = await list(m);
     expect(res.status, res.text).to.equal(200);
@@ -40,7 +47,10 @@ describe('zero-result queries', function () {
     expect(await pendingIndexRows(server, m.owner.tenantId)).to.equal(0);
   };
   async function publish(m: Merchant, title: string): Promise<string> {
-    const created = await call(server, 'POST', '/api/v1/catalog/products', { headers: m.headers, body: { storeId: m.storeId, title, type: 'PHYSICAL', price: 120 } });
+    const created = await call(server, 'POST', '/api/v1/catalog/products', {
+      headers: m.headers,
+      body: { storeId: m.storeId, title, type: 'PHYSICAL', price: 120 },
+    });
     expect(created.status, created.text).to.equal(201);
     const published = await call(server, 'POST', `/api/v1/catalog/products/${created.json.id}/publish`, { headers: m.headers });
     expect(published.status, published.text).to.equal(201);
@@ -73,23 +83,35 @@ describe('zero-result queries', function () {
       await record(m.storeId, '');
       await record(other.storeId, 'blue shirt');
       await record(uuidv7(), 'nobody home');
-      const rows: Array<{ query: string; sample: string; count: string; tenant_id: string; first_seen_at: Date; last_seen_at: Date }> = await server.runtime.dataSource.query(
-        'SELECT query, sample, count::text, tenant_id, first_seen_at, last_seen_at FROM zero_result_queries WHERE store_id = $1',
-        [m.storeId],
-      );
+      const rows: Array<{ query: string; sample: string; count: string; tenant_id: string; first_seen_at: Date; last_seen_at: Date }> =
+        await server.runtime.dataSource.query(
+          'SELECT query, sample, count::text, tenant_id, first_seen_at, last_seen_at FROM zero_result_queries WHERE store_id = $1',
+          [m.storeId],
+        );
       expect(rows).to.have.length(1);
       expect(rows[0]).to.include({ query: 'blue shirt', sample: 'BLUE Shirt', count: '3', tenant_id: m.owner.tenantId });
       expect(rows[0]!.last_seen_at.getTime()).to.be.at.least(rows[0]!.first_seen_at.getTime());
-      const [otherRow]: Array<{ count: string }> = await server.runtime.dataSource.query('SELECT count::text FROM zero_result_queries WHERE store_id = $1', [other.storeId]);
+      const [otherRow]: Array<{ count: string }> = await server.runtime.dataSource.query(
+        'SELECT count::text FROM zero_result_queries WHERE store_id = $1',
+        [other.storeId],
+      );
       expect(otherRow!.count).to.equal('1');
-      const [orphans]: Array<{ n: number }> = await server.runtime.dataSource.query("SELECT count(*)::int AS n FROM zero_result_queries WHERE query = 'nobody home'", []);
+      const [orphans]: Array<{ n: number }> = await server.runtime.dataSource.query(
+        "SELECT count(*)::int AS n FROM zero_result_queries WHERE query = 'nobody home'",
+        [],
+      );
       expect(orphans!.n).to.equal(0);
     });
   });
 
   describe('ZeroResultRecorder (the api process)', () => {
-    const rowsOf = (storeId: string): Promise<Array<{ query: string; sample: string; count: string; first_seen_at: Date; last_seen_at: Date }>> =>
-      server.runtime.dataSource.query('SELECT query, sample, count::text, first_seen_at, last_seen_at FROM zero_result_queries WHERE store_id = $1 ORDER BY query', [storeId]);
+    const rowsOf = (
+      storeId: string,
+    ): Promise<Array<{ query: string; sample: string; count: string; first_seen_at: Date; last_seen_at: Date }>> =>
+      server.runtime.dataSource.query(
+        'SELECT query, sample, count::text, first_seen_at, last_seen_at FROM zero_result_queries WHERE store_id = $1 ORDER BY query',
+        [storeId],
+      );
 
     it('gathers searches in memory and writes them together, adding to what is stored', async () => {
       const m = await newMerchant();
@@ -143,7 +165,10 @@ describe('zero-result queries', function () {
       const m = await newMerchant();
       for (const q of ['rare', 'often', 'often', 'often', 'twice', 'Twice', 'later']) await record(m.storeId, q);
       // Same count (1): 'later' was seen after 'rare'.
-      await server.runtime.dataSource.query("UPDATE zero_result_queries SET first_seen_at = now() - interval '2 hours', last_seen_at = now() - interval '1 hour' WHERE store_id = $1 AND query = 'rare'", [m.storeId]);
+      await server.runtime.dataSource.query(
+        "UPDATE zero_result_queries SET first_seen_at = now() - interval '2 hours', last_seen_at = now() - interval '1 hour' WHERE store_id = $1 AND query = 'rare'",
+        [m.storeId],
+      );
       const got = await items(m);
       expect(got.map((i) => [i.query, i.count])).to.deep.equal([
         ['often', 3],
@@ -182,9 +207,17 @@ describe('zero-result queries', function () {
       await record(m.storeId, 'secret query');
       expectProblem(await list(stranger, m.storeId), 404, 'store_not_found');
       expectProblem(await list(m, uuidv7()), 404, 'store_not_found');
-      expectProblem(await call(server, 'GET', '/api/v1/search-synonyms/zero-result-queries', { headers: m.headers }), 400, 'validation_failed');
+      expectProblem(
+        await call(server, 'GET', '/api/v1/search-synonyms/zero-result-queries', { headers: m.headers }),
+        400,
+        'validation_failed',
+      );
       expectProblem(await list(m, 'not-a-uuid'), 400, 'validation_failed');
-      expectProblem(await call(server, 'GET', `/api/v1/search-synonyms/zero-result-queries?storeId=${m.storeId}&limit=5`, { headers: m.headers }), 400, 'validation_failed');
+      expectProblem(
+        await call(server, 'GET', `/api/v1/search-synonyms/zero-result-queries?storeId=${m.storeId}&limit=5`, { headers: m.headers }),
+        400,
+        'validation_failed',
+      );
       expect((await call(server, 'GET', `/api/v1/search-synonyms/zero-result-queries?storeId=${m.storeId}`)).status).to.equal(401);
       expect(await items(stranger)).to.deep.equal([]);
       expect((await items(m)).map((i) => i.query)).to.deep.equal(['secret query']);
@@ -199,7 +232,10 @@ describe('zero-result queries', function () {
         ['walnut bookshelf', false, null],
       ]);
       // A draft is not enough.
-      const draft = await call(server, 'POST', '/api/v1/catalog/products', { headers: m.headers, body: { storeId: m.storeId, title: 'Walnut Bookshelf', type: 'PHYSICAL', price: 90 } });
+      const draft = await call(server, 'POST', '/api/v1/catalog/products', {
+        headers: m.headers,
+        body: { storeId: m.storeId, title: 'Walnut Bookshelf', type: 'PHYSICAL', price: 90 },
+      });
       expect(draft.status, draft.text).to.equal(201);
       await drain(m);
       expect((await items(m)).find((i) => i.query === 'walnut bookshelf')).to.include({ answeredNow: false, answeredBy: null });
@@ -229,9 +265,15 @@ describe('zero-result queries', function () {
       ]);
 
       // An inactive rule does not count.
-      const inactive = await call(server, 'POST', '/api/v1/search-synonyms', { headers: m.headers, body: { storeId: m.storeId, type: 'ONE_WAY', input: 'chesterfield', synonyms: ['couch'], isActive: false } });
+      const inactive = await call(server, 'POST', '/api/v1/search-synonyms', {
+        headers: m.headers,
+        body: { storeId: m.storeId, type: 'ONE_WAY', input: 'chesterfield', synonyms: ['couch'], isActive: false },
+      });
       expect(inactive.status, inactive.text).to.equal(201);
-      const rule = await call(server, 'POST', '/api/v1/search-synonyms', { headers: m.headers, body: { storeId: m.storeId, type: 'MULTI_WAY', terms: ['settee', 'couch'] } });
+      const rule = await call(server, 'POST', '/api/v1/search-synonyms', {
+        headers: m.headers,
+        body: { storeId: m.storeId, type: 'MULTI_WAY', terms: ['settee', 'couch'] },
+      });
       expect(rule.status, rule.text).to.equal(201);
       await drain(m);
       let got = await items(m);
@@ -239,7 +281,10 @@ describe('zero-result queries', function () {
       expect(got.find((i) => i.query === 'chesterfield')).to.include({ answeredNow: false, answeredBy: null });
 
       // Activating the one-way rule answers the other query by synonym too.
-      expect((await call(server, 'PATCH', `/api/v1/search-synonyms/${inactive.json.id}`, { headers: m.headers, body: { isActive: true } })).status).to.equal(200);
+      expect(
+        (await call(server, 'PATCH', `/api/v1/search-synonyms/${inactive.json.id}`, { headers: m.headers, body: { isActive: true } }))
+          .status,
+      ).to.equal(200);
       await drain(m);
       got = await items(m);
       expect(got.find((i) => i.query === 'chesterfield')).to.include({ answeredNow: true, answeredBy: 'SYNONYM' });

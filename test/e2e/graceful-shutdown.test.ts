@@ -45,7 +45,9 @@ async function startApi(): Promise<ApiProcess> {
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
-  const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.once('exit', (code) => resolve({ code, at: Date.now() })));
+  const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+    child.once('exit', (code) => resolve({ code, at: Date.now() })),
+  );
   await eventually(
     async () => {
       if (child.exitCode !== null) throw new Error(`api exited early with ${child.exitCode}:\n${output}`);
@@ -65,10 +67,17 @@ async function startApi(): Promise<ApiProcess> {
     async terminate() {
       const at = Date.now();
       child.kill('SIGTERM');
-      await eventually(() => /"msg":"shutting down"/.test(output), () => `the shutdown line after SIGTERM:\n${output}`, { timeoutMs: 5_000, intervalMs: 10 });
+      await eventually(
+        () => /"msg":"shutting down"/.test(output),
+        () => `the shutdown line after SIGTERM:\n${output}`,
+        { timeoutMs: 5_000, intervalMs: 10 },
+      );
       // The api role logs when its drain begins; this waits up to 3 s from SIGTERM for it, and no
       // longer (whatever lifecycle does first is not waited for longer).
-      await eventually(() => /"msg":"api draining"/.test(output), 'the api drain to begin', { timeoutMs: Math.max(0, at + 3_000 - Date.now()), intervalMs: 10 }).catch(() => undefined);
+      await eventually(() => /"msg":"api draining"/.test(output), 'the api drain to begin', {
+        timeoutMs: Math.max(0, at + 3_000 - Date.now()),
+        intervalMs: 10,
+      }).catch(() => undefined);
       return at;
     },
   };
@@ -172,7 +181,10 @@ async function merchantStore(port: number, agent: http.Agent): Promise<{ headers
   });
   expect(registered.status, registered.text).to.equal(201);
   const headers = { Authorization: `Bearer ${registered.json.accessToken}` };
-  const store = await send(port, agent, 'POST', '/api/v1/organization/stores', { headers: { ...headers, ...json }, body: JSON.stringify({ name: 'Before' }) });
+  const store = await send(port, agent, 'POST', '/api/v1/organization/stores', {
+    headers: { ...headers, ...json },
+    body: JSON.stringify({ name: 'Before' }),
+  });
   expect(store.status, store.text).to.equal(201);
   return { headers, storeId: store.json.id };
 }

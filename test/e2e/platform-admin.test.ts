@@ -10,11 +10,15 @@ import { call, startTestServer, type TestServer } from '../helpers/harness';
 import { bearer, signIn, uniqueEmail } from '../helpers/accounts';
 
 function createAdmin(email: string, env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'scripts', 'create-platform-admin.js'), '--email', email, '--name', 'Ops Lead'], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, NODE_ENV: 'test', ...env },
-    encoding: 'utf8',
-  });
+  return spawnSync(
+    process.execPath,
+    [path.join(PROJECT_ROOT, 'dist', 'scripts', 'create-platform-admin.js'), '--email', email, '--name', 'Ops Lead'],
+    {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, NODE_ENV: 'test', ...env },
+      encoding: 'utf8',
+    },
+  );
 }
 
 describe('create-platform-admin command', () => {

@@ -18,7 +18,10 @@ import { freePort } from '../helpers/ports';
 import { eventually } from '../helpers/wait';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
-const BINARIES = [path.join(ROOT, '.data', 'bin', 'meilisearch'), path.join(ROOT, 'node_modules', '@gaubee', 'meilisearch-linux-amd64', 'meilisearch')];
+const BINARIES = [
+  path.join(ROOT, '.data', 'bin', 'meilisearch'),
+  path.join(ROOT, 'node_modules', '@gaubee', 'meilisearch-linux-amd64', 'meilisearch'),
+];
 
 class PrivateMeili {
   private child?: ChildProcess;
@@ -34,12 +37,23 @@ class PrivateMeili {
     const binary = BINARIES.find((b) => existsSync(b));
     if (!binary) throw new Error('no Meilisearch binary (run npm install)');
     if (!this.port) this.port = await freePort();
-    this.child = spawn(binary, ['--db-path', path.join(this.dir, 'db'), '--http-addr', `127.0.0.1:${this.port}`, '--no-analytics', '--log-level', 'ERROR'], {
-      cwd: this.dir,
-      env: { ...process.env, MEILI_MASTER_KEY: this.key, MEILI_ENV: 'development' },
-      stdio: 'ignore',
-    });
-    await eventually(() => fetch(`${this.url}/health`).then((r) => r.ok).catch(() => false), 'the private Meilisearch to be healthy', { timeoutMs: 20_000, intervalMs: 100 });
+    this.child = spawn(
+      binary,
+      ['--db-path', path.join(this.dir, 'db'), '--http-addr', `127.0.0.1:${this.port}`, '--no-analytics', '--log-level', 'ERROR'],
+      {
+        cwd: this.dir,
+        env: { ...process.env, MEILI_MASTER_KEY: this.key, MEILI_ENV: 'development' },
+        stdio: 'ignore',
+      },
+    );
+    await eventually(
+      () =>
+        fetch(`${this.url}/health`)
+          .then((r) => r.ok)
+          .catch(() => false),
+      'the private Meilisearch to be healthy',
+      { timeoutMs: 20_000, intervalMs: 100 },
+    );
   }
 
   async stop(): Promise<void> {
@@ -71,13 +85,18 @@ describe('search recovery: Meilisearch down while the catalog changes', function
   });
 
   after(async () => {
-    await server.runtime.dataSource.query("UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = $1 AND status <> 'done'", [m.owner.tenantId]);
+    await server.runtime.dataSource.query("UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = $1 AND status <> 'done'", [
+      m.owner.tenantId,
+    ]);
     await meili.destroy();
     await server.close();
   });
 
   async function publish(title: string): Promise<string> {
-    const created = await call(server, 'POST', '/api/v1/catalog/products', { headers: m.headers, body: { storeId: m.storeId, title, type: 'PHYSICAL', price: 10 } });
+    const created = await call(server, 'POST', '/api/v1/catalog/products', {
+      headers: m.headers,
+      body: { storeId: m.storeId, title, type: 'PHYSICAL', price: 10 },
+    });
     expect(created.status, created.text).to.equal(201);
     const published = await call(server, 'POST', `/api/v1/catalog/products/${created.json.id}/publish`, { headers: m.headers });
     expect(published.status, published.text).to.equal(201);
@@ -87,7 +106,10 @@ describe('search recovery: Meilisearch down while the catalog changes', function
   it('keeps every write in the outbox while Meilisearch is down and makes all of them searchable once it is back', async () => {
     const client = new Meilisearch({ host: meili.url, apiKey: meili.key, timeout: 2_000 });
     const handler = indexHandler(server, client);
-    const search = async (q: string): Promise<string[]> => (await client.index(storeIndexUid(m.storeId)).search(q, { filter: 'status = "PUBLISHED"' })).hits.map((h) => h.title as string).sort();
+    const search = async (q: string): Promise<string[]> =>
+      (await client.index(storeIndexUid(m.storeId)).search(q, { filter: 'status = "PUBLISHED"' })).hits
+        .map((h) => h.title as string)
+        .sort();
 
     const first = await publish('Walnut Desk');
     const doomed = await publish('Pine Shelf');
@@ -97,7 +119,10 @@ describe('search recovery: Meilisearch down while the catalog changes', function
     await meili.stop();
     await publish('Oak Chair');
     await publish('Birch Stool');
-    const renamed = await call(server, 'PUT', `/api/v1/catalog/products/${first}`, { headers: m.headers, body: { type: 'PHYSICAL', title: 'Walnut Standing Desk', price: 12 } });
+    const renamed = await call(server, 'PUT', `/api/v1/catalog/products/${first}`, {
+      headers: m.headers,
+      body: { type: 'PHYSICAL', title: 'Walnut Standing Desk', price: 12 },
+    });
     expect(renamed.status, renamed.text).to.equal(200);
     const archived = await call(server, 'POST', `/api/v1/catalog/products/${doomed}/archive`, { headers: m.headers });
     expect(archived.status, archived.text).to.equal(201);

@@ -16,11 +16,21 @@ import { ThemeEngine, formatMoney, type PageContext, type SectionLoader } from '
 function tinyTheme(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'theme-'));
   for (const folder of ['layout', 'sections', 'snippets', 'templates']) fs.mkdirSync(path.join(dir, folder));
-  const schema = (name: string) => `{% schema %}{ "name": "${name}", "settings": [ { "id": "word", "type": "text", "label": "Word", "default": "hello" } ] }{% endschema %}`;
-  fs.writeFileSync(path.join(dir, 'layout', 'theme.liquid'), '<body>{{ sections_header | raw }}<main>{{ content_for_layout | raw }}</main>{{ sections_footer | raw }}</body>');
+  const schema = (name: string) =>
+    `{% schema %}{ "name": "${name}", "settings": [ { "id": "word", "type": "text", "label": "Word", "default": "hello" } ] }{% endschema %}`;
+  fs.writeFileSync(
+    path.join(dir, 'layout', 'theme.liquid'),
+    '<body>{{ sections_header | raw }}<main>{{ content_for_layout | raw }}</main>{{ sections_footer | raw }}</body>',
+  );
   fs.writeFileSync(path.join(dir, 'sections', 'fine.liquid'), `<p>{{ section.settings.word }} {{ name }}</p>${schema('Fine')}`);
-  fs.writeFileSync(path.join(dir, 'sections', 'loop.liquid'), `{% for i in (1..5000) %}{{ i }}{% if i > 0 %},{% endif %}{% endfor %}${schema('Loop')}`);
-  fs.writeFileSync(path.join(dir, 'sections', 'big.liquid'), `{% for i in (1..300) %}<p>{{ section.settings.word }} and a long enough line of text</p>{% endfor %}${schema('Big')}`);
+  fs.writeFileSync(
+    path.join(dir, 'sections', 'loop.liquid'),
+    `{% for i in (1..5000) %}{{ i }}{% if i > 0 %},{% endif %}{% endfor %}${schema('Loop')}`,
+  );
+  fs.writeFileSync(
+    path.join(dir, 'sections', 'big.liquid'),
+    `{% for i in (1..300) %}<p>{{ section.settings.word }} and a long enough line of text</p>{% endfor %}${schema('Big')}`,
+  );
   fs.writeFileSync(path.join(dir, 'sections', 'slow.liquid'), `<p>{{ late }}</p>${schema('Slow')}`);
   fs.writeFileSync(path.join(dir, 'sections', 'chatty.liquid'), `<p>{{ calls }}</p>${schema('Chatty')}`);
   fs.writeFileSync(path.join(dir, 'sections', 'header.liquid'), `<header>top</header>${schema('Header')}`);
@@ -29,7 +39,15 @@ function tinyTheme(): string {
 
 describe('web: render budgets per section', () => {
   const lines: Array<Record<string, unknown>> = [];
-  const logger = pino({ level: 'warn' }, new Writable({ write: (chunk, _enc, done) => { lines.push(JSON.parse(String(chunk))); done(); } }));
+  const logger = pino(
+    { level: 'warn' },
+    new Writable({
+      write: (chunk, _enc, done) => {
+        lines.push(JSON.parse(String(chunk)));
+        done();
+      },
+    }),
+  );
   const budgets: RenderBudgetConfig = { defaults: { ms: 400, ops: 2_000, bytes: 4_000 }, overrides: { chatty: { ops: 3 } } };
   // A client whose calls never leave the process: the loaders below only count them.
   const api = new ApiClient('http://127.0.0.1:1/api/v1');
@@ -51,7 +69,10 @@ describe('web: render budgets per section', () => {
   it('renders a section within its budgets with its schema defaults and the loader data', async () => {
     const result = await engine.renderSection({ type: 'fine' }, page, api);
     expect(result).to.deep.equal({ type: 'fine', html: '<p>hello world</p>' });
-    expect(engine.schema('fine')).to.deep.equal({ name: 'Fine', settings: [{ id: 'word', type: 'text', label: 'Word', default: 'hello' }] });
+    expect(engine.schema('fine')).to.deep.equal({
+      name: 'Fine',
+      settings: [{ id: 'word', type: 'text', label: 'Word', default: 'hello' }],
+    });
     expect((await engine.renderSection({ type: 'fine', settings: { word: 'hi' } }, page, api)).html).to.equal('<p>hi world</p>');
     expect(lines).to.deep.equal([]);
   });
@@ -61,7 +82,13 @@ describe('web: render budgets per section', () => {
     expect(result.omitted).to.equal('budget:ops');
     expect(result.html).to.equal('<!-- section loop omitted: over its ops budget -->');
     expect(lines).to.have.length(1);
-    expect(lines[0]).to.include({ section: 'loop', budget: 'ops', limit: 2_000, msg: 'storefront section omitted: over its render budget', path: '/shop/s' });
+    expect(lines[0]).to.include({
+      section: 'loop',
+      budget: 'ops',
+      limit: 2_000,
+      msg: 'storefront section omitted: over its render budget',
+      path: '/shop/s',
+    });
     expect(lines[0]!.used as number).to.be.within(2_001, 2_010);
   });
 
@@ -87,7 +114,13 @@ describe('web: render budgets per section', () => {
   });
 
   it('renders the page around the sections that are left out', async () => {
-    const { html, results } = await engine.renderPage('theme', [{ type: 'header' }, { type: 'fine' }, { type: 'loop' }, { type: 'big' }], page, api, 'Home');
+    const { html, results } = await engine.renderPage(
+      'theme',
+      [{ type: 'header' }, { type: 'fine' }, { type: 'loop' }, { type: 'big' }],
+      page,
+      api,
+      'Home',
+    );
     expect(results.map((r) => r.omitted ?? 'ok')).to.deep.equal(['ok', 'ok', 'budget:ops', 'budget:bytes']);
     expect(html).to.equal(
       '<body><div class="section section-header" data-section="header"><header>top</header></div><main><div class="section section-fine" data-section="fine"><p>hello world</p></div>\n<!-- section loop omitted: over its ops budget -->\n<!-- section big omitted: over its bytes budget --></main></body>',
@@ -96,14 +129,29 @@ describe('web: render budgets per section', () => {
   });
 
   it('reads the budgets from RENDER_BUDGET_* and refuses malformed overrides', () => {
-    const config = loadConfig({ NODE_ENV: 'test', APP_SECRET: 'x'.repeat(40), MEILI_MASTER_KEY: 'k'.repeat(20), RENDER_BUDGET_MS: '250', RENDER_BUDGET_OPS: '900', RENDER_BUDGET_BYTES: '64kb', RENDER_BUDGET_OVERRIDES: 'featured-products:bytes=2000,ms=50;main-search:ops=500' });
-    expect(config.renderBudgets).to.deep.equal({ defaults: { ms: 250, ops: 900, bytes: 65_536 }, overrides: { 'featured-products': { bytes: 2_000, ms: 50 }, 'main-search': { ops: 500 } } });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      APP_SECRET: 'x'.repeat(40),
+      MEILI_MASTER_KEY: 'k'.repeat(20),
+      RENDER_BUDGET_MS: '250',
+      RENDER_BUDGET_OPS: '900',
+      RENDER_BUDGET_BYTES: '64kb',
+      RENDER_BUDGET_OVERRIDES: 'featured-products:bytes=2000,ms=50;main-search:ops=500',
+    });
+    expect(config.renderBudgets).to.deep.equal({
+      defaults: { ms: 250, ops: 900, bytes: 65_536 },
+      overrides: { 'featured-products': { bytes: 2_000, ms: 50 }, 'main-search': { ops: 500 } },
+    });
     const defaults = loadConfig({ NODE_ENV: 'test', APP_SECRET: 'x'.repeat(40), MEILI_MASTER_KEY: 'k'.repeat(20) });
     expect(defaults.renderBudgets).to.deep.equal({ defaults: { ms: 1_500, ops: 50_000, bytes: 262_144 }, overrides: {} });
     for (const bad of ['featured-products', 'x:size=1', 'x:ms=', 'X:ms=1']) {
-      expect(() => loadConfig({ NODE_ENV: 'test', APP_SECRET: 'x'.repeat(40), MEILI_MASTER_KEY: 'k'.repeat(20), RENDER_BUDGET_OVERRIDES: bad })).to.throw(ConfigError, /RENDER_BUDGET_OVERRIDES/);
+      expect(() =>
+        loadConfig({ NODE_ENV: 'test', APP_SECRET: 'x'.repeat(40), MEILI_MASTER_KEY: 'k'.repeat(20), RENDER_BUDGET_OVERRIDES: bad }),
+      ).to.throw(ConfigError, /RENDER_BUDGET_OVERRIDES/);
     }
-    expect(() => loadConfig({ NODE_ENV: 'test', APP_SECRET: 'x'.repeat(40), MEILI_MASTER_KEY: 'k'.repeat(20), RENDER_BUDGET_MS: '0' })).to.throw(ConfigError, /RENDER_BUDGET_MS/);
+    expect(() =>
+      loadConfig({ NODE_ENV: 'test', APP_SECRET: 'x'.repeat(40), MEILI_MASTER_KEY: 'k'.repeat(20), RENDER_BUDGET_MS: '0' }),
+    ).to.throw(ConfigError, /RENDER_BUDGET_MS/);
   });
 
   it('formats decimal amounts without floating-point arithmetic', () => {

@@ -33,7 +33,10 @@ describe('web: the shop and console on sandbox data', function () {
   }
 
   before(async () => {
-    if (!fs.existsSync(CHROMIUM)) throw new Error(`No browser at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium; scripts/test does it as root) or set CHROMIUM_PATH.`);
+    if (!fs.existsSync(CHROMIUM))
+      throw new Error(
+        `No browser at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium; scripts/test does it as root) or set CHROMIUM_PATH.`,
+      );
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     server = await startTestServer();
     await resetClientLimits();
@@ -47,10 +50,17 @@ describe('web: the shop and console on sandbox data', function () {
     if (!server) return;
     await resetClientLimits();
     if (tenantId) {
-      await server.runtime.dataSource.query("UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = $1 AND status <> 'done'", [tenantId]);
+      await server.runtime.dataSource.query(
+        "UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = $1 AND status <> 'done'",
+        [tenantId],
+      );
       await server.runtime.dataSource.query('DELETE FROM tenants WHERE id = $1', [tenantId]);
     }
-    if (storeId) await server.runtime.meiliAdmin.deleteIndex(storeIndexUid(storeId)).waitTask({ timeout: 10_000 }).catch(() => undefined);
+    if (storeId)
+      await server.runtime.meiliAdmin
+        .deleteIndex(storeIndexUid(storeId))
+        .waitTask({ timeout: 10_000 })
+        .catch(() => undefined);
     await server.close();
   });
 
@@ -72,7 +82,10 @@ describe('web: the shop and console on sandbox data', function () {
     // Pagination through shareable URLs.
     await page.goto(`${server.baseUrl}/shop/${storeId}/search`);
     expect(await page.locator('#result-count').textContent()).to.contain('100 products');
-    await Promise.all([page.waitForURL(/page=2/), page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Next' }).click()]);
+    await Promise.all([
+      page.waitForURL(/page=2/),
+      page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Next' }).click(),
+    ]);
     expect(await page.locator('#results .card').count()).to.equal(24);
     expect(await page.locator('.pagination [aria-current="page"]').textContent()).to.equal('2');
     expect(await page.locator('.pagination p').textContent()).to.equal('Page 2 of 5');
@@ -114,7 +127,10 @@ describe('web: the shop and console on sandbox data', function () {
     await page.goto(`${server.baseUrl}/console`);
     await page.getByText('Sign in with an API or sandbox token instead').click();
     await page.getByLabel('Token').fill(token);
-    await Promise.all([page.waitForURL(new RegExp(`/console/stores/${storeId}/zero-results`)), page.getByRole('button', { name: 'Use token' }).click()]);
+    await Promise.all([
+      page.waitForURL(new RegExp(`/console/stores/${storeId}/zero-results`)),
+      page.getByRole('button', { name: 'Use token' }).click(),
+    ]);
     expect(await page.locator('main h1').textContent()).to.equal('Zero-result queries');
     await page.getByRole('link', { name: 'Visual search' }).click();
     expect(Number(await page.locator('[data-indexed]').textContent())).to.equal(100);

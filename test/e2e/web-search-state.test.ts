@@ -19,13 +19,42 @@ describe('web: search state in the URL', () => {
       discounted: ['yes'],
       unknown: ['x'],
     });
-    expect(state).to.deep.equal({ brandIds: ['a', 'b'], options: ['size:M'], q: ['red shoes'], sort: ['price_asc'], page: ['3'], priceMin: ['10.5'], inStock: ['true'] });
+    expect(state).to.deep.equal({
+      brandIds: ['a', 'b'],
+      options: ['size:M'],
+      q: ['red shoes'],
+      sort: ['price_asc'],
+      page: ['3'],
+      priceMin: ['10.5'],
+      inStock: ['true'],
+    });
     expect(searchState({ sort: ['cheapest'], page: ['1000'] })).to.deep.equal({});
-    expect(apiQuery(state, { storeId: 's', categoryId: 'c' })).to.deep.equal({ storeId: 's', categoryId: 'c', perPage: 24, brandIds: ['a', 'b'], options: ['size:M'], q: 'red shoes', sort: 'price_asc', page: '3', priceMin: '10.5', inStock: 'true' });
+    expect(apiQuery(state, { storeId: 's', categoryId: 'c' })).to.deep.equal({
+      storeId: 's',
+      categoryId: 'c',
+      perPage: 24,
+      brandIds: ['a', 'b'],
+      options: ['size:M'],
+      q: 'red shoes',
+      sort: 'price_asc',
+      page: '3',
+      priceMin: '10.5',
+      inStock: 'true',
+    });
   });
 
   it('offers the nine sorts of the public search', () => {
-    expect(SORTS.map((s) => s.value)).to.have.members(['newest', 'price_asc', 'price_desc', 'discount', 'most_reviewed', 'rating', 'best_selling', 'most_viewed', 'relevance']);
+    expect(SORTS.map((s) => s.value)).to.have.members([
+      'newest',
+      'price_asc',
+      'price_desc',
+      'discount',
+      'most_reviewed',
+      'rating',
+      'best_selling',
+      'most_viewed',
+      'relevance',
+    ]);
   });
 
   it('builds page links that keep the rest of the state, and none for a single page', () => {
@@ -33,7 +62,12 @@ describe('web: search state in the URL', () => {
     const p = pagination('/shop/s/search', state, 2, 7)!;
     expect(p.previous).to.equal('/shop/s/search?q=shoe&brandIds=a');
     expect(p.next).to.equal('/shop/s/search?q=shoe&brandIds=a&page=3');
-    expect(p.pages.map((x) => [x.number, x.current])).to.deep.equal([[1, false], [2, true], [3, false], [4, false]]);
+    expect(p.pages.map((x) => [x.number, x.current])).to.deep.equal([
+      [1, false],
+      [2, true],
+      [3, false],
+      [4, false],
+    ]);
     expect(pagination('/x', {}, 1, 1)).to.equal(undefined);
     expect(pagination('/x', {}, 100, 400)!.totalPages).to.equal(100);
     expect(stateUrl('/x', {})).to.equal('/x');
@@ -42,12 +76,30 @@ describe('web: search state in the URL', () => {
   it('maps facets to form controls with their parameters, and price buckets to links', () => {
     const views = facetView(
       [
-        { key: 'brand', label: 'Brand', display: 'checkbox', values: [{ value: 'b1', label: 'Acme', count: 2, selected: true }, { value: 'b2', label: 'Zenith', count: 1, selected: false }] },
+        {
+          key: 'brand',
+          label: 'Brand',
+          display: 'checkbox',
+          values: [
+            { value: 'b1', label: 'Acme', count: 2, selected: true },
+            { value: 'b2', label: 'Zenith', count: 1, selected: false },
+          ],
+        },
         { key: 'category', label: 'Category', display: 'checkbox', values: [{ value: 'c1', label: 'Shoes', count: 3, selected: false }] },
         { key: 'rating', label: 'Rating', display: 'list', values: [{ value: '4', label: '4 stars & up', count: 1, selected: false }] },
         { key: 'option:size', label: 'Size', display: 'checkbox', values: [{ value: 'size:M', label: 'M', count: 1, selected: false }] },
         { key: 'inStock', label: 'In stock', display: 'toggle', values: [{ value: 'true', label: 'In stock', count: 5, selected: false }] },
-        { key: 'price', label: 'Price', display: 'list', values: [], stats: { min: 1, max: 90 }, buckets: [{ min: 0, max: 50, label: '0–50', count: 2, selected: false }, { min: 50, max: null, label: '50+', count: 1, selected: true }] },
+        {
+          key: 'price',
+          label: 'Price',
+          display: 'list',
+          values: [],
+          stats: { min: 1, max: 90 },
+          buckets: [
+            { min: 0, max: 50, label: '0–50', count: 2, selected: false },
+            { min: 50, max: null, label: '50+', count: 1, selected: true },
+          ],
+        },
       ],
       '/shop/s/categories/shoes',
       { q: ['x'], page: ['2'], priceMin: ['50'] },
@@ -62,6 +114,9 @@ describe('web: search state in the URL', () => {
     ]);
     expect(views[0]!.values.map((v: { checked: boolean }) => v.checked)).to.deep.equal([true, false]);
     expect(views[3]!.count).to.equal(5);
-    expect(views[4]!.buckets.map((b: { url: string }) => b.url)).to.deep.equal(['/shop/s/categories/shoes?q=x&priceMin=0&priceMax=50', '/shop/s/categories/shoes?q=x']);
+    expect(views[4]!.buckets.map((b: { url: string }) => b.url)).to.deep.equal([
+      '/shop/s/categories/shoes?q=x&priceMin=0&priceMax=50',
+      '/shop/s/categories/shoes?q=x',
+    ]);
   });
 });

@@ -41,7 +41,13 @@ function drawing(kind: 'circle' | 'stripes' | 'checker' | 'triangle' | 'ring' | 
   const shapes: Record<typeof kind, string> = {
     circle: `<circle cx="128" cy="128" r="90" fill="${fill}"/>`,
     stripes: [0, 1, 2, 3, 4, 5, 6, 7].map((i) => `<rect x="${i * 32}" y="0" width="16" height="256" fill="${fill}"/>`).join(''),
-    checker: [0, 1, 2, 3].flatMap((r) => [0, 1, 2, 3].filter((c) => (r + c) % 2 === 0).map((c) => `<rect x="${c * 64}" y="${r * 64}" width="64" height="64" fill="${fill}"/>`)).join(''),
+    checker: [0, 1, 2, 3]
+      .flatMap((r) =>
+        [0, 1, 2, 3]
+          .filter((c) => (r + c) % 2 === 0)
+          .map((c) => `<rect x="${c * 64}" y="${r * 64}" width="64" height="64" fill="${fill}"/>`),
+      )
+      .join(''),
     triangle: `<polygon points="128,20 236,236 20,236" fill="${fill}"/>`,
     ring: `<circle cx="128" cy="128" r="90" fill="none" stroke="${fill}" stroke-width="30"/>`,
     bars: [0, 1, 2, 3, 4, 5, 6, 7].map((i) => `<rect x="0" y="${i * 32}" width="256" height="16" fill="${fill}"/>`).join(''),
@@ -76,7 +82,10 @@ describe('web: storefront and console in a browser', function () {
     const consume = outboxConsumer(server.runtime.dataSource, queue, retry, handler);
     await Promise.all(
       rows.map((row) => {
-        const job = { id: jobIdFor(row.aggregate_type, row.aggregate_id), data: { aggregateType: row.aggregate_type, aggregateId: row.aggregate_id, tenantId: m.owner.tenantId } };
+        const job = {
+          id: jobIdFor(row.aggregate_type, row.aggregate_id),
+          data: { aggregateType: row.aggregate_type, aggregateId: row.aggregate_id, tenantId: m.owner.tenantId },
+        };
         return consume(job as BeeQueue.Job<OutboxJobData>);
       }),
     );
@@ -88,7 +97,10 @@ describe('web: storefront and console in a browser', function () {
       async () => {
         await drain('vision', visionHandler);
         await drain('index', indexHandler);
-        const [left]: Array<{ n: number }> = await server.runtime.dataSource.query("SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1 AND queue IN ('vision', 'index') AND status <> 'done'", [m.owner.tenantId]);
+        const [left]: Array<{ n: number }> = await server.runtime.dataSource.query(
+          "SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1 AND queue IN ('vision', 'index') AND status <> 'done'",
+          [m.owner.tenantId],
+        );
         return left!.n === 0;
       },
       'the outbox to settle',
@@ -110,18 +122,33 @@ describe('web: storefront and console in a browser', function () {
     page.$$eval(`fieldset[data-facet="${facet}"] li`, (items) =>
       Object.fromEntries(
         items
-          .map((li) => [li.querySelector('label')?.textContent?.replace(/\(\d+\)/, '').trim() ?? '', Number(li.querySelector('[data-count]')?.getAttribute('data-count') ?? NaN)] as const)
+          .map(
+            (li) =>
+              [
+                li
+                  .querySelector('label')
+                  ?.textContent?.replace(/\(\d+\)/, '')
+                  .trim() ?? '',
+                Number(li.querySelector('[data-count]')?.getAttribute('data-count') ?? NaN),
+              ] as const,
+          )
           .filter(([, n]) => !Number.isNaN(n)),
       ),
     );
   const resultTitles = (): Promise<string[]> => page.$$eval('#results .card .title', (els) => els.map((e) => e.textContent ?? ''));
 
   before(async function () {
-    if (!fs.existsSync(CHROMIUM)) throw new Error(`No browser at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium; scripts/test does it as root) or set CHROMIUM_PATH.`);
+    if (!fs.existsSync(CHROMIUM))
+      throw new Error(
+        `No browser at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium; scripts/test does it as root) or set CHROMIUM_PATH.`,
+      );
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     server = await startTestServer();
     savedVision = { ...server.runtime.config.vision };
-    savedBudgets = { defaults: { ...server.runtime.config.renderBudgets.defaults }, overrides: { ...server.runtime.config.renderBudgets.overrides } };
+    savedBudgets = {
+      defaults: { ...server.runtime.config.renderBudgets.defaults },
+      overrides: { ...server.runtime.config.renderBudgets.overrides },
+    };
     Object.assign(server.runtime.config.vision, { fetchAllowAddresses: ['127.0.0.1'], publicQueriesPerMinute: 100_000 });
     visionHandler = createVisionHandler({ dataSource: server.runtime.dataSource, logger: silent, config: server.runtime.config.vision });
     // As the indexer role announces changed stores to the api processes, which drop their cached search answers.
@@ -154,8 +181,23 @@ describe('web: storefront and console in a browser', function () {
     ids.zenith = (await api('POST', '/catalog/brands', { storeId: m.storeId, name: 'Zenith' })).id;
     ids.shoes = (await api('POST', '/catalog/categories', { storeId: m.storeId, name: 'Shoes' })).id;
     ids.bags = (await api('POST', '/catalog/categories', { storeId: m.storeId, name: 'Bags' })).id;
-    const products: Array<[key: string, title: string, brand: string, category: string | null, price: number, image: string, extra: Record<string, unknown>]> = [
-      ['runner', 'Canvas Running Shoe', 'acme', 'shoes', 49.9, '/red-circle.png', { variants: [{ options: { size: '42' }, stock: 5 }, { options: { size: '43' }, stock: 2, price: 52 }] }],
+    const products: Array<
+      [key: string, title: string, brand: string, category: string | null, price: number, image: string, extra: Record<string, unknown>]
+    > = [
+      [
+        'runner',
+        'Canvas Running Shoe',
+        'acme',
+        'shoes',
+        49.9,
+        '/red-circle.png',
+        {
+          variants: [
+            { options: { size: '42' }, stock: 5 },
+            { options: { size: '43' }, stock: 2, price: 52 },
+          ],
+        },
+      ],
       ['walker', 'Leather Walking Shoe', 'zenith', 'shoes', 89, '/blue-stripes.png', {}],
       ['trail', 'Trail Shoe', 'acme', 'shoes', 120, '/green-checker.png', { compareAtPrice: 150 }],
       ['tote', 'Canvas Tote Bag', 'zenith', 'bags', 25, '/yellow-triangle.png', {}],
@@ -180,7 +222,12 @@ describe('web: storefront and console in a browser', function () {
       ids[key] = created.id;
       slugs[key] = created.slug;
     }
-    await api('POST', '/content/pages', { storeId: m.storeId, title: 'About us', bodyHtml: '<p>We sell <strong>shoes</strong>.</p><script>alert(1)</script>', status: 'PUBLISHED' });
+    await api('POST', '/content/pages', {
+      storeId: m.storeId,
+      title: 'About us',
+      bodyHtml: '<p>We sell <strong>shoes</strong>.</p><script>alert(1)</script>',
+      status: 'PUBLISHED',
+    });
     const collection = await api('POST', '/catalog/collections', { storeId: m.storeId, name: 'Summer picks' });
     await api('POST', `/catalog/collections/${collection.id}/items`, { productIds: [ids.tote, ids.cap] });
     await getEmbedder('mobilenet-v2', server.runtime.config.vision);
@@ -197,8 +244,14 @@ describe('web: storefront and console in a browser', function () {
       Object.assign(server.runtime.config.vision, savedVision);
       server.runtime.config.renderBudgets.overrides = savedBudgets.overrides;
       if (m) {
-        await server.runtime.dataSource.query("UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = $1 AND status <> 'done'", [m.owner.tenantId]);
-        await server.runtime.meiliAdmin.deleteIndex(storeIndexUid(m.storeId)).waitTask({ timeout: 10_000 }).catch(() => undefined);
+        await server.runtime.dataSource.query(
+          "UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = $1 AND status <> 'done'",
+          [m.owner.tenantId],
+        );
+        await server.runtime.meiliAdmin
+          .deleteIndex(storeIndexUid(m.storeId))
+          .waitTask({ timeout: 10_000 })
+          .catch(() => undefined);
       }
       await server.close();
     }
@@ -219,7 +272,10 @@ describe('web: storefront and console in a browser', function () {
 
   it('serves category, brand, collection and content pages, and a 404 page for unknown ones', async () => {
     await page.goto(shop());
-    await Promise.all([page.waitForURL(/\/categories\//), page.getByRole('navigation', { name: 'Categories' }).getByRole('link', { name: 'Bags' }).click()]);
+    await Promise.all([
+      page.waitForURL(/\/categories\//),
+      page.getByRole('navigation', { name: 'Categories' }).getByRole('link', { name: 'Bags' }).click(),
+    ]);
     expect(await page.locator('main h1').textContent()).to.equal('Bags');
     expect(await resultTitles()).to.have.members(['Canvas Tote Bag', 'Leather Backpack']);
     // The category is page context: its facet is not offered, the brand facet counts within it.
@@ -242,7 +298,14 @@ describe('web: storefront and console in a browser', function () {
     const unknownStore = await page.goto(`${server.baseUrl}/shop/01a20000-0000-7000-8000-000000000000/search`);
     expect(unknownStore?.status()).to.equal(404);
     expect(await page.locator('[role="alert"]').textContent()).to.equal('There is no shop at this address.');
-    for (const missing of ['/products/no-such-thing', '/categories/nope', '/brands/nope', '/collections/nope', '/pages/nope', '/no/such/page']) {
+    for (const missing of [
+      '/products/no-such-thing',
+      '/categories/nope',
+      '/brands/nope',
+      '/collections/nope',
+      '/pages/nope',
+      '/no/such/page',
+    ]) {
       const res = await page.goto(shop(missing));
       expect(res?.status(), missing).to.equal(404);
       expect(await page.locator('main h1').textContent()).to.equal('Page not found');
@@ -363,7 +426,9 @@ describe('web: storefront and console in a browser', function () {
     await shot('console-zero-results');
 
     await page.goto(`${server.baseUrl}/console/stores/${m.storeId}/synonyms`);
-    expect(await page.locator('.rules li').first().textContent()).to.contain('plimsoll').and.contain('running shoe');
+    expect(await page.locator('.rules li').first().textContent())
+      .to.contain('plimsoll')
+      .and.contain('running shoe');
     // Create, edit and delete a rule.
     await page.getByLabel('Equivalent words', { exact: true }).check();
     await page.getByLabel('Equivalent words (comma-separated)').fill('rucksack, backpack');

@@ -26,7 +26,10 @@ describe('fault: SIGTERM of the jobs process mid-import, then restart', function
         const code = await w.roles.jobsA.stop('SIGTERM', 30_000);
         const stoppedMs = Date.now() - since;
         await w.roles.jobsA.start();
-        return { since, notes: `jobs-a exited with ${String(code)} ${stoppedMs} ms after SIGTERM, ready again after ${Date.now() - since} ms` };
+        return {
+          since,
+          notes: `jobs-a exited with ${String(code)} ${stoppedMs} ms after SIGTERM, ready again after ${Date.now() - since} ms`,
+        };
       },
     }));
 });

@@ -32,10 +32,18 @@ describe('fault: vision worker kill -9, restart after 3 s', function () {
       writers: [world().writer, writer],
       inject: async (w) => {
         // Kill it while it works: once its model is loaded and a first image is embedded.
-        await waitFor('the vision worker to embed a first image', 120_000, async () => {
-          const [row] = await w.db.query<{ n: number }>("SELECT count(*)::int AS n FROM product_image_vectors WHERE store_id = $1 AND status = 'INDEXED'", [storeId]);
-          return row!.n > 0;
-        }, 500);
+        await waitFor(
+          'the vision worker to embed a first image',
+          120_000,
+          async () => {
+            const [row] = await w.db.query<{ n: number }>(
+              "SELECT count(*)::int AS n FROM product_image_vectors WHERE store_id = $1 AND status = 'INDEXED'",
+              [storeId],
+            );
+            return row!.n > 0;
+          },
+          500,
+        );
         const died = await w.roles.vision.kill9();
         await sleep(3_000);
         await w.roles.vision.start();

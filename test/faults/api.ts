@@ -29,7 +29,12 @@ export class Api {
       body = JSON.stringify(options.body);
     }
     try {
-      const res = await fetch(`${this.baseUrl}${path}`, { method, headers, body, signal: AbortSignal.timeout(options.timeoutMs ?? 10_000) });
+      const res = await fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers,
+        body,
+        signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+      });
       const text = await res.text();
       let json: any;
       try {
@@ -44,9 +49,15 @@ export class Api {
   }
 
   /** Like call, but throws unless the answer has status `expected`. */
-  async expect(expected: number, method: string, path: string, options: { body?: unknown; csv?: string; timeoutMs?: number } = {}): Promise<any> {
+  async expect(
+    expected: number,
+    method: string,
+    path: string,
+    options: { body?: unknown; csv?: string; timeoutMs?: number } = {},
+  ): Promise<any> {
     const res = await this.call(method, path, options);
-    if (res.status !== expected) throw new Error(`${method} ${path} answered ${res.status}, expected ${expected}: ${res.text.slice(0, 500)}`);
+    if (res.status !== expected)
+      throw new Error(`${method} ${path} answered ${res.status}, expected ${expected}: ${res.text.slice(0, 500)}`);
     return res.json;
   }
 }
@@ -61,13 +72,20 @@ export async function registerMerchant(baseUrl: string, label: string): Promise<
   const api = new Api(baseUrl);
   const suffix = randomBytes(6).toString('hex');
   const res = await api.expect(201, 'POST', '/api/v1/auth/register', {
-    body: { email: `faults-${label}-${suffix}@example.test`, password: 'Correct-Horse-42-Battery', name: 'Fault Owner', companyName: `Faults ${label} ${suffix}` },
+    body: {
+      email: `faults-${label}-${suffix}@example.test`,
+      password: 'Correct-Horse-42-Battery',
+      name: 'Fault Owner',
+      companyName: `Faults ${label} ${suffix}`,
+    },
   });
   api.token = res.accessToken;
   return { api, tenantId: res.tenant.id };
 }
 
 export async function createStore(api: Api, name: string): Promise<string> {
-  const res = await api.expect(201, 'POST', '/api/v1/organization/stores', { body: { name, slug: `${name.toLowerCase()}-${randomBytes(5).toString('hex')}`, currency: 'EUR' } });
+  const res = await api.expect(201, 'POST', '/api/v1/organization/stores', {
+    body: { name, slug: `${name.toLowerCase()}-${randomBytes(5).toString('hex')}`, currency: 'EUR' },
+  });
   return res.id;
 }

@@ -54,7 +54,16 @@ export class Consistency {
   /** Compares the store's index with PostgreSQL right now. */
   async indexEqualsPostgres(check: StoreCheck): Promise<IndexDiff> {
     const diff: IndexDiff = { equal: false, missing: 0, stale: 0, deletedVisible: 0, visionPending: 0, sample: [] };
-    let rows: Array<{ id: string; title: string; price: string; status: string; image: string | null; vector_url: string | null; vector_status: string | null; has_vector: boolean }>;
+    let rows: Array<{
+      id: string;
+      title: string;
+      price: string;
+      status: string;
+      image: string | null;
+      vector_url: string | null;
+      vector_status: string | null;
+      has_vector: boolean;
+    }>;
     let docs: Doc[];
     try {
       rows = await this.query(
@@ -83,7 +92,9 @@ export class Consistency {
       const vectorsDiffer = check.vectors === true && row.has_vector !== (doc._vectors?.image?.embeddings?.length ?? 0) > 0;
       if (doc.title !== row.title || doc.price !== Number(row.price) || vectorsDiffer) {
         diff.stale += 1;
-        diff.sample.push(`stale ${doc.id}: index "${doc.title}" ${doc.price}${vectorsDiffer ? ' (vector)' : ''}, PostgreSQL "${row.title}" ${row.price}`);
+        diff.sample.push(
+          `stale ${doc.id}: index "${doc.title}" ${doc.price}${vectorsDiffer ? ' (vector)' : ''}, PostgreSQL "${row.title}" ${row.price}`,
+        );
       }
     }
     for (const row of published.values()) {
@@ -106,7 +117,11 @@ export class Consistency {
    * the time from `since` (the dependency's return, the worker's death) to the first equal check,
    * or null with the last differences.
    */
-  async waitUntilIndexEqual(checks: StoreCheck[], since: number, limitMs: number): Promise<{ elapsedMs: number | null; diffs: IndexDiff[] }> {
+  async waitUntilIndexEqual(
+    checks: StoreCheck[],
+    since: number,
+    limitMs: number,
+  ): Promise<{ elapsedMs: number | null; diffs: IndexDiff[] }> {
     let diffs: IndexDiff[] = [];
     while (Date.now() - since <= limitMs) {
       diffs = await Promise.all(checks.map((c) => this.indexEqualsPostgres(c)));
@@ -122,7 +137,10 @@ export class Consistency {
    */
   async lostWrites(writer: Writer): Promise<{ lost: number; judged: number; uncertain: number; sample: string[] }> {
     const expected = [...writer.products.values()];
-    const rows = await this.query<{ id: string; title: string; price: string; status: string }>('SELECT id, title, price::text AS price, status FROM products WHERE id = ANY($1::uuid[])', [expected.map((p) => p.id)]);
+    const rows = await this.query<{ id: string; title: string; price: string; status: string }>(
+      'SELECT id, title, price::text AS price, status FROM products WHERE id = ANY($1::uuid[])',
+      [expected.map((p) => p.id)],
+    );
     const byId = new Map(rows.map((r) => [r.id, r]));
     const sample: string[] = [];
     let lost = 0;
@@ -136,7 +154,11 @@ export class Consistency {
       const ok = p.deleted ? !row : row !== undefined && row.title === p.title && Number(row.price) === p.price && row.status === p.status;
       if (!ok) {
         lost += 1;
-        sample.push(p.deleted ? `deleted ${p.id} is back` : `${p.id}: expected "${p.title}" ${p.price} ${p.status}, PostgreSQL ${row ? `"${row.title}" ${row.price} ${row.status}` : 'has no row'}`);
+        sample.push(
+          p.deleted
+            ? `deleted ${p.id} is back`
+            : `${p.id}: expected "${p.title}" ${p.price} ${p.status}, PostgreSQL ${row ? `"${row.title}" ${row.price} ${row.status}` : 'has no row'}`,
+        );
       }
     }
     return { lost, judged: expected.length - uncertain, uncertain, sample: sample.slice(0, 5) };
@@ -144,7 +166,10 @@ export class Consistency {
 
   /** Products of the store sharing a title (every write of the writer has a title of its own). */
   async duplicateTitles(storeId: string): Promise<number> {
-    const [row] = await this.query<{ n: number }>('SELECT coalesce(sum(c - 1), 0)::int AS n FROM (SELECT count(*) AS c FROM products WHERE store_id = $1 GROUP BY title HAVING count(*) > 1) d', [storeId]);
+    const [row] = await this.query<{ n: number }>(
+      'SELECT coalesce(sum(c - 1), 0)::int AS n FROM (SELECT count(*) AS c FROM products WHERE store_id = $1 GROUP BY title HAVING count(*) > 1) d',
+      [storeId],
+    );
     return row?.n ?? 0;
   }
 
@@ -157,7 +182,12 @@ export class Consistency {
     const docs: Doc[] = [];
     try {
       for (let offset = 0; ; offset += 1_000) {
-        const page = await index.getDocuments({ fields: vectors ? ['id', 'title', 'price', '_vectors'] : ['id', 'title', 'price'], limit: 1_000, offset, ...(vectors ? { retrieveVectors: true } : {}) });
+        const page = await index.getDocuments({
+          fields: vectors ? ['id', 'title', 'price', '_vectors'] : ['id', 'title', 'price'],
+          limit: 1_000,
+          offset,
+          ...(vectors ? { retrieveVectors: true } : {}),
+        });
         docs.push(...page.results);
         if (page.results.length < 1_000) return docs;
       }

@@ -85,7 +85,12 @@ export function send(port: number, options: SendOptions): Promise<Outcome> {
 }
 
 /** Requests one after another on one keep-alive connection until `until()` says stop or the server refuses. */
-export async function keepAliveLoop(port: number, label: string, next: (i: number) => Omit<SendOptions, 'label' | 'agent'>, until: () => boolean): Promise<Outcome[]> {
+export async function keepAliveLoop(
+  port: number,
+  label: string,
+  next: (i: number) => Omit<SendOptions, 'label' | 'agent'>,
+  until: () => boolean,
+): Promise<Outcome[]> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const outcomes: Outcome[] = [];
   try {

@@ -38,7 +38,8 @@ export async function steady(checks: StoreCheck[], w: World = world()): Promise<
   await restore(w);
   // Short: the last fault already watched for OBSERVE_MS; a platform still behind fails fast here.
   const settled = await w.db.waitUntilIndexEqual(checks, Date.now(), 30_000);
-  if (settled.elapsedMs === null) throw new Error(`precondition: the index is not equal to PostgreSQL before the fault: ${JSON.stringify(settled.diffs)}`);
+  if (settled.elapsedMs === null)
+    throw new Error(`precondition: the index is not equal to PostgreSQL before the fault: ${JSON.stringify(settled.diffs)}`);
 }
 
 export interface TrafficFault {
@@ -76,8 +77,18 @@ async function runTrafficFault(spec: TrafficFault): Promise<void> {
   const settled = await w.db.waitUntilIndexEqual(checks, since, OBSERVE_MS);
   const lost = await Promise.all(writers.map((writer) => w.db.lostWrites(writer)));
   const duplicates = (await Promise.all(writers.map((writer) => w.db.duplicateTitles(writer.storeId)))).reduce((a, b) => a + b, 0);
-  const figures = { recoveryMs: settled.elapsedMs, targetMs: spec.targetMs, lostWrites: lost.reduce((sum, l) => sum + l.lost, 0), duplicates, resetRequests: null };
-  const diff = settled.diffs.map((d) => (d.error ? `error ${d.error}` : `missing ${d.missing}, stale ${d.stale}, deleted-but-visible ${d.deletedVisible}${d.visionPending ? `, images not embedded ${d.visionPending}` : ''}${d.sample.length ? ` e.g. ${d.sample.join(' | ')}` : ''}`));
+  const figures = {
+    recoveryMs: settled.elapsedMs,
+    targetMs: spec.targetMs,
+    lostWrites: lost.reduce((sum, l) => sum + l.lost, 0),
+    duplicates,
+    resetRequests: null,
+  };
+  const diff = settled.diffs.map((d) =>
+    d.error
+      ? `error ${d.error}`
+      : `missing ${d.missing}, stale ${d.stale}, deleted-but-visible ${d.deletedVisible}${d.visionPending ? `, images not embedded ${d.visionPending}` : ''}${d.sample.length ? ` e.g. ${d.sample.join(' | ')}` : ''}`,
+  );
   report({
     fault: spec.fault,
     ...figures,
@@ -86,7 +97,9 @@ async function runTrafficFault(spec: TrafficFault): Promise<void> {
       writers.map((wr) => wr.take()).join('; '),
       w.reader.take(),
       `index at the end: ${diff.join('; ')}`,
-      ...lost.filter((l) => l.lost || l.uncertain).map((l) => `lost ${l.lost} of ${l.judged} judged (${l.uncertain} uncertain)${l.sample.length ? `: ${l.sample.join(' | ')}` : ''}`),
+      ...lost
+        .filter((l) => l.lost || l.uncertain)
+        .map((l) => `lost ${l.lost} of ${l.judged} judged (${l.uncertain} uncertain)${l.sample.length ? `: ${l.sample.join(' | ')}` : ''}`),
     ]
       .filter(Boolean)
       .join('; '),

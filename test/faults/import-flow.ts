@@ -50,13 +50,25 @@ async function runImportFault(spec: ImportHit): Promise<void> {
   const outcome = await importOutcome(w.db, run);
   const lost = await w.db.lostWrites(w.writer);
   const recoveryMs = end && settled.elapsedMs !== null ? Math.max(end.at - since, settled.elapsedMs) : null;
-  const figures = { recoveryMs, targetMs: WORKER_TARGET_MS, lostWrites: outcome.missing + lost.lost, duplicates: outcome.duplicates + (await w.db.duplicateTitles(w.shop.storeId)), resetRequests: null };
+  const figures = {
+    recoveryMs,
+    targetMs: WORKER_TARGET_MS,
+    lostWrites: outcome.missing + lost.lost,
+    duplicates: outcome.duplicates + (await w.db.duplicateTitles(w.shop.storeId)),
+    resetRequests: null,
+  };
   const failures = missedTargets(figures, OBSERVE_MS);
   const p = end?.progress;
   if (!p) failures.push(`import not finished within ${OBSERVE_MS} ms of the hit`);
   else if (p.state !== 'COMPLETED') failures.push(`import ${p.state}: ${p.failure ?? ''}`);
-  else if (p.products.created !== IMPORT_ROWS || p.products.updated + p.products.failed + p.rows.failed !== 0 || p.rows.read !== IMPORT_ROWS) {
-    failures.push(`import counted ${JSON.stringify({ rows: p.rows, products: p.products })}, expected ${IMPORT_ROWS} rows read and created, nothing else`);
+  else if (
+    p.products.created !== IMPORT_ROWS ||
+    p.products.updated + p.products.failed + p.rows.failed !== 0 ||
+    p.rows.read !== IMPORT_ROWS
+  ) {
+    failures.push(
+      `import counted ${JSON.stringify({ rows: p.rows, products: p.products })}, expected ${IMPORT_ROWS} rows read and created, nothing else`,
+    );
   }
   report({
     fault: spec.fault,
@@ -64,11 +76,15 @@ async function runImportFault(spec: ImportHit): Promise<void> {
     failures,
     notes: [
       hitNotes,
-      p ? `import ${p.state} after ${end!.at - since} ms (${p.products.created} created, ${p.products.updated} updated)` : 'import not finished',
+      p
+        ? `import ${p.state} after ${end!.at - since} ms (${p.products.created} created, ${p.products.updated} updated)`
+        : 'import not finished',
       `store holds ${outcome.total} products, ${outcome.missing} of the CSV missing, ${outcome.duplicates} duplicates`,
       w.writer.take(),
       w.reader.take(),
-      ...settled.diffs.filter((d) => !d.equal).map((d) => `index: ${d.error ?? `missing ${d.missing}, stale ${d.stale}, deleted-but-visible ${d.deletedVisible}`}`),
+      ...settled.diffs
+        .filter((d) => !d.equal)
+        .map((d) => `index: ${d.error ?? `missing ${d.missing}, stale ${d.stale}, deleted-but-visible ${d.deletedVisible}`}`),
     ].join('; '),
   });
 }

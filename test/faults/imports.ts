@@ -25,13 +25,17 @@ export interface JobProgress {
 
 export function importCsv(prefix: string, rows: number): string {
   const lines = ['handle,title,status,price,sku,stock'];
-  for (let i = 1; i <= rows; i += 1) lines.push(`${prefix}-${i},Imported ${prefix} item ${i},PUBLISHED,${(5 + (i % 200)).toFixed(2)},${prefix.toUpperCase()}-${i},${i % 7}`);
+  for (let i = 1; i <= rows; i += 1)
+    lines.push(`${prefix}-${i},Imported ${prefix} item ${i},PUBLISHED,${(5 + (i % 200)).toFixed(2)},${prefix.toUpperCase()}-${i},${i % 7}`);
   return `${lines.join('\n')}\n`;
 }
 
 export async function startImport(api: Api, storeId: string, rows: number): Promise<ImportRun> {
   const prefix = `imp${randomBytes(3).toString('hex')}`;
-  const job = await api.expect(202, 'POST', `/api/v1/bulk-import/products/async?storeId=${storeId}`, { csv: importCsv(prefix, rows), timeoutMs: 60_000 });
+  const job = await api.expect(202, 'POST', `/api/v1/bulk-import/products/async?storeId=${storeId}`, {
+    csv: importCsv(prefix, rows),
+    timeoutMs: 60_000,
+  });
   return { jobId: job.id, storeId, rows, prefix };
 }
 
@@ -46,7 +50,9 @@ export async function waitUntilMidImport(api: Api, run: ImportRun, timeoutMs: nu
   while (Date.now() < deadline) {
     const p = await progress(api, run);
     if (p?.state === 'COMPLETED' || p?.state === 'FAILED') {
-      throw new Error(`the import ended (${p.state}, ${p.products.created} created) before the fault could be injected; raise FAULTS_IMPORT_ROWS`);
+      throw new Error(
+        `the import ended (${p.state}, ${p.products.created} created) before the fault could be injected; raise FAULTS_IMPORT_ROWS`,
+      );
     }
     if (p?.state === 'RUNNING' && p.products.created > 0) return p;
     await sleep(50);
@@ -55,7 +61,11 @@ export async function waitUntilMidImport(api: Api, run: ImportRun, timeoutMs: nu
 }
 
 /** The job's progress once it is COMPLETED or FAILED, and when that was seen; undefined if not by `deadline`. */
-export async function waitForImportEnd(api: Api, run: ImportRun, deadline: number): Promise<{ progress: JobProgress; at: number } | undefined> {
+export async function waitForImportEnd(
+  api: Api,
+  run: ImportRun,
+  deadline: number,
+): Promise<{ progress: JobProgress; at: number } | undefined> {
   while (Date.now() < deadline) {
     const p = await progress(api, run);
     if (p && (p.state === 'COMPLETED' || p.state === 'FAILED')) return { progress: p, at: Date.now() };
@@ -88,5 +98,9 @@ export async function importOutcome(db: Consistency, run: ImportRun): Promise<{ 
     [run.storeId, run.prefix, run.rows],
   );
   const r = row!;
-  return { total: r.total, missing: run.rows - r.expected, duplicates: r.total - r.handles + (r.sku_rows - r.skus) + Math.max(0, r.handles - run.rows) };
+  return {
+    total: r.total,
+    missing: run.rows - r.expected,
+    duplicates: r.total - r.handles + (r.sku_rows - r.skus) + Math.max(0, r.handles - run.rows),
+  };
 }

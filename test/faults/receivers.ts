@@ -37,7 +37,11 @@ export class WebhookReceiver {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks);
-      const verdict = verifyWebhookSignature({ rawBody: raw, header: req.headers['x-service-signature'] as string | undefined, secret: this.secret });
+      const verdict = verifyWebhookSignature({
+        rawBody: raw,
+        header: req.headers['x-service-signature'] as string | undefined,
+        secret: this.secret,
+      });
       if (!verdict.ok) {
         this.badSignatures += 1;
         res.writeHead(400).end(verdict.reason);
@@ -46,7 +50,14 @@ export class WebhookReceiver {
       const envelope = JSON.parse(raw.toString('utf8')) as { topic: string; deliveryId: string; data: { id: string; updatedAt: string } };
       const known = this.byDelivery.get(envelope.deliveryId);
       if (known) known.arrivals += 1;
-      else this.byDelivery.set(envelope.deliveryId, { deliveryId: envelope.deliveryId, topic: envelope.topic, productId: envelope.data.id, updatedAt: envelope.data.updatedAt, arrivals: 1 });
+      else
+        this.byDelivery.set(envelope.deliveryId, {
+          deliveryId: envelope.deliveryId,
+          topic: envelope.topic,
+          productId: envelope.data.id,
+          updatedAt: envelope.data.updatedAt,
+          arrivals: 1,
+        });
       res.writeHead(200).end('ok');
     });
   });

@@ -41,18 +41,38 @@ export async function guarded(fault: string, test: () => Promise<void>): Promise
     await test();
   } catch (error) {
     if (results.length === before) {
-      results.push({ fault, recoveryMs: null, targetMs: null, lostWrites: null, duplicates: null, resetRequests: null, passed: false, failures: [`did not complete: ${(error as Error).message.split('\n')[0]}`], notes: '' });
+      results.push({
+        fault,
+        recoveryMs: null,
+        targetMs: null,
+        lostWrites: null,
+        duplicates: null,
+        resetRequests: null,
+        passed: false,
+        failures: [`did not complete: ${(error as Error).message.split('\n')[0]}`],
+        notes: '',
+      });
     }
     throw error;
   }
 }
 
 /** Targets every fault is held to (the bar: not loosened when a fault misses it). */
-export function missedTargets(figures: { recoveryMs: number | null; targetMs: number | null; lostWrites?: number | null; duplicates?: number | null; resetRequests?: number | null }, limitMs: number): string[] {
+export function missedTargets(
+  figures: {
+    recoveryMs: number | null;
+    targetMs: number | null;
+    lostWrites?: number | null;
+    duplicates?: number | null;
+    resetRequests?: number | null;
+  },
+  limitMs: number,
+): string[] {
   const failures: string[] = [];
   if (figures.targetMs !== null) {
     if (figures.recoveryMs === null) failures.push(`index not equal to PostgreSQL within ${limitMs} ms (target ${figures.targetMs} ms)`);
-    else if (figures.recoveryMs > figures.targetMs) failures.push(`index equal to PostgreSQL after ${figures.recoveryMs} ms, target ${figures.targetMs} ms`);
+    else if (figures.recoveryMs > figures.targetMs)
+      failures.push(`index equal to PostgreSQL after ${figures.recoveryMs} ms, target ${figures.targetMs} ms`);
   }
   if (figures.lostWrites) failures.push(`${figures.lostWrites} acknowledged writes lost`);
   if (figures.duplicates) failures.push(`${figures.duplicates} duplicates`);
@@ -68,7 +88,15 @@ export function printResults(artifactsDir: string): void {
   fs.mkdirSync(artifactsDir, { recursive: true });
   fs.writeFileSync(path.join(artifactsDir, 'results.json'), `${JSON.stringify({ faults: results }, null, 2)}\n`);
   const header = ['fault', 'recovery ms', 'target ms', 'lost', 'dupes', 'resets', 'result'];
-  const rows = results.map((r) => [r.fault, cell(r.recoveryMs), cell(r.targetMs), cell(r.lostWrites), cell(r.duplicates), cell(r.resetRequests), r.passed ? 'pass' : 'FAIL']);
+  const rows = results.map((r) => [
+    r.fault,
+    cell(r.recoveryMs),
+    cell(r.targetMs),
+    cell(r.lostWrites),
+    cell(r.duplicates),
+    cell(r.resetRequests),
+    r.passed ? 'pass' : 'FAIL',
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   const out = [

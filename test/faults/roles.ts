@@ -70,17 +70,22 @@ export class RoleProcess {
    */
   private async waitReady(start: number): Promise<void> {
     const marker = `===== start #${start} of ${this.name}`;
-    await waitFor(`${this.name} to be ready (log: ${this.logFile})`, START_TIMEOUT_MS, async () => {
-      if (!this.alive) throw new Error(`${this.name} exited during start with ${String(await this.exited)}; see ${this.logFile}`);
-      const status = await fetch(`${this.baseUrl}/readyz`, { signal: AbortSignal.timeout(2_000) }).then(
-        (r) => r.status,
-        (error: { cause?: { code?: string } }) => (error.cause?.code === 'ECONNREFUSED' ? 'refused' : 'error'),
-      );
-      if (status === 200) return true;
-      if (this.role === 'api' || status !== 'refused') return false;
-      const log = fs.readFileSync(this.logFile, 'utf8');
-      return log.slice(log.lastIndexOf(marker)).includes('"msg":"started"');
-    }, 250);
+    await waitFor(
+      `${this.name} to be ready (log: ${this.logFile})`,
+      START_TIMEOUT_MS,
+      async () => {
+        if (!this.alive) throw new Error(`${this.name} exited during start with ${String(await this.exited)}; see ${this.logFile}`);
+        const status = await fetch(`${this.baseUrl}/readyz`, { signal: AbortSignal.timeout(2_000) }).then(
+          (r) => r.status,
+          (error: { cause?: { code?: string } }) => (error.cause?.code === 'ECONNREFUSED' ? 'refused' : 'error'),
+        );
+        if (status === 200) return true;
+        if (this.role === 'api' || status !== 'refused') return false;
+        const log = fs.readFileSync(this.logFile, 'utf8');
+        return log.slice(log.lastIndexOf(marker)).includes('"msg":"started"');
+      },
+      250,
+    );
   }
 
   /**
@@ -90,11 +95,19 @@ export class RoleProcess {
    */
   async waitForLog(msg: string, timeoutMs: number): Promise<number> {
     const marker = `===== start #${this.starts} of ${this.name}`;
-    return waitFor(`${this.name} to log "${msg}"`, timeoutMs, () => {
-      const log = fs.readFileSync(this.logFile, 'utf8');
-      const line = log.slice(log.lastIndexOf(marker)).split('\n').find((l) => l.includes(`"msg":${JSON.stringify(msg)}`));
-      return line ? Date.parse((JSON.parse(line) as { time: string }).time) : undefined;
-    }, 10);
+    return waitFor(
+      `${this.name} to log "${msg}"`,
+      timeoutMs,
+      () => {
+        const log = fs.readFileSync(this.logFile, 'utf8');
+        const line = log
+          .slice(log.lastIndexOf(marker))
+          .split('\n')
+          .find((l) => l.includes(`"msg":${JSON.stringify(msg)}`));
+        return line ? Date.parse((JSON.parse(line) as { time: string }).time) : undefined;
+      },
+      10,
+    );
   }
 
   /** Sends `signal`; returns when the process is gone, with its exit code (-1: killed by a signal). */

@@ -82,7 +82,14 @@ export class PrivateServices {
   }
 
   private async script(command: 'start' | 'stop'): Promise<void> {
-    const env: NodeJS.ProcessEnv = { ...process.env, SERVICES_DATA_DIR: this.dir, PG_PORT: String(this.ports.pg), REDIS_PORT: String(this.ports.redis), MEILI_PORT: String(this.ports.meili), SERVICES_TIMEOUT: '60' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      SERVICES_DATA_DIR: this.dir,
+      PG_PORT: String(this.ports.pg),
+      REDIS_PORT: String(this.ports.redis),
+      MEILI_PORT: String(this.ports.meili),
+      SERVICES_TIMEOUT: '60',
+    };
     for (const name of ['DATABASE_URL', 'REDIS_URL', 'MEILI_URL', 'MEILI_MASTER_KEY']) delete env[name];
     try {
       await run('bash', [path.join(PROJECT_ROOT, 'scripts', 'services'), command], { cwd: PROJECT_ROOT, env, timeout: 120_000 });

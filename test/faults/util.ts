@@ -21,7 +21,12 @@ export function freePort(): Promise<number> {
  * wait of the suite goes through here, so a hang fails after `timeoutMs` naming what it waited for
  * (and the last error `check` threw, if any) instead of running into mocha's timeout.
  */
-export async function waitFor<T>(what: string, timeoutMs: number, check: () => Promise<T | undefined | false> | T | undefined | false, intervalMs = 200): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  timeoutMs: number,
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  intervalMs = 200,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {

@@ -69,7 +69,12 @@ export class Writer {
   /** Waits until `count` more writes were acknowledged than when called: the platform takes writes. */
   async waitForAcks(count: number, timeoutMs: number): Promise<void> {
     const target = this.acked + count;
-    await waitFor(`${count} acknowledged writes of ${this.label} (acked ${this.acked}, unanswered ${this.unanswered}, refused ${this.refused})`, timeoutMs, () => this.acked >= target, 100);
+    await waitFor(
+      `${count} acknowledged writes of ${this.label} (acked ${this.acked}, unanswered ${this.unanswered}, refused ${this.refused})`,
+      timeoutMs,
+      () => this.acked >= target,
+      100,
+    );
   }
 
   /** Counts since the last call, e.g. `writes 80 acked, 3 unanswered, 0 refused`. */
@@ -99,7 +104,10 @@ export class Writer {
     const live = this.live();
     const maxLive = this.options.maxLive ?? 120;
     if (live.length < 10 || (live.length < maxLive && Math.random() < 0.3)) {
-      const res = await this.api.call('POST', '/api/v1/catalog/products', { body: { storeId: this.storeId, ...this.body(Math.random() < 0.75 ? 'PUBLISHED' : 'DRAFT') }, timeoutMs: 5_000 });
+      const res = await this.api.call('POST', '/api/v1/catalog/products', {
+        body: { storeId: this.storeId, ...this.body(Math.random() < 0.75 ? 'PUBLISHED' : 'DRAFT') },
+        timeoutMs: 5_000,
+      });
       if (this.settled(res.status, 201) && res.json?.id) {
         this.products.set(res.json.id, this.expectation(res.json));
         this.events.push({ topic: 'product.created', productId: res.json.id });
@@ -112,7 +120,8 @@ export class Writer {
     if (r >= 0.84) {
       const res = await this.api.call('DELETE', path, { timeoutMs: 5_000 });
       // 404 for a product whose last write got no answer: that write was a delete, and it committed.
-      if (this.settled(res.status, 204) || (res.status === 404 && product.uncertain)) Object.assign(product, { deleted: true, uncertain: false });
+      if (this.settled(res.status, 204) || (res.status === 404 && product.uncertain))
+        Object.assign(product, { deleted: true, uncertain: false });
       else if (res.status === 0 || res.status >= 500) product.uncertain = true;
       return;
     }
@@ -166,7 +175,9 @@ export class Reader {
     this.running = true;
     this.loop = (async () => {
       while (this.running) {
-        const res = await this.api.call('GET', `/api/v1/catalog/public/search?storeId=${this.storeId}&q=${pick(WORDS)}`, { timeoutMs: 5_000 });
+        const res = await this.api.call('GET', `/api/v1/catalog/public/search?storeId=${this.storeId}&q=${pick(WORDS)}`, {
+          timeoutMs: 5_000,
+        });
         if (res.status === 200) this.ok += 1;
         else this.failed += 1;
         await sleep(60);

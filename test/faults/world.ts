@@ -83,7 +83,8 @@ export async function setUpWorld(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'faults-'));
   const services = new PrivateServices(dir);
   cleanups.push(async () => {
-    for (const name of ['postgres.log', 'redis.log', 'meilisearch.log']) fs.copyFileSync(path.join(services.logDir, name), path.join(artifacts, name));
+    for (const name of ['postgres.log', 'redis.log', 'meilisearch.log'])
+      fs.copyFileSync(path.join(services.logDir, name), path.join(artifacts, name));
   });
   cleanups.push(async () => {
     await services.stop();
@@ -96,7 +97,10 @@ export async function setUpWorld(): Promise<void> {
   const images = new ImageServer();
   await receiver.start();
   await images.start();
-  cleanups.push(() => receiver.close(), () => images.close());
+  cleanups.push(
+    () => receiver.close(),
+    () => images.close(),
+  );
   const db = new Consistency(services.databaseUrl, services.meiliUrl, services.masterKey);
   cleanups.push(() => db.close());
 
@@ -106,14 +110,22 @@ export async function setUpWorld(): Promise<void> {
     extraRoles.push(proc);
     return proc;
   };
-  const roles = { api: spawnRole('api', 'api'), indexer: spawnRole('indexer', 'indexer'), jobsA: spawnRole('jobs-a', 'jobs'), jobsB: spawnRole('jobs-b', 'jobs'), vision: spawnRole('vision', 'vision') };
+  const roles = {
+    api: spawnRole('api', 'api'),
+    indexer: spawnRole('indexer', 'indexer'),
+    jobsA: spawnRole('jobs-a', 'jobs'),
+    jobsB: spawnRole('jobs-b', 'jobs'),
+    vision: spawnRole('vision', 'vision'),
+  };
   // The api first: it applies the migrations; the workers then start together.
   await roles.api.start();
   await Promise.all([roles.indexer.start(), roles.jobsA.start(), roles.jobsB.start(), roles.vision.start()]);
 
   const shop = await registerMerchant(roles.api.baseUrl, 'shop');
   const storeId = await createStore(shop.api, 'Shop');
-  const endpoint = await shop.api.expect(201, 'POST', '/api/v1/webhooks/endpoints', { body: { url: receiver.url, topics: ['product.created', 'product.updated'] } });
+  const endpoint = await shop.api.expect(201, 'POST', '/api/v1/webhooks/endpoints', {
+    body: { url: receiver.url, topics: ['product.created', 'product.updated'] },
+  });
   receiver.secret = endpoint.secret;
   const bulk = await registerMerchant(roles.api.baseUrl, 'bulk');
   const writer = new Writer(shop.api, storeId, 'shop');
@@ -140,7 +152,8 @@ export async function tearDownWorld(): Promise<void> {
   }
   // Stop every platform process before the services go, so none of them spends the end retrying.
   await Promise.all(extraRoles.map((p) => p.shutdown()));
-  for (const cleanup of cleanups.splice(0)) await cleanup().catch((error: unknown) => process.stderr.write(`fault suite cleanup: ${(error as Error).message}\n`));
+  for (const cleanup of cleanups.splice(0))
+    await cleanup().catch((error: unknown) => process.stderr.write(`fault suite cleanup: ${(error as Error).message}\n`));
   current = undefined;
 }
 

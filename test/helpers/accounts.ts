@@ -66,7 +66,12 @@ export async function signUp(
   const password = overrides.password ?? GOOD_PASSWORD;
   await clearClientLimits(server);
   const res = await call(server, 'POST', '/api/v1/auth/register', {
-    body: { email, password, name: overrides.name ?? 'Test Owner', companyName: overrides.companyName ?? `Test Company ${uuidv7().slice(-8)}` },
+    body: {
+      email,
+      password,
+      name: overrides.name ?? 'Test Owner',
+      companyName: overrides.companyName ?? `Test Company ${uuidv7().slice(-8)}`,
+    },
   });
   await clearClientLimits(server);
   expect(res.status, `sign-up failed: ${res.text}`).to.equal(201);
@@ -82,7 +87,12 @@ export async function signUp(
 }
 
 /** Signs in through POST /api/v1/auth/login (a second session of the same account). */
-export async function signIn(server: TestServer, email: string, password: string, headers: Record<string, string> = {}): Promise<{ accessToken: string; refreshToken: string; sessionId: string }> {
+export async function signIn(
+  server: TestServer,
+  email: string,
+  password: string,
+  headers: Record<string, string> = {},
+): Promise<{ accessToken: string; refreshToken: string; sessionId: string }> {
   await clearClientLimits(server);
   const res = await call(server, 'POST', '/api/v1/auth/login', { body: { email, password }, headers });
   expect(res.status, `sign-in failed: ${res.text}`).to.equal(200);
@@ -98,17 +108,17 @@ export function bearer(token: string): Record<string, string> {
  * A member with `role` added to the tenant of `owner`, signed in. It is written directly to the
  * database because there is no invite operation yet; its password is GOOD_PASSWORD.
  */
-export async function addMember(server: TestServer, owner: SignedUp, role: 'admin' | 'staff'): Promise<{ headers: Record<string, string>; userId: string; email: string }> {
+export async function addMember(
+  server: TestServer,
+  owner: SignedUp,
+  role: 'admin' | 'staff',
+): Promise<{ headers: Record<string, string>; userId: string; email: string }> {
   const email = uniqueEmail(role);
   const userId = uuidv7();
-  await server.runtime.dataSource.query('INSERT INTO users (id, tenant_id, tenant_role, email, password_hash, name) VALUES ($1, $2, $3, $4, $5, $6)', [
-    userId,
-    owner.tenantId,
-    role,
-    email,
-    await hashPassword(GOOD_PASSWORD),
-    `A ${role}`,
-  ]);
+  await server.runtime.dataSource.query(
+    'INSERT INTO users (id, tenant_id, tenant_role, email, password_hash, name) VALUES ($1, $2, $3, $4, $5, $6)',
+    [userId, owner.tenantId, role, email, await hashPassword(GOOD_PASSWORD), `A ${role}`],
+  );
   return { headers: bearer((await signIn(server, email, GOOD_PASSWORD)).accessToken), userId, email };
 }
 
@@ -136,7 +146,11 @@ export async function startIsolatedServer(options: { auth?: Partial<Config['auth
 }
 
 /** The latest message sent to `recipient` with `template` (the local transport records every one). */
-export async function lastMessage(server: TestServer, recipient: string, template: string): Promise<{ body: string; subject: string | null } | undefined> {
+export async function lastMessage(
+  server: TestServer,
+  recipient: string,
+  template: string,
+): Promise<{ body: string; subject: string | null } | undefined> {
   const rows = (await server.runtime.dataSource.query(
     'SELECT body, subject FROM outbound_messages WHERE recipient = $1 AND template = $2 ORDER BY id DESC LIMIT 1',
     [recipient, template],
@@ -161,6 +175,20 @@ export function expectProblem(res: TestResponse, status: number, code: string): 
 }
 
 /** Audit entries of a tenant, oldest first. */
-export async function auditRows(server: TestServer, tenantId: string): Promise<Array<{ action: string; resource_type: string; resource_id: string | null; actor_type: string; actor_id: string | null; before: any; after: any; ip: string | null }>> {
+export async function auditRows(
+  server: TestServer,
+  tenantId: string,
+): Promise<
+  Array<{
+    action: string;
+    resource_type: string;
+    resource_id: string | null;
+    actor_type: string;
+    actor_id: string | null;
+    before: any;
+    after: any;
+    ip: string | null;
+  }>
+> {
   return server.runtime.dataSource.query('SELECT * FROM audit_log WHERE tenant_id = $1 ORDER BY id', [tenantId]);
 }

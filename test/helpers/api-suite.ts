@@ -45,9 +45,16 @@ export function apiSuite(started: (server: TestServer) => void, options: ApiSuit
   });
 
   after(async () => {
-    await server.runtime.dataSource.query("UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = ANY($1::uuid[]) AND status <> 'done'", [tenants]);
+    await server.runtime.dataSource.query(
+      "UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = ANY($1::uuid[]) AND status <> 'done'",
+      [tenants],
+    );
     for (const storeId of indexedStores) {
-      for (const uid of [storeIndexUid(storeId), tmpIndexUid(storeId)]) await server.runtime.meiliAdmin.deleteIndex(uid).waitTask({ timeout: 10_000 }).catch(() => undefined);
+      for (const uid of [storeIndexUid(storeId), tmpIndexUid(storeId)])
+        await server.runtime.meiliAdmin
+          .deleteIndex(uid)
+          .waitTask({ timeout: 10_000 })
+          .catch(() => undefined);
     }
     await server.close();
   });

@@ -41,7 +41,11 @@ export interface Merchant {
 
 /** A slug nobody has used: `label-` and 12 hex digits (the label made slug-safe). */
 export function uniqueSlug(label = 'shop'): string {
-  const base = label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'x';
+  const base =
+    label
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'x';
   return `${base}-${uuidv7().replace(/-/g, '').slice(-12)}`;
 }
 
@@ -62,13 +66,21 @@ export async function merchant(server: TestServer, storeBody: Columns = {}): Pro
  * Answers the store id.
  */
 export async function store(server: TestServer, as: { headers: Headers }, body: Columns = {}): Promise<string> {
-  const res = await call(server, 'POST', '/api/v1/organization/stores', { headers: as.headers, body: { name: 'Shop', slug: uniqueSlug('shop'), ...body } });
+  const res = await call(server, 'POST', '/api/v1/organization/stores', {
+    headers: as.headers,
+    body: { name: 'Shop', slug: uniqueSlug('shop'), ...body },
+  });
   expect(res.status, res.text).to.equal(201);
   return res.json.id;
 }
 
 /** Creates an API key with `scopes` bound to `storeId` (the merchant's store unless given), expects 201; answers its request header. */
-export async function apiKey(server: TestServer, m: { headers: Headers; storeId: string }, scopes: string[], storeId = m.storeId): Promise<Headers> {
+export async function apiKey(
+  server: TestServer,
+  m: { headers: Headers; storeId: string },
+  scopes: string[],
+  storeId = m.storeId,
+): Promise<Headers> {
   const res = await call(server, 'POST', '/api/v1/api-keys', { headers: m.headers, body: { storeId, name: 'integration', scopes } });
   expect(res.status, res.text).to.equal(201);
   return { 'X-API-Key': res.json.key };
@@ -77,7 +89,10 @@ export async function apiKey(server: TestServer, m: { headers: Headers; storeId:
 /** Inserts `row` into `table` as given; answers `row.id`. */
 async function insertRow(server: TestServer, table: string, row: Columns): Promise<string> {
   const columns = Object.keys(row);
-  await server.runtime.dataSource.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`, Object.values(row));
+  await server.runtime.dataSource.query(
+    `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
+    Object.values(row),
+  );
   return row.id as string;
 }
 
@@ -89,7 +104,15 @@ const storeRow = (m: Merchant): Columns => ({ id: uuidv7(), tenant_id: m.owner.t
  * category, brand or image; `columns` override any column. Answers its id.
  */
 export function product(server: TestServer, m: Merchant, columns: Columns = {}): Promise<string> {
-  return insertRow(server, 'products', { ...storeRow(m), title: 'A product', slug: uniqueSlug('product'), type: 'PHYSICAL', price: '10', currency: 'EUR', ...columns });
+  return insertRow(server, 'products', {
+    ...storeRow(m),
+    title: 'A product',
+    slug: uniqueSlug('product'),
+    type: 'PHYSICAL',
+    price: '10',
+    currency: 'EUR',
+    ...columns,
+  });
 }
 
 /** A variant row of `productId` with 5 in stock, no SKU, no options and the product's price; `columns` override any column. Answers its id. */
@@ -108,7 +131,12 @@ export function category(server: TestServer, m: Merchant, columns: Columns = {})
  * 'number', 'boolean' or 'enum' with `values`); optional, not filterable, position 0 unless given.
  * Answers its id.
  */
-export function attribute(server: TestServer, m: Merchant, categoryId: string, columns: Columns & { name: string; type: string }): Promise<string> {
+export function attribute(
+  server: TestServer,
+  m: Merchant,
+  categoryId: string,
+  columns: Columns & { name: string; type: string },
+): Promise<string> {
   return insertRow(server, 'category_attributes', { ...storeRow(m), category_id: categoryId, ...columns });
 }
 
@@ -132,14 +160,21 @@ export async function collection(server: TestServer, m: Merchant, productIds: st
   const name = (columns.name as string | undefined) ?? 'Picks';
   const id = await insertRow(server, 'collections', { ...storeRow(m), name, slug: uniqueSlug(name), is_active: true, ...columns });
   for (const [position, productId] of productIds.entries()) {
-    await server.runtime.dataSource.query('INSERT INTO collection_items (collection_id, product_id, position) VALUES ($1, $2, $3)', [id, productId, position]);
+    await server.runtime.dataSource.query('INSERT INTO collection_items (collection_id, product_id, position) VALUES ($1, $2, $3)', [
+      id,
+      productId,
+      position,
+    ]);
   }
   return id;
 }
 
 /** Puts product `productId` in category `categoryId`. */
 export async function assignCategory(server: TestServer, productId: string, categoryId: string): Promise<void> {
-  await server.runtime.dataSource.query('INSERT INTO product_categories (product_id, category_id) VALUES ($1, $2)', [productId, categoryId]);
+  await server.runtime.dataSource.query('INSERT INTO product_categories (product_id, category_id) VALUES ($1, $2)', [
+    productId,
+    categoryId,
+  ]);
 }
 
 /** A customer row with a unique e-mail address; `columns` override any column (e.g. `tags`, `name`). Answers its id. */
@@ -154,7 +189,10 @@ export function customer(server: TestServer, m: Merchant, columns: Columns = {})
  * Shirt', type: 'PHYSICAL', price: 10 }. Answers the product as the API answered it.
  */
 export async function createProduct(server: TestServer, m: Merchant, body: Columns = {}): Promise<Record<string, any>> {
-  const res = await call(server, 'POST', '/api/v1/catalog/products', { headers: m.headers, body: { storeId: m.storeId, title: 'Blue Shirt', type: 'PHYSICAL', price: 10, ...body } });
+  const res = await call(server, 'POST', '/api/v1/catalog/products', {
+    headers: m.headers,
+    body: { storeId: m.storeId, title: 'Blue Shirt', type: 'PHYSICAL', price: 10, ...body },
+  });
   expect(res.status, res.text).to.equal(201);
   return res.json;
 }

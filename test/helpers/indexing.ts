@@ -15,15 +15,28 @@ export const silentLogger = pino({ level: 'silent' });
 export const RETRY = { retryBaseMs: 1_000, retryMaxMs: 60_000 };
 
 /** The real index handler on the test runtime, announcing changed stores like the indexer role does. */
-export function indexHandler(server: TestServer, meili: Meilisearch = server.runtime.meiliAdmin): DeliveryHandler & { indexer: StoreIndexer } {
-  return createIndexHandler({ dataSource: server.runtime.dataSource, meili, logger: silentLogger, onStoresChanged: server.runtime.publishStoreChanges });
+export function indexHandler(
+  server: TestServer,
+  meili: Meilisearch = server.runtime.meiliAdmin,
+): DeliveryHandler & { indexer: StoreIndexer } {
+  return createIndexHandler({
+    dataSource: server.runtime.dataSource,
+    meili,
+    logger: silentLogger,
+    onStoresChanged: server.runtime.publishStoreChanges,
+  });
 }
 
 /**
  * Claims the tenant's pending index rows (also those waiting for a retry when `includeDelayed`) and
  * delivers them aggregate by aggregate; returns the failures.
  */
-export async function deliverIndexRows(server: TestServer, tenantId: string, handler: DeliveryHandler = indexHandler(server), options: { includeDelayed?: boolean } = {}): Promise<Error[]> {
+export async function deliverIndexRows(
+  server: TestServer,
+  tenantId: string,
+  handler: DeliveryHandler = indexHandler(server),
+  options: { includeDelayed?: boolean } = {},
+): Promise<Error[]> {
   const rows: Array<{ aggregate_type: string; aggregate_id: string }> = await server.runtime.dataSource.query(
     `WITH c AS (UPDATE outbox SET status = 'in_flight', claimed_at = now(), attempts = attempts + 1
                  WHERE tenant_id = $1 AND queue = 'index' AND status = 'pending' ${options.includeDelayed ? '' : 'AND available_at <= now()'}
@@ -34,7 +47,10 @@ export async function deliverIndexRows(server: TestServer, tenantId: string, han
   const consume = outboxConsumer(server.runtime.dataSource, 'index', RETRY, handler);
   const failures: Error[] = [];
   for (const row of rows) {
-    const job = { id: jobIdFor(row.aggregate_type, row.aggregate_id), data: { aggregateType: row.aggregate_type, aggregateId: row.aggregate_id, tenantId } };
+    const job = {
+      id: jobIdFor(row.aggregate_type, row.aggregate_id),
+      data: { aggregateType: row.aggregate_type, aggregateId: row.aggregate_id, tenantId },
+    };
     await consume(job as BeeQueue.Job<OutboxJobData>).catch((error: Error) => failures.push(error));
   }
   return failures;
@@ -42,6 +58,9 @@ export async function deliverIndexRows(server: TestServer, tenantId: string, han
 
 /** How many of the tenant's index rows are not done yet. */
 export async function pendingIndexRows(server: TestServer, tenantId: string): Promise<number> {
-  const [row]: Array<{ n: number }> = await server.runtime.dataSource.query("SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1 AND queue = 'index' AND status <> 'done'", [tenantId]);
+  const [row]: Array<{ n: number }> = await server.runtime.dataSource.query(
+    "SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1 AND queue = 'index' AND status <> 'done'",
+    [tenantId],
+  );
   return row!.n;
 }

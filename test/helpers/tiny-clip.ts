@@ -44,7 +44,15 @@ export function writeTinyClip(root: string, name = 'tiny-clip', dimensions = 8, 
   const vision = model({
     name: 'vision',
     node: [
-      { opType: 'ReduceMean', input: ['pixel_values'], output: ['means'], attribute: [{ name: 'axes', type: onnx.AttributeProto.AttributeType.INTS, ints: [2, 3] }, { name: 'keepdims', type: onnx.AttributeProto.AttributeType.INT, i: 0 }] },
+      {
+        opType: 'ReduceMean',
+        input: ['pixel_values'],
+        output: ['means'],
+        attribute: [
+          { name: 'axes', type: onnx.AttributeProto.AttributeType.INTS, ints: [2, 3] },
+          { name: 'keepdims', type: onnx.AttributeProto.AttributeType.INT, i: 0 },
+        ],
+      },
       { opType: 'MatMul', input: ['means', 'W'], output: ['image_embeds'] },
     ],
     initializer: [tensor('W', [3, dimensions], w)],
@@ -54,12 +62,36 @@ export function writeTinyClip(root: string, name = 'tiny-clip', dimensions = 8, 
   const text = model({
     name: 'text',
     node: [
-      { opType: 'Cast', input: ['input_ids'], output: ['ids'], attribute: [{ name: 'to', type: onnx.AttributeProto.AttributeType.INT, i: FLOAT }] },
-      { opType: 'ReduceMean', input: ['ids'], output: ['mean'], attribute: [{ name: 'axes', type: onnx.AttributeProto.AttributeType.INTS, ints: [1] }, { name: 'keepdims', type: onnx.AttributeProto.AttributeType.INT, i: 1 }] },
+      {
+        opType: 'Cast',
+        input: ['input_ids'],
+        output: ['ids'],
+        attribute: [{ name: 'to', type: onnx.AttributeProto.AttributeType.INT, i: FLOAT }],
+      },
+      {
+        opType: 'ReduceMean',
+        input: ['ids'],
+        output: ['mean'],
+        attribute: [
+          { name: 'axes', type: onnx.AttributeProto.AttributeType.INTS, ints: [1] },
+          { name: 'keepdims', type: onnx.AttributeProto.AttributeType.INT, i: 1 },
+        ],
+      },
       { opType: 'MatMul', input: ['mean', 'T'], output: ['scaled'] },
       { opType: 'Add', input: ['scaled', 'B'], output: ['text_embeds'] },
     ],
-    initializer: [tensor('T', [1, dimensions], Array.from({ length: dimensions }, (_, d) => Math.cos(d + 1))), tensor('B', [dimensions], Array.from({ length: dimensions }, (_, d) => (d % 2 ? 0.5 : -0.5)))],
+    initializer: [
+      tensor(
+        'T',
+        [1, dimensions],
+        Array.from({ length: dimensions }, (_, d) => Math.cos(d + 1)),
+      ),
+      tensor(
+        'B',
+        [dimensions],
+        Array.from({ length: dimensions }, (_, d) => (d % 2 ? 0.5 : -0.5)),
+      ),
+    ],
     input: [valueInfo('input_ids', INT64, ['batch', 'sequence'])],
     output: [valueInfo('text_embeds', FLOAT, ['batch', dimensions])],
   });
@@ -67,9 +99,17 @@ export function writeTinyClip(root: string, name = 'tiny-clip', dimensions = 8, 
   fs.writeFileSync(path.join(dir, 'onnx', 'text_model.onnx'), text);
   fs.writeFileSync(
     path.join(dir, 'config.json'),
-    JSON.stringify({ model_type: 'clip', projection_dim: dimensions, vision_config: { image_size: inputSize, projection_dim: dimensions }, text_config: { projection_dim: dimensions } }),
+    JSON.stringify({
+      model_type: 'clip',
+      projection_dim: dimensions,
+      vision_config: { image_size: inputSize, projection_dim: dimensions },
+      text_config: { projection_dim: dimensions },
+    }),
   );
-  fs.writeFileSync(path.join(dir, 'preprocessor_config.json'), JSON.stringify({ crop_size: inputSize, image_mean: [0.5, 0.5, 0.5], image_std: [0.5, 0.5, 0.5] }));
+  fs.writeFileSync(
+    path.join(dir, 'preprocessor_config.json'),
+    JSON.stringify({ crop_size: inputSize, image_mean: [0.5, 0.5, 0.5], image_std: [0.5, 0.5, 0.5] }),
+  );
   const words = ['[UNK]', '[PAD]', 'red', 'blue', 'green', 'yellow', 'hat', 'shoe', 'shirt', 'bag'];
   fs.writeFileSync(
     path.join(dir, 'tokenizer.json'),
@@ -85,9 +125,18 @@ export function writeTinyClip(root: string, name = 'tiny-clip', dimensions = 8, 
       pre_tokenizer: { type: 'Whitespace' },
       post_processor: null,
       decoder: null,
-      model: { type: 'WordPiece', unk_token: '[UNK]', continuing_subword_prefix: '##', max_input_chars_per_word: 100, vocab: Object.fromEntries(words.map((word, i) => [word, i])) },
+      model: {
+        type: 'WordPiece',
+        unk_token: '[UNK]',
+        continuing_subword_prefix: '##',
+        max_input_chars_per_word: 100,
+        vocab: Object.fromEntries(words.map((word, i) => [word, i])),
+      },
     }),
   );
-  fs.writeFileSync(path.join(dir, 'tokenizer_config.json'), JSON.stringify({ tokenizer_class: 'CLIPTokenizer', pad_token: '[PAD]', unk_token: '[UNK]', model_max_length: 16, do_lower_case: true }));
+  fs.writeFileSync(
+    path.join(dir, 'tokenizer_config.json'),
+    JSON.stringify({ tokenizer_class: 'CLIPTokenizer', pad_token: '[PAD]', unk_token: '[UNK]', model_max_length: 16, do_lower_case: true }),
+  );
   return { dir, dimensions, inputSize };
 }

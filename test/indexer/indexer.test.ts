@@ -56,7 +56,10 @@ describe('indexer: products into one Meilisearch index per store', function () {
   const drain = (m: Merchant, handler: DeliveryHandler = handle): Promise<Error[]> => deliverIndexRows(server, m.owner.tenantId, handler);
 
   async function statuses(m: Merchant): Promise<Record<string, number>> {
-    const rows: Array<{ status: string; n: number }> = await server.runtime.dataSource.query("SELECT status, count(*)::int AS n FROM outbox WHERE tenant_id = $1 AND queue = 'index' GROUP BY 1", [m.owner.tenantId]);
+    const rows: Array<{ status: string; n: number }> = await server.runtime.dataSource.query(
+      "SELECT status, count(*)::int AS n FROM outbox WHERE tenant_id = $1 AND queue = 'index' GROUP BY 1",
+      [m.owner.tenantId],
+    );
     return Object.fromEntries(rows.map((r) => [r.status, r.n]));
   }
 
@@ -68,7 +71,9 @@ describe('indexer: products into one Meilisearch index per store', function () {
   }
 
   it('builds plain text and discounts without floating point on amounts', () => {
-    expect(plainText('<p>Soft&nbsp;cotton</p><p>Tom &amp; Jerry&#39;s <strong>tee</strong></p><ul><li>a</li><li>b</li></ul>')).to.equal("Soft cotton Tom & Jerry's tee a b");
+    expect(plainText('<p>Soft&nbsp;cotton</p><p>Tom &amp; Jerry&#39;s <strong>tee</strong></p><ul><li>a</li><li>b</li></ul>')).to.equal(
+      "Soft cotton Tom & Jerry's tee a b",
+    );
     // Plain paragraphs and plain text take the short way, with the same result.
     expect(plainText('<p>Soft cotton</p>\n<p>Tom "Jerry\'s" tee</p>')).to.equal('Soft cotton Tom "Jerry\'s" tee');
     expect(plainText('  one\n two  ')).to.equal('one two');
@@ -113,7 +118,12 @@ describe('indexer: products into one Meilisearch index per store', function () {
     const producers = new QueueRegistry({ redisUrl: server.runtime.config.redisUrl, isWorker: false, logger: silent, prefix });
     const consumers = startConsumers(
       { dataSource: server.runtime.dataSource, redisUrl: server.runtime.config.redisUrl, logger: silent, outbox: settings, prefix },
-      indexerConsumers({ dataSource: server.runtime.dataSource, meiliAdmin: meili, logger: silent, publishStoreChanges: server.runtime.publishStoreChanges }),
+      indexerConsumers({
+        dataSource: server.runtime.dataSource,
+        meiliAdmin: meili,
+        logger: silent,
+        publishStoreChanges: server.runtime.publishStoreChanges,
+      }),
     );
     try {
       const rows: Array<{ aggregate_type: string; aggregate_id: string }> = await server.runtime.dataSource.query(
@@ -127,7 +137,11 @@ describe('indexer: products into one Meilisearch index per store', function () {
         const key = jobIdFor(row.aggregate_type, row.aggregate_id);
         if (seen.has(key)) continue;
         seen.add(key);
-        await producers.get('index').createJob({ aggregateType: row.aggregate_type, aggregateId: row.aggregate_id, tenantId: m.owner.tenantId }).setId(key).save();
+        await producers
+          .get('index')
+          .createJob({ aggregateType: row.aggregate_type, aggregateId: row.aggregate_id, tenantId: m.owner.tenantId })
+          .setId(key)
+          .save();
       }
       await eventually(async () => !(await statuses(m)).in_flight, 'the worker to deliver every row', 20_000);
       expect(await statuses(m)).to.deep.equal({ done: rows.length });
@@ -169,7 +183,9 @@ describe('indexer: products into one Meilisearch index per store', function () {
     expect(document!.optionValues).to.have.members(['S', 'White', 'M']);
     expect(document!.attrValues).to.deep.equal(['linen']);
     expect(document!.stars).to.equal(0);
-    expect(document!.createdAt).to.be.a('number').within(Date.now() / 1000 - 600, Date.now() / 1000 + 5);
+    expect(document!.createdAt)
+      .to.be.a('number')
+      .within(Date.now() / 1000 - 600, Date.now() / 1000 + 5);
     expect(document!.publishedAt).to.be.a('number');
     expect(await doc(m.storeId, draft.id)).to.equal(undefined);
 
@@ -177,7 +193,10 @@ describe('indexer: products into one Meilisearch index per store', function () {
     const settingsNow = await index.getSettings();
     expect(settingsMatch(indexSettings({ defaultLocale: 'en', locales: ['de'], synonyms: {} }), settingsNow)).to.equal(true);
     expect(settingsNow.pagination?.maxTotalHits).to.equal(MAX_TOTAL_HITS);
-    const hits = await index.search('linen shirt', { filter: `status = PUBLISHED AND categoryIds = "${parent.id}" AND options = "size:M" AND inStock = true`, sort: ['price:asc'] });
+    const hits = await index.search('linen shirt', {
+      filter: `status = PUBLISHED AND categoryIds = "${parent.id}" AND options = "size:M" AND inStock = true`,
+      sort: ['price:asc'],
+    });
     expect(hits.hits.map((h) => h.id)).to.deep.equal([id]);
     expect((await index.search('Leinenhemd')).hits.map((h) => h.id)).to.deep.equal([id]);
   });
@@ -188,11 +207,14 @@ describe('indexer: products into one Meilisearch index per store', function () {
     const category = await post(m, '/catalog/categories', { name: 'Mugs' });
     const tag = await post(m, '/catalog/product-tags', { name: 'Gift' });
     const ids = [];
-    for (let i = 0; i < 3; i += 1) ids.push(await publishedProduct(m, { title: `Mug ${i}`, brandId: brand.id, categoryIds: [category.id], tagIds: [tag.id] }));
+    for (let i = 0; i < 3; i += 1)
+      ids.push(await publishedProduct(m, { title: `Mug ${i}`, brandId: brand.id, categoryIds: [category.id], tagIds: [tag.id] }));
     expect(await drain(m)).to.deep.equal([]);
     for (const id of ids) expect((await doc(m.storeId, id))?.brand).to.equal('Oldname');
 
-    expect((await call(server, 'PATCH', `/api/v1/catalog/brands/${brand.id}`, { headers: m.headers, body: { name: 'Newname' } })).status).to.equal(200);
+    expect(
+      (await call(server, 'PATCH', `/api/v1/catalog/brands/${brand.id}`, { headers: m.headers, body: { name: 'Newname' } })).status,
+    ).to.equal(200);
     const catRes = await call(server, 'PUT', `/api/v1/catalog/categories/${category.id}`, { headers: m.headers, body: { name: 'Cups' } });
     expect(catRes.status, catRes.text).to.equal(200);
     const tagRes = await call(server, 'PATCH', `/api/v1/catalog/product-tags/${tag.id}`, { headers: m.headers, body: { name: 'Present' } });
@@ -238,9 +260,16 @@ describe('indexer: products into one Meilisearch index per store', function () {
       'pine-shelf,Pine Shelf,PUBLISHED,45',
       'draft-stool,Draft Stool,DRAFT,20',
     ].join('\n');
-    const res = await call(server, 'POST', `/api/v1/bulk-import/products?storeId=${m.storeId}`, { headers: m.headers, rawBody: csv, contentType: 'text/csv' });
+    const res = await call(server, 'POST', `/api/v1/bulk-import/products?storeId=${m.storeId}`, {
+      headers: m.headers,
+      rawBody: csv,
+      contentType: 'text/csv',
+    });
     expect(res.status, res.text).to.equal(200);
-    const rows: Array<{ id: string; slug: string }> = await server.runtime.dataSource.query('SELECT id, slug FROM products WHERE store_id = $1', [m.storeId]);
+    const rows: Array<{ id: string; slug: string }> = await server.runtime.dataSource.query(
+      'SELECT id, slug FROM products WHERE store_id = $1',
+      [m.storeId],
+    );
     const idOf = Object.fromEntries(rows.map((r) => [r.slug, r.id]));
     expect(await statuses(m)).to.deep.equal({ pending: 1 });
     expect(await drain(m)).to.deep.equal([]);
@@ -256,17 +285,19 @@ describe('indexer: products into one Meilisearch index per store', function () {
     const down = new Meilisearch({ host: 'http://127.0.0.1:1', apiKey: server.runtime.config.meiliMasterKey, timeout: 1_000 });
     const failures = await drain(m, createIndexHandler({ dataSource: server.runtime.dataSource, meili: down, logger: silent }));
     expect(failures).to.have.length.at.least(1);
-    const pending: Array<{ status: string; last_error: string | null }> = await server.runtime.dataSource.query("SELECT status, last_error FROM outbox WHERE tenant_id = $1 AND aggregate_id = $2", [
-      m.owner.tenantId,
-      id,
-    ]);
+    const pending: Array<{ status: string; last_error: string | null }> = await server.runtime.dataSource.query(
+      'SELECT status, last_error FROM outbox WHERE tenant_id = $1 AND aggregate_id = $2',
+      [m.owner.tenantId, id],
+    );
     expect(pending.length).to.be.at.least(1);
     for (const row of pending) expect(row.status).to.equal('pending');
     expect(pending[0]!.last_error).to.be.a('string').and.not.equal('');
     expect(await doc(m.storeId, id)).to.equal(undefined);
 
     // Back: the rows are due again (the backoff is skipped here) and the real client delivers them.
-    await server.runtime.dataSource.query("UPDATE outbox SET available_at = now() WHERE tenant_id = $1 AND status = 'pending'", [m.owner.tenantId]);
+    await server.runtime.dataSource.query("UPDATE outbox SET available_at = now() WHERE tenant_id = $1 AND status = 'pending'", [
+      m.owner.tenantId,
+    ]);
     expect(await drain(m)).to.deep.equal([]);
     expect(await statuses(m)).to.not.have.property('pending');
     expect((await meili.index(storeIndexUid(m.storeId)).search('waffle')).hits.map((h) => h.id)).to.deep.equal([id]);
@@ -289,7 +320,10 @@ describe('indexer: products into one Meilisearch index per store', function () {
     const all = await index.getDocuments({ fields: ['id'], limit: 100 });
     expect(all.results.map((d) => d.id)).to.have.members(ids);
     expect(settingsMatch(indexSettings({ defaultLocale: 'en', locales: [], synonyms: {} }), await index.getSettings())).to.equal(true);
-    const tmpGone = await meili.getIndex(tmpIndexUid(m.storeId)).then(() => false, () => true);
+    const tmpGone = await meili.getIndex(tmpIndexUid(m.storeId)).then(
+      () => false,
+      () => true,
+    );
     expect(tmpGone).to.equal(true);
 
     // A store without an index yet gets one.
@@ -303,11 +337,21 @@ describe('indexer: products into one Meilisearch index per store', function () {
   it('applies settings on a store event only to an index that exists', async () => {
     const m = await newMerchant();
     await handle({ queue: 'index', aggregateType: 'store', aggregateId: m.storeId, tenantId: m.owner.tenantId, messages: [] });
-    expect(await meili.getIndex(storeIndexUid(m.storeId)).then(() => true, () => false)).to.equal(false);
+    expect(
+      await meili.getIndex(storeIndexUid(m.storeId)).then(
+        () => true,
+        () => false,
+      ),
+    ).to.equal(false);
     await publishedProduct(m, { title: 'Chair' });
     expect(await drain(m)).to.deep.equal([]);
-    await meili.index(storeIndexUid(m.storeId)).updateSettings({ rankingRules: ['words'] }).waitTask();
+    await meili
+      .index(storeIndexUid(m.storeId))
+      .updateSettings({ rankingRules: ['words'] })
+      .waitTask();
     await handle({ queue: 'index', aggregateType: 'store', aggregateId: m.storeId, tenantId: m.owner.tenantId, messages: [] });
-    expect((await meili.index(storeIndexUid(m.storeId)).getSettings()).rankingRules).to.deep.equal(indexSettings({ defaultLocale: 'en', locales: [], synonyms: {} }).rankingRules);
+    expect((await meili.index(storeIndexUid(m.storeId)).getSettings()).rankingRules).to.deep.equal(
+      indexSettings({ defaultLocale: 'en', locales: [], synonyms: {} }).rankingRules,
+    );
   });
 });

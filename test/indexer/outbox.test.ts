@@ -29,13 +29,14 @@ interface Row {
 }
 
 async function rowsOf(dataSource: DataSource, aggregateId: string): Promise<Row[]> {
-  return dataSource.query('SELECT id, status, attempts, last_error, available_at FROM outbox WHERE aggregate_id = $1 ORDER BY id', [aggregateId]);
+  return dataSource.query('SELECT id, status, attempts, last_error, available_at FROM outbox WHERE aggregate_id = $1 ORDER BY id', [
+    aggregateId,
+  ]);
 }
 
 async function waitingJobs(queue: BeeQueue): Promise<BeeQueue.Job<OutboxJobData>[]> {
   return (await queue.getJobs('waiting', { start: 0, end: 1000 })) as BeeQueue.Job<OutboxJobData>[];
 }
-
 
 describe('transactional outbox', () => {
   let runtime: Runtime;
@@ -63,7 +64,12 @@ describe('transactional outbox', () => {
     await queues.close(1_000);
   });
 
-  const productEvent = (id: string): OutboxEvent => ({ queue: 'index', topic: 'product.updated', aggregateType: 'product', aggregateId: id });
+  const productEvent = (id: string): OutboxEvent => ({
+    queue: 'index',
+    topic: 'product.updated',
+    aggregateType: 'product',
+    aggregateId: id,
+  });
 
   it('refuses to write outside the transaction of the change', async () => {
     let error: Error | undefined;
@@ -172,7 +178,8 @@ describe('transactional outbox', () => {
 
   it('is woken by the commit of outbox rows instead of waiting for its poll, also after its listening connection was cut', async () => {
     const slow = new OutboxRelay(runtime.dataSource, queues, { ...settings, pollIntervalMs: 120_000 }, silent, 'listening-relay');
-    const claimed = (id: string): Promise<true> => eventually(async () => (await rowsOf(runtime.dataSource, id))[0]?.status === 'in_flight', `the relay to claim ${id}`, 3_000);
+    const claimed = (id: string): Promise<true> =>
+      eventually(async () => (await rowsOf(runtime.dataSource, id))[0]?.status === 'in_flight', `the relay to claim ${id}`, 3_000);
     /** The backend of the relay's listener once it has issued LISTEN (undefined before). */
     const listener = async (): Promise<number | undefined> =>
       (
@@ -183,7 +190,8 @@ describe('transactional outbox', () => {
     // The relay keeps its pass count and timer private; the test reads them to know when it is quiet.
     const internals = slow as unknown as { passes: number; running?: Promise<void>; timer?: NodeJS.Timeout };
     /** At least `passes` passes done, and between two: none running, the next one only at the poll (120 s) or at a notification. */
-    const quietAfter = (passes: number): boolean => internals.passes >= passes && internals.running === undefined && internals.timer !== undefined;
+    const quietAfter = (passes: number): boolean =>
+      internals.passes >= passes && internals.running === undefined && internals.timer !== undefined;
     slow.start({ listenUrl: runtime.config.databaseUrl });
     try {
       // The pass at start and the one after LISTEN find nothing; from then on only a notification can wake it within the test.
@@ -202,9 +210,15 @@ describe('transactional outbox', () => {
 
       // The listening connection is cut: the listener reconnects and the next commit still wakes the relay.
       const passes = internals.passes;
-      await runtime.dataSource.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'commerce-outbox-listener' AND datname = current_database()");
+      await runtime.dataSource.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'commerce-outbox-listener' AND datname = current_database()",
+      );
       // The listener reconnects (after a second) and wakes the relay once, for rows committed while it was away.
-      await eventually(async () => ((await listener()) ?? listening) !== listening && quietAfter(passes + 1), 'the listener to reconnect and the relay to be quiet', 5_000);
+      await eventually(
+        async () => ((await listener()) ?? listening) !== listening && quietAfter(passes + 1),
+        'the listener to reconnect and the relay to be quiet',
+        5_000,
+      );
       const second = uuidv7();
       await inTransaction(ctx, (tx) => enqueueOutbox(tx, productEvent(second)));
       await claimed(second);
@@ -226,7 +240,10 @@ describe('transactional outbox', () => {
     const row = (await rowsOf(runtime.dataSource, id))[0]!;
     expect(row.status).to.equal('pending');
     expect(row.last_error).to.match(/timed out|ECONNREFUSED/);
-    await eventually(async () => (await runtime.dataSource.query('SELECT available_at <= now() AS due FROM outbox WHERE id = $1', [row.id]))[0].due, 'the retry to be due');
+    await eventually(
+      async () => (await runtime.dataSource.query('SELECT available_at <= now() AS due FROM outbox WHERE id = $1', [row.id]))[0].due,
+      'the retry to be due',
+    );
     expect(await relay.runOnce()).to.deep.include({ claimed: 1, jobsAdded: 1 });
   });
 });

@@ -40,10 +40,20 @@ class PrivateRedis {
 
   async start(): Promise<void> {
     if (!this.port) this.port = await freePort();
-    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
     const client = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     client.on('error', () => undefined);
-    await eventually(async () => (await client.connect().then(() => client.ping()).catch(() => '')) === 'PONG', 'the private Redis to answer', 10_000);
+    await eventually(
+      async () =>
+        (await client
+          .connect()
+          .then(() => client.ping())
+          .catch(() => '')) === 'PONG',
+      'the private Redis to answer',
+      10_000,
+    );
     client.disconnect();
   }
 
@@ -68,21 +78,38 @@ describe('recovery of queues and outbox', function () {
   });
 
   afterEach(async () => {
-    await runtime.dataSource.query("UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = $1 AND status <> 'done'", [TENANT]);
+    await runtime.dataSource.query("UPDATE outbox SET status = 'done', done_at = now() WHERE tenant_id = $1 AND status <> 'done'", [
+      TENANT,
+    ]);
   });
 
   /** A probe row of an aggregate type no consumer knows (like a row of an older version): past the event union on purpose. */
   const write = (aggregateId: string, queue: 'index' | 'jobs' = 'index') =>
-    inTransaction(ctx, (tx) => enqueueOutbox(tx, { queue, topic: 'product.updated', aggregateType: 'recovery_probe', aggregateId, payload: {} } as unknown as OutboxEvent));
+    inTransaction(ctx, (tx) =>
+      enqueueOutbox(tx, {
+        queue,
+        topic: 'product.updated',
+        aggregateType: 'recovery_probe',
+        aggregateId,
+        payload: {},
+      } as unknown as OutboxEvent),
+    );
   const statusOf = async (aggregateId: string): Promise<string[]> =>
-    ((await runtime.dataSource.query('SELECT status FROM outbox WHERE aggregate_id = $1 ORDER BY id', [aggregateId])) as Array<{ status: string }>).map((r) => r.status);
+    (
+      (await runtime.dataSource.query('SELECT status FROM outbox WHERE aggregate_id = $1 ORDER BY id', [aggregateId])) as Array<{
+        status: string;
+      }>
+    ).map((r) => r.status);
 
   /** A relay and a consumer of `index` on `redisUrl`, under a fresh prefix. */
   function pipeline(redisUrl: string, handle: DeliveryHandler, stallIntervalMs = 1_000) {
     const prefix = testConfig().queuePrefix;
     const queues = new QueueRegistry({ redisUrl, isWorker: false, logger: silent, prefix, stallIntervalMs });
     const relay = new OutboxRelay(runtime.dataSource, queues, settings, silent, `relay-${prefix}`);
-    const consumers = startConsumers({ dataSource: runtime.dataSource, redisUrl, logger: silent, outbox: settings, prefix, stallIntervalMs }, { index: { handle, concurrency: 1 } });
+    const consumers = startConsumers(
+      { dataSource: runtime.dataSource, redisUrl, logger: silent, outbox: settings, prefix, stallIntervalMs },
+      { index: { handle, concurrency: 1 } },
+    );
     return {
       prefix,
       queues,
@@ -157,7 +184,14 @@ describe('recovery of queues and outbox', function () {
     const stallIntervalMs = 1_000;
     const queues = new QueueRegistry({ redisUrl: runtime.config.redisUrl, isWorker: false, logger: silent, prefix, stallIntervalMs });
     const relay = new OutboxRelay(runtime.dataSource, queues, settings, silent, 'relay-stall');
-    const deps = { dataSource: runtime.dataSource, redisUrl: runtime.config.redisUrl, logger: silent, outbox: settings, prefix, stallIntervalMs };
+    const deps = {
+      dataSource: runtime.dataSource,
+      redisUrl: runtime.config.redisUrl,
+      logger: silent,
+      outbox: settings,
+      prefix,
+      stallIntervalMs,
+    };
     let taken = false;
     // The first worker takes the job and never finishes it; then it "dies": its connections close
     // without the job being finished, so the job stays active in Redis with nobody refreshing it.
@@ -195,7 +229,9 @@ describe('recovery of queues and outbox', function () {
       await write(aggregateId);
       await first.relay.runOnce();
       await eventually(() => steps.includes('started'), 'the job to start');
-      return runtime.dataSource.query('SELECT attempts FROM outbox WHERE aggregate_id = $1', [aggregateId]) as Promise<Array<{ attempts: number }>>;
+      return runtime.dataSource.query('SELECT attempts FROM outbox WHERE aggregate_id = $1', [aggregateId]) as Promise<
+        Array<{ attempts: number }>
+      >;
     })();
     const stoppedAt = Date.now();
     await first.consumers.stop(5_000);
@@ -230,14 +266,33 @@ describe('recovery of queues and outbox', function () {
     const recent = uuidv7();
     try {
       for (const id of [lost, failed, waiting, recent]) await write(id);
-      await runtime.dataSource.query("UPDATE outbox SET status = 'in_flight', claimed_at = now() - interval '10 seconds', claimed_by = 'gone' WHERE aggregate_id = ANY($1)", [[lost, failed, waiting]]);
-      await runtime.dataSource.query("UPDATE outbox SET status = 'in_flight', claimed_at = now(), claimed_by = 'just now' WHERE aggregate_id = $1", [recent]);
+      await runtime.dataSource.query(
+        "UPDATE outbox SET status = 'in_flight', claimed_at = now() - interval '10 seconds', claimed_by = 'gone' WHERE aggregate_id = ANY($1)",
+        [[lost, failed, waiting]],
+      );
+      await runtime.dataSource.query(
+        "UPDATE outbox SET status = 'in_flight', claimed_at = now(), claimed_by = 'just now' WHERE aggregate_id = $1",
+        [recent],
+      );
       const index = queues.get('index');
-      await index.createJob({ aggregateType: 'recovery_probe', aggregateId: waiting, tenantId: TENANT }).setId(`recovery_probe:${waiting}`).save();
-      const failedJob = await index.createJob({ aggregateType: 'recovery_probe', aggregateId: failed, tenantId: TENANT }).setId(`recovery_probe:${failed}`).save();
+      await index
+        .createJob({ aggregateType: 'recovery_probe', aggregateId: waiting, tenantId: TENANT })
+        .setId(`recovery_probe:${waiting}`)
+        .save();
+      const failedJob = await index
+        .createJob({ aggregateType: 'recovery_probe', aggregateId: failed, tenantId: TENANT })
+        .setId(`recovery_probe:${failed}`)
+        .save();
       // A job kept as failed (its consumer failed while PostgreSQL was away, so its rows stayed in flight).
       const client = (index as unknown as { client: { hset(...args: unknown[]): void; sadd(...args: unknown[]): void } }).client;
-      await new Promise<void>((resolve, reject) => client.hset(`${prefix}:index:jobs`, failedJob.id, JSON.stringify({ data: failedJob.data, options: failedJob.options, status: 'failed' }), (e: Error | null) => (e ? reject(e) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        client.hset(
+          `${prefix}:index:jobs`,
+          failedJob.id,
+          JSON.stringify({ data: failedJob.data, options: failedJob.options, status: 'failed' }),
+          (e: Error | null) => (e ? reject(e) : resolve()),
+        ),
+      );
       // Rows of other test files may be swept too (one database for the whole run): ours are checked one by one.
       expect(await relay.sweepOrphans()).to.be.at.least(2);
       expect(await statusOf(lost)).to.deep.equal(['pending']);
@@ -265,13 +320,27 @@ describe('recovery of queues and outbox', function () {
       const downSince = new Date(Date.now() - 60_000);
       // What an outage leaves: a row backed off for minutes, a row whose job died with the outage
       // (in flight, claimed before it began) and a row claimed after it began (a live job's).
-      await runtime.dataSource.query("UPDATE outbox SET attempts = 8, available_at = now() + interval '5 minutes' WHERE aggregate_id = $1", [backedOff]);
-      await runtime.dataSource.query("UPDATE outbox SET status = 'in_flight', claimed_at = now() - interval '2 minutes', claimed_by = 'gone' WHERE aggregate_id = $1", [leftInFlight]);
-      await runtime.dataSource.query("UPDATE outbox SET status = 'in_flight', claimed_at = now(), claimed_by = 'alive' WHERE aggregate_id = $1", [claimedLater]);
+      await runtime.dataSource.query(
+        "UPDATE outbox SET attempts = 8, available_at = now() + interval '5 minutes' WHERE aggregate_id = $1",
+        [backedOff],
+      );
+      await runtime.dataSource.query(
+        "UPDATE outbox SET status = 'in_flight', claimed_at = now() - interval '2 minutes', claimed_by = 'gone' WHERE aggregate_id = $1",
+        [leftInFlight],
+      );
+      await runtime.dataSource.query(
+        "UPDATE outbox SET status = 'in_flight', claimed_at = now(), claimed_by = 'alive' WHERE aggregate_id = $1",
+        [claimedLater],
+      );
       const listeners: DependencyChange[] = [];
       const monitor = { onChange: (listener: DependencyChange) => void listeners.push(listener) };
       catchUpWhenBack({ monitor: monitor as never, logger: silent }, relay);
-      for (const listener of listeners) listener('meilisearch', { up: true, since: new Date(), durationMs: 1 }, { up: false, since: downSince, durationMs: 700, error: 'down' });
+      for (const listener of listeners)
+        listener(
+          'meilisearch',
+          { up: true, since: new Date(), durationMs: 1 },
+          { up: false, since: downSince, durationMs: 700, error: 'down' },
+        );
       await eventually(async () => {
         const rows: Array<{ aggregate_id: string; status: string; due: boolean }> = await runtime.dataSource.query(
           'SELECT aggregate_id, status, available_at <= now() AS due FROM outbox WHERE aggregate_id = ANY($1)',

@@ -87,14 +87,10 @@ describe('tenant-scoped repositories', () => {
     tenantA = randomUUID();
     tenantB = randomUUID();
     [a1, a2, b1, b2] = [uuidv7(), uuidv7(), uuidv7(), uuidv7()];
-    await dataSource.query(`INSERT INTO ${TABLE} (id, tenant_id, name) VALUES ($1, $5, 'alpha'), ($2, $5, 'beta'), ($3, $6, 'alpha'), ($4, $6, 'gamma')`, [
-      a1,
-      a2,
-      b1,
-      b2,
-      tenantA,
-      tenantB,
-    ]);
+    await dataSource.query(
+      `INSERT INTO ${TABLE} (id, tenant_id, name) VALUES ($1, $5, 'alpha'), ($2, $5, 'beta'), ($3, $6, 'alpha'), ($4, $6, 'gamma')`,
+      [a1, a2, b1, b2, tenantA, tenantB],
+    );
     ctxA = systemContext(dataSource, 'test-a', tenantA);
     ctxB = systemContext(dataSource, 'test-b', tenantB);
     repoA = tenantRepository(ctxA, Widget);
@@ -102,7 +98,7 @@ describe('tenant-scoped repositories', () => {
   });
 
   describe('reads', () => {
-    it('find and count see only the tenant\'s rows', async () => {
+    it("find and count see only the tenant's rows", async () => {
       expect(ids(await repoA.find())).to.deep.equal([a1, a2].sort());
       expect(ids(await repoB.find())).to.deep.equal([b1, b2].sort());
       expect(await repoA.count()).to.equal(2);
@@ -128,7 +124,7 @@ describe('tenant-scoped repositories', () => {
       expect(await repoA.findOne({ where: [{ id: b1 }, { name: 'gamma' }] })).to.equal(null);
     });
 
-    it('getOneBy answers another tenant\'s row with the same 404 as a missing one', async () => {
+    it("getOneBy answers another tenant's row with the same 404 as a missing one", async () => {
       const foreign = await expectRejection(repoA.getOneBy({ id: b1 }));
       const missing = await expectRejection(repoA.getOneBy({ id: uuidv7() }));
       expect(foreign).to.be.instanceOf(NotFoundError);
@@ -139,7 +135,7 @@ describe('tenant-scoped repositories', () => {
       expect((await repoA.getOneBy({ id: a1 })).name).to.equal('alpha');
     });
 
-    it('getOneBy throws the area\'s own not-found error when one is given', async () => {
+    it("getOneBy throws the area's own not-found error when one is given", async () => {
       const widgetErrors = defineErrorCodes('test', { widget_not_found: { status: 404, description: 'The widget does not exist.' } });
       const repo = tenantRepository(ctxA, Widget, () => widgetErrors.error('widget_not_found', 'No such widget.'));
       const error = (await expectRejection(repo.getOneBy({ id: b1 }))) as NotFoundError;
@@ -166,14 +162,14 @@ describe('tenant-scoped repositories', () => {
       expect(await repoB.findOneBy({ id })).to.equal(null);
     });
 
-    it('save() of the tenant\'s own entity updates it', async () => {
+    it("save() of the tenant's own entity updates it", async () => {
       const widget = await repoA.getOneBy({ id: a1 });
       widget.name = 'alpha-2';
       await repoA.save(widget);
       expect(await rawRow(a1)).to.deep.equal({ id: a1, tenant_id: tenantA, name: 'alpha-2' });
     });
 
-    it('save() of another tenant\'s entity throws 404 and changes nothing', async () => {
+    it("save() of another tenant's entity throws 404 and changes nothing", async () => {
       const foreign = await repoB.getOneBy({ id: b1 });
       foreign.name = 'hijacked';
       const error = await expectRejection(repoA.save(foreign));
@@ -184,7 +180,7 @@ describe('tenant-scoped repositories', () => {
     // Regression: save() once compared only the entity's own tenantId, so an entity carrying another
     // tenant's primary key (made by create(), or without tenantId) passed; TypeORM then found the row
     // by primary key alone and UPDATEd it, moving another tenant's row into the caller's tenant.
-    it('save() of an entity made by create() with another tenant\'s id cannot take that tenant\'s row over', async () => {
+    it("save() of an entity made by create() with another tenant's id cannot take that tenant's row over", async () => {
       const outcome = await repoA.save(repoA.create({ id: b1, name: 'hijacked' })).then(
         () => 'saved',
         () => 'refused',
@@ -193,7 +189,7 @@ describe('tenant-scoped repositories', () => {
       expect(outcome).to.equal('refused');
     });
 
-    it('save() of a plain object with another tenant\'s id and no tenantId cannot take that tenant\'s row over', async () => {
+    it("save() of a plain object with another tenant's id and no tenantId cannot take that tenant's row over", async () => {
       const outcome = await repoA.save({ id: b2, name: 'hijacked' } as Widget).then(
         () => 'saved',
         () => 'refused',
@@ -202,7 +198,7 @@ describe('tenant-scoped repositories', () => {
       expect(outcome).to.equal('refused');
     });
 
-    it('update() with another tenant\'s id affects 0 rows and leaves the row unchanged', async () => {
+    it("update() with another tenant's id affects 0 rows and leaves the row unchanged", async () => {
       expect(await repoA.update({ id: b1 }, { name: 'changed' })).to.equal(0);
       expect(await rawRow(b1)).to.deep.equal({ id: b1, tenant_id: tenantB, name: 'alpha' });
       expect(await repoA.update({ name: 'alpha' }, { name: 'changed' })).to.equal(1);
@@ -215,7 +211,7 @@ describe('tenant-scoped repositories', () => {
       expect(await rawRow(a2)).to.deep.equal({ id: a2, tenant_id: tenantA, name: 'moved?' });
     });
 
-    it('delete() with another tenant\'s id affects 0 rows and leaves the row in place', async () => {
+    it("delete() with another tenant's id affects 0 rows and leaves the row in place", async () => {
       expect(await repoA.delete({ id: b1 })).to.equal(0);
       expect(await rawRow(b1)).to.deep.equal({ id: b1, tenant_id: tenantB, name: 'alpha' });
       expect(await repoA.delete({ name: 'alpha' })).to.equal(1);
@@ -224,7 +220,7 @@ describe('tenant-scoped repositories', () => {
       expect(await repoB.count()).to.equal(2);
     });
 
-    it('works on the request\'s transaction: a rolled-back write leaves nothing', async () => {
+    it("works on the request's transaction: a rolled-back write leaves nothing", async () => {
       const id = uuidv7();
       const error = await expectRejection(
         inTransaction(ctxA, async (tx) => {
@@ -243,6 +239,8 @@ describe('tenant-scoped repositories', () => {
   it('tenantRepository(ctx) refuses a context without a tenant', () => {
     const anonymous = systemContext(dataSource, 'test-none');
     expect(() => tenantRepository(anonymous, Widget)).to.throw('tenantRepository needs a request context with a tenant');
-    expect(() => tenantRepository({ ...anonymous, tenantId: '' }, Widget)).to.throw('tenantRepository needs a request context with a tenant');
+    expect(() => tenantRepository({ ...anonymous, tenantId: '' }, Widget)).to.throw(
+      'tenantRepository needs a request context with a tenant',
+    );
   });
 });

@@ -20,8 +20,16 @@ describe('tenantQuery: raw SQL bound to the request tenant', () => {
 
   before(async () => {
     runtime = await testRuntime();
-    await runtime.dataSource.query(`CREATE TABLE IF NOT EXISTS ${TABLE} (id uuid PRIMARY KEY, tenant_id uuid NOT NULL, name text NOT NULL)`);
-    await runtime.dataSource.query(`INSERT INTO ${TABLE} (id, tenant_id, name) VALUES ($1, $2, 'a1'), ($3, $2, 'a2'), ($4, $5, 'b1')`, [uuidv7(), tenantA, uuidv7(), uuidv7(), tenantB]);
+    await runtime.dataSource.query(
+      `CREATE TABLE IF NOT EXISTS ${TABLE} (id uuid PRIMARY KEY, tenant_id uuid NOT NULL, name text NOT NULL)`,
+    );
+    await runtime.dataSource.query(`INSERT INTO ${TABLE} (id, tenant_id, name) VALUES ($1, $2, 'a1'), ($3, $2, 'a2'), ($4, $5, 'b1')`, [
+      uuidv7(),
+      tenantA,
+      uuidv7(),
+      uuidv7(),
+      tenantB,
+    ]);
   });
 
   after(async () => {
@@ -31,7 +39,11 @@ describe('tenantQuery: raw SQL bound to the request tenant', () => {
   it("reads only the request tenant's rows", async () => {
     const rows = await tenantQuery<{ name: string }>(ctxOf(tenantA), `SELECT name FROM ${TABLE} WHERE tenant_id = $tenant ORDER BY name`);
     expect(rows.map((r) => r.name)).to.deep.equal(['a1', 'a2']);
-    const other = await tenantQuery<{ name: string }>(ctxOf(tenantB), `SELECT name FROM ${TABLE} WHERE tenant_id = $tenant AND name LIKE $1`, ['%']);
+    const other = await tenantQuery<{ name: string }>(
+      ctxOf(tenantB),
+      `SELECT name FROM ${TABLE} WHERE tenant_id = $tenant AND name LIKE $1`,
+      ['%'],
+    );
     expect(other.map((r) => r.name)).to.deep.equal(['b1']);
   });
 
@@ -49,8 +61,13 @@ describe('tenantQuery: raw SQL bound to the request tenant', () => {
   });
 
   it("binds the tenant as its own parameter, after the caller's: a caller's value cannot stand in for it", async () => {
-    expect(bindTenant('SELECT 1 WHERE a = $1 AND t = $tenant AND u = $tenant', ['x'], tenantA)).to.deep.equal({ text: 'SELECT 1 WHERE a = $1 AND t = $2 AND u = $2', values: ['x', tenantA] });
-    const rows = await tenantQuery<{ name: string }>(ctxOf(tenantA), `SELECT name FROM ${TABLE} WHERE tenant_id = $tenant AND name = $1`, ['b1']);
+    expect(bindTenant('SELECT 1 WHERE a = $1 AND t = $tenant AND u = $tenant', ['x'], tenantA)).to.deep.equal({
+      text: 'SELECT 1 WHERE a = $1 AND t = $2 AND u = $2',
+      values: ['x', tenantA],
+    });
+    const rows = await tenantQuery<{ name: string }>(ctxOf(tenantA), `SELECT name FROM ${TABLE} WHERE tenant_id = $tenant AND name = $1`, [
+      'b1',
+    ]);
     expect(rows).to.deep.equal([]);
   });
 });

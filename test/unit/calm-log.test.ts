@@ -16,7 +16,15 @@ function capture(): { logger: pino.Logger; lines: () => Array<Record<string, any
       done();
     },
   });
-  return { logger: pino({ level: 'info' }, stream), lines: () => out.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l)) };
+  return {
+    logger: pino({ level: 'info' }, stream),
+    lines: () =>
+      out
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l)),
+  };
 }
 
 const refused = (): Error => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:7700'), { code: 'ECONNREFUSED' });

@@ -6,7 +6,12 @@ describe('configuration errors and secrets', () => {
   it('hides secret values and masks passwords in URLs', () => {
     let error: ConfigError | undefined;
     try {
-      loadConfig({ APP_SECRET: 'too-short-secret', MEILI_MASTER_KEY: 'short-key', DATABASE_URL: 'mysql://app:hunter2hunter2@db/shop', SMTP_URL: 'http://mail:pa55word@smtp' });
+      loadConfig({
+        APP_SECRET: 'too-short-secret',
+        MEILI_MASTER_KEY: 'short-key',
+        DATABASE_URL: 'mysql://app:hunter2hunter2@db/shop',
+        SMTP_URL: 'http://mail:pa55word@smtp',
+      });
     } catch (e) {
       error = e as ConfigError;
     }

@@ -131,7 +131,9 @@ describe('configuration (loadConfig)', () => {
       expect(problems[0]).to.match(/^OUTBOX_RETRY_MAX_MS \(4999\) is below OUTBOX_RETRY_BASE_MS \(5000\)/);
       expect(problems[0]).to.include('fix:');
       // Against the default base of 1000 ms as well.
-      expect(problemsOf({ ...BASE, OUTBOX_RETRY_MAX_MS: '999' })[0]).to.match(/^OUTBOX_RETRY_MAX_MS \(999\) is below OUTBOX_RETRY_BASE_MS \(1000\)/);
+      expect(problemsOf({ ...BASE, OUTBOX_RETRY_MAX_MS: '999' })[0]).to.match(
+        /^OUTBOX_RETRY_MAX_MS \(999\) is below OUTBOX_RETRY_BASE_MS \(1000\)/,
+      );
     });
 
     it('reports every bad value at once, not only the first', () => {
@@ -144,7 +146,14 @@ describe('configuration (loadConfig)', () => {
         ROLES: 'api,web',
         BODY_LIMIT_JSON: '1tb',
       });
-      expect(problems.map((p) => p.split('=')[0])).to.have.members(['PORT', 'DATABASE_URL', 'REDIS_URL', 'LOG_LEVEL', 'ROLES', 'BODY_LIMIT_JSON']);
+      expect(problems.map((p) => p.split('=')[0])).to.have.members([
+        'PORT',
+        'DATABASE_URL',
+        'REDIS_URL',
+        'LOG_LEVEL',
+        'ROLES',
+        'BODY_LIMIT_JSON',
+      ]);
       for (const problem of problems) expect(problem).to.include('fix:');
     });
 

@@ -6,7 +6,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { BadRequestError, COMMON_ERRORS, ConflictError, defineErrorCodes, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError, type ErrorRegistry } from '../../lib/errors';
+import {
+  BadRequestError,
+  COMMON_ERRORS,
+  ConflictError,
+  defineErrorCodes,
+  ForbiddenError,
+  NotFoundError,
+  UnauthorizedError,
+  ValidationError,
+  type ErrorRegistry,
+} from '../../lib/errors';
 import { PROJECT_ROOT } from '../../lib/config';
 import { ERROR_REGISTRIES, errorCodeList, errorCodeTable } from '../../api/error-codes';
 import { buildOpenApiDocument } from '../../api/http/openapi';
@@ -30,7 +40,10 @@ function registryFiles(): string[] {
 }
 
 const isRegistry = (value: unknown): value is ErrorRegistry =>
-  typeof value === 'object' && value !== null && typeof (value as ErrorRegistry).area === 'string' && typeof (value as ErrorRegistry).rows === 'function';
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as ErrorRegistry).area === 'string' &&
+  typeof (value as ErrorRegistry).rows === 'function';
 
 describe('error codes', () => {
   it('lists every registry: each <area>.errors.ts module and the common codes', () => {
@@ -39,7 +52,9 @@ describe('error codes', () => {
     const defined: ErrorRegistry[] = [COMMON_ERRORS];
     for (const file of files) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const exported = Object.values(require(path.join(COMPILED_ROOT, file.replace(/\.ts$/, '.js'))) as Record<string, unknown>).filter(isRegistry);
+      const exported = Object.values(require(path.join(COMPILED_ROOT, file.replace(/\.ts$/, '.js'))) as Record<string, unknown>).filter(
+        isRegistry,
+      );
       expect(exported, `${file} exports its registry`).to.have.length(1);
       defined.push(exported[0]!);
     }
@@ -66,7 +81,15 @@ describe('error codes', () => {
     const doc = buildOpenApiDocument(allRoutes, { version: '1.0.0' }) as { info: { description: string }; 'x-error-codes': unknown };
     expect(doc['x-error-codes']).to.deep.equal(errorCodeList());
     expect(doc.info.description).to.include(errorCodeTable());
-    for (const code of ['validation_failed', 'route_not_found', 'store_not_found', 'empty_csv', 'duplicate', 'bulk_edit_conflict', 'use_async_import']) {
+    for (const code of [
+      'validation_failed',
+      'route_not_found',
+      'store_not_found',
+      'empty_csv',
+      'duplicate',
+      'bulk_edit_conflict',
+      'use_async_import',
+    ]) {
       expect(doc.info.description).to.include(`\`${code}\``);
     }
   });
@@ -85,7 +108,13 @@ describe('error codes', () => {
       ],
     });
     const errors = [{ path: 'body.x', message: 'x' }];
-    const built = [registry.error('bad', 'detail', errors), registry.error('who', 'detail', errors), registry.error('no', 'detail', errors), registry.error('gone', 'detail', errors), registry.error('clash', 'detail', errors)];
+    const built = [
+      registry.error('bad', 'detail', errors),
+      registry.error('who', 'detail', errors),
+      registry.error('no', 'detail', errors),
+      registry.error('gone', 'detail', errors),
+      registry.error('clash', 'detail', errors),
+    ];
     const classes = [BadRequestError, UnauthorizedError, ForbiddenError, NotFoundError, ConflictError];
     built.forEach((error, i) => {
       expect(error).to.be.instanceOf(classes[i]!);
@@ -96,14 +125,28 @@ describe('error codes', () => {
     expect(registry.error('two', 'detail', [], 415).toProblem()).to.include({ status: 415, title: 'Unsupported Media Type' });
     expect(registry.error('two', 'detail', undefined, 400)).to.be.instanceOf(BadRequestError);
     expect(() => (registry.error as (code: string, detail: string) => unknown)('two', 'detail')).to.throw(/not defined with status/);
-    expect(() => (registry.error as (code: string, detail: string) => unknown)('nope', 'detail')).to.throw(/not defined by the test registry/);
-    expect(registry.rows().filter((r) => r.code === 'two').map((r) => r.status)).to.deep.equal([400, 415]);
+    expect(() => (registry.error as (code: string, detail: string) => unknown)('nope', 'detail')).to.throw(
+      /not defined by the test registry/,
+    );
+    expect(
+      registry
+        .rows()
+        .filter((r) => r.code === 'two')
+        .map((r) => r.status),
+    ).to.deep.equal([400, 415]);
   });
 
   it('gives the classes their common codes', () => {
     expect(new ValidationError('x').code).to.equal('validation_failed');
     expect(new NotFoundError().toProblem()).to.include({ status: 404, code: 'not_found', title: 'Not Found' });
     expect(new ConflictError('x').code).to.equal('conflict');
-    expect(COMMON_ERRORS.rows().map((r) => r.code)).to.include.members(['validation_failed', 'not_found', 'rate_limited', 'internal_error', 'service_unavailable', 'not_ready']);
+    expect(COMMON_ERRORS.rows().map((r) => r.code)).to.include.members([
+      'validation_failed',
+      'not_found',
+      'rate_limited',
+      'internal_error',
+      'service_unavailable',
+      'not_ready',
+    ]);
   });
 });

@@ -32,7 +32,7 @@ describe('uuidv7()', () => {
     }
   });
 
-  it('is accepted by the API\'s UUID_PATTERN', () => {
+  it("is accepted by the API's UUID_PATTERN", () => {
     for (let i = 0; i < 100; i += 1) expect(uuidv7()).to.match(UUID_PATTERN);
   });
 
@@ -127,15 +127,29 @@ describe('UUID_PATTERN', () => {
 });
 
 describe('isUuid and the modules that check ids', () => {
-  it('is the API\'s pattern: one definition, not a copy', () => {
+  it("is the API's pattern: one definition, not a copy", () => {
     expect(API_UUID_PATTERN).to.equal(UUID_PATTERN);
   });
 
   it('accepts what UUID_PATTERN accepts and nothing that is not a string', () => {
-    for (const id of [uuidv7(), randomUUID(), searchKeyUid('a master key'), '00000000-0000-0000-0000-000000000000', 'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF']) {
+    for (const id of [
+      uuidv7(),
+      randomUUID(),
+      searchKeyUid('a master key'),
+      '00000000-0000-0000-0000-000000000000',
+      'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF',
+    ]) {
       expect(isUuid(id), id).to.equal(true);
     }
-    for (const value of ['3b241101-e2bb-0255-8caf-4136c566a962', '3b241101-e2bb-4255-ccaf-4136c566a962', '{3b241101-e2bb-4255-8caf-4136c566a962}', undefined, null, 42, ['3b241101-e2bb-4255-8caf-4136c566a962']]) {
+    for (const value of [
+      '3b241101-e2bb-0255-8caf-4136c566a962',
+      '3b241101-e2bb-4255-ccaf-4136c566a962',
+      '{3b241101-e2bb-4255-8caf-4136c566a962}',
+      undefined,
+      null,
+      42,
+      ['3b241101-e2bb-4255-8caf-4136c566a962'],
+    ]) {
       expect(isUuid(value), JSON.stringify(value)).to.equal(false);
     }
   });
@@ -143,7 +157,8 @@ describe('isUuid and the modules that check ids', () => {
   /** Deliveries whose aggregate id is not a UUID by the one pattern (a version 0 id; a variant c id; no hyphens). */
   const notUuids = ['3b241101-e2bb-0255-8caf-4136c566a962', '3b241101-e2bb-4255-ccaf-4136c566a962', '3b241101e2bb42558caf4136c566a962'];
   /** A product delivery, typed as whichever handler it is given to expects. */
-  const delivery = <D>(aggregateId: string): D => ({ queue: 'index', aggregateType: 'product', aggregateId, tenantId: null, messages: [] }) as unknown as D;
+  const delivery = <D>(aggregateId: string): D =>
+    ({ queue: 'index', aggregateType: 'product', aggregateId, tenantId: null, messages: [] }) as unknown as D;
   /** A database that must not be reached: a refused id is acknowledged before any query. */
   const noDatabase = new Proxy({}, { get: () => () => expect.fail('the database was queried') }) as unknown as DataSource;
 
@@ -151,11 +166,21 @@ describe('isUuid and the modules that check ids', () => {
     const warned: string[] = [];
     const logger = pino({ level: 'warn' }, { write: (line: string) => void warned.push(JSON.parse(line).msg) });
     const index = createIndexHandler({ dataSource: noDatabase, meili: {} as Meilisearch, logger });
-    const vision = createVisionHandler({ dataSource: noDatabase, logger, config: {} as never, embedderFor: () => expect.fail('the embedder was loaded') });
+    const vision = createVisionHandler({
+      dataSource: noDatabase,
+      logger,
+      config: {} as never,
+      embedderFor: () => expect.fail('the embedder was loaded'),
+    });
     for (const id of notUuids) {
       await index(delivery(id));
       await vision(delivery(id));
     }
-    expect(warned).to.deep.equal(notUuids.flatMap(() => ['index: aggregate id is not a UUID; acknowledged without indexing', 'vision: unknown aggregate; acknowledged']));
+    expect(warned).to.deep.equal(
+      notUuids.flatMap(() => [
+        'index: aggregate id is not a UUID; acknowledged without indexing',
+        'vision: unknown aggregate; acknowledged',
+      ]),
+    );
   });
 });

@@ -47,7 +47,10 @@ function resolve(document: Json, ref: string): unknown {
   return ref
     .slice(2)
     .split('/')
-    .reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Json)[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), document);
+    .reduce<unknown>(
+      (node, key) => (node && typeof node === 'object' ? (node as Json)[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined),
+      document,
+    );
 }
 
 function collectRefs(node: unknown, out: string[] = []): string[] {
@@ -85,12 +88,17 @@ describe('OpenAPI document', () => {
     const tagNames = new Set((doc.tags as Json[]).map((t) => t.name));
     for (const { path, method, op } of ops) {
       const where = `${method.toUpperCase()} ${path}`;
-      expect(op.operationId, where).to.be.a('string').and.match(/^[a-zA-Z0-9]+\.[a-zA-Z0-9]+$/);
+      expect(op.operationId, where)
+        .to.be.a('string')
+        .and.match(/^[a-zA-Z0-9]+\.[a-zA-Z0-9]+$/);
       expect(op.tags, where).to.be.an('array').with.length(1);
       expect(tagNames.has(op.tags[0]), `${where} tag ${op.tags[0]} is declared`).to.equal(true);
       expect(op.summary, where).to.be.a('string').and.not.empty;
       const codes = Object.keys(op.responses);
-      expect(codes.filter((c) => /^2\d\d$/.test(c)), where).to.have.length(1);
+      expect(
+        codes.filter((c) => /^2\d\d$/.test(c)),
+        where,
+      ).to.have.length(1);
       expect(op.responses['400'], where).to.deep.equal({ $ref: '#/components/responses/BadRequest' });
       expect(op.responses['500'], where).to.deep.equal({ $ref: '#/components/responses/InternalError' });
     }
@@ -100,7 +108,9 @@ describe('OpenAPI document', () => {
     const badRequest = doc.components.responses.BadRequest;
     expect(badRequest.content).to.deep.equal({ 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } });
     expect(doc.components.schemas.Problem.required).to.have.members(['type', 'title', 'status', 'detail', 'code', 'errors']);
-    expect(doc.components.responses.NotImplemented.content['application/problem+json'].schema).to.deep.equal({ $ref: '#/components/schemas/Problem' });
+    expect(doc.components.responses.NotImplemented.content['application/problem+json'].schema).to.deep.equal({
+      $ref: '#/components/schemas/Problem',
+    });
   });
 
   it('resolves every $ref in the document', () => {
@@ -188,7 +198,9 @@ describe('OpenAPI document', () => {
 
     it('lists exactly the query parameters the validation accepts', () => {
       const route = allRoutes.find((r) => r.operationId === search.operationId)!;
-      expect((search.parameters as Json[]).filter((p) => p.in === 'query').map((p) => p.name)).to.deep.equal(Object.keys(route.query ?? {}));
+      expect((search.parameters as Json[]).filter((p) => p.in === 'query').map((p) => p.name)).to.deep.equal(
+        Object.keys(route.query ?? {}),
+      );
     });
   });
 
@@ -229,7 +241,10 @@ describe('OpenAPI document', () => {
         ...(route.upload ? { 'multipart/form-data': op.requestBody.content['multipart/form-data'] } : {}),
       });
       if (route.upload) {
-        expect(op.requestBody.content['multipart/form-data'].schema.properties[route.upload.field], route.operationId).to.include({ type: 'string', contentMediaType: 'application/octet-stream' });
+        expect(op.requestBody.content['multipart/form-data'].schema.properties[route.upload.field], route.operationId).to.include({
+          type: 'string',
+          contentMediaType: 'application/octet-stream',
+        });
       }
       const component = doc.components.schemas[route.body.name];
       expect(component, route.body.name).to.be.an('object');
@@ -248,7 +263,10 @@ describe('OpenAPI document', () => {
     expect(item.post.operationId).to.equal('community.createComment');
     for (const method of ['get', 'post']) {
       const pathParams = (item[method].parameters as Json[]).filter((p) => p.in === 'path');
-      expect(pathParams.map((p) => p.name), method).to.deep.equal(['slug']);
+      expect(
+        pathParams.map((p) => p.name),
+        method,
+      ).to.deep.equal(['slug']);
     }
     // The POST still validates a UUID and says the specification calls it {id}.
     const renamed = parameter(item.post, 'slug', 'path');
@@ -256,14 +274,17 @@ describe('OpenAPI document', () => {
     expect(renamed.description).to.equal('Listed by the specification as {id} for this operation.');
   });
 
-  it('has no two path templates that differ only in parameter names, and each operation\'s path parameters match its template', () => {
+  it("has no two path templates that differ only in parameter names, and each operation's path parameters match its template", () => {
     const shapes = Object.keys(doc.paths).map((p) => p.replace(/\{[^}]+\}/g, '{}'));
     expect(new Set(shapes).size).to.equal(shapes.length);
     for (const { path, method, op } of ops) {
       const params = op.parameters as Json[];
       const keys = params.map((p) => `${p.in}:${p.name}`);
       expect(new Set(keys).size, `${method} ${path} repeats a parameter`).to.equal(keys.length);
-      expect(params.filter((p) => p.in === 'path').map((p) => p.name), `${method} ${path}`).to.deep.equal(pathParamNames(path));
+      expect(
+        params.filter((p) => p.in === 'path').map((p) => p.name),
+        `${method} ${path}`,
+      ).to.deep.equal(pathParamNames(path));
       for (const p of params.filter((q) => q.in === 'path')) expect(p.required, `${method} ${path} ${p.name}`).to.equal(true);
     }
   });
@@ -308,8 +329,19 @@ describe('OpenAPI document', () => {
         expect(op.description, route.operationId).to.match(/Not built yet/);
       }
     }
-    const row: RouteDef = { operationId: 'demo.ping', method: 'GET', path: '/demo/{id}', tag: 'demo', summary: 'Ping', auth: 'user', status: 200, handler: async () => ({ ok: true }) };
-    const small = buildOpenApiDocument([row, { ...row, operationId: 'demo.todo', method: 'DELETE', status: 204, handler: undefined }], { version: '0' }) as Json;
+    const row: RouteDef = {
+      operationId: 'demo.ping',
+      method: 'GET',
+      path: '/demo/{id}',
+      tag: 'demo',
+      summary: 'Ping',
+      auth: 'user',
+      status: 200,
+      handler: async () => ({ ok: true }),
+    };
+    const small = buildOpenApiDocument([row, { ...row, operationId: 'demo.todo', method: 'DELETE', status: 204, handler: undefined }], {
+      version: '0',
+    }) as Json;
     const built = small.paths['/demo/{id}'].get;
     expect(built['x-implemented']).to.equal(true);
     expect(Object.keys(built.responses).sort()).to.deep.equal(['200', '400', '401', '403', '404', '429', '500']);

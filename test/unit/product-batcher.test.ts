@@ -7,7 +7,11 @@ class Refused extends Error {}
 
 describe('indexer: product batcher', () => {
   /** A fake syncProducts that records its calls; `refuse` ids make a whole call fail with a refusal, `down` with another error. */
-  function recorder(options: { refuse?: string[]; down?: boolean; delayMs?: number } = {}): { calls: string[][]; concurrent: number[]; sync: SyncProducts } {
+  function recorder(options: { refuse?: string[]; down?: boolean; delayMs?: number } = {}): {
+    calls: string[][];
+    concurrent: number[];
+    sync: SyncProducts;
+  } {
     const calls: string[][] = [];
     const concurrent: number[] = [];
     let running = 0;
@@ -90,10 +94,14 @@ describe('indexer: product batcher', () => {
 
   it('passes the fallbacks of every delivery of the batch, merged', async () => {
     const seen: string[][] = [];
-    const batcher = new ProductBatcher(async (_ids, fallback) => {
-      seen.push([...fallback].sort());
-      return { stores: new Set(fallback) };
-    }, options, isRefusal);
+    const batcher = new ProductBatcher(
+      async (_ids, fallback) => {
+        seen.push([...fallback].sort());
+        return { stores: new Set(fallback) };
+      },
+      options,
+      isRefusal,
+    );
     await Promise.all([batcher.sync('p1', ['s1']), batcher.sync('p2', ['s2', 's1'])]);
     expect(seen).to.deep.equal([['s1', 's2']]);
   });

@@ -6,19 +6,73 @@ import { checkUrl, isPublicAddress, safeFetch, SafeFetchError, type SafeFetchOpt
 
 describe('safe fetch: public addresses only', () => {
   it('refuses loopback, private, link-local, CGNAT, multicast, reserved and metadata IPv4 addresses', () => {
-    for (const address of ['127.0.0.1', '127.255.0.9', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '169.254.0.1', '100.64.0.1', '100.127.255.254', '0.0.0.0', '0.1.2.3', '224.0.0.1', '239.255.255.250', '240.0.0.1', '255.255.255.255', '192.0.2.10', '198.51.100.1', '203.0.113.5', '198.18.0.1', '192.0.0.8']) {
+    for (const address of [
+      '127.0.0.1',
+      '127.255.0.9',
+      '10.1.2.3',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '169.254.169.254',
+      '169.254.0.1',
+      '100.64.0.1',
+      '100.127.255.254',
+      '0.0.0.0',
+      '0.1.2.3',
+      '224.0.0.1',
+      '239.255.255.250',
+      '240.0.0.1',
+      '255.255.255.255',
+      '192.0.2.10',
+      '198.51.100.1',
+      '203.0.113.5',
+      '198.18.0.1',
+      '192.0.0.8',
+    ]) {
       expect(isPublicAddress(address), address).to.equal(false);
     }
   });
 
   it('accepts public IPv4 addresses, including neighbours of the blocked ranges', () => {
-    for (const address of ['8.8.8.8', '1.1.1.1', '93.184.216.34', '172.15.255.255', '172.32.0.1', '100.63.255.255', '100.128.0.1', '169.253.255.255', '192.169.0.1', '11.0.0.1', '223.255.255.254']) {
+    for (const address of [
+      '8.8.8.8',
+      '1.1.1.1',
+      '93.184.216.34',
+      '172.15.255.255',
+      '172.32.0.1',
+      '100.63.255.255',
+      '100.128.0.1',
+      '169.253.255.255',
+      '192.169.0.1',
+      '11.0.0.1',
+      '223.255.255.254',
+    ]) {
       expect(isPublicAddress(address), address).to.equal(true);
     }
   });
 
   it('refuses IPv6 loopback, unspecified, ULA (fd00:ec2::254 metadata), link-local, multicast, documentation and IPv4 hidden inside IPv6', () => {
-    for (const address of ['::1', '::', 'fd00:ec2::254', 'fc00::1', 'fe80::1', 'fe80::1%eth0', 'ff02::1', '2001:db8::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '::ffff:169.254.169.254', '::127.0.0.1', '64:ff9b::a9fe:a9fe', '2002:7f00:1::1', '2002:c0a8:101::1', '[::1]', 'not-an-ip', '']) {
+    for (const address of [
+      '::1',
+      '::',
+      'fd00:ec2::254',
+      'fc00::1',
+      'fe80::1',
+      'fe80::1%eth0',
+      'ff02::1',
+      '2001:db8::1',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '::ffff:10.0.0.1',
+      '::ffff:169.254.169.254',
+      '::127.0.0.1',
+      '64:ff9b::a9fe:a9fe',
+      '2002:7f00:1::1',
+      '2002:c0a8:101::1',
+      '[::1]',
+      'not-an-ip',
+      '',
+    ]) {
       expect(isPublicAddress(address), address).to.equal(false);
     }
   });
@@ -56,7 +110,13 @@ describe('safe fetch: fetching', function () {
   this.timeout(20_000);
   let server: http.Server;
   let base: string;
-  const options = (over: Partial<SafeFetchOptions> = {}): SafeFetchOptions => ({ timeoutMs: 2_000, maxBytes: 1_000, maxRedirects: 2, allowAddresses: ['127.0.0.1'], ...over });
+  const options = (over: Partial<SafeFetchOptions> = {}): SafeFetchOptions => ({
+    timeoutMs: 2_000,
+    maxBytes: 1_000,
+    maxRedirects: 2,
+    allowAddresses: ['127.0.0.1'],
+    ...over,
+  });
 
   before(async () => {
     server = http.createServer((req, res) => {
@@ -124,7 +184,13 @@ describe('safe fetch: fetching', function () {
 
   it('re-checks every redirect: to a private, metadata or loopback address is refused', async () => {
     const port = (server.address() as AddressInfo).port;
-    for (const to of ['http://10.0.0.1/x.png', 'http://169.254.169.254/latest/meta-data/', `http://127.0.0.2:${port}/ok`, 'http://[fd00:ec2::254]/', 'gopher://example.com/']) {
+    for (const to of [
+      'http://10.0.0.1/x.png',
+      'http://169.254.169.254/latest/meta-data/',
+      `http://127.0.0.2:${port}/ok`,
+      'http://[fd00:ec2::254]/',
+      'gopher://example.com/',
+    ]) {
       const error = await failure(`${base}/redirect?to=${encodeURIComponent(to)}`);
       expect(error.reason, to).to.be.oneOf(['address_not_allowed', 'scheme_not_allowed']);
     }

@@ -11,7 +11,7 @@ const reference = (html: string): string => sanitizeHtml(html, SANITIZE);
 describe('sanitizeDescription', () => {
   const samples = [
     'plain text',
-    "it's \"quoted\" — é ü 日本 🙂",
+    'it\'s "quoted" — é ü 日本 🙂',
     '  leading and trailing  \n',
     '<p>A cotton shirt in red, made in Italy.</p>',
     '<p>one</p><p>two</p>',

@@ -18,7 +18,13 @@ describe('search transport', () => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        seen.push({ method: req.method, path: req.url, authorization: req.headers.authorization, contentType: req.headers['content-type'], body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+        seen.push({
+          method: req.method,
+          path: req.url,
+          authorization: req.headers.authorization,
+          contentType: req.headers['content-type'],
+          body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+        });
         answer(req, res);
       });
     });
@@ -37,12 +43,26 @@ describe('search transport', () => {
     const transport = createSearchTransport(url, 'search-key');
     try {
       answer = json(200, { results: [{ hits: [{ id: 'a' }], totalHits: 1 }] });
-      expect(await transport.multiSearch({ queries: [{ indexUid: 'store_x', q: 'shirt' }] })).to.deep.equal({ results: [{ hits: [{ id: 'a' }], totalHits: 1 }] });
+      expect(await transport.multiSearch({ queries: [{ indexUid: 'store_x', q: 'shirt' }] })).to.deep.equal({
+        results: [{ hits: [{ id: 'a' }], totalHits: 1 }],
+      });
       answer = json(200, { hits: [] });
       expect(await transport.search('store x', { q: 'sh', limit: 5 })).to.deep.equal({ hits: [] });
       expect(seen).to.deep.equal([
-        { method: 'POST', path: '/multi-search', authorization: 'Bearer search-key', contentType: 'application/json', body: { queries: [{ indexUid: 'store_x', q: 'shirt' }] } },
-        { method: 'POST', path: '/indexes/store%20x/search', authorization: 'Bearer search-key', contentType: 'application/json', body: { q: 'sh', limit: 5 } },
+        {
+          method: 'POST',
+          path: '/multi-search',
+          authorization: 'Bearer search-key',
+          contentType: 'application/json',
+          body: { queries: [{ indexUid: 'store_x', q: 'shirt' }] },
+        },
+        {
+          method: 'POST',
+          path: '/indexes/store%20x/search',
+          authorization: 'Bearer search-key',
+          contentType: 'application/json',
+          body: { q: 'sh', limit: 5 },
+        },
       ]);
     } finally {
       transport.close();

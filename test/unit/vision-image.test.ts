@@ -88,7 +88,12 @@ describe('vision: embedding batcher', () => {
   it('fails only the callers of a failing batch; later batches still run', async () => {
     const calls: number[] = [];
     const batcher = new EmbeddingBatcher(fakeEmbedder(calls), 2, 1);
-    const results = await Promise.allSettled([batcher.embed(image(0)), batcher.embed(image(1)), batcher.embed(image(2)), batcher.embed(image(3))]);
+    const results = await Promise.allSettled([
+      batcher.embed(image(0)),
+      batcher.embed(image(1)),
+      batcher.embed(image(2)),
+      batcher.embed(image(3)),
+    ]);
     expect(results.map((r) => r.status)).to.deep.equal(['rejected', 'rejected', 'fulfilled', 'fulfilled']);
   });
 });

@@ -11,7 +11,9 @@ describe('webhook signature', () => {
 
   it('is t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">', () => {
     const expected = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
-    expect(signatureHex(secret, t, body)).to.equal(expected).and.match(/^[0-9a-f]{64}$/);
+    expect(signatureHex(secret, t, body))
+      .to.equal(expected)
+      .and.match(/^[0-9a-f]{64}$/);
     expect(signatureHeader(secret, body, t)).to.equal(`t=${t},v1=${expected}`);
     expect(signatureHeader(secret, Buffer.from(body), t)).to.equal(`t=${t},v1=${expected}`);
   });
@@ -26,15 +28,26 @@ describe('webhook signature', () => {
 
   it('rejects a timestamp outside the tolerance (5 minutes by default, configurable)', () => {
     const header = signatureHeader(secret, body, t);
-    expect(verifyWebhookSignature({ rawBody: body, header, secret, now: t + 301 })).to.include({ ok: false, reason: 'timestamp_outside_tolerance' });
-    expect(verifyWebhookSignature({ rawBody: body, header, secret, now: t - 301 })).to.include({ ok: false, reason: 'timestamp_outside_tolerance' });
+    expect(verifyWebhookSignature({ rawBody: body, header, secret, now: t + 301 })).to.include({
+      ok: false,
+      reason: 'timestamp_outside_tolerance',
+    });
+    expect(verifyWebhookSignature({ rawBody: body, header, secret, now: t - 301 })).to.include({
+      ok: false,
+      reason: 'timestamp_outside_tolerance',
+    });
     expect(verifyWebhookSignature({ rawBody: body, header, secret, now: t + 301, toleranceSeconds: 600 }).ok).to.equal(true);
-    expect(verifyWebhookSignature({ rawBody: body, header, secret, now: t + 31, toleranceSeconds: 30 })).to.include({ reason: 'timestamp_outside_tolerance' });
+    expect(verifyWebhookSignature({ rawBody: body, header, secret, now: t + 31, toleranceSeconds: 30 })).to.include({
+      reason: 'timestamp_outside_tolerance',
+    });
   });
 
   it('rejects a changed body, another secret, and a signature made for another timestamp', () => {
     const header = signatureHeader(secret, body, t);
-    expect(verifyWebhookSignature({ rawBody: body.replace('12.5', '125'), header, secret, now: t })).to.include({ ok: false, reason: 'signature_mismatch' });
+    expect(verifyWebhookSignature({ rawBody: body.replace('12.5', '125'), header, secret, now: t })).to.include({
+      ok: false,
+      reason: 'signature_mismatch',
+    });
     expect(verifyWebhookSignature({ rawBody: `${body} `, header, secret, now: t })).to.include({ reason: 'signature_mismatch' });
     expect(verifyWebhookSignature({ rawBody: body, header, secret: 'whsec_other', now: t })).to.include({ reason: 'signature_mismatch' });
     const moved = header.replace(`t=${t}`, `t=${t + 1}`);

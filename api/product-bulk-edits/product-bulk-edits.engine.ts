@@ -73,15 +73,13 @@ export async function runBulkEdit(tx: RequestContext, store: Store, spec: NewBul
   for (let start = 0; start < spec.productIds.length; start += 1_000) {
     await tx.manager.insert(
       ProductBulkEditItem,
-      spec.productIds
-        .slice(start, start + 1_000)
-        .map((productId, i) => ({
-          bulkEditId: id,
-          productId: productId.toLowerCase(),
-          tenantId: tx.tenantId!,
-          position: start + i,
-          status: 'PENDING' as const,
-        })),
+      spec.productIds.slice(start, start + 1_000).map((productId, i) => ({
+        bulkEditId: id,
+        productId: productId.toLowerCase(),
+        tenantId: tx.tenantId!,
+        position: start + i,
+        status: 'PENDING' as const,
+      })),
     );
   }
   await recordAudit(tx, {

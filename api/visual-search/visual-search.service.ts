@@ -260,12 +260,10 @@ export async function indexProducts(
         throw visualSearchError(
           'product_not_found',
           `${missing.length} of the products do not exist in this store.`,
-          missing
-            .slice(0, 20)
-            .map((id) => ({
-              path: `body.productIds[${input.productIds!.findIndex((p) => p.toLowerCase() === id)}]`,
-              message: 'no such product in this store',
-            })),
+          missing.slice(0, 20).map((id) => ({
+            path: `body.productIds[${input.productIds!.findIndex((p) => p.toLowerCase() === id)}]`,
+            message: 'no such product in this store',
+          })),
         );
       }
     }

@@ -38,9 +38,7 @@ describe('bundles', () => {
   }
 
   /** Outbox rows and audit entries written for a resource. */
-  async function writes(
-    id: string,
-  ): Promise<{
+  async function writes(id: string): Promise<{
     outbox: Array<{ topic: string; queue: string; aggregate_type: string }>;
     audit: Array<{ action: string; before: any; after: any }>;
   }> {

@@ -66,6 +66,8 @@ export interface Config {
   meiliMasterKey: string;
   bodyLimitJsonBytes: number;
   bodyLimitCsvBytes: number;
+  /** Largest HTML form body the storefront and console pages read (urlencoded). */
+  bodyLimitFormBytes: number;
   outbox: {
     pollIntervalMs: number;
     batchSize: number;
@@ -203,8 +205,8 @@ const VARIABLES: Record<string, VariableSpec> = {
     fix: 'set letters, digits, colon, underscore or hyphen (at most 40)',
   },
   QUEUE_STALL_INTERVAL_MS: {
-    schema: millis(1_000, 300_000).default(10_000),
-    fix: 'set milliseconds between 1000 and 300000 (default 10000)',
+    schema: millis(1_000, 300_000).default(5_000),
+    fix: 'set milliseconds between 1000 and 300000 (default 5000)',
   },
   HEALTH_PORT: {
     schema: Joi.number().integer().min(1).max(65535),
@@ -221,6 +223,7 @@ const VARIABLES: Record<string, VariableSpec> = {
   },
   BODY_LIMIT_JSON: { schema: byteSize.default('1mb'), fix: 'set a size such as 1mb or 512kb' },
   BODY_LIMIT_CSV: { schema: byteSize.default('64mb'), fix: 'set a size such as 64mb' },
+  BODY_LIMIT_FORM: { schema: byteSize.default('64kb'), fix: 'set a size such as 64kb' },
   OUTBOX_POLL_INTERVAL_MS: { schema: millis(10, 60_000).default(250), fix: 'set milliseconds between 10 and 60000' },
   OUTBOX_BATCH_SIZE: { schema: Joi.number().integer().min(1).max(5000).default(200), fix: 'set an integer between 1 and 5000' },
   OUTBOX_RECLAIM_AFTER_MS: { schema: millis(100, 86_400_000).default(60_000), fix: 'set milliseconds between 100 and 86400000' },
@@ -450,6 +453,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     meiliMasterKey: meiliMasterKey as string,
     bodyLimitJsonBytes: parseByteSize(values.BODY_LIMIT_JSON as string),
     bodyLimitCsvBytes: parseByteSize(values.BODY_LIMIT_CSV as string),
+    bodyLimitFormBytes: parseByteSize(values.BODY_LIMIT_FORM as string),
     outbox: {
       pollIntervalMs: values.OUTBOX_POLL_INTERVAL_MS as number,
       batchSize: values.OUTBOX_BATCH_SIZE as number,

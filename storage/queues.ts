@@ -28,7 +28,7 @@ export interface QueueRegistryOptions {
   stallIntervalMs?: number;
 }
 
-export const DEFAULT_STALL_INTERVAL_MS = 10_000;
+export const DEFAULT_STALL_INTERVAL_MS = 5_000;
 
 export class QueueRegistry {
   private readonly queues = new Map<QueueName, BeeQueue>();

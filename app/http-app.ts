@@ -22,7 +22,7 @@ import type { ContextServices } from '../storage/request-context';
 import type { DependencyMonitor } from '../storage/dependency-monitor';
 
 export interface AppDeps {
-  config: Pick<Config, 'redisUrl' | 'bodyLimitJsonBytes' | 'bodyLimitCsvBytes'>;
+  config: Pick<Config, 'redisUrl' | 'bodyLimitJsonBytes' | 'bodyLimitCsvBytes' | 'bodyLimitFormBytes'>;
   logger: Logger;
   dataSource: DataSource;
   meiliAdmin: Meilisearch;
@@ -69,7 +69,10 @@ export function createApp(deps: AppDeps): Koa {
   app.use(system.routes());
   app.use(api.routes());
   // The storefront and merchant console (web/), built on the HTTP API above.
-  const web = buildWeb({ config: deps.services.config, logger: deps.logger });
+  const web = buildWeb({
+    config: { ...deps.services.config, bodyLimitFormBytes: deps.config.bodyLimitFormBytes },
+    logger: deps.logger,
+  });
   app.use(web.middleware);
   app.use(fallback([system, api, ...web.routers]));
   return app;

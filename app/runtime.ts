@@ -80,8 +80,18 @@ export async function createRuntime(config: Config, name = 'commerce'): Promise<
     retryStrategy: () => 1_000,
   });
   redis.on('error', (error) => logger.debug({ err: error }, 'redis (rate limits) connection error'));
-  const zeroResults = new ZeroResultRecorder(dataSource, (error) =>
-    calmLog(logger).warn('zero-results:write', error, {}, 'search: could not write zero-result query counts; kept for the next write'),
+  const zeroResults = new ZeroResultRecorder(
+    dataSource,
+    (error) =>
+      calmLog(logger).warn('zero-results:write', error, {}, 'search: could not write zero-result query counts; kept for the next write'),
+    undefined,
+    undefined,
+    (error, entry) =>
+      logger.warn(
+        // The SQLSTATE only: the error's parameters hold the shoppers' raw queries.
+        { code: (error as { driverError?: { code?: unknown } }).driverError?.code, storeId: entry.storeId, count: entry.count },
+        'search: dropped a zero-result query count that the database refused for its content',
+      ),
   );
   const search = new SearchEngine(dataSource, meiliSearch, logger, {
     cacheMaxBytes: config.search.cacheMaxBytes,

@@ -5,7 +5,8 @@
  * - http and https only, no credentials in the URL, ports as given.
  * - Every address the host resolves to must be public: loopback, private (RFC 1918, ULA), link-local,
  *   CGNAT, multicast, reserved and documentation ranges, cloud metadata (169.254.169.254,
- *   fd00:ec2::254) and IPv4 addresses hidden in IPv6 (mapped, compatible, NAT64, 6to4) are refused.
+ *   fd00:ec2::254) and IPv4 addresses hidden in IPv6 (mapped, translated, compatible, NAT64, 6to4)
+ *   are judged by the IPv4 address inside.
  * - The check happens inside the socket's DNS lookup, so the address that was checked is the address
  *   connected to (a DNS answer that changes between check and connect — rebinding — cannot slip
  *   through). IP literals are checked before connecting.
@@ -152,7 +153,8 @@ const V6_BLOCKED: Array<[number[], number]> = [
 
 /**
  * Whether `address` (IPv4 or IPv6 text) is a public unicast address we may connect to. IPv4 inside
- * IPv6 (mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16) is judged by its IPv4 part.
+ * IPv6 (mapped ::ffff:a.b.c.d, translated ::ffff:0:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16) is
+ * judged by its IPv4 part.
  */
 export function isPublicAddress(address: string): boolean {
   const v4 = parseIpv4(address);
@@ -160,6 +162,7 @@ export function isPublicAddress(address: string): boolean {
   const v6 = parseIpv6(address);
   if (!v6) return false;
   if (inPrefix(v6, hex('::ffff:0:0'), 96)) return isPublicV4(v6.slice(12));
+  if (inPrefix(v6, hex('::ffff:0:0:0'), 96)) return isPublicV4(v6.slice(12));
   if (inPrefix(v6, hex('64:ff9b::'), 96)) return isPublicV4(v6.slice(12));
   if (inPrefix(v6, hex('2002::'), 16)) return isPublicV4(v6.slice(2, 6));
   return !V6_BLOCKED.some(([prefix, bits]) => inPrefix(v6, prefix, bits));

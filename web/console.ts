@@ -7,9 +7,9 @@
  */
 import Router from '@koa/router';
 import type Koa from 'koa';
-import rawBody from 'raw-body';
 import { apiClientFor, type ApiAnswer, type ApiClient, type Json, type Query } from './api-client';
 import type { ThemeEngine } from './theme-engine';
+import { FormBodyError, readFormBody } from './form-body';
 import { isUuid } from '../storage/ids';
 
 const ACCESS = 'console_at';
@@ -26,9 +26,10 @@ function cookieOptions(ctx: Koa.Context, maxAgeSeconds?: number) {
   };
 }
 
-async function form(ctx: Koa.Context): Promise<URLSearchParams> {
+/** A console form post, at most `limitBytes` (BODY_LIMIT_FORM); other content types read as empty. */
+async function readForm(ctx: Koa.Context, limitBytes: number): Promise<URLSearchParams> {
   if (!ctx.is('application/x-www-form-urlencoded')) return new URLSearchParams();
-  return new URLSearchParams(await rawBody(ctx.req, { limit: 64 * 1024, encoding: 'utf8' }));
+  return readFormBody(ctx, limitBytes);
 }
 
 const list = (value: string | null): string[] =>
@@ -78,8 +79,9 @@ function problemText(res: ApiAnswer): string {
   return fields ? `${detail} (${fields})` : detail;
 }
 
-export function buildConsoleRouter(theme: ThemeEngine): Router {
+export function buildConsoleRouter(theme: ThemeEngine, options: { formLimitBytes: number }): Router {
   const router = new Router({ prefix: '/console' });
+  const form = (ctx: Koa.Context): Promise<URLSearchParams> => readForm(ctx, options.formLimitBytes);
 
   async function page(ctx: Koa.Context, name: string, title: string, scope: Record<string, unknown> = {}): Promise<void> {
     const storeId = ctx.params.storeId;
@@ -115,7 +117,16 @@ export function buildConsoleRouter(theme: ThemeEngine): Router {
         return;
       }
     }
-    await next();
+    try {
+      await next();
+    } catch (error) {
+      // A form body over BODY_LIMIT_FORM (or otherwise unreadable): the page again, with the reason.
+      if (!(error instanceof FormBodyError)) throw error;
+      ctx.status = error.status;
+      await page(ctx, ctx.path === '/console/login' ? 'login' : 'message', ctx.path === '/console/login' ? 'Sign in' : 'Form not sent', {
+        error: error.message,
+      });
+    }
   });
 
   router.param('storeId', async (id, ctx, next) => {

@@ -8,13 +8,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Router from '@koa/router';
 import type Koa from 'koa';
-import rawBody from 'raw-body';
 import type { Logger } from 'pino';
 import type { Config } from '../lib/config';
 import { apiClientFor } from './api-client';
 import { buildConsoleRouter } from './console';
 import { buildStorefrontRouter, sectionLoaders } from './storefront';
 import { THEME_DIR, ThemeEngine } from './theme-engine';
+import { FormBodyError, readFormBody } from './form-body';
 
 const ASSET_TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
@@ -23,7 +23,7 @@ const ASSET_TYPES: Record<string, string> = {
 };
 
 export interface WebDeps {
-  config: Pick<Config, 'renderBudgets' | 'vision'>;
+  config: Pick<Config, 'renderBudgets' | 'vision' | 'bodyLimitFormBytes'>;
   logger: Logger;
 }
 
@@ -49,10 +49,20 @@ export function buildWeb(deps: WebDeps): { middleware: Koa.Middleware; routers: 
 
   // Creates a sandbox shop through the public sandbox operation, when the API offers one.
   root.post('/', async (ctx) => {
-    const email = new URLSearchParams(await rawBody(ctx.req, { limit: 8 * 1024, encoding: 'utf8' })).get('email') ?? '';
-    const res = await apiClientFor(ctx).request('POST', '/sandbox', { body: { email } });
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('Cache-Control', 'no-store');
+    let fields: URLSearchParams;
+    try {
+      fields = await readFormBody(ctx, deps.config.bodyLimitFormBytes);
+    } catch (error) {
+      // Over BODY_LIMIT_FORM (or unreadable): the start page with the reason, like the other refusals.
+      if (!(error instanceof FormBodyError)) throw error;
+      ctx.status = error.status;
+      ctx.body = await theme.renderFile('landing.liquid', { error: error.message });
+      return;
+    }
+    const email = fields.get('email') ?? '';
+    const res = await apiClientFor(ctx).request('POST', '/sandbox', { body: { email } });
     if (res.status === 201) {
       ctx.body = await theme.renderFile('landing.liquid', { sandbox: res.json });
       return;
@@ -67,7 +77,7 @@ export function buildWeb(deps: WebDeps): { middleware: Koa.Middleware; routers: 
   });
 
   const storefront = buildStorefrontRouter(theme, { uploadMaxBytes: deps.config.vision.uploadMaxBytes });
-  const consoleRouter = buildConsoleRouter(theme);
+  const consoleRouter = buildConsoleRouter(theme, { formLimitBytes: deps.config.bodyLimitFormBytes });
   const routers = [root, storefront, consoleRouter];
   const dispatchers = routers.map((router) => router.routes() as Koa.Middleware);
   const middleware: Koa.Middleware = async (ctx, next) => {

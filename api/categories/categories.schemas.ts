@@ -1,7 +1,7 @@
 /** DTOs of the categories area (categories and category attributes). */
 import Joi from 'joi';
 import { csvDocument, dto } from '../http/route';
-import { bool, dateTime, httpUrl, int, oneOf, storeId, text, uuid } from '../http/schema-types';
+import { bool, CSV_CELLS_CHECKED, dateTime, httpUrl, int, oneOf, storeId, text, uuid } from '../http/schema-types';
 
 // Value types ---------------------------------------------------------------------------------
 
@@ -75,6 +75,7 @@ export const CsvImportBodyDto = dto(
     csv: Joi.string()
       .min(1)
       .required()
+      .meta(CSV_CELLS_CHECKED)
       .description('UTF-8 CSV with a header row, in the column layout of the resource (see the operation).'),
   }),
 );

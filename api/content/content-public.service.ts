@@ -10,8 +10,7 @@ import type { ContentKind } from '../../storage/entities/content-entry.entity';
 import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { BadRequestError } from '../../lib/errors';
-import { UUID_PATTERN } from '../http/schema-types';
-import { decodeCursor, encodeCursor, isDate } from '../http/cursor';
+import { decodeCursor, encodeCursor, isDate, isUuid } from '../http/cursor';
 import { storeNotFound } from '../../domain/store-access';
 import { contentNotFound } from './content.service';
 import { contentError } from './content.errors';
@@ -66,7 +65,8 @@ function liveQuery(ctx: RequestContext, kind: ContentKind, storeId: string, now:
 
 /** Posts page newest first by (publishedAt, id); the cursor is the last row's pair. */
 const entryCursor = (entry: ContentEntry): string => encodeCursor([entry.publishedAt!.toISOString(), entry.id]);
-const invalidCursor = (): BadRequestError => contentError('invalid_cursor', 'The cursor is not valid.');
+const invalidCursor = (): BadRequestError =>
+  contentError('invalid_cursor', 'The cursor is not valid.', [{ path: 'query.cursor', message: 'cursor is invalid' }]);
 
 export interface PublicListQuery {
   slug?: string;
@@ -85,7 +85,7 @@ export async function listPublicContent(
   if (query.slug !== undefined) qb.andWhere('lower(c.slug) = lower(:slug)', { slug: query.slug });
   if (query.cursor !== undefined) {
     const [afterAt, afterId] = decodeCursor(query.cursor, {
-      accepts: ([at, id]) => UUID_PATTERN.test(id) && isDate(at),
+      accepts: ([at, id]) => isDate(at) && isUuid(id),
       invalid: invalidCursor,
     });
     qb.andWhere('(c.publishedAt < :afterAt OR (c.publishedAt = :afterAt AND c.id < :afterId))', { afterAt: new Date(afterAt), afterId });

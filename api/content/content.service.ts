@@ -155,7 +155,8 @@ export async function listContent(
   query: ListContentQuery,
 ): Promise<{ items: ContentEntryView[]; nextCursor: string | null }> {
   const store = await requireStore(ctx, query.storeId);
-  if (query.cursor !== undefined && !UUID_PATTERN.test(query.cursor)) throw contentError('invalid_cursor', 'The cursor is not valid.');
+  if (query.cursor !== undefined && !UUID_PATTERN.test(query.cursor))
+    throw contentError('invalid_cursor', 'The cursor is not valid.', [{ path: 'query.cursor', message: 'cursor is invalid' }]);
   const qb = tenantRepository(ctx, ContentEntry)
     .createQueryBuilder('c')
     .andWhere('c.storeId = :storeId', { storeId: store.id })

@@ -265,7 +265,7 @@ export async function importCustomers(ctx: RequestContext, storeId: string, sour
     result.rows.read += 1;
     if (result.rows.read > customerMaxRows)
       throw new PayloadTooLargeError(customerMaxRows, `A customer import takes at most ${customerMaxRows} rows.`);
-    const read = readCustomerRow(record.row, record.cells, header);
+    const read = record.errors.length ? record.errors : readCustomerRow(record.row, record.cells, header);
     if (Array.isArray(read)) {
       addErrors(read);
       result.rows.failed += 1;

@@ -9,6 +9,7 @@ import Joi from 'joi';
 import { parse } from 'csv-parse/sync';
 import { PayloadTooLargeError, ValidationError, type FieldError } from '../../lib/errors';
 import { httpError } from './http.errors';
+import { unstorableCharacter } from './validation';
 
 export interface CsvImportLayout {
   /** Column name → joi schema of the cell (strings; convert numbers and booleans in the schema). */
@@ -58,17 +59,21 @@ export function parseCsvImport<T>(text: string, layout: CsvImportLayout, fieldPa
   const out: T[] = [];
   rows.forEach((cells, index) => {
     const record: Record<string, string> = {};
+    const refused: FieldError[] = [];
     names.forEach((name, column) => {
       const cell = cells[column] ?? '';
-      if (cell !== '') record[name] = NEUTRALISED.test(cell) ? cell.slice(1) : cell;
+      const found = unstorableCharacter(cell);
+      if (found) refused.push({ path: `rows[${index + 1}].${name}`, message: `${name} must not contain ${found}` });
+      else if (cell !== '') record[name] = NEUTRALISED.test(cell) ? cell.slice(1) : cell;
     });
     const { value, error } = schema.validate(record, { abortEarly: false, convert: true, errors: { wrap: { label: false } } });
+    for (const e of refused) if (errors.length < MAX_REPORTED_ERRORS) errors.push(e);
     if (error) {
       for (const detail of error.details) {
-        if (errors.length < MAX_REPORTED_ERRORS)
-          errors.push({ path: `rows[${index + 1}].${detail.path.join('.')}`, message: detail.message });
+        const path = `rows[${index + 1}].${detail.path.join('.')}`;
+        if (errors.length < MAX_REPORTED_ERRORS && !refused.some((e) => e.path === path)) errors.push({ path, message: detail.message });
       }
-    } else {
+    } else if (!refused.length) {
       out.push(value as T);
     }
   });

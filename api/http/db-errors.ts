@@ -104,6 +104,11 @@ export function translateDatabaseError(error: unknown): AppError | undefined {
     case '22007':
     case '22008':
       return httpError('invalid_value', 'A value has the wrong format.');
+    case '22021':
+    case '22P05':
+      // character_not_in_repertoire, untranslatable_character: a NUL or an unpaired surrogate that the
+      // validation let through (api/http/validation.ts refuses them in every request string).
+      return httpError('invalid_value', 'A value contains a character that cannot be stored (such as U+0000).');
     case '22003':
     case '22001':
       return httpError('value_out_of_range', 'A value is out of range or too long.');

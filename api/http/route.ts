@@ -5,6 +5,7 @@
  */
 import type Koa from 'koa';
 import Joi from 'joi';
+import { CSV_CELLS_CHECKED } from './schema-types';
 import type { RequestContext } from '../../storage/request-context';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -129,7 +130,7 @@ export function pendingDto(name: string, contentType: BodyContentType = 'applica
 
 /** A CSV document (request or response) with a header row. */
 export function csvDocument(name: string, description: string): NamedSchema {
-  return { name, schema: Joi.string().description(description), contentType: 'text/csv', pending: false };
+  return { name, schema: Joi.string().description(description).meta(CSV_CELLS_CHECKED), contentType: 'text/csv', pending: false };
 }
 
 /** Marks a query parameter the specification lists as "(r)": optional here (docs/decisions.md, Optional filters), said so in the OpenAPI description. */

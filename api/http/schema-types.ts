@@ -9,6 +9,12 @@ import { UUID_PATTERN } from '../../storage/ids';
 /** The one definition of a UUID (storage/ids.ts), under the name the API's modules import it by. */
 export { UUID_PATTERN };
 
+/**
+ * Meta of a string schema holding a CSV document whose reader checks each cell (reporting
+ * `rows[N].column`), so the validation's check of every string (api/http/validation.ts) leaves it to them.
+ */
+export const CSV_CELLS_CHECKED = { csvCellsChecked: true } as const;
+
 export const uuid = (): Joi.StringSchema =>
   Joi.string()
     .pattern(UUID_PATTERN, 'uuid')

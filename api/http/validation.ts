@@ -52,10 +52,86 @@ function toFieldErrors(location: string, error: Joi.ValidationError): FieldError
   });
 }
 
+/** A UTF-16 surrogate without its pair: like U+0000, text that PostgreSQL cannot store (text or jsonb). */
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const MAX_CHARACTER_ERRORS = 50;
+const MAX_SCAN_DEPTH = 64;
+
+/** Why `value` cannot be stored, or undefined when it can. */
+export function unstorableCharacter(value: string): string | undefined {
+  if (value.includes('\u0000')) return 'the NUL character (U+0000)';
+  return UNPAIRED_SURROGATE.test(value) ? 'an unpaired UTF-16 surrogate' : undefined;
+}
+
+const segmentText = (segment: string | number): string => (typeof segment === 'number' ? `[${segment}]` : `.${segment}`);
+
+/**
+ * Every string of the input (values and object keys, at any depth) that holds a character no column
+ * can store: NUL or an unpaired surrogate. Checked here, over the raw input, so that every string of
+ * every schema (`Joi.any()` objects kept as jsonb included) refuses them with the field's path,
+ * instead of reaching the database and failing there.
+ */
+function unstorableCharacterErrors(location: string, value: unknown): FieldError[] {
+  const errors: FieldError[] = [];
+  const visit = (node: unknown, path: Array<string | number>, depth: number): void => {
+    if (errors.length >= MAX_CHARACTER_ERRORS || depth > MAX_SCAN_DEPTH) return;
+    const label = (): string => (path.length ? path.map(String).join('.') : location);
+    if (typeof node === 'string') {
+      const found = unstorableCharacter(node);
+      if (found) errors.push({ path: `${location}${path.map(segmentText).join('')}`, message: `${label()} must not contain ${found}` });
+      return;
+    }
+    if (node === null || typeof node !== 'object' || Buffer.isBuffer(node) || node instanceof Date) return;
+    if (Array.isArray(node)) {
+      node.forEach((item, index) => visit(item, [...path, index], depth + 1));
+      return;
+    }
+    for (const [key, item] of Object.entries(node as Record<string, unknown>)) {
+      const found = unstorableCharacter(key);
+      if (found && errors.length < MAX_CHARACTER_ERRORS)
+        errors.push({
+          path: `${location}${[...path, key].map(segmentText).join('')}`,
+          message: `the field name ${JSON.stringify(key)} must not contain ${found}`,
+        });
+      else visit(item, [...path, key], depth + 1);
+    }
+  };
+  visit(value, [], 0);
+  return errors;
+}
+
+interface SchemaDescription {
+  metas?: Array<Record<string, unknown>>;
+  keys?: Record<string, SchemaDescription>;
+}
+const hasCsvMeta = (desc: SchemaDescription | undefined): boolean => (desc?.metas ?? []).some((m) => m.csvCellsChecked === true);
+const csvFieldsOf = new WeakMap<Joi.Schema, { whole: boolean; fields: Set<string> }>();
+
+/** Whether the value as a whole, or which of its top-level fields, are CSV documents checked cell by cell. */
+function csvFields(schema: Joi.Schema): { whole: boolean; fields: Set<string> } {
+  let found = csvFieldsOf.get(schema);
+  if (!found) {
+    const desc = schema.describe() as SchemaDescription;
+    const fields = new Set(Object.entries(desc.keys ?? {}).flatMap(([key, child]) => (hasCsvMeta(child) ? [key] : [])));
+    found = { whole: hasCsvMeta(desc), fields };
+    csvFieldsOf.set(schema, found);
+  }
+  return found;
+}
+
 export function validatePart<T>(location: 'params' | 'query' | 'body', schema: Joi.Schema, value: unknown): T {
   const result = schema.validate(value, VALIDATION_OPTIONS);
-  if (result.error) {
-    const errors = toFieldErrors(location, result.error);
+  // A CSV document's reader reports a bad cell as a row error (api/http/csv-import.ts, api/imports/csv-stream.ts).
+  const csv = csvFields(schema);
+  let scanned = value;
+  if (csv.whole) scanned = undefined;
+  else if (csv.fields.size && value !== null && typeof value === 'object' && !Array.isArray(value))
+    scanned = Object.fromEntries(Object.entries(value).filter(([key, item]) => !(csv.fields.has(key) && typeof item === 'string')));
+  const characterErrors = unstorableCharacterErrors(location, scanned);
+  if (result.error || characterErrors.length) {
+    // One problem per field: a field with an unstorable character reports that, not also its format.
+    const flagged = new Set(characterErrors.map((e) => e.path));
+    const errors = [...characterErrors, ...(result.error ? toFieldErrors(location, result.error).filter((e) => !flagged.has(e.path)) : [])];
     throw new ValidationError(
       `The request ${location === 'params' ? 'path' : location} is invalid: ${errors.map((e) => e.message).join('; ')}.`,
       errors,

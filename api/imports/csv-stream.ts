@@ -7,6 +7,7 @@
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { ValidationError, type FieldError } from '../../lib/errors';
+import { unstorableCharacter } from '../http/validation';
 import { importsError } from './imports.errors';
 
 export type CsvSource = string | Buffer | AsyncIterable<Buffer | string>;
@@ -16,6 +17,11 @@ export interface CsvRecord {
   row: number;
   /** Cell values by column name (trimmed header names); empty cells are absent. */
   cells: Record<string, string>;
+  /**
+   * Cells that hold a character no column can store (U+0000, an unpaired surrogate), one error per
+   * cell; such a cell is left out of `cells`, and the importer counts the row as failed.
+   */
+  errors: RowError[];
 }
 
 const NEUTRALISED = /^'[=+\-@\t\r]/;
@@ -62,11 +68,14 @@ export async function* csvRecords(
       }
       row += 1;
       const record: Record<string, string> = {};
+      const errors: RowError[] = [];
       names.forEach((name, column) => {
         const cell = cells[column] ?? '';
-        if (cell.trim() !== '') record[name] = NEUTRALISED.test(cell) ? cell.slice(1) : cell;
+        const refused = unstorableCharacter(cell);
+        if (refused) errors.push({ row, column: name, message: `must not contain ${refused}` });
+        else if (cell.trim() !== '') record[name] = NEUTRALISED.test(cell) ? cell.slice(1) : cell;
       });
-      yield { row, cells: record };
+      yield { row, cells: record, errors };
     }
   } catch (error) {
     if (error instanceof ValidationError) throw error;

@@ -65,10 +65,11 @@ export async function* productGroups(records: AsyncIterable<CsvRecord>): AsyncGe
     if (current && handle === current.handle && handle !== '') {
       current.records.push(record);
       current.lastRow = record.row;
+      current.errors.push(...record.errors);
       continue;
     }
     if (current) yield current;
-    current = { handle, firstRow: record.row, lastRow: record.row, records: [record], errors: [] };
+    current = { handle, firstRow: record.row, lastRow: record.row, records: [record], errors: [...record.errors] };
     if (handle === '') current.errors.push({ row: record.row, column: 'handle', message: 'is required' });
     const first = seen.get(handle);
     if (handle !== '' && first !== undefined)

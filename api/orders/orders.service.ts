@@ -26,8 +26,7 @@ import { NotFoundError, ValidationError, type FieldError } from '../../lib/error
 import { priceLines } from '../../domain/pricing-engine';
 import { recordFlashSaleSales } from '../flash-sales/flash-sales.stock';
 import { formatUnits, rescale, RESULT_DECIMALS, SCALE, toUnits, unitsToNumber } from '../../domain/money';
-import { UUID_PATTERN } from '../http/schema-types';
-import { decodeCursor, encodeCursor, isDate } from '../http/cursor';
+import { decodeCursor, encodeCursor, isDate, isUuid } from '../http/cursor';
 import { requireStore } from '../../domain/store-access';
 import { emitEvent } from '../webhooks/events';
 import { ordersError } from './orders.errors';
@@ -352,7 +351,7 @@ export async function listOrders(
   if (input.customerId) query.andWhere('o.customerId = :customerId', { customerId: input.customerId.toLowerCase() });
   if (input.status) query.andWhere('o.status = :status', { status: input.status });
   if (input.cursor !== undefined) {
-    const [afterAt, afterId] = decodeCursor(input.cursor, { accepts: ([at, id]) => UUID_PATTERN.test(id) && isDate(at) });
+    const [afterAt, afterId] = decodeCursor(input.cursor, { accepts: ([at, id]) => isDate(at) && isUuid(id) });
     query.andWhere('(o.createdAt, o.id) < (:afterAt, :afterId)', { afterAt, afterId });
   }
   const rows = await query.getMany();

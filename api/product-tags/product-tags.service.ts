@@ -20,8 +20,7 @@ import { enqueueOutbox, type OutboxEvent } from '../../storage/outbox';
 import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { ConflictError, NotFoundError } from '../../lib/errors';
-import { UUID_PATTERN } from '../http/schema-types';
-import { decodeCursor, encodeCursor } from '../http/cursor';
+import { decodeCursor, encodeCursor, isText, isUuid } from '../http/cursor';
 import { requireStore } from '../../domain/store-access';
 import { TAG_SLUG_MAX } from './product-tags.schemas';
 import { freeStoreSlug, inSlugTransaction, slugify, storeSlugInUse } from '../../domain/slugs';
@@ -126,7 +125,7 @@ export async function listProductTags(
     });
   }
   if (input.cursor !== undefined) {
-    const [afterName, afterId] = decodeCursor(input.cursor, { accepts: ([, id]) => UUID_PATTERN.test(id) });
+    const [afterName, afterId] = decodeCursor(input.cursor, { accepts: ([name, id]) => isText(name) && isUuid(id) });
     query.andWhere('(lower(t.name), t.id) > (:afterName, :afterId)', { afterName, afterId });
   }
   const rows = await query.getMany();

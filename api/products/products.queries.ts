@@ -4,7 +4,7 @@
  * the caller's tenant and a store the caller may read.
  */
 import type { RequestContext } from '../../storage/request-context';
-import { decodeCursor, encodeCursor } from '../http/cursor';
+import { decodeCursor, encodeCursor, isBigint, isDecimal, isPgTimestamp, isText, isUuid } from '../http/cursor';
 import { BadRequestError } from '../../lib/errors';
 import { requireStore } from '../../domain/store-access';
 import type { PRODUCT_SORT_FIELDS, PRODUCT_STATUSES, PRODUCT_TYPES, SORT_DIRECTIONS } from './products.schemas';
@@ -55,13 +55,17 @@ interface SummaryRow {
 
 const STOCK_SQL = '(SELECT COALESCE(sum(v.stock), 0) FROM product_variants v WHERE v.product_id = p.id)';
 
-/** Each sort key: its SQL expression and the type its cursor value is read back as. */
-const SORTS: Record<ProductFilters['sortBy'], { expr: string; type: string }> = {
-  createdAt: { expr: 'p.created_at', type: 'timestamptz' },
-  updatedAt: { expr: 'p.updated_at', type: 'timestamptz' },
-  name: { expr: 'lower(p.title)', type: 'text' },
-  price: { expr: 'p.price', type: 'numeric' },
-  stock: { expr: STOCK_SQL, type: 'bigint' },
+/**
+ * Each sort key: its SQL expression, the type its cursor value is read back as, and the check that a
+ * cursor value is one PostgreSQL wrote as text for that type (so a tampered one is a 400, not a
+ * failed cast).
+ */
+const SORTS: Record<ProductFilters['sortBy'], { expr: string; type: string; accepts: (value: string) => boolean }> = {
+  createdAt: { expr: 'p.created_at', type: 'timestamptz', accepts: isPgTimestamp },
+  updatedAt: { expr: 'p.updated_at', type: 'timestamptz', accepts: isPgTimestamp },
+  name: { expr: 'lower(p.title)', type: 'text', accepts: isText },
+  price: { expr: 'p.price', type: 'numeric', accepts: isDecimal },
+  stock: { expr: STOCK_SQL, type: 'bigint', accepts: isBigint },
 };
 
 const SUMMARY_COLUMNS = `p.id, p.store_id, p.title, p.slug, p.type, p.status, p.price, p.compare_at_price, p.currency, p.brand_id, p.vendor_id,
@@ -145,7 +149,8 @@ const invalidCursor = (): BadRequestError =>
 const readCursor = (cursor: string, filters: ProductFilters): ProductCursor =>
   decodeCursor<ProductCursor>(cursor, {
     length: 4,
-    accepts: ([sortBy, sortDir, , id]) => /^[0-9a-f-]{36}$/i.test(id) && sortBy === filters.sortBy && sortDir === filters.sortDir,
+    accepts: ([sortBy, sortDir, value, id]) =>
+      sortBy === filters.sortBy && sortDir === filters.sortDir && SORTS[filters.sortBy].accepts(value) && isUuid(id),
     invalid: invalidCursor,
   });
 

@@ -71,7 +71,7 @@ export async function listSynonyms(
 ): Promise<{ items: SearchSynonymView[]; nextCursor: string | null }> {
   const store = await requireStore(ctx, query.storeId);
   if (query.cursor !== undefined && !UUID_PATTERN.test(query.cursor))
-    throw searchSynonymsError('invalid_cursor', 'The cursor is not valid.');
+    throw searchSynonymsError('invalid_cursor', 'The cursor is not valid.', [{ path: 'query.cursor', message: 'cursor is invalid' }]);
   const qb = tenantRepository(ctx, SearchSynonym).createQueryBuilder('s').andWhere('s.storeId = :storeId', { storeId: store.id });
   if (query.search !== undefined) {
     const like = `%${query.search

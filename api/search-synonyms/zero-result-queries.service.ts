@@ -18,7 +18,7 @@
  *   input or a term, or a word of a multi-word term); otherwise PRODUCT (a product was added, published
  *   or changed since). null when not answered (or unknown).
  */
-import type { DataSource, EntityManager } from 'typeorm';
+import { QueryFailedError, type DataSource, type EntityManager } from 'typeorm';
 import { servicesOf, type RequestContext } from '../../storage/request-context';
 import { requireStore } from '../../domain/store-access';
 import { MeiliResponseError } from '../../search/search-transport';
@@ -89,11 +89,27 @@ export async function recordZeroResults(db: DataSource | EntityManager, entries:
 }
 
 /**
+ * True when PostgreSQL refused the write for what a row holds (SQLSTATE class 22, data exception:
+ * a NUL or an unpaired surrogate in a query, say) rather than for the state of the database or the
+ * connection; writing the same row again can never succeed.
+ */
+export function isRefusedContent(error: unknown): boolean {
+  if (!(error instanceof QueryFailedError)) return false;
+  const code = (error.driverError as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && code.startsWith('22');
+}
+
+/**
  * The api process's counter of zero-result searches: a search that finds nothing only adds to a map
  * in memory, and the map is written with one upsert at most every `flushMs` (the search path holds
  * no database work). A failed write keeps its counts for the next one; what is still unwritten when
  * the process is killed without a shutdown is lost (at most `flushMs` of counts: shoppers' searches,
  * not anybody's data).
+ *
+ * One row that PostgreSQL refuses for its content never holds back the others: a batch refused for
+ * its content is split in halves and each half written on its own, down to the single rows, so the
+ * rows it cannot write are found (in about log2(batch) writes each), dropped and passed to `onDropped`
+ * once, and every other row is written. Any other failure keeps the rows for the next write.
  */
 export class ZeroResultRecorder {
   private pending = new Map<string, ZeroResultCount>();
@@ -106,6 +122,8 @@ export class ZeroResultRecorder {
     private readonly flushMs = 200,
     /** Distinct store and query pairs held at most; beyond, the write happens at once. */
     private readonly maxPending = 5_000,
+    /** A row PostgreSQL refused for its content, dropped (called once per dropped row). */
+    private readonly onDropped: (error: unknown, entry: ZeroResultCount) => void = (error) => onError(error),
   ) {}
 
   add(storeId: string, rawQuery: string, at = new Date()): void {
@@ -131,20 +149,39 @@ export class ZeroResultRecorder {
     if (this.pending.size === 0) return;
     const batch = [...this.pending.values()];
     this.pending = new Map();
-    this.writing = recordZeroResults(this.db, batch)
-      .catch((error: unknown) => {
-        this.onError(error);
-        // Kept for the next write, merged with what arrived meanwhile.
-        for (const old of batch) {
-          const key = `${old.storeId.toLowerCase()}\u0000${old.query}`;
-          const newer = this.pending.get(key);
-          if (newer) this.pending.set(key, { ...newer, count: newer.count + old.count, firstSeenAt: old.firstSeenAt });
-          else if (this.pending.size < this.maxPending) this.pending.set(key, old);
-        }
-        this.timer ??= setTimeout(() => void this.flush(), Math.max(this.flushMs, 1_000));
-      })
-      .finally(() => (this.writing = undefined));
+    this.writing = this.write(batch).finally(() => (this.writing = undefined));
     await this.writing;
+  }
+
+  /** Writes `batch`, bisecting a batch refused for its content; keeps the rows of any other failure. */
+  private async write(batch: ZeroResultCount[]): Promise<void> {
+    try {
+      await recordZeroResults(this.db, batch);
+    } catch (error) {
+      if (!isRefusedContent(error)) {
+        this.onError(error);
+        this.keep(batch);
+        return;
+      }
+      if (batch.length === 1) {
+        this.onDropped(error, batch[0]!);
+        return;
+      }
+      const half = Math.ceil(batch.length / 2);
+      await this.write(batch.slice(0, half));
+      await this.write(batch.slice(half));
+    }
+  }
+
+  /** Keeps unwritten counts for the next write, merged with what arrived meanwhile. */
+  private keep(batch: ZeroResultCount[]): void {
+    for (const old of batch) {
+      const key = `${old.storeId.toLowerCase()}\u0000${old.query}`;
+      const newer = this.pending.get(key);
+      if (newer) this.pending.set(key, { ...newer, count: newer.count + old.count, firstSeenAt: old.firstSeenAt });
+      else if (this.pending.size < this.maxPending) this.pending.set(key, old);
+    }
+    this.timer ??= setTimeout(() => void this.flush(), Math.max(this.flushMs, 1_000));
   }
 
   /** Stops the timer and writes what is pending. */

@@ -193,7 +193,7 @@ export async function listShippingRates(
 ): Promise<{ items: ShippingRateView[]; nextCursor: string | null }> {
   const store = await requireStore(ctx, query.storeId);
   if (query.cursor !== undefined && !UUID_PATTERN.test(query.cursor))
-    throw shippingRatesError('invalid_cursor', 'The cursor is not valid.');
+    throw shippingRatesError('invalid_cursor', 'The cursor is not valid.', [{ path: 'query.cursor', message: 'cursor is invalid' }]);
   const qb = tenantRepository(ctx, ShippingRate).createQueryBuilder('r').andWhere('r.storeId = :storeId', { storeId: store.id });
   if (query.cursor !== undefined) qb.andWhere('r.id > :cursor', { cursor: query.cursor });
   const rows = await qb

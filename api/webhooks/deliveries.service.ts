@@ -65,7 +65,8 @@ export function deliveryView(d: WebhookDelivery, endpointUrl?: string | null): W
 const deliveryNotFound = (): NotFoundError => webhooksError('webhook_delivery_not_found', 'The webhook delivery does not exist.');
 
 function checkCursor(cursor: string | undefined): void {
-  if (cursor !== undefined && !UUID_PATTERN.test(cursor)) throw webhooksError('invalid_cursor', 'The cursor is not valid.');
+  if (cursor !== undefined && !UUID_PATTERN.test(cursor))
+    throw webhooksError('invalid_cursor', 'The cursor is not valid.', [{ path: 'query.cursor', message: 'cursor is invalid' }]);
 }
 
 type Page = { items: WebhookDeliveryView[]; nextCursor: string | null };

@@ -148,7 +148,8 @@ export async function listEndpoints(
   query: ListEndpointsQuery,
 ): Promise<{ items: WebhookEndpointView[]; nextCursor: string | null }> {
   requireWebhookAdmin(ctx);
-  if (query.cursor !== undefined && !UUID_PATTERN.test(query.cursor)) throw webhooksError('invalid_cursor', 'The cursor is not valid.');
+  if (query.cursor !== undefined && !UUID_PATTERN.test(query.cursor))
+    throw webhooksError('invalid_cursor', 'The cursor is not valid.', [{ path: 'query.cursor', message: 'cursor is invalid' }]);
   const qb = tenantRepository(ctx, WebhookEndpoint).createQueryBuilder('e');
   if (query.cursor !== undefined) qb.andWhere('e.id > :cursor', { cursor: query.cursor });
   const rows = await qb

@@ -158,6 +158,44 @@ describe('zero-result queries', function () {
       await recorder.close();
       expect((await rowsOf(m.storeId)).map((r) => [r.query, r.sample, r.count])).to.deep.equal([['blue shirt', 'Blue Shirt', '3']]);
     });
+
+    it('drops (and reports once) a row the database refuses for its content, and writes every other row', async () => {
+      const [a, b] = [await newMerchant(), await newMerchant()];
+      const errors: unknown[] = [];
+      const dropped: Array<{ storeId: string; query: string }> = [];
+      const recorder = new ZeroResultRecorder(
+        server.runtime.dataSource,
+        (e) => errors.push(e),
+        60_000,
+        5_000,
+        (_e, entry) => dropped.push({ storeId: entry.storeId, query: entry.query }),
+      );
+      recorder.add(a.storeId, 'before');
+      // U+0000 and an unpaired surrogate: jsonb refuses both (SQLSTATE 22P05, 22P02).
+      recorder.add(b.storeId, 'glorp\u0000quux');
+      recorder.add(b.storeId, 'lone \ud800 half');
+      recorder.add(a.storeId, 'after');
+      recorder.add(b.storeId, 'other store');
+      await recorder.flush();
+      expect((await rowsOf(a.storeId)).map((r) => [r.query, r.count])).to.deep.equal([
+        ['after', '1'],
+        ['before', '1'],
+      ]);
+      expect((await rowsOf(b.storeId)).map((r) => [r.query, r.count])).to.deep.equal([['other store', '1']]);
+      expect(dropped).to.have.deep.members([
+        { storeId: b.storeId, query: 'glorp\u0000quux' },
+        { storeId: b.storeId, query: 'lone \ud800 half' },
+      ]);
+      expect(errors).to.deep.equal([]);
+      // Nothing is kept for a next write: the next flush writes only what is new.
+      recorder.add(a.storeId, 'before');
+      await recorder.close();
+      expect((await rowsOf(a.storeId)).map((r) => [r.query, r.count])).to.deep.equal([
+        ['after', '1'],
+        ['before', '2'],
+      ]);
+      expect(dropped).to.have.length(2);
+    });
   });
 
   describe('GET /search-synonyms/zero-result-queries', () => {

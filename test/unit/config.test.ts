@@ -45,6 +45,7 @@ describe('configuration (loadConfig)', () => {
         meiliMasterKey: KEY,
         bodyLimitJsonBytes: 1024 * 1024,
         bodyLimitCsvBytes: 64 * 1024 * 1024,
+        bodyLimitFormBytes: 64 * 1024,
         outbox: { pollIntervalMs: 250, batchSize: 200, reclaimAfterMs: 60_000, retryBaseMs: 1_000, retryMaxMs: 300_000 },
         shutdownTimeoutMs: 10_000,
         roles: ['api', 'relay', 'indexer', 'vision', 'jobs'],

@@ -136,6 +136,20 @@ describe('database connection loss (isConnectionLoss, translateDatabaseError)', 
     expect503(new QueryRunnerProviderAlreadyReleasedError(), 'QueryRunnerProviderAlreadyReleasedError');
   });
 
+  it('answers 400 invalid_value for a character the database cannot store (22021, 22P05), without the driver message', () => {
+    for (const [code, message] of [
+      ['22021', 'invalid byte sequence for encoding "UTF8": 0x00'],
+      ['22P05', 'unsupported Unicode escape sequence'],
+    ] as const) {
+      const error = queryFailed(databaseError(message, code));
+      expect(isConnectionLoss(error), code).to.equal(false);
+      const translated = translateDatabaseError(error)!;
+      expect(translated.status, code).to.equal(400);
+      expect(translated.code, code).to.equal('invalid_value');
+      expect(translated.message, code).not.to.include(message);
+    }
+  });
+
   it('leaves everything else alone: constraint errors keep their answers, unknown errors stay 500', () => {
     const duplicate = queryFailed(databaseError('duplicate key value violates unique constraint "products_pkey"', '23505'));
     expect(isConnectionLoss(duplicate)).to.equal(false);

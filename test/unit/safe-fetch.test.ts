@@ -83,6 +83,48 @@ describe('safe fetch: public addresses only', () => {
     }
   });
 
+  it('judges IPv4-mapped, IPv4-translated and NAT64 IPv6 addresses by the IPv4 address inside', () => {
+    const inner = {
+      private: ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1'],
+      public: ['8.8.8.8', '1.1.1.1', '93.184.216.34'],
+    };
+    const hexTail = (v4: string): string => {
+      const [a, b, c, d] = v4.split('.').map(Number) as [number, number, number, number];
+      return `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+    };
+    const forms = (v4: string): string[] => [
+      `::ffff:${v4}`,
+      `::ffff:${hexTail(v4)}`,
+      `::ffff:0:${v4}`,
+      `::ffff:0:${hexTail(v4)}`,
+      `0:0:0:0:ffff:0:${v4}`,
+      `64:ff9b::${v4}`,
+      `64:ff9b::${hexTail(v4)}`,
+    ];
+    for (const v4 of inner.private) for (const address of forms(v4)) expect(isPublicAddress(address), address).to.equal(false);
+    for (const v4 of inner.public) for (const address of forms(v4)) expect(isPublicAddress(address), address).to.equal(true);
+    const reason = (url: string): string | undefined => {
+      try {
+        checkUrl(url);
+        return undefined;
+      } catch (error) {
+        return (error as SafeFetchError).reason;
+      }
+    };
+    for (const url of [
+      'http://[::ffff:0:127.0.0.1]/',
+      'http://[::ffff:0:169.254.169.254]/latest/meta-data',
+      'http://[::ffff:0:a00:1]/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://[64:ff9b::127.0.0.1]/',
+      'http://[64:ff9b::a9fe:a9fe]/',
+    ]) {
+      expect(reason(url), url).to.equal('address_not_allowed');
+    }
+    expect(reason('http://[::ffff:0:8.8.8.8]/')).to.equal(undefined);
+    expect(reason('http://[64:ff9b::8.8.8.8]/')).to.equal(undefined);
+  });
+
   it('checks scheme, credentials and IP-literal hosts before connecting (WHATWG-normalised forms included)', () => {
     const reason = (url: string): string | undefined => {
       try {

@@ -1,6 +1,6 @@
 /**
- * Prints the import graph's cycles between the project's source files (type-only imports and
- * `require('./…')` included), and exits 1 when there is one. A cycle means two modules depend on
+ * Prints the import graph's cycles between the project's source files (type-only imports,
+ * `require('./…')` and dynamic `import('./….js')` included), and exits 1 when there is one. A cycle means two modules depend on
  * each other, so neither can be read, tested or moved alone; the layer rules in eslint.config.mjs
  * keep the folders in one direction, this check keeps the files within them so too.
  *
@@ -30,12 +30,13 @@ function sourceFiles(): string[] {
 
 function resolveImport(from: string, specifier: string): string | undefined {
   if (!specifier.startsWith('.')) return undefined;
-  const base = path.resolve(path.dirname(from), specifier);
+  // `./x.js` in TypeScript source names `./x.ts` (as a dynamic import() must spell it).
+  const base = path.resolve(path.dirname(from), specifier.replace(/\.js$/, ''));
   for (const candidate of [`${base}.ts`, path.join(base, 'index.ts')]) if (fs.existsSync(candidate)) return candidate;
   return undefined;
 }
 
-/** Every relative module a file imports: import/export declarations and require('…') calls. */
+/** Every relative module a file imports: import/export declarations, require('…') and import('…') calls. */
 export function importsOf(file: string): string[] {
   const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
   const found = new Set<string>();
@@ -49,8 +50,7 @@ export function importsOf(file: string): string[] {
       if (target) found.add(target);
     } else if (
       ts.isCallExpression(node) &&
-      ts.isIdentifier(node.expression) &&
-      node.expression.text === 'require' &&
+      ((ts.isIdentifier(node.expression) && node.expression.text === 'require') || node.expression.kind === ts.SyntaxKind.ImportKeyword) &&
       node.arguments[0] &&
       ts.isStringLiteral(node.arguments[0])
     ) {

@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { l2normalise, type Embedder } from './embedder';
+import { l2normalise, type Embedder } from './embedding';
 import type { PreparedImage } from './image';
 
 interface ClipFolder {

@@ -11,29 +11,9 @@
 import type { VisualModel } from '../storage/entities/product-image-vector.entity';
 import type { VisionConfig } from '../lib/config';
 import type { PreparedImage } from './image';
+import { MOBILENET_DIMENSIONS, type Embedder } from './embedding';
 
-export interface Embedder {
-  readonly model: VisualModel;
-  readonly dimensions: number;
-  /** Side of the square RGB input the model takes. */
-  readonly inputSize: number;
-  /** One vector per image, in order. */
-  embedImages(images: PreparedImage[]): Promise<Float32Array[]>;
-  /** Present when the model embeds text into the same space as images. */
-  embedTexts?(texts: string[]): Promise<Float32Array[]>;
-  dispose(): Promise<void>;
-}
-
-export const MOBILENET_DIMENSIONS = 1280;
-export const MOBILENET_INPUT = 224;
-
-export function l2normalise(vector: Float32Array): Float32Array {
-  let sum = 0;
-  for (let i = 0; i < vector.length; i += 1) sum += vector[i]! * vector[i]!;
-  const norm = Math.sqrt(sum);
-  if (norm > 0) for (let i = 0; i < vector.length; i += 1) vector[i] = vector[i]! / norm;
-  return vector;
-}
+export { l2normalise, MOBILENET_DIMENSIONS, MOBILENET_INPUT, type Embedder } from './embedding';
 
 /** Loads the model in the calling thread (the embedding thread uses this). */
 export async function loadEmbedderHere(model: VisualModel, config: Pick<VisionConfig, 'clipModelDir'>): Promise<Embedder> {

@@ -8,7 +8,7 @@ import * as tf from '@tensorflow/tfjs';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { load } from 'nsfwjs';
 import { PROJECT_ROOT } from '../lib/config';
-import { l2normalise, MOBILENET_DIMENSIONS, MOBILENET_INPUT, type Embedder } from './embedder';
+import { l2normalise, MOBILENET_DIMENSIONS, MOBILENET_INPUT, type Embedder } from './embedding';
 import type { PreparedImage } from './image';
 
 let backendReady: Promise<void> | undefined;

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { VisualModel } from '../storage/entities/product-image-vector.entity';
-import type { Embedder } from './embedder';
+import type { Embedder } from './embedding';
 import type { PreparedImage } from './image';
 
 interface Ready {

@@ -136,6 +136,8 @@ export async function createRuntime(config: Config, name = 'commerce'): Promise<
       redis.disconnect();
       await queues.close(config.shutdownTimeoutMs);
       if (dataSource.isInitialized) await dataSource.destroy();
+      // Failures counted since the last summary line are logged before the process ends.
+      calmLog(logger).flush();
     },
   };
 }

@@ -11,7 +11,7 @@ import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
 import { BACKOFF_SQL, jobIdFor, type OutboxJobData, type OutboxSettings } from '../storage/outbox';
 import { withTimeout, type QueueName, type QueueRegistry } from '../storage/queues';
-import { CalmLog } from '../lib/calm-log';
+import { calmLog } from '../lib/calm-log';
 import { OutboxWakeListener } from './outbox-wake';
 
 interface ClaimedRow {
@@ -57,7 +57,6 @@ export class OutboxRelay {
   private passes = 0;
   private wakeRequested = false;
   private listener: OutboxWakeListener | undefined;
-  private readonly calm: CalmLog;
   private lastSweep = Date.now();
 
   constructor(
@@ -66,9 +65,7 @@ export class OutboxRelay {
     private readonly settings: OutboxSettings,
     private readonly logger: Logger,
     private readonly relayId = `relay-${process.pid}`,
-  ) {
-    this.calm = new CalmLog(logger);
-  }
+  ) {}
 
   /**
    * Makes waiting rows due now, for when a dependency that was down is back: the backoff of rows
@@ -83,13 +80,7 @@ export class OutboxRelay {
     );
     let inFlight: unknown[] = [];
     if (downSince) {
-      inFlight = await this.dataSource.query(
-        `WITH due AS (
-           UPDATE outbox SET status = 'pending', claimed_at = NULL, claimed_by = NULL, available_at = now()
-            WHERE status = 'in_flight' AND claimed_at < $1 RETURNING id)
-         SELECT id FROM due`,
-        [downSince],
-      );
+      inFlight = await this.claimAgainNow('claimed_at < $1', [downSince]);
     }
     this.wake();
     return { pending: pending.length, inFlight: inFlight.length };
@@ -167,7 +158,7 @@ export class OutboxRelay {
   }
 
   private async release(ids: string[], error: unknown): Promise<void> {
-    this.calm.warn('relay:enqueue', error, {}, 'outbox rows could not be enqueued; they stay pending');
+    calmLog(this.logger).warn('relay:enqueue', error, {}, 'outbox rows could not be enqueued; they stay pending');
     await this.dataSource.query(
       `UPDATE outbox SET status = 'pending', claimed_at = NULL, claimed_by = NULL, last_error = $3, available_at = ${BACKOFF_SQL}
         WHERE id = ANY($4::bigint[]) AND status = 'in_flight'`,
@@ -205,15 +196,20 @@ export class OutboxRelay {
       if (!held || held.status === 'failed') orphans.push(...job.rows);
     });
     if (!orphans.length) return 0;
-    const moved: unknown[] = await this.dataSource.query(
-      `WITH due AS (
-         UPDATE outbox SET status = 'pending', claimed_at = NULL, claimed_by = NULL, available_at = now()
-          WHERE id = ANY($1::bigint[]) AND status = 'in_flight' RETURNING id)
-       SELECT id FROM due`,
-      [orphans],
-    );
+    const moved = await this.claimAgainNow('id = ANY($1::bigint[])', [orphans]);
     if (moved.length) this.logger.info({ rows: moved.length }, 'outbox rows in flight without a job are due again');
     return moved.length;
+  }
+
+  /** Puts in-flight rows matching `condition` back to pending, due now, for any relay to claim; returns their ids. */
+  private claimAgainNow(condition: string, params: unknown[]): Promise<unknown[]> {
+    return this.dataSource.query(
+      `WITH due AS (
+         UPDATE outbox SET status = 'pending', claimed_at = NULL, claimed_by = NULL, available_at = now()
+          WHERE status = 'in_flight' AND ${condition} RETURNING id)
+       SELECT id FROM due`,
+      params,
+    );
   }
 
   /** Keeps a week of delivered rows for inspection; older ones are deleted in small batches. */
@@ -268,7 +264,7 @@ export class OutboxRelay {
           await this.sweepOrphans();
         }
       })
-      .catch((error) => this.calm.warn('relay:pass', error, {}, 'outbox relay pass failed; retrying'));
+      .catch((error) => calmLog(this.logger).warn('relay:pass', error, {}, 'outbox relay pass failed; retrying'));
     await this.running;
     this.running = undefined;
     if (!this.stopped) this.timer = setTimeout(() => void this.loop(), busy || this.wakeRequested ? 0 : this.settings.pollIntervalMs);
@@ -276,7 +272,6 @@ export class OutboxRelay {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.calm.close();
     if (this.timer) clearTimeout(this.timer);
     await this.listener?.stop();
     this.listener = undefined;

@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import { outboxConsumer, releaseRows, type ConsumerResult, type OutboxDelivery, type OutboxSettings } from './outbox';
 import { QueueRegistry, type QueueName } from './queues';
 import { countSucceeded, pauseGate } from './queue-control';
-import { CalmLog } from '../lib/calm-log';
+import { calmLog } from '../lib/calm-log';
 
 /**
  * The consumer of queue `Q`. Written as a method type so a handler of one queue also counts as a
@@ -50,7 +50,7 @@ export function startConsumers(deps: ConsumerDeps, table: ConsumerTable): Runnin
     stallIntervalMs: deps.stallIntervalMs,
   });
   const names = Object.keys(table) as QueueName[];
-  const calm = new CalmLog(deps.logger);
+  const calm = calmLog(deps.logger);
   const stopping = new AbortController();
   const releases = new Set<Promise<void>>();
   for (const name of names) {
@@ -92,7 +92,6 @@ export function startConsumers(deps: ConsumerDeps, table: ConsumerTable): Runnin
       stopping.abort();
       await workers.close(timeoutMs);
       await Promise.all([...releases]);
-      calm.close();
     },
   };
 }

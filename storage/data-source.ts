@@ -30,8 +30,3 @@ export function createDataSource(config: Pick<Config, 'databaseUrl' | 'dbPoolSiz
     },
   });
 }
-
-/** True when every migration this build knows has been applied. */
-export async function migrationsApplied(dataSource: DataSource): Promise<boolean> {
-  return !(await dataSource.showMigrations());
-}

@@ -5,7 +5,7 @@
 import BeeQueue from 'bee-queue';
 import type { Logger } from 'pino';
 import './queue-scripts';
-import { CalmLog } from '../lib/calm-log';
+import { calmLog } from '../lib/calm-log';
 
 export const QUEUE_NAMES = ['index', 'vision', 'jobs', 'webhooks', 'import', 'export'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
@@ -33,11 +33,8 @@ export const DEFAULT_STALL_INTERVAL_MS = 5_000;
 export class QueueRegistry {
   private readonly queues = new Map<QueueName, BeeQueue>();
   private closed = false;
-  private readonly calm: CalmLog;
 
-  constructor(private readonly options: QueueRegistryOptions) {
-    this.calm = new CalmLog(options.logger);
-  }
+  constructor(private readonly options: QueueRegistryOptions) {}
 
   get stallIntervalMs(): number {
     return this.options.stallIntervalMs ?? DEFAULT_STALL_INTERVAL_MS;
@@ -67,7 +64,7 @@ export class QueueRegistry {
       });
       // While Redis is down every connection and command reports here: the first of a kind is logged,
       // the rest are counted (the dependency monitor logs the outage itself).
-      queue.on('error', (error) => this.calm.warn(`queue:${name}`, error, { queue: name }, 'queue connection error'));
+      queue.on('error', (error) => calmLog(this.options.logger).warn(`queue:${name}`, error, { queue: name }, 'queue connection error'));
       this.queues.set(name, queue);
     }
     return queue;
@@ -76,7 +73,6 @@ export class QueueRegistry {
   /** Closes every queue, letting active jobs finish within `timeoutMs`. */
   async close(timeoutMs: number): Promise<void> {
     this.closed = true;
-    this.calm.close();
     await Promise.all([...this.queues.values()].map((queue) => queue.close(timeoutMs).catch(() => undefined)));
     this.queues.clear();
   }

@@ -199,10 +199,15 @@ async function runPage(
   return { items: page.map(summary), nextCursor, total: Number(countRows[0]?.total ?? 0) };
 }
 
-/** The 100 newest products of the store, any status. */
-export async function listProducts(ctx: RequestContext, storeId: string): Promise<{ items: Record<string, unknown>[] }> {
-  const { items } = await runPage(ctx, { storeId, page: 1, limit: 100, sortBy: 'createdAt', sortDir: 'desc' }, false);
-  return { items };
+/** LIST_PAGE products of the store, any status, newest first; `nextCursor` continues where it stops. */
+export const LIST_PAGE = 100;
+
+export async function listProducts(
+  ctx: RequestContext,
+  storeId: string,
+  cursor?: string,
+): Promise<{ items: Record<string, unknown>[]; nextCursor: string | null; total: number }> {
+  return runPage(ctx, { storeId, page: 1, limit: LIST_PAGE, sortBy: 'createdAt', sortDir: 'desc', cursor }, true);
 }
 
 export async function pageProducts(

@@ -242,7 +242,12 @@ export const ProductSummary = Joi.object({
 export const ProductListResponse = dto(
   'ProductListResponse',
   Joi.object({
-    items: Joi.array().items(ProductSummary).max(100).required().description('The 100 newest products of the store, any status.'),
+    items: Joi.array().items(ProductSummary).max(100).required().description('Up to 100 products of the store, any status, newest first.'),
+    nextCursor: Joi.string()
+      .allow(null)
+      .required()
+      .description('Pass as cursor for the next 100; null when these are the last. Never a silent cut: follow it to read every product.'),
+    total: Joi.number().integer().min(0).required().description('Every product of the store, any status.'),
   }),
 );
 

@@ -1,6 +1,6 @@
 /** Content pages and blog posts of a store (docs/commerce.md, "Content pages and posts"). */
 import type { ContentKind } from '../../storage/entities/content-entry.entity';
-import { defineRoutes, listedRequired, type RouteDef, type RouteRequest, type RouteRow } from '../http/route';
+import { defineRoutes, listedRequired, pagedPlainList, type RouteDef, type RouteRequest, type RouteRow } from '../http/route';
 import { cursor, oneOf, positiveInt, storeId, text } from '../http/schema-types';
 import {
   CONTENT_STATUSES,
@@ -37,7 +37,7 @@ const writers = (what: string, aggregate: string): string =>
 const publication =
   'Publication: DRAFT entries are never public; a PUBLISHED entry is public from its publishedAt on (a future date schedules it: it appears by itself when the date comes, and scheduled is true until then). Publishing without a publishedAt stamps the time of the write. live says whether the storefront shows it now.';
 const publicRules =
-  "No token. Cached like public search (dropped when the store's content changes, and kept no later than the next scheduled publication). Only live entries (PUBLISHED with publishedAt at or before now) of a store that exists and is not archived (404 store_not_found otherwise). Lists are newest publication first; cursor is the nextCursor of the previous page, limit 1 to 100 (default 20); neither is typed by the specification.";
+  "No token. Cached like public search (dropped when the store's content changes, and kept no later than the next scheduled publication). Only live entries (PUBLISHED with publishedAt at or before now) of a store that exists and is not archived (404 store_not_found otherwise). Lists are newest publication first.";
 
 const merchantRows = (kind: ContentKind): RouteRow[] => {
   const page = kind === 'PAGE';
@@ -51,7 +51,7 @@ const merchantRows = (kind: ContentKind): RouteRow[] => {
       method: 'GET',
       path: base,
       summary: page ? 'Content pages of a store' : 'Blog posts of a store',
-      description: `${readers} Every ${noun}, drafts and scheduled ones included, in creation order, with its body. status filters (DRAFT or PUBLISHED); status, cursor and limit are not typed by the specification: cursor is the nextCursor of the previous page, limit 1 to 100 (default 50). ${publication}`,
+      description: `${readers} Every ${noun}, drafts and scheduled ones included, in creation order, with its body. status filters (DRAFT or PUBLISHED). ${pagedPlainList(50, 100)} status, cursor and limit are not typed by the specification. ${publication}`,
       query: {
         storeId: storeId(),
         status: listedRequired(oneOf(CONTENT_STATUSES)),
@@ -121,7 +121,7 @@ export const contentRoutes: RouteDef[] = [
       method: 'GET',
       path: '/content/public/stores/{storeId}/pages',
       summary: 'Published content pages of a store (storefront)',
-      description: `${publicRules} Pages come with their bodies. slug (1 to 200 characters, case-insensitive) keeps only the page with that slug: one item, or none when it is not live.`,
+      description: `${publicRules} ${pagedPlainList(20, 100)} Pages come with their bodies. slug (1 to 200 characters, case-insensitive) keeps only the page with that slug: one item, or none when it is not live.`,
       query: { slug: text(1, 200).description('Only the page with this slug (case-insensitive).'), cursor: cursor(), limit: publicLimit() },
       response: PublicContentPageListResponse,
       status: 200,
@@ -147,7 +147,7 @@ export const contentRoutes: RouteDef[] = [
       method: 'GET',
       path: '/content/public/stores/{storeId}/posts',
       summary: 'Published blog posts of a store (storefront)',
-      description: `${publicRules} Posts come without their bodies (excerpt, author and tags are there); read one by slug for its body.`,
+      description: `${publicRules} ${pagedPlainList(20, 100)} Posts come without their bodies (excerpt, author and tags are there); read one by slug for its body.`,
       query: { cursor: cursor(), limit: publicLimit() },
       response: PublicContentPostListResponse,
       status: 200,

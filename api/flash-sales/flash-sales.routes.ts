@@ -1,6 +1,6 @@
 /** Flash sale campaigns of a store (docs/commerce.md, "Flash sales"). */
 import Joi from 'joi';
-import { defineRoutes, type RouteRequest } from '../http/route';
+import { defineRoutes, pagedPlainList, type RouteRequest } from '../http/route';
 import { int, oneOf, storeId, uuid } from '../http/schema-types';
 import {
   CreateFlashSaleCampaignDto,
@@ -63,7 +63,7 @@ export const flashSaleRoutes = defineRoutes({ tag: 'flash-sale-campaigns', auth:
     method: 'GET',
     path: '/flash-sale-campaigns',
     summary: 'Flash sale campaigns of a store',
-    description: `${readers} Newest first (ids are UUIDv7), archived ones included unless status filters them; cursor is the nextCursor of the previous page, limit 1 to 200 (default 50).`,
+    description: `${readers} Newest first (ids are UUIDv7), archived ones included unless status filters them. ${pagedPlainList(50, 200)}`,
     query: {
       storeId: storeId(),
       cursor: uuid().description('The nextCursor of the previous page: the id of its last campaign.'),

@@ -133,6 +133,15 @@ export function csvDocument(name: string, description: string): NamedSchema {
   return { name, schema: Joi.string().description(description).meta(CSV_CELLS_CHECKED), contentType: 'text/csv', pending: false };
 }
 
+/**
+ * The sentence every list gets that the specification shows without paging but that answers in pages
+ * here (docs/api-conventions.md, "Lists and cursors"): a client written against a plain list must
+ * learn from the operation itself that it has to follow nextCursor.
+ */
+export function pagedPlainList(defaultLimit: number, maxLimit: number): string {
+  return `Paged, although the specification shows a plain list: each answer holds at most limit items (1 to ${maxLimit}, default ${defaultLimit}) and nextCursor, null on the last page; pass it back as cursor until it is null to read every item.`;
+}
+
 /** Marks a query parameter the specification lists as "(r)": optional here (docs/decisions.md, Optional filters), said so in the OpenAPI description. */
 export function listedRequired<T extends Joi.Schema>(schema: T): T {
   return schema.meta({ listedRequired: true }) as T;

@@ -1,5 +1,5 @@
 /** Price rules of a store and price computation (docs/commerce.md, "Pricing rules"). */
-import { defineRoutes, type RouteRequest } from '../http/route';
+import { defineRoutes, pagedPlainList, type RouteRequest } from '../http/route';
 import { int, storeId, uuid } from '../http/schema-types';
 import {
   ComputedPriceResponse,
@@ -35,7 +35,7 @@ export const pricingRoutes = defineRoutes({ tag: 'pricing', auth: 'merchant' }, 
     method: 'GET',
     path: '/pricing/rules',
     summary: 'Price rules of a store',
-    description: `${readers} Newest first (ids are UUIDv7); cursor is the nextCursor of the previous page, limit 1 to 200 (default 50). Each rule says its state now (ACTIVE, SCHEDULED, EXPIRED, INACTIVE).`,
+    description: `${readers} Newest first (ids are UUIDv7). ${pagedPlainList(50, 200)} Each rule says its state now (ACTIVE, SCHEDULED, EXPIRED, INACTIVE).`,
     query: {
       storeId: storeId(),
       cursor: uuid().description('The nextCursor of the previous page: the id of its last rule.'),

@@ -1,6 +1,6 @@
 /** Shipping rates of a store and shipping quotes (docs/commerce.md, "Shipping rates"). */
 import { csvDownload } from '../http/csv';
-import { defineRoutes, listedRequired, type RouteRequest } from '../http/route';
+import { defineRoutes, listedRequired, pagedPlainList, type RouteRequest } from '../http/route';
 import { cursor, positiveInt, storeId } from '../http/schema-types';
 import {
   CreateShippingRateDto,
@@ -38,7 +38,7 @@ export const shippingRateRoutes = defineRoutes({ tag: 'shipping-rates', auth: 'm
     method: 'GET',
     path: '/shipping-rates',
     summary: 'Shipping rates of a store',
-    description: `${readers} Every rate, active or not, in creation order; cursor and limit are not typed by the specification: cursor is the nextCursor of the previous page, limit 1 to 200 (default 50).`,
+    description: `${readers} Every rate, active or not, in creation order. ${pagedPlainList(50, 200)} Neither cursor nor limit is typed by the specification.`,
     query: { storeId: storeId(), cursor: listedRequired(cursor()), limit: listedRequired(positiveInt(200).default(50)) },
     response: ShippingRateListResponse,
     status: 200,

@@ -204,6 +204,27 @@ describe('OpenAPI document', () => {
     });
   });
 
+  it('says so on every list the specification shows unpaged but that answers in pages, and each gives nextCursor', () => {
+    const lists = [
+      '/pricing/rules',
+      '/flash-sale-campaigns',
+      '/shipping-rates',
+      '/content/pages',
+      '/content/posts',
+      '/content/public/stores/{storeId}/pages',
+      '/content/public/stores/{storeId}/posts',
+    ];
+    for (const path of lists) {
+      const op = operation('get', path);
+      expect(op.description, path).to.include('Paged, although the specification shows a plain list');
+      expect(parameter(op, 'cursor'), path).to.be.an('object');
+      expect(parameter(op, 'limit'), path).to.be.an('object');
+    }
+    const products = operation('get', '/catalog/products');
+    expect(products.description).to.include('nextCursor');
+    expect(parameter(products, 'cursor')).to.be.an('object');
+  });
+
   it('documents a filter listed "(r)" as optional, with a note saying why', () => {
     const auditLog = operation('get', '/audit-log');
     for (const name of ['limit', 'cursor']) {

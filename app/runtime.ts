@@ -2,6 +2,7 @@
  * The composition root shared by every process role: configuration, logger, the PostgreSQL data
  * source, queue producers and the Meilisearch admin client, opened once and closed once.
  */
+import pinoPretty from 'pino-pretty';
 import pino, { type Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import type { Meilisearch } from 'meilisearch';
@@ -44,14 +45,21 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export function createLogger(config: Pick<Config, 'logLevel'>, name: string): Logger {
-  return pino({
+export function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>, name: string): Logger {
+  const options: pino.LoggerOptions = {
     name,
     level: config.logLevel,
     base: { pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: ['req.headers.authorization', '*.password', '*.token'],
-  });
+  };
+  const pretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true);
+  if (!pretty) return pino(options);
+  // Synchronous: a terminal is slow anyway, and nothing is left in a buffer when the process exits.
+  return pino(
+    options,
+    pinoPretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true }),
+  );
 }
 
 export async function createRuntime(config: Config, name = 'commerce'): Promise<Runtime> {

@@ -47,6 +47,8 @@ export interface Config {
   /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits, sessions, audit). */
   trustProxy: boolean;
   logLevel: string;
+  /** auto: one readable line per entry when stdout is a terminal, JSON lines otherwise (for log collectors). */
+  logFormat: 'auto' | 'pretty' | 'json';
   databaseUrl: string;
   dbPoolSize: number;
   runMigrationsAtStart: boolean;
@@ -97,7 +99,17 @@ export interface Config {
   /** Product bulk edits of at most `syncMax` products run within the request; larger ones on the jobs worker. */
   bulkEdits: { syncMax: number };
   /** Public search answers cached in each api process (docs/search.md, "Public search and suggest"). */
-  search: { cacheMaxBytes: number; cacheTtlMs: number; splitMaxInFlight: number };
+  search: {
+    cacheMaxBytes: number;
+    cacheTtlMs: number;
+    splitMaxInFlight: number;
+    /** Public search and suggest requests per client address and minute, together (429 above). */
+    publicRequestsPerMinute: number;
+    /** Distinct zero-result queries kept per store; the least recently seen make room for new ones. */
+    zeroResultQueriesPerStore: number;
+    /** A client's views of one product count once per this many seconds (the most_viewed sort). */
+    productViewWindowSeconds: number;
+  };
   /** Pause between passes of the pricing window scheduler (jobs role). */
   pricingSchedulerIntervalMs: number;
   /** The api role keeps a demo sandbox with the seed data on this machine (`npm start`). */
@@ -188,6 +200,10 @@ const VARIABLES: Record<string, VariableSpec> = {
     schema: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
     fix: 'use one of fatal, error, warn, info, debug, trace, silent',
   },
+  LOG_FORMAT: {
+    schema: Joi.string().valid('auto', 'pretty', 'json').default('auto'),
+    fix: 'use auto (readable lines on a terminal, JSON otherwise), pretty or json',
+  },
   DATABASE_URL: {
     schema: databaseUrl,
     fix: 'set a PostgreSQL URL such as postgres://user:password@host:5432/db, or unset it to use the local services (npm run services -- start)',
@@ -242,6 +258,18 @@ const VARIABLES: Record<string, VariableSpec> = {
   SEARCH_SPLIT_MAX_IN_FLIGHT: {
     schema: Joi.number().integer().min(0).max(1_000).default(1),
     fix: 'set a whole number between 0 and 1000 (default 1; 0 never splits)',
+  },
+  SEARCH_PUBLIC_REQUESTS_PER_MINUTE: {
+    schema: Joi.number().integer().min(1).max(1_000_000_000).default(1_200),
+    fix: 'set an integer between 1 and 1000000000 (default 1200): public search and suggest requests per client address and minute',
+  },
+  ZERO_RESULT_QUERIES_PER_STORE: {
+    schema: Joi.number().integer().min(1).max(1_000_000).default(10_000),
+    fix: 'set an integer between 1 and 1000000 (default 10000): distinct zero-result queries kept per store',
+  },
+  PRODUCT_VIEW_WINDOW_SECONDS: {
+    schema: Joi.number().integer().min(1).max(2_592_000).default(3_600),
+    fix: 'set seconds between 1 and 2592000 (default 3600): how long one client counts as one viewer of a product',
   },
   SHUTDOWN_TIMEOUT_MS: { schema: millis(100, 600_000).default(10_000), fix: 'set milliseconds between 100 and 600000' },
   APP_SECRET: {
@@ -441,6 +469,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: values.TRUST_PROXY as boolean,
     port: values.PORT as number,
     logLevel: values.LOG_LEVEL as string,
+    logFormat: values.LOG_FORMAT as Config['logFormat'],
     databaseUrl: (values.DATABASE_URL as string | undefined) ?? (nodeEnv === 'test' ? local.testDatabaseUrl : local.databaseUrl),
     dbPoolSize: values.DB_POOL_SIZE as number,
     runMigrationsAtStart: values.MIGRATIONS_RUN as boolean,
@@ -467,6 +496,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cacheMaxBytes: parseByteSize(values.SEARCH_CACHE_SIZE as string),
       cacheTtlMs: values.SEARCH_CACHE_TTL_MS as number,
       splitMaxInFlight: values.SEARCH_SPLIT_MAX_IN_FLIGHT as number,
+      publicRequestsPerMinute: values.SEARCH_PUBLIC_REQUESTS_PER_MINUTE as number,
+      zeroResultQueriesPerStore: values.ZERO_RESULT_QUERIES_PER_STORE as number,
+      productViewWindowSeconds: values.PRODUCT_VIEW_WINDOW_SECONDS as number,
     },
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS as number,
     roles: [...new Set((values.ROLES as string).split(','))] as ProcessRole[],

@@ -47,6 +47,39 @@ describe('process entry point', () => {
     }
   });
 
+  it('writes readable lines with LOG_FORMAT=pretty (JSON lines otherwise, as above) and no stack at a normal start', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'app', 'main.js')], {
+      cwd: PROJECT_ROOT,
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        ROLES: 'api',
+        LOG_LEVEL: 'info',
+        LOG_FORMAT: 'pretty',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      await eventually(() => output.includes('api listening'), 'the api to listen', { timeoutMs: 20_000, intervalMs: 100 });
+      child.kill('SIGTERM');
+      expect(await exited).to.equal(0);
+      const lines = output.split('\n').filter(Boolean);
+      expect(lines.length).to.be.greaterThan(2);
+      for (const line of lines) expect(line.trimStart().startsWith('{'), line).to.equal(false);
+      expect(output).to.match(/INFO.*api listening/);
+      expect(output).not.to.match(/WARN|ERROR|stack/);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
   it('runs a single role alone (ROLES=indexer) without serving HTTP', async () => {
     const port = await freePort();
     const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'app', 'main.js')], {

@@ -27,6 +27,7 @@ import type { Logger } from 'pino';
 import type { RenderBudget, RenderBudgetConfig } from '../lib/config';
 import { PROJECT_ROOT } from '../lib/config';
 import type { ApiClient, CallMeter } from './api-client';
+import { ownUrlAsPath } from './own-url';
 
 export const THEME_DIR = path.join(PROJECT_ROOT, 'web', 'theme');
 
@@ -173,6 +174,8 @@ export class ThemeEngine {
     private readonly logger: Logger,
     private readonly loaders: Record<string, SectionLoader>,
     readonly dir = THEME_DIR,
+    /** Where people reach this service (PUBLIC_BASE_URL): its own absolute URLs render as paths (`own_url`). */
+    publicBaseUrl = 'http://localhost',
   ) {
     this.liquid = new Liquid({
       root: [path.join(dir, 'sections')],
@@ -186,6 +189,7 @@ export class ThemeEngine {
     this.liquid.registerTag('schema', SchemaTag);
     this.liquid.registerFilter('money', (value: unknown, currency: unknown) => formatMoney(value, currency));
     this.liquid.registerFilter('json', (value: unknown) => JSON.stringify(value ?? null).replace(/</g, '\\u003c'));
+    this.liquid.registerFilter('own_url', (value: unknown) => ownUrlAsPath(value, publicBaseUrl));
     this.liquid.registerFilter('url_param', (value: unknown) => encodeURIComponent(String(value ?? '')));
     const renderer = this.liquid.renderer;
     const original = renderer.renderTemplates.bind(renderer);

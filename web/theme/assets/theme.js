@@ -1,7 +1,7 @@
 /* Progressive enhancement of the server-rendered pages: search suggestions (ARIA combobox), filters
    that apply on change, the product gallery and variant price, and drag-and-drop for photo search.
    Everything works without this file; it only saves clicks. */
-/* global document, window, fetch, setTimeout, clearTimeout, URLSearchParams */
+/* global document, window, fetch, setTimeout, clearTimeout, URLSearchParams, URL */
 (function () {
   'use strict';
   document.documentElement.classList.add('js');
@@ -46,6 +46,14 @@
         options[index].scrollIntoView({ block: 'nearest' });
       } else input.removeAttribute('aria-activedescendant');
     };
+    // The service's own images (the sandbox's) as paths: an absolute localhost address breaks when the shop is opened through another host.
+    var ownPath = function (url) {
+      try {
+        var u = new URL(url, window.location.href);
+        if (['localhost', '127.0.0.1', '[::1]'].indexOf(u.hostname) >= 0 && u.pathname.indexOf('/api/v1/') === 0) return u.pathname + u.search;
+      } catch { /* not a URL: shown as given */ }
+      return url;
+    };
     var go = function (option) { window.location.href = option.getAttribute('data-href'); };
     var render = function (data) {
       list.textContent = '';
@@ -62,7 +70,7 @@
           options.push(option);
         });
       };
-      add('Products', data.products, function (p) { return shopBase + '/products/' + p.slug; }, function (p) { return p.title; }, function (p) { return p.imageUrl; });
+      add('Products', data.products, function (p) { return shopBase + '/products/' + p.slug; }, function (p) { return p.title; }, function (p) { return ownPath(p.imageUrl); });
       add('Categories', data.categories, function (c) { return shopBase + '/categories/' + c.slug; }, function (c) { return c.name; });
       add('Brands', data.brands, function (b) { return shopBase + '/brands/' + b.slug; }, function (b) { return b.name; });
       active = -1;

@@ -3,13 +3,18 @@
  * to synonyms, the synonym list), watch the visual index and undo bulk edits. Every action is a call
  * to the merchant API with the signed-in user's token, exactly what a merchant's own tool would send.
  * The tokens live in HttpOnly, SameSite=Strict cookies scoped to /console; form posts must come from
- * this origin.
+ * this server's own pages (web/page-security.ts). Signing out revokes the session on the server.
+ *
+ * It also holds the pages the platform sends people to: `/device` (approve or deny a command line
+ * sign-in), `/verify-email` and `/reset-password` (the e-mailed links) answer here, under /console,
+ * where the console's cookies are sent (web/web.router.ts redirects the short addresses).
  */
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { apiClientFor, type ApiAnswer, type ApiClient, type Json, type Query } from './api-client';
 import type { ThemeEngine } from './theme-engine';
 import { FormBodyError, readFormBody } from './form-body';
+import { CROSS_SITE_MESSAGE, crossSiteReason, pageHeaders } from './page-security';
 import { isUuid } from '../storage/ids';
 
 const ACCESS = 'console_at';
@@ -79,7 +84,32 @@ function problemText(res: ApiAnswer): string {
   return fields ? `${detail} (${fields})` : detail;
 }
 
-export function buildConsoleRouter(theme: ThemeEngine, options: { formLimitBytes: number }): Router {
+/** A place inside the console to go back to after signing in; anything else (another site, `//host`) is dropped. */
+export function safeNext(value: string | null | undefined): string | undefined {
+  if (!value || !value.startsWith('/console/') || value.includes('\\') || value.length > 300) return undefined;
+  try {
+    const url = new URL(value, 'http://console.invalid');
+    return url.origin === 'http://console.invalid' && url.pathname.startsWith('/console/') ? `${url.pathname}${url.search}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A single query parameter as a string (the first of several), at most `max` characters; otherwise ''. */
+function queryParam(ctx: Koa.Context, name: string, max: number): string {
+  const raw = ctx.query[name];
+  const value = (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? '';
+  return value.length <= max ? value : '';
+}
+
+/** A user code as the command line tool shows it (XXXX-XXXX); the API decides whether it is valid. */
+const USER_CODE_MAX = 32;
+/** The e-mailed tokens are at most this long (the API's own bound). */
+const EMAIL_TOKEN_MAX = 512;
+/** The pages the platform links to from outside (the device flow, the e-mails). */
+const LINKED_PAGES = new Set(['device', 'verify-email', 'reset-password']);
+
+export function buildConsoleRouter(theme: ThemeEngine, options: { formLimitBytes: number; publicBaseUrl: string }): Router {
   const router = new Router({ prefix: '/console' });
   const form = (ctx: Koa.Context): Promise<URLSearchParams> => readForm(ctx, options.formLimitBytes);
 
@@ -89,8 +119,9 @@ export function buildConsoleRouter(theme: ThemeEngine, options: { formLimitBytes
       ...scope,
       store_id: storeId,
       base: storeId ? `/console/stores/${storeId}` : '/console',
-      flash: ctx.query.flash,
-      error: scope.error ?? ctx.query.error,
+      // Pages reached from a link sent to someone (device, e-mail, password) show only their own messages.
+      flash: scope.flash ?? (LINKED_PAGES.has(name) ? undefined : ctx.query.flash),
+      error: scope.error ?? (LINKED_PAGES.has(name) ? undefined : ctx.query.error),
     });
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = await theme.renderFile('layout/console.liquid', {
@@ -103,19 +134,14 @@ export function buildConsoleRouter(theme: ThemeEngine, options: { formLimitBytes
   }
 
   router.use(async (ctx, next) => {
-    ctx.set(
-      'Content-Security-Policy',
-      "default-src 'self'; img-src 'self' http: https: data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; form-action 'self'",
-    );
+    pageHeaders(ctx);
     ctx.set('Cache-Control', 'no-store');
-    if (ctx.method === 'POST') {
-      const origin = ctx.get('Origin');
-      const site = ctx.get('Sec-Fetch-Site');
-      if ((origin && origin !== ctx.origin) || (site && !['same-origin', 'none'].includes(site))) {
-        ctx.status = 403;
-        ctx.body = 'Cross-site form posts are refused.';
-        return;
-      }
+    // Every console post changes something (or signs in): refused, before its body is read, unless
+    // it comes from this server's own pages.
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && crossSiteReason(ctx, options.publicBaseUrl)) {
+      ctx.req.resume(); // the body is discarded unread, so the browser gets this answer rather than a reset
+      ctx.status = 403;
+      return page(ctx, 'message', 'Form refused', { error: CROSS_SITE_MESSAGE });
     }
     try {
       await next();
@@ -159,10 +185,11 @@ export function buildConsoleRouter(theme: ThemeEngine, options: { formLimitBytes
   router.post('/login', async (ctx) => {
     const body = await form(ctx);
     const api = apiClientFor(ctx);
+    const next = safeNext(body.get('next'));
     const token = body.get('token')?.trim();
     if (token) {
       setTokens(ctx, { accessToken: token });
-      return ctx.redirect('/console');
+      return ctx.redirect(next ?? '/console');
     }
     const res = await api.request('POST', '/auth/login', {
       body: { email: body.get('email') ?? '', password: body.get('password') ?? '' },
@@ -173,21 +200,151 @@ export function buildConsoleRouter(theme: ThemeEngine, options: { formLimitBytes
         error:
           res.status === 429 ? 'Too many attempts; wait a minute.' : res.status === 400 ? problemText(res) : 'E-mail or password is wrong.',
         email: body.get('email'),
+        next,
       });
     }
     if (res.json.twoFactorRequired)
       return page(ctx, 'login', 'Sign in', {
         error: 'This account uses a second factor, which the console does not support yet; use an API token.',
+        next,
       });
     setTokens(ctx, res.json);
-    ctx.redirect('/console');
+    ctx.redirect(next ?? '/console');
   });
 
+  // Signing out ends the session on the server (POST /auth/logout with the refresh token: the session
+  // is revoked, so its access token stops at once and the refresh token refreshes no more), then
+  // forgets the cookies. A pasted token (an API or sandbox key) has no session here; it is only forgotten.
   router.post('/logout', async (ctx) => {
-    await new ConsoleApi(ctx).call('POST', '/auth/logout').catch(() => undefined);
+    const refreshToken = ctx.cookies.get(REFRESH);
+    let revoked = true;
+    if (refreshToken) {
+      const res = await apiClientFor(ctx)
+        .request('POST', '/auth/logout', { body: { refreshToken } })
+        .catch(() => undefined);
+      revoked = res?.status === 204;
+    }
     ctx.cookies.set(ACCESS, null, cookieOptions(ctx));
     ctx.cookies.set(REFRESH, null, cookieOptions(ctx));
-    ctx.redirect('/console');
+    ctx.redirect(
+      revoked
+        ? '/console?flash=Signed+out.'
+        : `/console?error=${encodeURIComponent('Signed out here, but the server did not confirm that the session ended; sign in and sign out again, or end it under your sessions.')}`,
+    );
+  });
+
+  // The command line device flow: the tool shows a code and this address; a signed-in person
+  // approves or denies it with their own token (POST /auth/cli/approve or /auth/cli/deny).
+  const deviceUrl = (code: string) => `/console/device${code ? `?user_code=${encodeURIComponent(code)}` : ''}`;
+  const signInFirst = (ctx: Koa.Context, code: string, error?: string) =>
+    page(ctx, 'login', 'Sign in', {
+      next: deviceUrl(code),
+      flash: error ? undefined : 'Sign in to approve or deny the command line sign-in.',
+      error,
+    });
+
+  router.get('/device', async (ctx) => {
+    const code = queryParam(ctx, 'user_code', USER_CODE_MAX) || queryParam(ctx, 'code', USER_CODE_MAX);
+    if (!ctx.cookies.get(ACCESS)) return signInFirst(ctx, code);
+    await page(ctx, 'device', 'Command line sign-in', { user_code: code });
+  });
+
+  router.post('/device', async (ctx) => {
+    const body = await form(ctx);
+    const code = (body.get('user_code') ?? '').trim().slice(0, USER_CODE_MAX);
+    const decision = body.get('decision');
+    if (!ctx.cookies.get(ACCESS)) return signInFirst(ctx, code);
+    if (decision !== 'approve' && decision !== 'deny') {
+      ctx.status = 400;
+      return page(ctx, 'device', 'Command line sign-in', { user_code: code, error: 'Choose Approve or Deny.' });
+    }
+    const res = await new ConsoleApi(ctx).call('POST', `/auth/cli/${decision}`, { body: { userCode: code } });
+    if (res.ok) return page(ctx, 'device', 'Command line sign-in', { decided: decision, user_code: code });
+    if (res.status === 401) {
+      ctx.cookies.set(ACCESS, null, cookieOptions(ctx));
+      ctx.status = 401;
+      return signInFirst(ctx, code, 'Your session ended; please sign in again.');
+    }
+    const messages: Record<number, string> = {
+      403: 'Approving a command line sign-in needs an account signed in with its e-mail and password, not an API or sandbox token.',
+      429: 'Too many codes tried; wait a few minutes.',
+    };
+    ctx.status = [400, 403, 404, 429].includes(res.status) ? res.status : 502;
+    await page(ctx, 'device', 'Command line sign-in', { user_code: code, error: messages[res.status] ?? problemText(res) });
+  });
+
+  // The e-mailed link confirming an address: a button, so that mail scanners opening the link do
+  // not spend the single-use token; the post calls POST /auth/verify-email.
+  router.get('/verify-email', async (ctx) => {
+    const token = queryParam(ctx, 'token', EMAIL_TOKEN_MAX);
+    if (!token) ctx.status = 400;
+    await page(ctx, 'verify-email', 'Confirm your e-mail address', {
+      token,
+      error: token ? undefined : 'This link is incomplete; open the whole link from the e-mail.',
+    });
+  });
+
+  router.post('/verify-email', async (ctx) => {
+    const token = ((await form(ctx)).get('token') ?? '').slice(0, EMAIL_TOKEN_MAX);
+    const res = await apiClientFor(ctx).request('POST', '/auth/verify-email', { body: { token } });
+    if (res.ok) return page(ctx, 'verify-email', 'E-mail address confirmed', { verified: res.json.email });
+    ctx.status = res.status === 429 ? 429 : 400;
+    await page(ctx, 'verify-email', 'Confirm your e-mail address', {
+      error:
+        res.status === 429
+          ? 'Too many attempts; wait a minute.'
+          : 'This link is invalid, already used or expired. Sign in and ask for a new verification e-mail.',
+    });
+  });
+
+  // The e-mailed link resetting a password: a form for the new one (the rules are the API's,
+  // GET /auth/password-rules; every broken rule is listed), sent to POST /auth/reset-password.
+  async function resetPage(ctx: Koa.Context, scope: Record<string, unknown>): Promise<void> {
+    const rules = await apiClientFor(ctx)
+      .request('GET', '/auth/password-rules')
+      .catch(() => undefined);
+    await page(ctx, 'reset-password', 'Choose a new password', { ...scope, rules: rules?.ok ? rules.json : undefined });
+  }
+
+  router.get('/reset-password', async (ctx) => {
+    const token = queryParam(ctx, 'token', EMAIL_TOKEN_MAX);
+    if (!token) {
+      ctx.status = 400;
+      return page(ctx, 'reset-password', 'Choose a new password', {
+        error: 'This link is incomplete; open the whole link from the e-mail.',
+      });
+    }
+    await resetPage(ctx, { token });
+  });
+
+  router.post('/reset-password', async (ctx) => {
+    const body = await form(ctx);
+    const token = (body.get('token') ?? '').slice(0, EMAIL_TOKEN_MAX);
+    const password = body.get('password') ?? '';
+    if (!token) {
+      ctx.status = 400;
+      return page(ctx, 'reset-password', 'Choose a new password', {
+        error: 'This link is incomplete; open the whole link from the e-mail.',
+      });
+    }
+    if (password !== (body.get('password_repeat') ?? '')) {
+      ctx.status = 400;
+      return resetPage(ctx, { token, error: 'The two passwords differ; type the same password twice.' });
+    }
+    const res = await apiClientFor(ctx).request('POST', '/auth/reset-password', { body: { token, password } });
+    if (res.ok) return page(ctx, 'reset-password', 'Password changed', { reset: true, revoked: res.json.revokedSessions });
+    ctx.status = res.status === 429 ? 429 : 400;
+    if (res.json?.code === 'invalid_token')
+      return page(ctx, 'reset-password', 'Choose a new password', {
+        error: 'This link is invalid, already used or expired; ask for a new password reset e-mail.',
+      });
+    const broken = Array.isArray(res.json?.errors) ? (res.json.errors as Array<{ message: string }>).map((e) => e.message) : [];
+    await resetPage(ctx, {
+      token,
+      error:
+        res.status === 429 ? 'Too many attempts; wait a minute.' : broken.length ? 'The password breaks these rules:' : problemText(res),
+      broken,
+    });
   });
 
   router.post('/pick', async (ctx) => {

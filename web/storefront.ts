@@ -8,6 +8,7 @@ import rawBody from 'raw-body';
 import { ApiError, apiClientFor, type ApiClient, type Json } from './api-client';
 import { PageNotFound, type PageContext, type SectionLoader, type SectionRef, type ThemeEngine } from './theme-engine';
 import { SORTS, apiQuery, facetView, pagination, searchState, stateUrl } from './search-state';
+import { STOREFRONT_CSP } from './page-security';
 import { isUuid } from '../storage/ids';
 
 const SLUG_RE = /^[a-z0-9][a-z0-9-]{0,199}$/i;
@@ -202,16 +203,14 @@ export function buildStorefrontRouter(theme: ThemeEngine, options: { uploadMaxBy
   }
 
   router.param('storeId', async (id, ctx, next) => {
+    // Every answer under /shop/<storeId>, the 404 pages included.
+    ctx.set('Content-Security-Policy', STOREFRONT_CSP);
     if (!isUuid(id) || !(await storeExists(ctx, id))) {
       ctx.status = 404;
       ctx.type = 'text/html; charset=utf-8';
       ctx.body = await theme.renderFile('landing.liquid', { error: 'There is no shop at this address.' });
       return;
     }
-    ctx.set(
-      'Content-Security-Policy',
-      "default-src 'self'; img-src 'self' http: https: data: blob:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; form-action 'self'",
-    );
     await next();
   });
   router.param('slug', async (slug, ctx, next) => {

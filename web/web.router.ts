@@ -1,7 +1,9 @@
 /**
  * The web deliverable (storefront and merchant console), served by the api role in the same process
  * as the API: `/` (landing: create a sandbox shop or open one), `/shop/<storeId>/…` (storefront),
- * `/console/…` (merchant console) and `/assets/theme/…` (the theme's CSS and scripts).
+ * `/console/…` (merchant console) and `/assets/theme/…` (the theme's CSS and scripts). The addresses
+ * the platform sends people to (`/device`, `/verify-email`, `/reset-password`) lead to their console
+ * pages.
  */
 import { DEMO_SANDBOX_FILE } from '../api/sandbox/demo-sandbox';
 import fs from 'node:fs';
@@ -15,6 +17,7 @@ import { buildConsoleRouter } from './console';
 import { buildStorefrontRouter, sectionLoaders } from './storefront';
 import { THEME_DIR, ThemeEngine } from './theme-engine';
 import { FormBodyError, readFormBody } from './form-body';
+import { CROSS_SITE_MESSAGE, crossSiteReason, pageHeaders } from './page-security';
 
 const ASSET_TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
@@ -23,7 +26,7 @@ const ASSET_TYPES: Record<string, string> = {
 };
 
 export interface WebDeps {
-  config: Pick<Config, 'renderBudgets' | 'vision' | 'bodyLimitFormBytes'>;
+  config: Pick<Config, 'renderBudgets' | 'vision' | 'bodyLimitFormBytes' | 'publicBaseUrl'>;
   logger: Logger;
 }
 
@@ -43,14 +46,23 @@ export function buildWeb(deps: WebDeps): { middleware: Koa.Middleware; routers: 
   });
 
   root.get('/', async (ctx) => {
+    pageHeaders(ctx);
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = await theme.renderFile('landing.liquid', { demo: demoShop() });
   });
 
-  // Creates a sandbox shop through the public sandbox operation, when the API offers one.
+  // Creates a sandbox shop through the public sandbox operation, when the API offers one; only from
+  // this server's own start page (web/page-security.ts), refused before the body is read otherwise.
   root.post('/', async (ctx) => {
+    pageHeaders(ctx);
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('Cache-Control', 'no-store');
+    if (crossSiteReason(ctx, deps.config.publicBaseUrl)) {
+      ctx.req.resume(); // discarded unread
+      ctx.status = 403;
+      ctx.body = await theme.renderFile('landing.liquid', { error: CROSS_SITE_MESSAGE });
+      return;
+    }
     let fields: URLSearchParams;
     try {
       fields = await readFormBody(ctx, deps.config.bodyLimitFormBytes);
@@ -71,13 +83,29 @@ export function buildWeb(deps: WebDeps): { middleware: Koa.Middleware; routers: 
     ctx.body = await theme.renderFile('landing.liquid', { error: res.json?.detail ?? 'Sandboxes are not available on this server.' });
   });
 
+  // The links in the device flow's answer and in the e-mails: their pages live in the console, where
+  // its cookies are sent. The query (the user code, the token) goes along; nothing is cached.
+  for (const [from, to] of [
+    ['/device', '/console/device'],
+    ['/verify-email', '/console/verify-email'],
+    ['/reset-password', '/console/reset-password'],
+  ] as const) {
+    root.get(from, (ctx) => {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.redirect(ctx.querystring ? `${to}?${ctx.querystring}` : to);
+    });
+  }
+
   root.get('/shop', (ctx) => {
     const store = typeof ctx.query.store === 'string' ? ctx.query.store.trim() : '';
     ctx.redirect(/^[0-9a-f-]{36}$/i.test(store) ? `/shop/${store}` : '/');
   });
 
   const storefront = buildStorefrontRouter(theme, { uploadMaxBytes: deps.config.vision.uploadMaxBytes });
-  const consoleRouter = buildConsoleRouter(theme, { formLimitBytes: deps.config.bodyLimitFormBytes });
+  const consoleRouter = buildConsoleRouter(theme, {
+    formLimitBytes: deps.config.bodyLimitFormBytes,
+    publicBaseUrl: deps.config.publicBaseUrl,
+  });
   const routers = [root, storefront, consoleRouter];
   const dispatchers = routers.map((router) => router.routes() as Koa.Middleware);
   const middleware: Koa.Middleware = async (ctx, next) => {

@@ -216,6 +216,10 @@ export async function refresh(ctx: RequestContext, presented: string): Promise<T
           after: { reason: 'refresh_token_reuse' },
           tenantId: session.tenantId,
         });
+        servicesOf(tx).logger.warn(
+          { sessionId: session.id, userId: session.userId, ip: tx.client?.ip },
+          'auth: a used refresh token was presented again; its session (the whole refresh family) is revoked',
+        );
       }
       return { failure: error };
     }

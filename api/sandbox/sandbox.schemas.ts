@@ -6,9 +6,13 @@ import { SCOPE_PATTERN } from '../api-keys/api-keys.scopes';
 
 export const TEST_CARD_FLOWS = ['SUCCESS', 'THREE_DS_CHALLENGE', 'FRAUD_DECLINE', 'REFUND'] as const;
 export const TEST_CARD_PROVIDERS = ['iyzico', 'stripe', 'adyen'] as const;
-/** Lifetimes of simulated tokens: from one day in the past (already expired) to one year. */
+/**
+ * Lifetimes of simulated tokens: from one day in the past (already expired) to 30 days (the lifetime
+ * of a refresh credential; a rehearsal needs no longer-lived token). The calling credential's own
+ * expiry bounds it further (sandbox.tokens.ts).
+ */
 export const TOKEN_TTL_MIN = -86_400;
-export const TOKEN_TTL_MAX = 31_536_000;
+export const TOKEN_TTL_MAX = 2_592_000;
 
 export const CreateSandboxDto = dto(
   'CreateSandboxDto',
@@ -80,15 +84,21 @@ export const IssueTokenDto = dto(
       .max(100)
       .required()
       .description(
-        'Scopes of the token, as API keys have them (`<tag>:read` for GET operations of a tag, `<tag>:write` for the others, `*` for all); an empty list gives a token that every operation refuses with 403.',
+        'Scopes of the token, as API keys have them (`<tag>:read` for GET operations of a tag, `<tag>:write` for the others, `*` for all); an empty list gives a token that every operation refuses with 403. Only scopes the calling token holds itself (any, for a `*` token): 403 scope_not_held otherwise.',
       ),
     expiresInSeconds: Joi.number()
       .integer()
       .min(TOKEN_TTL_MIN)
       .max(TOKEN_TTL_MAX)
       .required()
-      .description('Lifetime from now, -86400 to 31536000 seconds; 0 or less gives a token that is already expired (401 invalid_api_key).'),
-    refresh: Joi.boolean().default(false).description('Also issue a refresh credential (rt_…) to rehearse refresh.'),
+      .description(
+        "Lifetime from now, -86400 to 2592000 seconds (30 days); 0 or less gives a token that is already expired (401 invalid_api_key). Never longer than the calling credential has left (its expiry, or a member session's end): 403 token_lifetime_exceeded otherwise.",
+      ),
+    refresh: Joi.boolean()
+      .default(false)
+      .description(
+        "Also issue a refresh credential (rt_…) to rehearse refresh. It lasts 30 days, never past the calling credential's expiry, and no token refreshed from it outlives that expiry either.",
+      ),
   }),
 );
 

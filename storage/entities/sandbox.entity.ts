@@ -15,7 +15,11 @@ export class Sandbox {
   @Column('timestamptz', { name: 'indexed_at', nullable: true }) indexedAt!: Date | null;
 }
 
-/** A refresh credential of the token simulator: trades once for a new simulated token. */
+/**
+ * A refresh credential of the token simulator: trades once for a new simulated token. The credentials
+ * of one chain (the first one, minted with a token, and each one obtained by trading the previous)
+ * share a family, which is revoked whole when a traded credential is presented again.
+ */
 @Entity({ name: 'sandbox_refresh_tokens' })
 export class SandboxRefreshToken {
   @PrimaryColumn('uuid') id!: string;
@@ -28,5 +32,11 @@ export class SandboxRefreshToken {
   @Column('timestamptz', { name: 'used_at', nullable: true }) usedAt!: Date | null;
   /** The simulated token issued when this credential was traded. */
   @Column('uuid', { name: 'replaced_by_key_id', nullable: true }) replacedByKeyId!: string | null;
+  /** The id of the family's first credential (NULL on rows written before families existed: the row's own id). */
+  @Column('uuid', { name: 'family_id', nullable: true }) familyId!: string | null;
+  /** Revoked with its family: it can no longer be traded. */
+  @Column('timestamptz', { name: 'revoked_at', nullable: true }) revokedAt!: Date | null;
+  /** No token of the family outlives this (the expiry of the token that minted the family; NULL: none). */
+  @Column('timestamptz', { name: 'not_after', nullable: true }) notAfter!: Date | null;
   @Column('timestamptz', { name: 'created_at', default: () => 'now()' }) createdAt!: Date;
 }

@@ -20,6 +20,7 @@ import { ShippingContent1795000001500 } from './1795000001500-shipping-content';
 import { OutboxNotify1795000001600 } from './1795000001600-outbox-notify';
 import { ProductChildKeys1795000001700 } from './1795000001700-product-child-keys';
 import { ExportCursor1795000001800 } from './1795000001800-export-cursor';
+import { SandboxRefreshFamilies1795000001900 } from './1795000001900-sandbox-refresh-families';
 
 export const migrations = [
   Outbox1795000000000,
@@ -43,4 +44,5 @@ export const migrations = [
   OutboxNotify1795000001600,
   ProductChildKeys1795000001700,
   ExportCursor1795000001800,
+  SandboxRefreshFamilies1795000001900,
 ];

@@ -203,6 +203,34 @@ describe('auth: sign-in and tokens', () => {
       });
     });
 
+    it('keeps an honest rotation chain working, and reuse of an early token revokes every later one of its session only', async () => {
+      const account = await signUp(server);
+      const other = await signIn(server, account.email, account.password);
+      // A → B → C → D: each rotation answers a working pair.
+      const chain = [{ refreshToken: account.refreshToken, accessToken: account.accessToken }];
+      for (let i = 0; i < 3; i++) {
+        const next = await call(server, 'POST', '/api/v1/auth/refresh', { body: { refreshToken: chain[chain.length - 1]!.refreshToken } });
+        expect(next.status, next.text).to.equal(200);
+        expect((await call(server, 'GET', '/api/v1/auth/account', { headers: bearer(next.json.accessToken) })).status).to.equal(200);
+        chain.push(next.json);
+      }
+      // B, already traded for C, is presented again: the whole family (the session) ends, D included.
+      expectProblem(
+        await call(server, 'POST', '/api/v1/auth/refresh', { body: { refreshToken: chain[1]!.refreshToken } }),
+        401,
+        'refresh_token_reused',
+      );
+      expectProblem(
+        await call(server, 'POST', '/api/v1/auth/refresh', { body: { refreshToken: chain[3]!.refreshToken } }),
+        401,
+        'invalid_refresh_token',
+      );
+      expectProblem(await call(server, 'GET', '/api/v1/auth/account', { headers: bearer(chain[3]!.accessToken) }), 401, 'session_revoked');
+      // The account's other session is another family: untouched.
+      const otherRotated = await call(server, 'POST', '/api/v1/auth/refresh', { body: { refreshToken: other.refreshToken } });
+      expect(otherRotated.status, otherRotated.text).to.equal(200);
+    });
+
     it('refuses unknown and expired refresh tokens with 401 invalid_refresh_token', async () => {
       expectProblem(
         await call(server, 'POST', '/api/v1/auth/refresh', { body: { refreshToken: 'rt_not-a-real-token' } }),

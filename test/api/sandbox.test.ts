@@ -3,12 +3,13 @@
  * 200 orders and 3 vendors; the token works on the production operations; the seed is searchable at
  * once; sandboxes are isolated; reset brings back the factory data and removes everything else
  * (timed in the benchmark, not here); the token simulator (expired → 401, missing scope → 403,
- * refresh rotation and reuse); test cards; seed images; rate limits and bounds.
+ * minting only within the calling token's scopes and lifetime, refresh rotation and reuse revoking the
+ * whole refresh family); test cards; seed images; rate limits and bounds.
  */
 import { expect } from 'chai';
 import { call, type TestResponse, type TestServer } from '../helpers/harness';
 import { apiSuite } from '../helpers/api-suite';
-import { expectProblem, uniqueEmail } from '../helpers/accounts';
+import { auditRows, expectProblem, uniqueEmail } from '../helpers/accounts';
 import { merchant } from '../helpers/fixtures';
 import { uuidv7 } from '../../storage/ids';
 import { storeIndexUid } from '../../search/index-names';
@@ -231,7 +232,7 @@ describe('sandbox', function () {
 
     for (const [body, path] of [
       [{ scopes: ['*'], expiresInSeconds: -86_401 }, 'body.expiresInSeconds'],
-      [{ scopes: ['*'], expiresInSeconds: 31_536_001 }, 'body.expiresInSeconds'],
+      [{ scopes: ['*'], expiresInSeconds: 2_592_001 }, 'body.expiresInSeconds'],
       [{ scopes: ['*'], expiresInSeconds: 1.5 }, 'body.expiresInSeconds'],
       [{ scopes: ['*'] }, 'body.expiresInSeconds'],
       [{ scopes: ['ORDERS'], expiresInSeconds: 60 }, 'body.scopes[0]'],
@@ -245,7 +246,59 @@ describe('sandbox', function () {
     }
     // Bounds are inclusive.
     expect((await issue({ scopes: ['*'], expiresInSeconds: -86_400 })).status).to.equal(201);
-    expect((await issue({ scopes: ['*'], expiresInSeconds: 31_536_000 })).status).to.equal(201);
+    expect((await issue({ scopes: ['*'], expiresInSeconds: 2_592_000 })).status).to.equal(201);
+  });
+
+  it('mints only within the calling token: its own scopes, never past its own expiry', async () => {
+    const mint = (token: string, body: Record<string, unknown>) =>
+      call(server, 'POST', '/api/v1/sandbox/tokens', { headers: auth(token), body });
+    // A token holding only sandbox:write (10 minutes left) may call the simulator, but not widen its rights.
+    const writer = await mint(a.token, { scopes: ['sandbox:write'], expiresInSeconds: 600 });
+    expect(writer.status, writer.text).to.equal(201);
+    const escalation = await mint(writer.json.token, { scopes: ['*'], expiresInSeconds: 31_536_000 });
+    expectProblem(escalation, 400, 'validation_failed');
+    const star = await mint(writer.json.token, { scopes: ['*'], expiresInSeconds: 60 });
+    expectProblem(star, 403, 'scope_not_held');
+    expect(star.json.errors).to.deep.equal([{ path: 'body.scopes', message: '* is not a scope of the calling token' }]);
+    const wider = await mint(writer.json.token, { scopes: ['sandbox:write', 'orders:read', 'catalog:write'], expiresInSeconds: 60 });
+    expectProblem(wider, 403, 'scope_not_held');
+    expect(wider.json.errors.map((e: any) => e.message)).to.deep.equal([
+      'orders:read is not a scope of the calling token',
+      'catalog:write is not a scope of the calling token',
+    ]);
+    // Longer than the caller has left: refused, naming what is left.
+    const longer = await mint(writer.json.token, { scopes: ['sandbox:write'], expiresInSeconds: 3_600 });
+    expectProblem(longer, 403, 'token_lifetime_exceeded');
+    expect(longer.json.errors[0].path).to.equal('body.expiresInSeconds');
+    // A subset, within its lifetime: allowed.
+    const within = await mint(writer.json.token, { scopes: ['sandbox:write'], expiresInSeconds: 300 });
+    expect(within.status, within.text).to.equal(201);
+    expect(within.json.scopes).to.deep.equal(['sandbox:write']);
+    expect((await mint(writer.json.token, { scopes: [], expiresInSeconds: 60 })).status).to.equal(201);
+    // Nothing the refused requests asked for was written: only the two minted tokens are new.
+    const [{ count }] = await db().query(
+      `SELECT count(*)::int AS count FROM api_keys
+        WHERE store_id = $1 AND created_at >= (SELECT created_at FROM api_keys WHERE id = $2)`,
+      [a.storeId, writer.json.tokenId],
+    );
+    expect(count).to.equal(3);
+
+    // A refresh credential never outlives the minting token either, nor does any token refreshed from it
+    // (the one-hour minimum of a refreshed lifetime stops at the minter's expiry).
+    const withRefresh = await mint(writer.json.token, { scopes: ['sandbox:write'], expiresInSeconds: 0, refresh: true });
+    expect(withRefresh.status, withRefresh.text).to.equal(201);
+    const ceiling = Date.parse(writer.json.expiresAt);
+    expect(Date.parse(withRefresh.json.refreshExpiresAt)).to.be.at.most(ceiling);
+    const refreshed = await call(server, 'POST', '/api/v1/sandbox/tokens/refresh', {
+      body: { refreshToken: withRefresh.json.refreshToken },
+    });
+    expect(refreshed.status, refreshed.text).to.equal(200);
+    expect(Date.parse(refreshed.json.expiresAt)).to.be.at.most(ceiling);
+    expect(Date.parse(refreshed.json.refreshExpiresAt)).to.be.at.most(ceiling);
+    expect(refreshed.json.expired).to.equal(false);
+
+    // The sandbox token (every scope, no expiry) may mint anything up to the fixed cap.
+    expect((await mint(a.token, { scopes: ['*'], expiresInSeconds: 2_592_000 })).status).to.equal(201);
   });
 
   it('rehearses refresh: rotation, the old token revoked, reuse refused and the new token revoked', async () => {
@@ -290,6 +343,68 @@ describe('sandbox', function () {
       400,
       'validation_failed',
     );
+  });
+
+  it('reuse of a traded refresh credential revokes its whole family; an honest chain keeps rotating', async () => {
+    const refresh = (refreshToken: string) => call(server, 'POST', '/api/v1/sandbox/tokens/refresh', { body: { refreshToken } });
+    const works = async (token: string) =>
+      (await call(server, 'GET', `/api/v1/orders?storeId=${a.storeId}`, { headers: auth(token) })).status;
+    const mintWithRefresh = async () => {
+      const res = await call(server, 'POST', '/api/v1/sandbox/tokens', {
+        headers: auth(a.token),
+        body: { scopes: ['orders:read'], expiresInSeconds: 600, refresh: true },
+      });
+      expect(res.status, res.text).to.equal(201);
+      return res.json;
+    };
+
+    // A normal chain: each credential trades once for the next, every new token works.
+    let current = await mintWithRefresh();
+    for (let i = 0; i < 3; i++) {
+      const next = await refresh(current.refreshToken);
+      expect(next.status, next.text).to.equal(200);
+      expect(await works(next.json.token)).to.equal(200);
+      expect(await works(current.token)).to.equal(401);
+      current = next.json;
+    }
+
+    // A → B, then A again: refused, and B (its token and its refresh credential) stops working too.
+    const first = await mintWithRefresh();
+    const second = await refresh(first.refreshToken);
+    expect(second.status, second.text).to.equal(200);
+    expectProblem(await refresh(first.refreshToken), 401, 'refresh_token_reused');
+    expect(await works(second.json.token)).to.equal(401);
+    expectProblem(await refresh(second.json.refreshToken), 401, 'invalid_refresh_token');
+
+    // A → B → C, then A again: C, two generations on, is revoked as well.
+    const a1 = await mintWithRefresh();
+    const b1 = (await refresh(a1.refreshToken)).json;
+    const c1 = await refresh(b1.refreshToken);
+    expect(c1.status, c1.text).to.equal(200);
+    expect(await works(c1.json.token)).to.equal(200);
+    expectProblem(await refresh(a1.refreshToken), 401, 'refresh_token_reused');
+    expect(await works(c1.json.token)).to.equal(401);
+    expectProblem(await refresh(c1.json.refreshToken), 401, 'invalid_refresh_token');
+    // Another family is untouched.
+    expect(await works(current.token)).to.equal(200);
+    expect((await refresh(current.refreshToken)).status).to.equal(200);
+
+    // A reuse racing a rotation of the same family: whichever runs first, nothing of the family survives.
+    for (let i = 0; i < 5; i++) {
+      const root = await mintWithRefresh();
+      const next = (await refresh(root.refreshToken)).json;
+      const [reuse, rotation] = await Promise.all([refresh(root.refreshToken), refresh(next.refreshToken)]);
+      expectProblem(reuse, 401, 'refresh_token_reused');
+      for (const token of [next.token, ...(rotation.status === 200 ? [rotation.json.token] : [])]) expect(await works(token)).to.equal(401);
+      if (rotation.status === 200) expectProblem(await refresh(rotation.json.refreshToken), 401, 'invalid_refresh_token');
+    }
+
+    // The reuse is a security event in the audit log, naming the family and what it revoked.
+    const audit = (await auditRows(server, a.tenantId)).filter((row) => row.action === 'sandbox.refresh_reused');
+    expect(audit.length).to.be.at.least(2);
+    const family = audit.find((row) => row.after.revokedCredentials === 1 && row.after.revokedApiKeys === 1);
+    expect(family, JSON.stringify(audit.map((row) => row.after))).to.not.equal(undefined);
+    expect(family!.after.familyId).to.match(/^[0-9a-f-]{36}$/);
   });
 
   it('lists test cards of three providers for the four flows', async () => {

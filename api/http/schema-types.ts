@@ -24,6 +24,17 @@ export const uuid = (): Joi.StringSchema =>
 /** A store id: the one filter that is really required (docs/decisions.md, Optional filters). */
 export const storeId = (): Joi.StringSchema => uuid().required().description('The store the operation is scoped to.');
 
+/**
+ * The store of an operation that infers it when left out (resolveStoreId, domain/store-access.ts):
+ * imports, the export, placing an order.
+ */
+export const inferredStoreId = (): Joi.StringSchema =>
+  uuid()
+    .meta({ inferredStore: true })
+    .description(
+      "The store the operation is scoped to. Optional: a store API key, the sandbox token or a simulated token acts on its own store (a storeId naming another store answers 404 store_not_found); a signed-in member acts on the store named, else on the tenant's default store (the store with isDefault: the first store created, or the one made default since), and gets 400 when the tenant has no default store.",
+    );
+
 export const int = (min: number, max?: number): Joi.NumberSchema => {
   const base = Joi.number().integer().min(min);
   return max === undefined ? base : base.max(max);

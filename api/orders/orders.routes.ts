@@ -10,7 +10,7 @@ type Params = Record<string, string>;
 export const orderExtensionOperationIds = ['orders.list', 'orders.get', 'orders.cancel'] as const;
 
 const callers =
-  "Any member of the tenant (naming storeId), or a store API key or sandbox token with the scope orders:write (orders:read for reads) acting on its own store. Another tenant's store, order, customer or variant answers 404.";
+  "Any member of the tenant, or a store API key or sandbox token with the scope orders:write (orders:read for reads) acting on its own store. Another tenant's store, order, customer or variant answers 404.";
 
 export const orderRoutes = defineRoutes({ tag: 'orders', auth: 'merchant' }, [
   {
@@ -18,7 +18,7 @@ export const orderRoutes = defineRoutes({ tag: 'orders', auth: 'merchant' }, [
     method: 'POST',
     path: '/orders',
     summary: 'Place an order',
-    description: `Listed as POST /api/v1/orders. The success status is not stated by the specification: 201 Created with the order. ${callers} The customer must be a customer of the store (404 customer_not_found) and every variant a variant of one of its products (404 variant_not_found, naming the lines); an archived product answers 409 product_unavailable; products priced in different currencies 409 mixed_currencies. Stock is checked and reserved atomically: when any line asks for more than its variant holds the answer is 409 insufficient_stock (one error per short line) and no stock is reserved. Lines of the same variant are merged. Each line is priced with the variant's own price, else the product's; subtotal and total are exact decimals (total rounded half up to 2 decimals). The products' sales counts (the best_selling sort) grow by the quantities. Emits order.placed with orderId, total, currency, customerId, storeId, items and shippingAddress. An archived store answers 409 store_archived.`,
+    description: `Listed as POST /api/v1/orders. The success status is not stated by the specification: 201 Created with the order. ${callers} storeId is optional: a store API key or sandbox token places the order in its own store (a storeId naming another store answers 404 store_not_found); a member's token places it in the store named, else in the tenant's default store (the store with isDefault: the first store created, or the one made default since), and answers 400 when the tenant has no default store. The customer must be a customer of the store (404 customer_not_found) and every variant a variant of one of its products (404 variant_not_found, naming the lines); an archived product answers 409 product_unavailable; products priced in different currencies 409 mixed_currencies. Stock is checked and reserved atomically: when any line asks for more than its variant holds the answer is 409 insufficient_stock (one error per short line) and no stock is reserved. Lines of the same variant are merged. Each line is priced with the variant's own price, else the product's; subtotal and total are exact decimals (total rounded half up to 2 decimals). The products' sales counts (the best_selling sort) grow by the quantities. Emits order.placed with orderId, total, currency, customerId, storeId, items and shippingAddress. An archived store answers 409 store_archived.`,
     body: CreateOrderDto,
     response: OrderResponse,
     status: 201,

@@ -9,7 +9,7 @@ export const ORDER_STATUSES = ['PLACED', 'CANCELLED'] as const;
 
 const storeIdField = (): Joi.StringSchema =>
   uuid().description(
-    "The store of the order. Optional: a store API key or sandbox token acts on its own store (another storeId answers 404); a signed-in member's token must name it (400 otherwise).",
+    "The store of the order. Optional: a store API key or sandbox token acts on its own store (another storeId answers 404 store_not_found); a signed-in member acts on the store named, else on the tenant's default store (the store with isDefault; 400 when the tenant has none).",
   );
 
 /**

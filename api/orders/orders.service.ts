@@ -1,6 +1,7 @@
 /**
  * Orders (docs/commerce.md, "Orders"). Placing an order, in one transaction:
- * 1. the store: a store API key or sandbox token acts on its own store; a member's token names it;
+ * 1. the store: a store API key or sandbox token acts on its own store; a member's token names it, or
+ *    acts on the tenant's default store when it does not (resolveStoreId, domain/store-access.ts);
  * 2. the customer must be a customer of that store, each variant a variant of that store's products
  *    (404 customer_not_found / variant_not_found, also for another tenant's ids);
  * 3. the variants are locked (SELECT … FOR UPDATE, in id order so concurrent orders cannot deadlock),
@@ -22,12 +23,12 @@ import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox, type OutboxEvent } from '../../storage/outbox';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { NotFoundError, ValidationError, type FieldError } from '../../lib/errors';
+import { NotFoundError, type FieldError } from '../../lib/errors';
 import { priceLines } from '../../domain/pricing-engine';
 import { recordFlashSaleSales } from '../flash-sales/flash-sales.stock';
 import { formatUnits, rescale, RESULT_DECIMALS, SCALE, toUnits, unitsToNumber } from '../../domain/money';
 import { decodeCursor, encodeCursor, isDate, isUuid } from '../http/cursor';
-import { requireStore } from '../../domain/store-access';
+import { requireStore, resolveStoreId } from '../../domain/store-access';
 import { emitEvent } from '../webhooks/events';
 import { ordersError } from './orders.errors';
 
@@ -47,16 +48,6 @@ export interface ListOrdersInput {
 }
 
 export const orderNotFound = (): NotFoundError => ordersError('order_not_found', 'The order does not exist.');
-
-/** The store an order operation acts on: the API key's own store, or the storeId a member names. */
-export function orderStoreId(ctx: RequestContext, storeId: string | undefined): string {
-  if (ctx.actor.type === 'api_key') return storeId ?? ctx.actor.storeId!;
-  if (!storeId)
-    throw new ValidationError('storeId is required with a member token (an API key or sandbox token acts on its own store).', [
-      { path: 'body.storeId', message: 'storeId is required' },
-    ]);
-  return storeId;
-}
 
 const money = (value: string): number => unitsToNumber(toUnits(value), SCALE);
 
@@ -150,7 +141,7 @@ async function changeSalesCounts(
 
 export async function createOrder(ctx: RequestContext, input: CreateOrderInput): Promise<OrderViewBody> {
   return inTransaction(ctx, async (tx) => {
-    const store = await requireStore(tx, orderStoreId(tx, input.storeId), { forWrite: true });
+    const store = await requireStore(tx, await resolveStoreId(tx, input.storeId, 'body'), { forWrite: true });
     const customer = await tenantRepository(tx, Customer).findOneBy({ id: input.customerId.toLowerCase(), storeId: store.id });
     if (!customer) throw ordersError('customer_not_found', 'The customer is not a customer of this store.');
 

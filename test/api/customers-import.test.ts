@@ -1,6 +1,7 @@
 /**
  * Customer CSV import: upsert by e-mail (case-insensitive, per store), row errors with row number
- * and column, kept and cleared columns, marketing consent, addresses, audit entries, limits, tenancy.
+ * and column, kept and cleared columns, marketing consent, addresses, audit entries, limits, tenancy,
+ * and the store inferred when storeId is left out.
  */
 import { expect } from 'chai';
 import { call, type TestServer } from '../helpers/harness';
@@ -118,7 +119,7 @@ describe('customer import', function () {
       'unsupported_media_type',
     );
     expectProblem(
-      await call(server, 'POST', '/api/v1/customers/import', {
+      await call(server, 'POST', '/api/v1/customers/import?storeId=not-a-uuid', {
         headers: m.headers,
         rawBody: 'email\na@example.test\n',
         contentType: 'text/csv',
@@ -155,5 +156,34 @@ describe('customer import', function () {
     expect(ok.json.customers.created).to.equal(1);
     const other = await store(server, m, { name: 'Second' });
     expectProblem(await importCsv(m, 'email\nk@example.test\n', other, key), 404, 'store_not_found');
+    expect(await customers(other)).to.have.length(0);
+  });
+
+  it("infers the store when storeId is left out: an API key's own store, a member's default store", async () => {
+    const m = await merchant(server);
+    const second = await store(server, m, { name: 'Second' });
+    const withoutStore = (csv: string, headers: Record<string, string>) =>
+      call(server, 'POST', '/api/v1/customers/import', { headers, rawBody: csv, contentType: 'text/csv' });
+    // A key of the second (not default) store imports there.
+    const key = await apiKey(server, m, ['import:write'], second);
+    const byKey = await withoutStore('email\nkey@example.test\n', key);
+    expect(byKey.status, byKey.text).to.equal(200);
+    expect((await customers(second)).map((c: { email: string }) => c.email)).to.deep.equal(['key@example.test']);
+    // A member imports into the tenant's default store (the first one).
+    const byMember = await withoutStore('email\nmember@example.test\n', m.headers);
+    expect(byMember.status, byMember.text).to.equal(200);
+    expect((await customers(m.storeId)).map((c: { email: string }) => c.email)).to.deep.equal(['member@example.test']);
+    // ... or into the store made default since.
+    expect(
+      (await call(server, 'PATCH', `/api/v1/organization/stores/${second}`, { headers: m.headers, body: { isDefault: true } })).status,
+    ).to.equal(200);
+    expect((await withoutStore('email\nlater@example.test\n', m.headers)).status).to.equal(200);
+    expect((await customers(second)).map((c: { email: string }) => c.email)).to.deep.equal(['key@example.test', 'later@example.test']);
+    // A tenant without a default store (its only store archived) must name one.
+    const lone = await merchant(server);
+    expect((await call(server, 'DELETE', `/api/v1/organization/stores/${lone.storeId}`, { headers: lone.headers })).status).to.equal(204);
+    const none = await withoutStore('email\nx@example.test\n', lone.headers);
+    expectProblem(none, 400, 'validation_failed');
+    expect(none.json.errors.map((e: { path: string }) => e.path)).to.deep.equal(['query.storeId']);
   });
 });

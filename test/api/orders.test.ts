@@ -1,5 +1,6 @@
 /**
- * Orders: validation bounds, store resolution (member token with storeId, API key's own store),
+ * Orders: validation bounds, store resolution (member token with storeId or the tenant's default
+ * store, API key's own store, a disagreeing storeId refused),
  * customer and variant of another store or tenant → 404, insufficient stock → 409 with nothing
  * reserved, stock decremented, exact totals, order.placed outbox row with its data, audit entry,
  * sales_count and its index row, cancel (stock released, order.cancelled, idempotent), list and get
@@ -245,13 +246,6 @@ describe('orders', function () {
       body: { storeId: m.storeId, customerId, items: [item] },
     });
     expectProblem(noAddress, 400, 'validation_failed');
-    // A member token must name the store.
-    const noStore = await call(server, 'POST', '/api/v1/orders', {
-      headers: m.headers,
-      body: { customerId, items: [item], shippingAddress: address },
-    });
-    expectProblem(noStore, 400, 'validation_failed');
-    expect(noStore.json.errors).to.deep.equal([{ path: 'body.storeId', message: 'storeId is required' }]);
     const anonymous = await call(server, 'POST', '/api/v1/orders', { body: { customerId, items: [item], shippingAddress: address } });
     expect(anonymous.status).to.equal(401);
     // 100 lines and quantity 10000 are accepted bounds (the variant does not exist: 404, not 400).
@@ -345,6 +339,66 @@ describe('orders', function () {
       403,
       'insufficient_scope',
     );
+  });
+
+  it("places a member's order without storeId in the tenant's default store; 400 when the tenant has none", async () => {
+    const m = await newMerchant();
+    const second = await store(server, m, { name: 'Second' });
+    const body = async (storeId: string) => {
+      const customerId = await customer(server, { ...m, storeId });
+      const p = await stockedProduct({ ...m, storeId }, '3', [[null, 5]]);
+      return { customerId, items: [{ variantId: p.variantIds[0], quantity: 1 }], shippingAddress: address };
+    };
+    // The first store is the default one.
+    const first = await call(server, 'POST', '/api/v1/orders', { headers: m.headers, body: await body(m.storeId) });
+    expect(first.status, first.text).to.equal(201);
+    expect(first.json.storeId).to.equal(m.storeId);
+    // Naming the store still works for any store of the tenant.
+    const named = await call(server, 'POST', '/api/v1/orders', { headers: m.headers, body: { storeId: second, ...(await body(second)) } });
+    expect(named.status, named.text).to.equal(201);
+    expect(named.json.storeId).to.equal(second);
+    // Another store made the default: it is used from then on.
+    const moved = await call(server, 'PATCH', `/api/v1/organization/stores/${second}`, { headers: m.headers, body: { isDefault: true } });
+    expect(moved.status, moved.text).to.equal(200);
+    const inSecond = await call(server, 'POST', '/api/v1/orders', { headers: m.headers, body: await body(second) });
+    expect(inSecond.status, inSecond.text).to.equal(201);
+    expect(inSecond.json.storeId).to.equal(second);
+    // A customer of the other store does not fit the inferred one.
+    expectProblem(
+      await call(server, 'POST', '/api/v1/orders', { headers: m.headers, body: await body(m.storeId) }),
+      404,
+      'customer_not_found',
+    );
+
+    // A tenant whose only store is archived has no default store: it must name one.
+    const lone = await newMerchant();
+    const orderBody = await body(m.storeId);
+    expect((await call(server, 'DELETE', `/api/v1/organization/stores/${lone.storeId}`, { headers: lone.headers })).status).to.equal(204);
+    const none = await call(server, 'POST', '/api/v1/orders', { headers: lone.headers, body: orderBody });
+    expectProblem(none, 400, 'validation_failed');
+    expect(none.json.errors.map((e: any) => e.path)).to.deep.equal(['body.storeId']);
+    expectProblem(
+      await call(server, 'POST', '/api/v1/orders', { headers: lone.headers, body: { storeId: lone.storeId, ...orderBody } }),
+      409,
+      'store_archived',
+    );
+  });
+
+  it('refuses a storeId that disagrees with a store API key, also for a store of the same tenant', async () => {
+    const m = await newMerchant();
+    const second = await store(server, m, { name: 'Second' });
+    const customerId = await customer(server, m);
+    const p = await stockedProduct(m, '4', [[null, 5]]);
+    const key = await apiKey(server, m, ['orders:write']);
+    const order = { customerId, items: [{ variantId: p.variantIds[0], quantity: 1 }], shippingAddress: address };
+    expectProblem(
+      await call(server, 'POST', '/api/v1/orders', { headers: key, body: { storeId: second, ...order } }),
+      404,
+      'store_not_found',
+    );
+    const own = await call(server, 'POST', '/api/v1/orders', { headers: key, body: { storeId: m.storeId, ...order } });
+    expect(own.status, own.text).to.equal(201);
+    expect(await stockOf(p.variantIds[0]!)).to.equal(4);
   });
 
   it('cancels: stock released, sales counts reduced, order.cancelled once, idempotent', async () => {

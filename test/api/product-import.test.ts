@@ -2,7 +2,8 @@
  * Product CSV import and export: the synchronous import with row errors, upsert by handle through
  * the product service (audit and outbox per product), the threshold to the asynchronous import, the
  * asynchronous job with its progress, resume after a worker that died mid-way, export → import round
- * trip, and the download link (expiry, signature, tenant isolation).
+ * trip, the download link (expiry, signature, tenant isolation), and the store inferred when storeId
+ * is left out.
  */
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
@@ -257,6 +258,53 @@ describe('product import and export', function () {
     } finally {
       delete process.env.IMPORT_ASYNC_MIN_ROWS;
     }
+  });
+
+  it("infers the store when storeId is left out: an API key's own store, a member's default store; a disagreeing storeId is 404", async () => {
+    const m = await merchant(server);
+    const second = await store(server, m, { name: 'Second' });
+    const post = (path: string, headers: Record<string, string>, csv?: string) =>
+      call(server, 'POST', `/api/v1/bulk-import/products${path}`, {
+        headers,
+        ...(csv === undefined ? {} : { rawBody: csv, contentType: 'text/csv' }),
+      });
+    // A member: the tenant's default store (its first store), for the three operations.
+    const sync = await post('', m.headers, 'handle,title,price\nby-member,By member,5\n');
+    expect(sync.status, sync.text).to.equal(200);
+    expect((await products(m.storeId)).map((p) => p.slug)).to.deep.equal(['by-member']);
+    expect(await products(second)).to.have.length(0);
+    const job = await post('/async', m.headers, 'handle,title,price\nby-job,By job,6\n');
+    expect(job.status, job.text).to.equal(202);
+    expect(job.json.storeId).to.equal(m.storeId);
+    const exported = await post('/export', m.headers);
+    expect(exported.status, exported.text).to.equal(202);
+    expect(exported.json.storeId).to.equal(m.storeId);
+
+    // A key bound to the second store: its own store, whatever the tenant's default is.
+    const key = await apiKey(server, m, ['import:write'], second);
+    const byKey = await post('', key, 'handle,title,price\nby-key,By key,7\n');
+    expect(byKey.status, byKey.text).to.equal(200);
+    expect((await products(second)).map((p) => p.slug)).to.deep.equal(['by-key']);
+    expect((await post('/async', key, 'handle,title,price\nkey-job,Key job,8\n')).json.storeId).to.equal(second);
+    expect((await post('/export', key)).json.storeId).to.equal(second);
+    // Naming another store of the same tenant disagrees with the key: 404, nothing written or queued.
+    const jobsBefore = await storedJobs(m.storeId);
+    for (const [path, csv] of [
+      ['', 'handle,title,price\nsneaky,Sneaky,1\n'],
+      ['/async', 'handle,title,price\nsneaky,Sneaky,1\n'],
+      ['/export', undefined],
+    ] as Array<[string, string | undefined]>) {
+      expectProblem(await post(`${path}?storeId=${m.storeId}`, key, csv), 404, 'store_not_found');
+    }
+    expect((await products(m.storeId)).map((p) => p.slug)).to.deep.equal(['by-member']);
+    expect(await storedJobs(m.storeId)).to.deep.equal(jobsBefore);
+
+    // A tenant without a default store (its only store archived) must name one.
+    const lone = await merchant(server);
+    expect((await call(server, 'DELETE', `/api/v1/organization/stores/${lone.storeId}`, { headers: lone.headers })).status).to.equal(204);
+    const none = await post('', lone.headers, 'handle,title,price\nx,X,1\n');
+    expectProblem(none, 400, 'validation_failed');
+    expect(none.json.errors.map((e: { path: string }) => e.path)).to.deep.equal(['query.storeId']);
   });
 
   it('runs a large import as a job: 202 with the job number, durable upload, progress with row errors, audit and outbox', async () => {

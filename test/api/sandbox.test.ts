@@ -529,4 +529,41 @@ describe('sandbox', function () {
     expectProblem(limited, 429, 'rate_limited');
     expect(limited.headers.get('retry-after')).to.match(/^\d+$/);
   });
+
+  it("imports and exports with the sandbox token without storeId; another sandbox's store is 404", async () => {
+    const post = (path: string, token: string, csv?: string) =>
+      call(server, 'POST', `/api/v1${path}`, {
+        headers: auth(token),
+        ...(csv === undefined ? {} : { rawBody: csv, contentType: 'text/csv' }),
+      });
+    const products = await post('/bulk-import/products', a.token, 'handle,title,price\nsandbox-import,Sandbox import,9.5\n');
+    expect(products.status, products.text).to.equal(200);
+    expect(products.json.products).to.deep.include({ created: 1, failed: 0 });
+    const [row] = await db().query("SELECT store_id FROM products WHERE slug = 'sandbox-import' AND tenant_id = $1", [a.tenantId]);
+    expect(row.store_id).to.equal(a.storeId);
+    const job = await post('/bulk-import/products/async', a.token, 'handle,title,price\nsandbox-job,Sandbox job,4\n');
+    expect(job.status, job.text).to.equal(202);
+    expect(job.json.storeId).to.equal(a.storeId);
+    const exported = await post('/bulk-import/products/export', a.token);
+    expect(exported.status, exported.text).to.equal(202);
+    expect(exported.json.storeId).to.equal(a.storeId);
+    const customers = await post('/customers/import', a.token, 'email\nsandbox-import@example.test\n');
+    expect(customers.status, customers.text).to.equal(200);
+    expect(customers.json.customers.created).to.equal(1);
+    // A simulated token with import:write is bound to the sandbox store too.
+    const simulated = await call(server, 'POST', '/api/v1/sandbox/tokens', {
+      headers: auth(a.token),
+      body: { scopes: ['import:write'], expiresInSeconds: 600 },
+    });
+    expect((await post('/customers/import', simulated.json.token, 'email\nsimulated@example.test\n')).status).to.equal(200);
+    // Naming another sandbox's store disagrees with the token: 404, as for any store not the token's own.
+    for (const [path, csv] of [
+      ['/bulk-import/products', 'handle,title,price\nx,X,1\n'],
+      ['/bulk-import/products/async', 'handle,title,price\nx,X,1\n'],
+      ['/bulk-import/products/export', undefined],
+      ['/customers/import', 'email\nx@example.test\n'],
+    ] as Array<[string, string | undefined]>) {
+      expectProblem(await post(`${path}?storeId=${b.storeId}`, a.token, csv), 404, 'store_not_found');
+    }
+  });
 });

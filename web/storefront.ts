@@ -9,6 +9,7 @@ import { ApiError, apiClientFor, type ApiClient, type Json } from './api-client'
 import { PageNotFound, type PageContext, type SectionLoader, type SectionRef, type ThemeEngine } from './theme-engine';
 import { SORTS, apiQuery, facetView, pagination, searchState, stateUrl } from './search-state';
 import { STOREFRONT_CSP } from './page-security';
+import { ownUrlAsPath } from './own-url';
 import { isUuid } from '../storage/ids';
 
 const SLUG_RE = /^[a-z0-9][a-z0-9-]{0,199}$/i;
@@ -34,17 +35,11 @@ async function publicPages(api: ApiClient, storeId: string): Promise<Array<{ tit
 }
 
 /** Image bytes of our own API (the sandbox's seed images) go in the body; other URLs are fetched by the API, safely. */
-function imageQuery(api: ApiClient, imageUrl: string): Promise<{ image?: string; imageUrl?: string }> {
-  let url: URL;
-  try {
-    url = new URL(imageUrl);
-  } catch {
-    return Promise.resolve({ imageUrl });
-  }
-  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
-  if (loopback && url.pathname.startsWith('/api/v1/')) {
-    return fetch(`${api.base}${url.pathname.slice('/api/v1'.length)}`).then(async (res) => {
-      if (!res.ok) throw new ApiError(res.status, undefined, url.pathname);
+function imageQuery(api: ApiClient, imageUrl: string, publicBaseUrl: string): Promise<{ image?: string; imageUrl?: string }> {
+  const own = ownUrlAsPath(imageUrl, publicBaseUrl);
+  if (typeof own === 'string' && own.startsWith('/api/v1/')) {
+    return fetch(`${api.base}${own.slice('/api/v1'.length)}`).then(async (res) => {
+      if (!res.ok) throw new ApiError(res.status, undefined, own);
       return { image: Buffer.from(await res.arrayBuffer()).toString('base64') };
     });
   }
@@ -126,7 +121,7 @@ export const sectionLoaders: Record<string, SectionLoader> = {
     const cached = similarCache.get(key);
     if (cached && Date.now() - cached.at < SIMILAR_TTL_MS) return { products: cached.items };
     const res = await api.request('POST', `/visual-search/public/stores/${page.storeId}/query`, {
-      body: { ...(await imageQuery(api, imageUrl)), limit: Number(settings.limit) + 1 },
+      body: { ...(await imageQuery(api, imageUrl, page.publicBaseUrl)), limit: Number(settings.limit) + 1 },
     });
     // 409: visual search is off for the store, or its index is not ready: no section, nothing to log.
     if (res.status === 409) return { products: [] };
@@ -160,7 +155,7 @@ export function buildStorefrontRouter(theme: ThemeEngine, options: { uploadMaxBy
     const storeId = ctx.params.storeId!;
     return {
       api: shopperApi(ctx),
-      page: { storeId, shopBase: `/shop/${storeId}`, path: ctx.path, query: queryLists(ctx), page },
+      page: { storeId, shopBase: `/shop/${storeId}`, publicBaseUrl: theme.publicBaseUrl, path: ctx.path, query: queryLists(ctx), page },
     };
   }
 

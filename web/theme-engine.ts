@@ -130,6 +130,8 @@ export interface PageTemplate {
 export interface PageContext {
   storeId: string;
   shopBase: string;
+  /** Where people reach this service (PUBLIC_BASE_URL), to tell its own URLs from others. */
+  publicBaseUrl: string;
   path: string;
   /** The query string, values as arrays. */
   query: Record<string, string[]>;
@@ -175,7 +177,7 @@ export class ThemeEngine {
     private readonly loaders: Record<string, SectionLoader>,
     readonly dir = THEME_DIR,
     /** Where people reach this service (PUBLIC_BASE_URL): its own absolute URLs render as paths (`own_url`). */
-    publicBaseUrl = 'http://localhost',
+    readonly publicBaseUrl = 'http://localhost',
   ) {
     this.liquid = new Liquid({
       root: [path.join(dir, 'sections')],

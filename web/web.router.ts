@@ -31,7 +31,7 @@ export interface WebDeps {
 }
 
 export function buildWeb(deps: WebDeps): { middleware: Koa.Middleware; routers: Router[] } {
-  const theme = new ThemeEngine(deps.config.renderBudgets, deps.logger, sectionLoaders);
+  const theme = new ThemeEngine(deps.config.renderBudgets, deps.logger, sectionLoaders, undefined, deps.config.publicBaseUrl);
   const root = new Router();
 
   root.get('/assets/theme/:file', async (ctx) => {

@@ -60,7 +60,7 @@ describe('web: render budgets per section', () => {
     },
   };
   const engine = new ThemeEngine(budgets, logger, loaders, tinyTheme());
-  const page: PageContext = { storeId: 's', shopBase: '/shop/s', path: '/shop/s', query: {}, page: {} };
+  const page: PageContext = { storeId: 's', shopBase: '/shop/s', publicBaseUrl: 'http://localhost', path: '/shop/s', query: {}, page: {} };
 
   beforeEach(() => {
     lines.length = 0;

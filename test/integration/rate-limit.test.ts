@@ -6,30 +6,10 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import Redis from 'ioredis';
-import pino from 'pino';
-import { Writable } from 'node:stream';
 import { loadConfig } from '../../lib/config';
 import { RateLimiter } from '../../storage/rate-limit';
 import { RateLimitedError } from '../../lib/errors';
-
-function capturingLogger(): { logger: pino.Logger; lines: () => Array<Record<string, any>> } {
-  const out: string[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      out.push(String(chunk));
-      done();
-    },
-  });
-  return {
-    logger: pino({ level: 'debug' }, stream),
-    lines: () =>
-      out
-        .join('')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l)),
-  };
-}
+import { captureLog } from '../helpers/log-capture';
 
 describe('rate limiter (Redis)', () => {
   const config = loadConfig({ APP_SECRET: 's'.repeat(32) });
@@ -43,7 +23,7 @@ describe('rate limiter (Redis)', () => {
   after(() => clients.forEach((c) => c.disconnect()));
 
   it('counts the hits a process makes before its connection is first ready', async () => {
-    const { logger, lines } = capturingLogger();
+    const { logger, lines } = captureLog();
     const limiter = new RateLimiter(client(config.redisUrl), logger, `test-rl-${randomBytes(4).toString('hex')}`);
     const rule = { limit: 2, windowSeconds: 60 };
     // Straight after the client is made: it is still connecting.
@@ -56,7 +36,7 @@ describe('rate limiter (Redis)', () => {
   });
 
   it('lets requests through while Redis is unreachable and says so once, without a stack', async () => {
-    const { logger, lines } = capturingLogger();
+    const { logger, lines } = captureLog();
     // A port nothing listens on.
     const limiter = new RateLimiter(client('redis://127.0.0.1:1'), logger, 'test-rl-down');
     for (let i = 0; i < 5; i += 1) await limiter.hit('k', { limit: 1, windowSeconds: 60 });

@@ -3,29 +3,11 @@
  * summary line per window; a different failure is logged at once; an unreachable dependency is
  * logged without a stack trace, a real bug keeps its stack.
  */
-import { Writable } from 'node:stream';
 import { expect } from 'chai';
-import pino from 'pino';
 import { CalmLog, isUnreachableError, loggableError } from '../../lib/calm-log';
+import { captureLog } from '../helpers/log-capture';
 
-function capture(): { logger: pino.Logger; lines: () => Array<Record<string, any>> } {
-  const out: string[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      out.push(String(chunk));
-      done();
-    },
-  });
-  return {
-    logger: pino({ level: 'info' }, stream),
-    lines: () =>
-      out
-        .join('')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l)),
-  };
-}
+const capture = () => captureLog('info');
 
 const refused = (): Error => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:7700'), { code: 'ECONNREFUSED' });
 

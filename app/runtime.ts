@@ -100,6 +100,7 @@ export async function createRuntime(config: Config, name = 'commerce'): Promise<
         { code: (error as { driverError?: { code?: unknown } }).driverError?.code, storeId: entry.storeId, count: entry.count },
         'search: dropped a zero-result query count that the database refused for its content',
       ),
+    () => config.search.zeroResultQueriesPerStore,
   );
   const search = new SearchEngine(dataSource, meiliSearch, logger, {
     cacheMaxBytes: config.search.cacheMaxBytes,

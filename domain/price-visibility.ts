@@ -1,7 +1,10 @@
 /**
  * Price visibility of a store (stores.price_visibility): EVERYONE (default), SIGNED_IN (only requests
- * carrying a valid access token of a signed-in user, see api/http/auth.ts) or HIDDEN. Public reads
- * that would show a price leave the price fields out (absent, not null) when pricesShown() is false.
+ * carrying a valid access token of a signed-in user, see api/http/auth.ts) or HIDDEN. When
+ * pricesShown() is false, public reads that would show a price leave the price fields out (absent,
+ * not null), and nothing a visitor sends may filter or order by a price either: search and query by
+ * image ignore their price filters and price sorts (naming them in ignoredParams), and the shipping
+ * quote does not use catalog prices (docs/search.md, "Price visibility").
  */
 import type { RequestContext } from '../storage/request-context';
 

@@ -15,6 +15,7 @@ import { looseAttempts, type LooseAttempt, type LooseStrategy } from './loose-qu
 import {
   buildSearchPlan,
   splitPair,
+  withoutPrices,
   type FacetGroup,
   type MeiliQuery,
   type PublicSearchParams,
@@ -96,6 +97,11 @@ export interface SearchAnswer {
   matching: { strategy: 'strict' | LooseStrategy; q: string | null };
   looseMatch: boolean;
   pricesShown: boolean;
+  /**
+   * Parameters given but not applied: priceMin, priceMax and a price sort (then `sort` answers
+   * relevance) when the visitor may not see prices, so nothing in the answer depends on a price.
+   */
+  ignoredParams: string[];
 }
 
 export interface SearchEngineOptions {
@@ -132,8 +138,13 @@ export function normaliseSearchText(q: string | undefined): string {
 }
 
 /** The cache key: every parameter that changes the answer, normalised, in a fixed order. */
-export function cacheKey(params: PublicSearchParams, pricesShown: boolean, normalisedQ = normaliseSearchText(params.q)): string {
-  return JSON.stringify([...wordsAndFilters(params, normalisedQ), params.page, params.perPage, params.sort, pricesShown]);
+export function cacheKey(
+  params: PublicSearchParams,
+  pricesShown: boolean,
+  normalisedQ = normaliseSearchText(params.q),
+  ignoredParams: string[] = [],
+): string {
+  return JSON.stringify([...wordsAndFilters(params, normalisedQ), params.page, params.perPage, params.sort, pricesShown, ignoredParams]);
 }
 
 type Hit = Record<string, unknown>;
@@ -203,12 +214,17 @@ export class SearchEngine {
     return profile;
   }
 
-  /** The answer to a public search, serialised. */
-  async search(params: PublicSearchParams, pricesShownFor: (profile: StoreProfile) => boolean): Promise<RawJson> {
-    const profile = await this.profile(params.storeId);
+  /**
+   * The answer to a public search, serialised. Where the visitor may not see prices, the price
+   * filters and price sorts are dropped before anything is asked (withoutPrices) and named in
+   * `ignoredParams`.
+   */
+  async search(requested: PublicSearchParams, pricesShownFor: (profile: StoreProfile) => boolean): Promise<RawJson> {
+    const profile = await this.profile(requested.storeId);
     const pricesShown = pricesShownFor(profile);
+    const { params, ignored } = pricesShown ? { params: requested, ignored: [] } : withoutPrices(requested);
     const q = normaliseSearchText(params.q);
-    const key = cacheKey(params, pricesShown, q);
+    const key = cacheKey(params, pricesShown, q, ignored);
     const cached = this.cacheLive ? this.answers.get(key) : undefined;
     if (cached) {
       if (q && cached.total === 0) this.zeroResult(profile.id, params.q!);
@@ -217,7 +233,7 @@ export class SearchEngine {
     this.computing += 1;
     let answer: SearchAnswer;
     try {
-      answer = await this.compute(params, q, profile, pricesShown);
+      answer = { ...(await this.compute(params, q, profile, pricesShown)), ignoredParams: ignored };
     } finally {
       this.computing -= 1;
     }
@@ -297,7 +313,7 @@ export class SearchEngine {
     normalisedQ: string,
     profile: StoreProfile,
     pricesShown: boolean,
-  ): Promise<SearchAnswer> {
+  ): Promise<Omit<SearchAnswer, 'ignoredParams'>> {
     const facets = profile.facets.filter((f) => pricesShown || f.key !== 'price');
     const slots = params.page === 1 ? sponsoredSlots(params.perPage) : 0;
     const candidates = slots > 0 ? sponsoredFor(profile, params.q ?? '', slots + params.perPage) : [];
@@ -416,7 +432,7 @@ export class SearchEngine {
     slots: number,
     pricesShown: boolean,
     matching: SearchAnswer['matching'],
-  ): SearchAnswer {
+  ): Omit<SearchAnswer, 'ignoredParams'> {
     const main = results?.[0];
     const titleField = params.locale ? `title_${localeField(params.locale)}` : undefined;
     const toItem = (hit: Hit): SearchItem => {

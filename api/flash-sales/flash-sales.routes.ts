@@ -28,7 +28,7 @@ import {
 type Params = Record<string, string>;
 
 const PUBLIC =
-  'No token. A store that does not exist or is archived answers 404 store_not_found. Prices (currency, price, salePrice, discountPercent of each product) are left out when the store does not show prices to this visitor (price visibility). Only published products and active categories are listed.';
+  "No token. A store that does not exist or is archived answers 404 store_not_found. Prices (currency, price, salePrice, discountPercent of each product, and each category's discountPercent) are left out when the store does not show prices to this visitor (price visibility). Only published products and active categories are listed.";
 const readers =
   "Any member of the tenant, or an API key of the store with flash-sale-campaigns:read. Another tenant's store or campaign answers 404.";
 const writers =

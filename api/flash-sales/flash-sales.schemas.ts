@@ -196,7 +196,7 @@ const PublicCampaign = Joi.object({
         categoryId: Joi.string().required(),
         name: Joi.string().required(),
         slug: Joi.string().required(),
-        discountPercent: Joi.number().required(),
+        discountPercent: Joi.number().description(`Percent off in the category. ${HIDDEN}`),
       }),
     )
     .required()

@@ -516,7 +516,7 @@ export interface PublicCampaign {
   startsAt: string;
   endsAt: string;
   products: Array<Record<string, unknown>>;
-  categories: Array<{ categoryId: string; name: string; slug: string; discountPercent: number }>;
+  categories: Array<{ categoryId: string; name: string; slug: string; discountPercent?: number }>;
 }
 
 /**
@@ -643,13 +643,14 @@ async function publicViews(
         }
         return item;
       }),
+      // A category's percent off is a price field like the products' discountPercent.
       categories: own
         .filter((i) => i.kind === 'CATEGORY' && categoryBy.has(i.targetId))
         .map((i) => ({
           categoryId: i.targetId,
           name: categoryBy.get(i.targetId)!.name,
           slug: categoryBy.get(i.targetId)!.slug,
-          discountPercent: dec(i.discountPercent)!,
+          ...(showPrices ? { discountPercent: dec(i.discountPercent)! } : {}),
         })),
     });
   }

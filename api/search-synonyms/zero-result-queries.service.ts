@@ -8,6 +8,10 @@
  * - Counting (ZeroResultRecorder in the api process, recordZeroResults): counts gather in memory and
  *   are written with one upsert at most every 200 ms; no audit entry and no outbox row (a shopper's search is not
  *   a merchant write). `sample` keeps the last raw query as typed (at most 200 characters).
+ * - Cap: a store keeps at most ZERO_RESULT_QUERIES_PER_STORE distinct queries (10 000 by default), so
+ *   anonymous searches cannot grow the table without bound. A write that adds new queries to a store
+ *   over its cap deletes the store's least recently seen queries (then the least counted) down to it;
+ *   a query searched again is seen again and stays. Updating a known query never evicts anything.
  * - answeredNow: one Meilisearch multi-search over the store's index for all listed queries (limit 1
  *   each, filter `status = "PUBLISHED"`, matching strategy `frequency`, as the loosest pass of the
  *   public search, which drops the most common words when every word cannot match). A store without an
@@ -27,6 +31,8 @@ import { storeIndexUid } from '../../search/index-names';
 export const ZERO_RESULT_QUERY_MAX = 200;
 /** How many queries the list answers (the most frequent ones). */
 export const ZERO_RESULT_LIST_CAP = 100;
+/** Distinct queries kept per store unless configured (ZERO_RESULT_QUERIES_PER_STORE). */
+export const ZERO_RESULT_STORE_CAP = 10_000;
 
 const truncate = (value: string, max: number): string => {
   const chars = Array.from(value);
@@ -48,23 +54,39 @@ export interface ZeroResultCount {
 }
 
 /** Counts one public search of `storeId` that found nothing, now. Empty normalised queries are ignored. */
-export async function recordZeroResult(db: DataSource | EntityManager, storeId: string, rawQuery: string): Promise<void> {
+export async function recordZeroResult(
+  db: DataSource | EntityManager,
+  storeId: string,
+  rawQuery: string,
+  storeCap = ZERO_RESULT_STORE_CAP,
+): Promise<void> {
   const query = normaliseQuery(rawQuery);
   if (!query) return;
   const now = new Date();
-  await recordZeroResults(db, [
-    { storeId, query, sample: truncate(rawQuery, ZERO_RESULT_QUERY_MAX), count: 1, firstSeenAt: now, lastSeenAt: now },
-  ]);
+  await recordZeroResults(
+    db,
+    [{ storeId, query, sample: truncate(rawQuery, ZERO_RESULT_QUERY_MAX), count: 1, firstSeenAt: now, lastSeenAt: now }],
+    storeCap,
+  );
 }
 
 /**
  * Adds counted zero-result searches (one entry per store and normalised query) with one upsert:
  * count grows by the entry's count, sample and last_seen_at follow the latest search. Entries of a
- * store that no longer exists are dropped.
+ * store that no longer exists are dropped. Stores that gained a query are then cut back to
+ * `storeCap` distinct queries (evictZeroResults). The counts are written by then, so a failed
+ * eviction goes to `onEvictError` when given (the next write adding a query evicts again) instead
+ * of failing the write.
  */
-export async function recordZeroResults(db: DataSource | EntityManager, entries: ZeroResultCount[]): Promise<void> {
+export async function recordZeroResults(
+  db: DataSource | EntityManager,
+  entries: ZeroResultCount[],
+  storeCap = ZERO_RESULT_STORE_CAP,
+  onEvictError?: (error: unknown) => void,
+): Promise<void> {
   if (!entries.length) return;
-  await db.query(
+  // xmax = 0: the row was inserted by this statement (a conflict update sets xmax).
+  const written: Array<{ store_id: string; inserted: boolean }> = await db.query(
     `INSERT INTO zero_result_queries (store_id, tenant_id, query, sample, count, first_seen_at, last_seen_at)
      SELECT s.id, s.tenant_id, r.query, r.sample, r.count, r.first_seen_at, r.last_seen_at
        FROM jsonb_to_recordset($1::jsonb) AS r(store_id uuid, query text, sample text, count bigint, first_seen_at timestamptz, last_seen_at timestamptz)
@@ -72,7 +94,8 @@ export async function recordZeroResults(db: DataSource | EntityManager, entries:
      ON CONFLICT (store_id, query) DO UPDATE
        SET count = zero_result_queries.count + EXCLUDED.count,
            sample = CASE WHEN EXCLUDED.last_seen_at >= zero_result_queries.last_seen_at THEN EXCLUDED.sample ELSE zero_result_queries.sample END,
-           last_seen_at = GREATEST(zero_result_queries.last_seen_at, EXCLUDED.last_seen_at)`,
+           last_seen_at = GREATEST(zero_result_queries.last_seen_at, EXCLUDED.last_seen_at)
+     RETURNING store_id, (xmax = 0) AS inserted`,
     [
       JSON.stringify(
         entries.map((e) => ({
@@ -86,6 +109,33 @@ export async function recordZeroResults(db: DataSource | EntityManager, entries:
       ),
     ],
   );
+  const grown = [...new Set(written.filter((row) => row.inserted).map((row) => row.store_id))];
+  if (!grown.length) return;
+  try {
+    await evictZeroResults(db, grown, storeCap);
+  } catch (error) {
+    if (!onEvictError) throw error;
+    onEvictError(error);
+  }
+}
+
+/**
+ * Deletes, for each store, every zero-result query beyond the `storeCap` most recently seen ones
+ * (ties: the more counted first, then by query). Reads the store's rows in order once, so it costs
+ * about the cap in rows; it only runs for stores a write added a query to.
+ */
+export async function evictZeroResults(db: DataSource | EntityManager, storeIds: string[], storeCap: number): Promise<number> {
+  const [, deleted] = (await db.query(
+    `DELETE FROM zero_result_queries z
+      USING unnest($1::uuid[]) AS s(id)
+      CROSS JOIN LATERAL (
+        SELECT o.query FROM zero_result_queries o WHERE o.store_id = s.id
+         ORDER BY o.last_seen_at DESC, o.count DESC, o.query OFFSET $2
+      ) AS old
+      WHERE z.store_id = s.id AND z.query = old.query`,
+    [storeIds, storeCap],
+  )) as [unknown, number];
+  return deleted;
 }
 
 /**
@@ -124,6 +174,8 @@ export class ZeroResultRecorder {
     private readonly maxPending = 5_000,
     /** A row PostgreSQL refused for its content, dropped (called once per dropped row). */
     private readonly onDropped: (error: unknown, entry: ZeroResultCount) => void = (error) => onError(error),
+    /** Distinct queries kept per store (read at every write, so a configuration change applies). */
+    private readonly storeCap: () => number = () => ZERO_RESULT_STORE_CAP,
   ) {}
 
   add(storeId: string, rawQuery: string, at = new Date()): void {
@@ -156,7 +208,7 @@ export class ZeroResultRecorder {
   /** Writes `batch`, bisecting a batch refused for its content; keeps the rows of any other failure. */
   private async write(batch: ZeroResultCount[]): Promise<void> {
     try {
-      await recordZeroResults(this.db, batch);
+      await recordZeroResults(this.db, batch, this.storeCap(), this.onError);
     } catch (error) {
       if (!isRefusedContent(error)) {
         this.onError(error);

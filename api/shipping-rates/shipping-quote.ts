@@ -18,11 +18,17 @@
  * 5. Price: 0 and free = true when the order value is at or above the rate's free-shipping threshold
  *    (or the rate costs 0); otherwise the rate's price. Options are sorted by price, then the shortest
  *    delivery estimate (max days, unknown last), then name and id.
+ * 6. Price visibility (public quotes): when the store does not show prices to the visitor, catalog
+ *    prices are never used, since the order value, value bands and free-shipping thresholds would
+ *    reveal them (one product, quantities 1, 2, 3, … against a threshold is a binary search). The
+ *    order value is then the orderValue the cart gives (the client's own number), or, without one,
+ *    unknown: the quote is made as for an order value of 0 and answers no orderValue.
  */
 import type { DataSource, EntityManager } from 'typeorm';
 import { type FieldError } from '../../lib/errors';
 import { formatUnits, toUnits, SCALE } from '../../domain/money';
 import { storeNotFound } from '../../domain/store-access';
+import { asPriceVisibility, type PriceVisibility } from '../../domain/price-visibility';
 import { shippingRatesError } from './shipping-rates.errors';
 
 export type DestinationLevel = 'DISTRICT' | 'CITY' | 'EVERYWHERE_ELSE';
@@ -73,8 +79,19 @@ export interface ShippingQuote {
   storeId: string;
   currency: string;
   weightGrams: number;
-  orderValue: number;
+  /** Absent when catalog prices are hidden from the visitor and the cart gave no orderValue. */
+  orderValue?: number;
+  /** Public quotes: whether the visitor may see the store's prices. */
+  pricesShown?: boolean;
   options: ShippingOption[];
+}
+
+export interface QuoteOptions {
+  /**
+   * Set for a public quote: whether this visitor may see the store's prices (pricesShown of
+   * domain/price-visibility.ts). Left out (merchants, orders), catalog prices always count.
+   */
+  pricesShown?: (visibility: PriceVisibility) => boolean;
 }
 
 type Db = DataSource | EntityManager;
@@ -100,8 +117,16 @@ const LEVELS: readonly DestinationLevel[] = ['DISTRICT', 'CITY', 'EVERYWHERE_ELS
 const units = (value: string | null): bigint | null => (value === null ? null : toUnits(value));
 const toNumber = (value: bigint): number => Number(formatUnits(value, SCALE));
 
-/** Weight (grams) and order value (units of 1/10 000) of the cart, from the store's published catalog. */
-async function measureCart(db: Db, storeId: string, cart: QuoteCart): Promise<{ weightGrams: number; orderValue: bigint }> {
+/**
+ * Weight (grams) and order value (units of 1/10 000) of the cart, from the store's published catalog;
+ * the order value is null when the cart gives none and catalog prices may not be used.
+ */
+async function measureCart(
+  db: Db,
+  storeId: string,
+  cart: QuoteCart,
+  catalogPrices: boolean,
+): Promise<{ weightGrams: number; orderValue: bigint | null }> {
   const productIds = [...new Set(cart.items.flatMap((item) => (item.productId ? [item.productId.toLowerCase()] : [])))];
   const variantIds = [...new Set(cart.items.flatMap((item) => (item.variantId ? [item.variantId.toLowerCase()] : [])))];
   const products = new Map<string, { price: string; weight: number | null }>();
@@ -139,7 +164,8 @@ async function measureCart(db: Db, storeId: string, cart: QuoteCart): Promise<{ 
     value += BigInt(item.quantity) * toUnits(found.price);
   });
   if (errors.length) throw shippingRatesError('invalid_item', 'Some items are not published products of the store.', errors);
-  return { weightGrams, orderValue: cart.orderValue === undefined ? value : toUnits(cart.orderValue) };
+  if (cart.orderValue !== undefined) return { weightGrams, orderValue: toUnits(cart.orderValue) };
+  return { weightGrams, orderValue: catalogPrices ? value : null };
 }
 
 const inBand = (value: bigint, min: bigint | null, max: bigint | null): boolean =>
@@ -150,14 +176,24 @@ const inBand = (value: bigint, min: bigint | null, max: bigint | null): boolean 
  * module comment for the rules). 404 `store_not_found` for an unknown or archived store; 400
  * `invalid_item` when an item is not a published product or variant of the store. Read-only.
  */
-export async function quoteShipping(db: Db, storeId: string, cart: QuoteCart, address: QuoteAddress): Promise<ShippingQuote> {
-  const stores: Array<{ id: string; currency: string }> = await db.query(
-    `SELECT id, currency FROM stores WHERE id = $1 AND status <> 'archived'`,
+export async function quoteShipping(
+  db: Db,
+  storeId: string,
+  cart: QuoteCart,
+  address: QuoteAddress,
+  quoteOptions: QuoteOptions = {},
+): Promise<ShippingQuote> {
+  const stores: Array<{ id: string; currency: string; price_visibility: string }> = await db.query(
+    `SELECT id, currency, price_visibility FROM stores WHERE id = $1 AND status <> 'archived'`,
     [storeId],
   );
   const store = stores[0];
   if (!store) throw storeNotFound();
-  const { weightGrams, orderValue } = await measureCart(db, store.id, cart);
+  const pricesShown = quoteOptions.pricesShown?.(asPriceVisibility(store.price_visibility));
+  const measured = await measureCart(db, store.id, cart, pricesShown !== false);
+  const { weightGrams } = measured;
+  // Unknown (hidden catalog prices, none given): quoted as for an order value of 0.
+  const orderValue = measured.orderValue ?? 0n;
   const cityKey = placeKey(address.city);
   const districtKey = address.district ? placeKey(address.district) : null;
   const rates: RateRow[] = await db.query(
@@ -208,5 +244,12 @@ export async function quoteShipping(db: Db, storeId: string, cart: QuoteCart, ad
       return a.option.name.localeCompare(b.option.name) || (a.option.rateId < b.option.rateId ? -1 : 1);
     })
     .map((entry) => entry.option);
-  return { storeId: store.id, currency: store.currency, weightGrams, orderValue: toNumber(orderValue), options };
+  return {
+    storeId: store.id,
+    currency: store.currency,
+    weightGrams,
+    ...(measured.orderValue === null ? {} : { orderValue: toNumber(measured.orderValue) }),
+    ...(pricesShown === undefined ? {} : { pricesShown }),
+    options,
+  };
 }

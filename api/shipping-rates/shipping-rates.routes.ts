@@ -12,6 +12,7 @@ import {
   UpdateShippingRateDto,
 } from './shipping-rates.schemas';
 import { quoteShipping, type QuoteAddress, type QuoteCart } from './shipping-quote';
+import { pricesShown } from '../../domain/price-visibility';
 import {
   createShippingRate,
   deleteShippingRate,
@@ -91,12 +92,14 @@ export const shippingRateRoutes = defineRoutes({ tag: 'shipping-rates', auth: 'm
     method: 'POST',
     path: '/shipping-rates/public/stores/{storeId}/quote',
     summary: 'Quote the shipping options and costs for a cart (storefront)',
-    description: `No token. Every shipping option of the store for the cart and address, cheapest first (then the shortest estimate). Items name published products or variants of the store (400 invalid_item otherwise, with the item's path); the cart weight comes from the catalog (the variant's weight, else its product's; an item's weightGrams only when the catalog has none; 0 g otherwise) and the order value is orderValue when given, else the catalog prices × quantities. An unknown or archived store answers 404 store_not_found. No option (an empty list) means the store does not ship this cart there. ${quoteRules} Orders price their shipping with the same function.`,
+    description: `No token. Every shipping option of the store for the cart and address, cheapest first (then the shortest estimate). Items name published products or variants of the store (400 invalid_item otherwise, with the item's path); the cart weight comes from the catalog (the variant's weight, else its product's; an item's weightGrams only when the catalog has none; 0 g otherwise) and the order value is orderValue when given, else the catalog prices × quantities. When the store does not show prices to this visitor (price visibility HIDDEN, or SIGNED_IN without a valid access token), catalog prices are never used: the order value is the orderValue given, and without one the quote is made as for an order value of 0 (value bands starting above 0 and free-shipping thresholds above 0 do not apply) and the answer has no orderValue; pricesShown says which applied. An unknown or archived store answers 404 store_not_found. No option (an empty list) means the store does not ship this cart there. ${quoteRules} Orders price their shipping with the same function.`,
     auth: 'public',
     body: QuoteShippingDto,
     response: ShippingQuoteResponse,
     status: 200,
     handler: (req: RouteRequest<Params, Params, QuoteCart & { address: QuoteAddress }>) =>
-      quoteShipping(req.context.manager, req.params.storeId, req.body, req.body.address),
+      quoteShipping(req.context.manager, req.params.storeId, req.body, req.body.address, {
+        pricesShown: (visibility) => pricesShown(req.context, visibility),
+      }),
   },
 ]);

@@ -149,7 +149,7 @@ export const QuoteShippingDto = dto(
   Joi.object({
     items: Joi.array().items(QuoteItem).min(1).max(QUOTE_ITEMS_MAX).required().description(`The cart: 1 to ${QUOTE_ITEMS_MAX} lines.`),
     orderValue: exactMoney().description(
-      "The order value the value bands and free-shipping thresholds are compared with, in the store's currency (e.g. after discounts). Left out: the sum of quantity × catalog price (the variant's price, else its product's).",
+      "The order value the value bands and free-shipping thresholds are compared with, in the store's currency (e.g. after discounts). Left out: the sum of quantity × catalog price (the variant's price, else its product's), or, when the store does not show prices to this visitor, unknown (quoted as 0).",
     ),
     address: Joi.object({
       city: placeName().required().description('The city shipped to.'),
@@ -184,7 +184,14 @@ export const ShippingQuoteResponse = dto(
     storeId: uuid().required(),
     currency: Joi.string().required().description("The store's currency."),
     weightGrams: Joi.number().integer().min(0).required().description('The cart weight the weight bands were compared with.'),
-    orderValue: Joi.number().min(0).required().description('The order value the value bands and thresholds were compared with.'),
+    orderValue: Joi.number()
+      .min(0)
+      .description(
+        'The order value the value bands and thresholds were compared with. Absent when the store does not show prices to this visitor and the cart gave no orderValue (the quote was then made as for an order value of 0).',
+      ),
+    pricesShown: Joi.boolean()
+      .required()
+      .description("Whether this visitor may see the store's prices; when false, catalog prices were not used for the order value."),
     options: Joi.array()
       .items(QuoteOption)
       .required()

@@ -85,7 +85,7 @@ export const PublicSearchResponse = dto(
     perPage: Joi.number().integer().required(),
     total: Joi.number().integer().required().description('Organic matches (sponsored slots are not counted).'),
     totalPages: Joi.number().integer().required(),
-    sort: Joi.string().required(),
+    sort: Joi.string().required().description('The sort applied (relevance when a price sort was ignored, see ignoredParams).'),
     facets: Joi.array().items(Facet).required().description("The enabled facets of the store's filter configuration, in its order."),
     matching: Joi.object({
       strategy: Joi.string().valid('strict', 'word_forms', 'fewer_words').required(),
@@ -98,6 +98,12 @@ export const PublicSearchResponse = dto(
       .required()
       .description('true when the strict query found nothing and these results come from a looser match.'),
     pricesShown: Joi.boolean().required(),
+    ignoredParams: Joi.array()
+      .items(Joi.string().valid('priceMin', 'priceMax', 'sort'))
+      .required()
+      .description(
+        'Parameters that were sent but not applied: priceMin, priceMax and a price sort (price_asc, price_desc, discount; `sort` then answers relevance) when the store does not show prices to this visitor. Empty otherwise.',
+      ),
   }),
 );
 

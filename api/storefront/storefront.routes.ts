@@ -43,6 +43,7 @@ import { SPONSORED_SHARE, searchEngineOf } from '../../search/public-search';
 import type { PublicSearchParams } from '../../search/public-search-request';
 import type { SuggestParams } from '../../search/suggest';
 import { pricesShown } from '../../domain/price-visibility';
+import { hitPublicSearchLimit } from './public-limits';
 
 type Params = Record<string, string>;
 
@@ -51,6 +52,13 @@ const searchEngine = searchEngineOf;
 const PAIRS = (what: string): string =>
   `\`name:value\` of a ${what} (e.g. \`size:M\`); a bare \`value\` matches that value under any name. Values of one name are alternatives (OR), different names all apply (AND). Repeat the parameter or give a comma-separated list; a comma inside a value is written \`\\,\`.`;
 
+/** When price filters and sorts are ignored (see ignoredParams of the answer). */
+const NOT_SHOWN = 'the store does not show prices to this visitor (price visibility); the answer names it in ignoredParams';
+
+/** The per-client request limit of search and suggest (api/storefront/public-limits.ts). */
+const PUBLIC_SEARCH_LIMIT =
+  'Rate limited per client address: search and suggest together at most SEARCH_PUBLIC_REQUESTS_PER_MINUTE requests a minute (1200 by default, across all stores; an IPv6 client counts by its /64), then 429 rate_limited with Retry-After. Cached answers count too.';
+
 const SEARCH_DESCRIPTION = [
   'No token. Only published products of the store (a store that does not exist or is archived answers 404 store_not_found).',
   'Filters: `type`, `categoryId` (the category and its whole subtree), `brandId`, `vendorId`, `ids`, `priceMin`/`priceMax` (inclusive), `minRating`, `inStock`, `discounted`, `categoryIds`/`brandIds` (any of), `options`/`attrs`. Array parameters accept repeated parameters and comma-separated values.',
@@ -58,8 +66,9 @@ const SEARCH_DESCRIPTION = [
   'Sorts: relevance (default; the query words decide), newest, price_asc, price_desc, discount (largest percent off first), most_reviewed, rating, best_selling, most_viewed; ties go to the newest product. A chosen sort orders the results strictly.',
   "Matching: every word must match (typos tolerated, the last word as a prefix). When that finds nothing, looser passes are tried in turn: word forms (numbers split from units such as 500ml, plurals reduced to the singular, punctuation ignored), then fewer words (the most common words of the query dropped first); `matching.strategy` and `looseMatch` say which pass answered. A search with a query that still finds nothing is counted in the store's zero-result queries.",
   `Sponsored: on the first page, active sponsored listings of the store whose keywords match the query and whose product matches every filter take at most one slot per ${SPONSORED_SHARE} results of perPage (3 on a page of 24), marked \`sponsored: true\`, at positions 1, ${SPONSORED_SHARE + 2}, ${2 * SPONSORED_SHARE + 3}; a product already among the page's results is not repeated. They are not counted in total.`,
-  'Prices (price, compareAtPrice, discountPercent, currency) and the price facet are left out when the store does not show prices to this visitor (price visibility).',
+  'Prices (price, compareAtPrice, discountPercent, currency) and the price facet (its stats and buckets) are left out when the store does not show prices to this visitor (price visibility). Nothing may then depend on a price either: priceMin and priceMax are ignored, and so are the price sorts (price_asc, price_desc, and discount, which orders by the percent off); the search runs as if they had not been sent (a price sort as relevance), `sort` answers the sort applied, and `ignoredParams` names what was ignored (e.g. `["priceMin", "sort"]`; empty otherwise). They are ignored rather than refused so that shared links and storefront sections that ask for them keep working for visitors who cannot see prices.',
   "Answers are cached per store and normalised parameters, and dropped as soon as the store's index, settings, price visibility, filter configuration or sponsored listings change.",
+  PUBLIC_SEARCH_LIMIT,
 ].join('\n\n');
 
 /** What every built public read shares (docs/decisions.md, Tenancy). */
@@ -83,7 +92,7 @@ export const storefrontRoutes = defineRoutes({ tag: 'catalog', auth: 'public' },
     path: '/catalog/public/stores/{storeId}/price-visibility',
     summary: 'Whether the store shows prices to visitors',
     status: 200,
-    description: `${PUBLIC} The store's price visibility (EVERYONE, SIGNED_IN, HIDDEN) and whether this request sees prices. Signed in means the request carries \`Authorization: Bearer <access token>\` of a signed-in user (any tenant); a missing, malformed, expired or revoked token never fails a public request, it only counts as not signed in. Where prices are not shown, search, suggest, product, related products, bundle and collection reads leave the price fields out.`,
+    description: `${PUBLIC} The store's price visibility (EVERYONE, SIGNED_IN, HIDDEN) and whether this request sees prices. Signed in means the request carries \`Authorization: Bearer <access token>\` of a signed-in user (any tenant); a missing, malformed, expired or revoked token never fails a public request, it only counts as not signed in. Where prices are not shown, search, suggest, product, related products, bundle, collection, flash sale and query-by-image reads leave the price fields out, search and query by image ignore price filters and price sorts, the public filter configuration leaves out the price facet, and the shipping quote does not use catalog prices.`,
     response: PriceVisibilityResponse,
     handler: (req: RouteRequest<Params>) => publicPriceVisibility(req.context, req.params.storeId!),
   },
@@ -99,7 +108,9 @@ export const storefrontRoutes = defineRoutes({ tag: 'catalog', auth: 'public' },
       q: Joi.string().max(200).allow('').description('Search text; empty or absent lists everything that matches the filters.'),
       page: positiveInt(100).default(1),
       perPage: positiveInt(60).default(24),
-      sort: oneOf(PUBLIC_SEARCH_SORTS).default('relevance'),
+      sort: oneOf(PUBLIC_SEARCH_SORTS)
+        .default('relevance')
+        .description(`price_asc, price_desc and discount are ignored (relevance applies) when ${NOT_SHOWN}.`),
       type: oneOf(PRODUCT_TYPES),
       categoryId: uuid(),
       brandId: uuid(),
@@ -107,8 +118,8 @@ export const storefrontRoutes = defineRoutes({ tag: 'catalog', auth: 'public' },
       categoryIds: uuidArray(40),
       brandIds: uuidArray(40),
       ids: uuidArray(60),
-      priceMin: number(0, 1_000_000_000),
-      priceMax: number(0, 1_000_000_000),
+      priceMin: number(0, 1_000_000_000).description(`Inclusive. Ignored when ${NOT_SHOWN}.`),
+      priceMax: number(0, 1_000_000_000).description(`Inclusive. Ignored when ${NOT_SHOWN}.`),
       minRating: number(0, 5),
       inStock: bool(),
       discounted: bool(),
@@ -117,8 +128,13 @@ export const storefrontRoutes = defineRoutes({ tag: 'catalog', auth: 'public' },
     },
     status: 200,
     response: PublicSearchResponse,
-    handler: (req: RouteRequest<Params>) =>
-      searchEngine(req.context).search(req.query as PublicSearchParams, (profile) => pricesShown(req.context, profile.priceVisibility)),
+    problems: [429],
+    handler: async (req: RouteRequest<Params>) => {
+      await hitPublicSearchLimit(req.context);
+      return searchEngine(req.context).search(req.query as PublicSearchParams, (profile) =>
+        pricesShown(req.context, profile.priceVisibility),
+      );
+    },
   },
   {
     operationId: 'storefront.suggest',
@@ -126,7 +142,8 @@ export const storefrontRoutes = defineRoutes({ tag: 'catalog', auth: 'public' },
     path: '/catalog/public/suggest',
     summary: 'Search-as-you-type suggestions for a partial query',
     description:
-      "No token. Products whose words start with what was typed (the last word as a prefix, typos tolerated, fewer words matched while typing), plus the store's active categories and brands whose names match (every typed word starts a word of the name, or is one typo away from a word of 5 letters or more); each list holds at most `limit`. q is the text being completed, so it stays required (the specification marks it required with length 1 to 200). locale is not typed for suggest; it follows the public search rule. limit has no stated default; 8. Prices are left out when the store does not show them to this visitor. Cached like search.",
+      "No token. Products whose words start with what was typed (the last word as a prefix, typos tolerated, fewer words matched while typing), plus the store's active categories and brands whose names match (every typed word starts a word of the name, or is one typo away from a word of 5 letters or more); each list holds at most `limit`. q is the text being completed, so it stays required (the specification marks it required with length 1 to 200). locale is not typed for suggest; it follows the public search rule. limit has no stated default; 8. Prices are left out when the store does not show them to this visitor. Cached like search. " +
+      PUBLIC_SEARCH_LIMIT,
     query: {
       storeId: storeId(),
       locale: locale(),
@@ -135,8 +152,11 @@ export const storefrontRoutes = defineRoutes({ tag: 'catalog', auth: 'public' },
     },
     status: 200,
     response: PublicSuggestResponse,
-    handler: (req: RouteRequest<Params>) =>
-      searchEngine(req.context).suggest(req.query as SuggestParams, (profile) => pricesShown(req.context, profile.priceVisibility)),
+    problems: [429],
+    handler: async (req: RouteRequest<Params>) => {
+      await hitPublicSearchLimit(req.context);
+      return searchEngine(req.context).suggest(req.query as SuggestParams, (profile) => pricesShown(req.context, profile.priceVisibility));
+    },
   },
   {
     operationId: 'storefront.getProduct',
@@ -154,7 +174,7 @@ export const storefrontRoutes = defineRoutes({ tag: 'catalog', auth: 'public' },
     path: '/catalog/public/stores/{storeId}/products/{productId}/view',
     summary: 'Record that a visitor viewed a product',
     status: 204,
-    description: `${PUBLIC} Adds one to the product's view count with a single UPDATE; a product that is not published in the store answers 404 product_not_found. No audit entry and no outbox row: a visitor counter is not a merchant write, and the search index picks the count up with the product's next event or a reindex.`,
+    description: `${PUBLIC} Adds one to the product's view count (the most_viewed sort of the public search) with a single UPDATE, at most once per client address and product in PRODUCT_VIEW_WINDOW_SECONDS (an hour by default; an IPv6 client counts by its /64): a repeated view, such as a reload, answers 204 all the same but is not counted. A product that is not published in the store answers 404 product_not_found. No audit entry and no outbox row: a visitor counter is not a merchant write, and the search index picks the count up with the product's next event or a reindex.`,
     handler: async (req: RouteRequest<Params>) => trackProductView(req.context, req.params.storeId!, req.params.productId!),
   },
   {
@@ -193,7 +213,7 @@ export const storefrontRoutes = defineRoutes({ tag: 'catalog', auth: 'public' },
     path: '/catalog/public/stores/{storeId}/filter-config',
     summary: 'Which search filters the storefront shows, in order',
     status: 200,
-    description: `${PUBLIC} The configuration as merchants saved it (or the default), with only the enabled facets, in position order.`,
+    description: `${PUBLIC} The configuration as merchants saved it (or the default), with only the enabled facets, in position order. When the store does not show prices to this visitor, the price facet is left out and priceBuckets is empty.`,
     response: FilterConfigResponse,
     handler: (req: RouteRequest<Params>) => publicFilterConfig(req.context, req.params.storeId!),
   },

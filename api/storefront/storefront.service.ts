@@ -19,6 +19,7 @@ import { asPriceVisibility, pricesShown, type PriceVisibility } from '../../doma
 import { priceLines, publicPrices, type PricedLine } from '../../domain/pricing-engine';
 import { discountPercent } from '../../domain/money';
 import { storefrontError } from './storefront.errors';
+import { firstViewInWindow } from './public-limits';
 
 interface PublicStore {
   id: string;
@@ -177,13 +178,18 @@ export async function getBrand(ctx: RequestContext, storeId: string, slug: strin
 
 // ---- filter configuration ------------------------------------------------------------------------
 
+/**
+ * The enabled facets in order. Where this visitor may not see prices, the price facet and the price
+ * buckets are left out too (as the search answer leaves out its price facet): the buckets are the
+ * merchant's price ranges.
+ */
 export async function publicFilterConfig(ctx: RequestContext, storeId: string): Promise<FilterConfigView> {
   const store = await publicStore(ctx, storeId);
   const config = await getFilterConfig(storeContext(ctx, store), store.id);
   return {
     ...config,
-    facets: config.facets.filter((f) => f.enabled).sort((a, b) => a.position - b.position),
-    priceBuckets: config.priceBuckets,
+    facets: config.facets.filter((f) => f.enabled && (store.pricesShown || f.key !== 'price')).sort((a, b) => a.position - b.position),
+    priceBuckets: store.pricesShown ? config.priceBuckets : [],
   };
 }
 
@@ -438,16 +444,20 @@ export async function sitemapFeed(
 }
 
 /**
- * Counts a visitor's view with one UPDATE. No audit entry and no outbox row: a view counter is not a
- * merchant write, and the search index picks the count up with the product's next event or reindex.
+ * Counts a visitor's view with one UPDATE, at most once per client and product in the view window
+ * (firstViewInWindow): a repeated view answers the same 204 and counts nothing, so one client cannot
+ * push a product up the most_viewed sort. The product is checked first, so unknown ids leave nothing
+ * in Redis. No audit entry and no outbox row: a view counter is not a merchant write, and the search
+ * index picks the count up with the product's next event or reindex.
  */
 export async function trackProductView(ctx: RequestContext, storeId: string, productId: string): Promise<void> {
   const store = await publicStore(ctx, storeId);
-  const [, affected] = (await ctx.manager.query(
-    `UPDATE products SET view_count = view_count + 1 WHERE id = $1 AND store_id = $2 AND status = 'PUBLISHED'`,
-    [productId, store.id],
-  )) as [unknown, number];
-  if (!affected) throw notFound('product', 'product_not_found');
+  const id = await publishedProduct(ctx, store.id, productId);
+  if (!(await firstViewInWindow(ctx, id))) return;
+  await ctx.manager.query(`UPDATE products SET view_count = view_count + 1 WHERE id = $1 AND store_id = $2 AND status = 'PUBLISHED'`, [
+    id,
+    store.id,
+  ]);
 }
 
 // ---- collections ---------------------------------------------------------------------------------

@@ -110,7 +110,7 @@ export const visualSearchRoutes = defineRoutes({ tag: 'visual-search', auth: 'me
     method: 'POST',
     path: '/visual-search/public/stores/{storeId}/query',
     summary: 'Find published products of a store that look like an image (storefront)',
-    description: `No token. Searches the published products of an active store (an unknown or archived store answers 404). Rate limited per client address (VISION_PUBLIC_QUERIES_PER_MINUTE, 30 by default; 429 with Retry-After). ${queryNote}`,
+    description: `No token. Searches the published products of an active store (an unknown or archived store answers 404). Rate limited per client address (VISION_PUBLIC_QUERIES_PER_MINUTE, 30 by default; 429 with Retry-After). When the store does not show prices to this visitor (price visibility HIDDEN, or SIGNED_IN without a valid access token), price and currency are left out of every item and minPrice and maxPrice are ignored (not refused, so a storefront sending them keeps working; ignoredParams names them), so nothing in the answer depends on a price; pricesShown says which applied. ${queryNote}`,
     auth: 'public',
     body: QueryByImageDto,
     upload,

@@ -118,8 +118,8 @@ export const QueryByImageDto = dto(
     text: text(1, QUERY_TEXT_MAX).trim().description('Words to match against product photos; only with the clip model.'),
     categoryId: uuid().description('Only products in this category or below it.'),
     brandId: uuid(),
-    minPrice: money(),
-    maxPrice: money(),
+    minPrice: money().description('Ignored by the public query when the store does not show prices to this visitor (see ignoredParams).'),
+    maxPrice: money().description('Ignored by the public query when the store does not show prices to this visitor (see ignoredParams).'),
     inStock: Joi.boolean().description('true: only products with stock.'),
     limit: positiveInt(MAX_RESULTS_LIMIT).description("At most this many results, and never more than the store's maxResults."),
   })
@@ -127,13 +127,16 @@ export const QueryByImageDto = dto(
     .description('Exactly one of image (or the multipart file), imageUrl or text. The image is used for this query only and never stored.'),
 );
 
+const PRICE_NOTE =
+  'Always present in the merchant query; left out of the public query when the store does not show prices to this visitor (price visibility).';
+
 const ResultItem = Joi.object({
   id: uuid().required(),
   title: Joi.string().required(),
   slug: Joi.string().required(),
   status: oneOf(['DRAFT', 'PUBLISHED', 'ARCHIVED']).required(),
-  price: Joi.number().required(),
-  currency: Joi.string().required(),
+  price: Joi.number().description(`${PRICE_NOTE}`),
+  currency: Joi.string().description(`${PRICE_NOTE}`),
   imageUrl: Joi.string().allow(null).required(),
   inStock: Joi.boolean().required(),
   score: number(0, 1).required().description('Similarity, 0 to 1: (1 + cosine) / 2 of the two image vectors; 1 is the same image.'),
@@ -145,5 +148,13 @@ export const VisualSearchResults = dto(
     items: Joi.array().items(ResultItem).required().description('Most similar first.'),
     model: oneOf(VISUAL_MODELS).required(),
     tookMs: int(0).required(),
+    pricesShown: Joi.boolean().description(
+      "Public query only: whether this visitor may see the store's prices (price visibility); when false, price and currency are left out of every item.",
+    ),
+    ignoredParams: Joi.array()
+      .items(Joi.string().valid('minPrice', 'maxPrice'))
+      .description(
+        'Public query only: filters that were sent but not applied (minPrice, maxPrice when pricesShown is false). Empty otherwise.',
+      ),
   }),
 );

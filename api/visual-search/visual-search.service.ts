@@ -6,6 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { ConflictError, PayloadTooLargeError, ServiceUnavailableError, ValidationError } from '../../lib/errors';
 import { requireStore, storeNotFound } from '../../domain/store-access';
+import { asPriceVisibility, pricesShown } from '../../domain/price-visibility';
 import { safeFetch, SafeFetchError } from '../../lib/safe-fetch';
 import { recordAudit } from '../../storage/audit';
 import { enqueueOutbox, enqueueOutboxSelect, outboxCte } from '../../storage/outbox';
@@ -81,10 +82,16 @@ async function loadSettings(ctx: RequestContext, storeId: string): Promise<Visua
   return tenantRepository(ctx, VisualSearchSettings).findOneBy({ storeId });
 }
 
-/** Settings of a store for an anonymous caller (public query): the row is read by store id alone. */
-async function publicSettings(ctx: RequestContext, storeId: string): Promise<{ tenantId: string; settings: EffectiveSettings }> {
-  const [store]: Array<{ tenant_id: string; status: string }> = await ctx.manager.query(
-    'SELECT tenant_id, status FROM stores WHERE id = $1',
+/**
+ * Settings of a store for an anonymous caller (public query): the row is read by store id alone;
+ * with whether this caller may see the store's prices (price visibility).
+ */
+async function publicSettings(
+  ctx: RequestContext,
+  storeId: string,
+): Promise<{ tenantId: string; settings: EffectiveSettings; pricesShown: boolean }> {
+  const [store]: Array<{ tenant_id: string; status: string; price_visibility: string }> = await ctx.manager.query(
+    'SELECT tenant_id, status, price_visibility FROM stores WHERE id = $1',
     [storeId],
   );
   if (!store || store.status !== 'active') throw storeNotFound();
@@ -103,7 +110,7 @@ async function publicSettings(ctx: RequestContext, storeId: string): Promise<{ t
         maxResults: row.max_results,
       }
     : { ...DEFAULTS };
-  return { tenantId: store.tenant_id, settings };
+  return { tenantId: store.tenant_id, settings, pricesShown: pricesShown(ctx, asPriceVisibility(store.price_visibility)) };
 }
 
 function textCapable(model: VisualModel, config: VisionConfig): boolean {
@@ -469,7 +476,7 @@ export async function queryVector(
   return vector;
 }
 
-function results(items: VisualHit[], model: VisualModel, started: number): Record<string, unknown> {
+function results(items: Array<Partial<VisualHit>>, model: VisualModel, started: number): Record<string, unknown> {
   return { items, model, tookMs: Math.round(performance.now() - started) };
 }
 
@@ -511,19 +518,29 @@ export async function queryPublic(
     limit: services.config.vision.publicQueriesPerMinute,
     windowSeconds: 60,
   });
-  const { settings } = await publicSettings(ctx, storeId);
+  const { settings, pricesShown: shown } = await publicSettings(ctx, storeId);
   if (!settings.enabled) throw disabled();
+  // Where the visitor may not see prices, nothing may depend on one: the price filters are ignored
+  // (named in ignoredParams) and the price fields left out of every item.
+  const filters: VisualFilters = { categoryId: input.categoryId, brandId: input.brandId, inStock: input.inStock };
+  const ignoredParams: string[] = [];
+  for (const key of ['minPrice', 'maxPrice'] as const) {
+    if (input[key] === undefined) continue;
+    if (shown) filters[key] = input[key];
+    else ignoredParams.push(key);
+  }
   const vector = await queryVector(ctx, settings, input, timings);
   const searchStarted = performance.now();
-  const items = await searchPublished(services.meiliSearch, {
+  const hits = await searchPublished(services.meiliSearch, {
     storeId,
     vector,
     limit: Math.min(input.limit ?? settings.maxResults, settings.maxResults),
     minScore: settings.minSimilarity,
-    filters: input,
+    filters,
   }).catch(searchFailed);
   timings.searchMs = performance.now() - searchStarted;
-  return results(items, settings.model, started);
+  const items = shown ? hits : hits.map(({ price: _price, currency: _currency, ...rest }) => rest);
+  return { ...results(items, settings.model, started), pricesShown: shown, ignoredParams };
 }
 
 export async function similarProducts(

@@ -8,6 +8,7 @@ import { call, type TestServer } from '../helpers/harness';
 import { apiSuite } from '../helpers/api-suite';
 import { expectProblem } from '../helpers/accounts';
 import { brand, category, collection, merchant, product, uniqueSlug, variant, type Merchant } from '../helpers/fixtures';
+import { relayHeaders } from '../../api/http/client-relay';
 
 describe('storefront public reads', () => {
   let server: TestServer;
@@ -194,8 +195,10 @@ describe('storefront public reads', () => {
     it('counts a view with one UPDATE, without audit or outbox rows', async () => {
       const m = await merchant(server);
       const p = await listedProduct(m);
+      // Two clients (one view per client and product counts; see public-limits.test.ts).
+      const clients = [relayHeaders(server.runtime.config.appSecret, '198.51.100.21'), {}];
       const view = (storeId: string, productId: string) =>
-        call(server, 'POST', `/api/v1/catalog/public/stores/${storeId}/products/${productId}/view`);
+        call(server, 'POST', `/api/v1/catalog/public/stores/${storeId}/products/${productId}/view`, { headers: clients.shift() ?? {} });
       expect((await view(m.storeId, p.id)).status).to.equal(204);
       expect((await view(m.storeId, p.id)).status).to.equal(204);
       const [row] = (await db('SELECT view_count FROM products WHERE id = $1', [p.id])) as Array<{ view_count: string }>;

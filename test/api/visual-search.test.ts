@@ -647,6 +647,45 @@ describe('visual search', function () {
       expect(res.json.items.map((i: { id: string }) => i.id)).to.deep.equal([ids.red]);
     });
 
+    it('leaves prices out and ignores price filters for visitors the store hides prices from', async () => {
+      const setVisibility = async (priceVisibility: string): Promise<void> => {
+        const res = await call(server, 'PATCH', `/api/v1/organization/stores/${shop.storeId}`, {
+          headers: shop.headers,
+          body: { priceVisibility },
+        });
+        expect(res.status, res.text).to.equal(200);
+      };
+      const q = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+        call(server, 'POST', publicPath(shop), { headers, body: { imageUrl: `${imageBase}/red-circle.png`, ...body } });
+      const everything = await q({});
+      expect(everything.json).to.deep.include({ pricesShown: true, ignoredParams: [] });
+      try {
+        await setVisibility('HIDDEN');
+        const hidden = await q({});
+        expect(hidden.status, hidden.text).to.equal(201);
+        expect(hidden.json).to.deep.include({ pricesShown: false, ignoredParams: [] });
+        expect(hidden.json.items.map((i: { id: string }) => i.id)).to.deep.equal(everything.json.items.map((i: { id: string }) => i.id));
+        for (const item of hidden.json.items) expect(item).to.not.have.any.keys('price', 'currency');
+        // A price range cannot narrow the results down (a binary search for a price), signed in or not.
+        for (const headers of [{}, shop.headers]) {
+          const ranged = await q({ minPrice: 26, maxPrice: 45 }, headers);
+          expect(ranged.status, ranged.text).to.equal(201);
+          expect(ranged.json.ignoredParams).to.deep.equal(['minPrice', 'maxPrice']);
+          expect(ranged.json.items.map((i: { id: string }) => i.id)).to.have.members(hidden.json.items.map((i: { id: string }) => i.id));
+          expect(ranged.text).to.not.match(/"(price|currency)"/);
+        }
+        // SIGNED_IN: anonymous visitors as above, a signed-in one sees prices and filters by them.
+        await setVisibility('SIGNED_IN');
+        expect((await q({ minPrice: 26, maxPrice: 45 })).json.items).to.have.length(hidden.json.items.length);
+        const signedIn = await q({ minPrice: 26, maxPrice: 45 }, shop.headers);
+        expect(signedIn.json).to.deep.include({ pricesShown: true, ignoredParams: [] });
+        expect(signedIn.json.items.map((i: { id: string }) => i.id)).to.have.members([ids.blue, ids.purple]);
+        expect(signedIn.json.items[0]).to.include.keys('price', 'currency');
+      } finally {
+        await setVisibility('EVERYONE');
+      }
+    });
+
     it('merchant query searches every status, drafts included, with the same filters', async () => {
       const res = await call(server, 'POST', path(shop, '/query'), {
         headers: shop.headers,

@@ -16,6 +16,7 @@ import {
   normaliseQuery,
   recordZeroResult,
   ZeroResultRecorder,
+  ZERO_RESULT_STORE_CAP,
   type ZeroResultQueryView,
 } from '../../api/search-synonyms/zero-result-queries.service';
 import type { RequestContext } from '../../storage/request-context';
@@ -195,6 +196,77 @@ describe('zero-result queries', function () {
         ['before', '2'],
       ]);
       expect(dropped).to.have.length(2);
+    });
+  });
+
+  describe('the per-store cap', () => {
+    const queriesOf = async (storeId: string): Promise<Array<[string, string]>> =>
+      (
+        (await server.runtime.dataSource.query(
+          'SELECT query, count::text FROM zero_result_queries WHERE store_id = $1 ORDER BY last_seen_at, query',
+          [storeId],
+        )) as Array<{ query: string; count: string }>
+      ).map((r) => [r.query, r.count]);
+    const at = (minutesAgo: number): Date => new Date(Date.now() - minutesAgo * 60_000);
+
+    it('evicts the least recently seen queries of a full store; a query seen again stays; other stores keep theirs', async () => {
+      const [m, other] = [await newMerchant(), await newMerchant()];
+      const errors: unknown[] = [];
+      const recorder = new ZeroResultRecorder(
+        server.runtime.dataSource,
+        (e) => errors.push(e),
+        60_000,
+        5_000,
+        undefined,
+        () => 3,
+      );
+      recorder.add(m.storeId, 'alpha', at(50));
+      recorder.add(m.storeId, 'bravo', at(40));
+      recorder.add(m.storeId, 'charlie', at(30));
+      recorder.add(m.storeId, 'delta', at(20));
+      for (const q of ['one', 'two', 'three']) recorder.add(other.storeId, q, at(60));
+      await recorder.flush();
+      // Four new queries for a cap of three: the least recently seen (alpha) is gone.
+      expect(await queriesOf(m.storeId)).to.deep.equal([
+        ['bravo', '1'],
+        ['charlie', '1'],
+        ['delta', '1'],
+      ]);
+      // bravo is searched again, then a new query arrives: charlie is now the least recently seen.
+      recorder.add(m.storeId, 'bravo', at(10));
+      recorder.add(m.storeId, 'echo', at(5));
+      await recorder.flush();
+      expect(await queriesOf(m.storeId)).to.deep.equal([
+        ['delta', '1'],
+        ['bravo', '2'],
+        ['echo', '1'],
+      ]);
+      // Counting known queries of a full store evicts nothing.
+      recorder.add(m.storeId, 'delta', at(1));
+      await recorder.close();
+      expect((await queriesOf(m.storeId)).map(([q]) => q)).to.deep.equal(['bravo', 'echo', 'delta']);
+      expect(await queriesOf(other.storeId)).to.have.length(3);
+      expect(errors).to.deep.equal([]);
+    });
+
+    it('holds for single writes too, with the default cap unless one is given', async () => {
+      const m = await newMerchant();
+      for (const q of ['first', 'second', 'third']) await recordZeroResult(server.runtime.dataSource, m.storeId, q, 2);
+      expect((await queriesOf(m.storeId)).map(([q]) => q)).to.deep.equal(['second', 'third']);
+      expect(ZERO_RESULT_STORE_CAP).to.equal(10_000);
+      expect(server.runtime.config.search.zeroResultQueriesPerStore).to.equal(ZERO_RESULT_STORE_CAP);
+    });
+
+    it('cuts a store far over its cap back in one write (e.g. after the cap was lowered)', async () => {
+      const m = await newMerchant();
+      await server.runtime.dataSource.query(
+        `INSERT INTO zero_result_queries (store_id, tenant_id, query, sample, count, first_seen_at, last_seen_at)
+         SELECT $1, $2, 'query ' || g, 'Query ' || g, 1, now() - g * interval '1 minute', now() - g * interval '1 minute'
+           FROM generate_series(1, 50) g`,
+        [m.storeId, m.owner.tenantId],
+      );
+      await recordZeroResult(server.runtime.dataSource, m.storeId, 'newest', 5);
+      expect((await queriesOf(m.storeId)).map(([q]) => q)).to.deep.equal(['query 4', 'query 3', 'query 2', 'query 1', 'newest']);
     });
   });
 

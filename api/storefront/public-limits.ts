@@ -1,0 +1,42 @@
+/**
+ * Per-client bounds of the anonymous storefront reads and counters, on the shared Redis rate limiter
+ * (storage/rate-limit.ts; like every limit there, they let requests through while Redis is down):
+ *
+ * - public search and suggest: at most `SEARCH_PUBLIC_REQUESTS_PER_MINUTE` requests per client and
+ *   minute, the two together and across all stores; over it 429 rate_limited with Retry-After.
+ * - product views: one counted view per client and product in `PRODUCT_VIEW_WINDOW_SECONDS`; a
+ *   repeated view (a shopper reloading the page) still answers 204 but adds nothing.
+ *
+ * A client is its address (an IPv6 address by its /64, see clientKey), as Koa sees it: the socket's,
+ * X-Forwarded-For behind a trusted proxy, or the shopper's address relayed by the storefront.
+ */
+import { createHash } from 'node:crypto';
+import { RateLimitedError } from '../../lib/errors';
+import { clientKey } from '../../storage/rate-limit';
+import { servicesOf, type RequestContext } from '../../storage/request-context';
+
+const digest = (parts: string[]): string => createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 32);
+
+/** Counts one public search or suggest request of this client; 429 rate_limited over the limit. */
+export async function hitPublicSearchLimit(ctx: RequestContext): Promise<void> {
+  const { rateLimiter, config } = servicesOf(ctx);
+  await rateLimiter.hit(`public-search:${digest([clientKey(ctx.client?.ip)])}`, {
+    limit: config.search.publicRequestsPerMinute,
+    windowSeconds: 60,
+  });
+}
+
+/** Whether this client's view of `productId` counts: false when it already counted one in the window. */
+export async function firstViewInWindow(ctx: RequestContext, productId: string): Promise<boolean> {
+  const { rateLimiter, config } = servicesOf(ctx);
+  try {
+    await rateLimiter.hit(`product-view:${digest([productId.toLowerCase(), clientKey(ctx.client?.ip)])}`, {
+      limit: 1,
+      windowSeconds: config.search.productViewWindowSeconds,
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof RateLimitedError) return false;
+    throw error;
+  }
+}

@@ -16,6 +16,7 @@ import { isQueueName, QUEUE_NAMES, type QueueName, type QueueRegistry } from '..
 import { isPaused, setPaused, succeededCount } from '../../storage/queue-control';
 import { servicesOf, type RequestContext } from '../../storage/request-context';
 import { jobsError } from './jobs.errors';
+import type { JobStatus, QueueJobListView, QueueJobRemovedView, QueueJobView, QueueListView, QueueView } from './jobs.views';
 
 /** The process's queue producers (the runtime's, under its QUEUE_PREFIX). */
 const registry = (ctx: RequestContext): QueueRegistry => servicesOf(ctx).queues;
@@ -32,7 +33,7 @@ function queueOf(ctx: RequestContext, name: string): { name: QueueName; queue: B
   return { name, queue: registry(ctx).get(name) };
 }
 
-async function queueView(name: QueueName, queue: BeeQueue): Promise<Record<string, unknown>> {
+async function queueView(name: QueueName, queue: BeeQueue): Promise<QueueView> {
   const [health, paused, succeeded] = await Promise.all([queue.checkHealth(), isPaused(queue), succeededCount(queue)]);
   return {
     name,
@@ -41,20 +42,18 @@ async function queueView(name: QueueName, queue: BeeQueue): Promise<Record<strin
   };
 }
 
-export async function listQueues(ctx: RequestContext): Promise<Record<string, unknown>> {
+export async function listQueues(ctx: RequestContext): Promise<QueueListView> {
   requirePlatformAdmin(ctx);
   const queues = registry(ctx);
   return { items: await Promise.all(QUEUE_NAMES.map((name) => queueView(name, queues.get(name)))) };
 }
 
-export async function getQueue(ctx: RequestContext, name: string): Promise<Record<string, unknown>> {
+export async function getQueue(ctx: RequestContext, name: string): Promise<QueueView> {
   const { name: queueName, queue } = queueOf(ctx, name);
   return queueView(queueName, queue);
 }
 
-type JobStatus = 'active' | 'waiting' | 'delayed' | 'failed';
-
-function jobView(job: BeeQueue.Job<Record<string, unknown>>, status: JobStatus): Record<string, unknown> {
+function jobView(job: BeeQueue.Job<Record<string, unknown>>, status: JobStatus): QueueJobView {
   const options = job.options as { timestamp?: number; stacktraces?: string[] };
   const data = (job.data ?? {}) as { aggregateType?: string; aggregateId?: string; tenantId?: string | null };
   return {
@@ -69,9 +68,9 @@ function jobView(job: BeeQueue.Job<Record<string, unknown>>, status: JobStatus):
 }
 
 /** Jobs of a queue: active first, then waiting (newest first), delayed, failed; at most `limit`. */
-export async function listJobs(ctx: RequestContext, name: string, limit: number): Promise<Record<string, unknown>> {
+export async function listJobs(ctx: RequestContext, name: string, limit: number): Promise<QueueJobListView> {
   const { queue } = queueOf(ctx, name);
-  const items: Record<string, unknown>[] = [];
+  const items: QueueJobView[] = [];
   for (const status of ['active', 'waiting', 'delayed', 'failed'] as const) {
     const left = limit - items.length;
     if (left <= 0) break;
@@ -87,7 +86,7 @@ async function findJob(queue: BeeQueue, id: string): Promise<BeeQueue.Job<Record
   return job;
 }
 
-export async function retryJob(ctx: RequestContext, name: string, id: string): Promise<Record<string, unknown>> {
+export async function retryJob(ctx: RequestContext, name: string, id: string): Promise<QueueJobView> {
   const { name: queueName, queue } = queueOf(ctx, name);
   const job = await findJob(queue, id);
   if (job.status !== 'failed')
@@ -105,7 +104,7 @@ export async function retryJob(ctx: RequestContext, name: string, id: string): P
   return { ...jobView(job, 'waiting'), error: null };
 }
 
-export async function removeJob(ctx: RequestContext, name: string, id: string): Promise<Record<string, unknown>> {
+export async function removeJob(ctx: RequestContext, name: string, id: string): Promise<QueueJobRemovedView> {
   const { queue } = queueOf(ctx, name);
   const job = await findJob(queue, id);
   const status = job.status === 'failed' ? 'failed' : 'waiting';
@@ -113,7 +112,7 @@ export async function removeJob(ctx: RequestContext, name: string, id: string): 
   return { removed: true, job: jobView(job, status) };
 }
 
-export async function pauseQueue(ctx: RequestContext, name: string, paused: boolean): Promise<Record<string, unknown>> {
+export async function pauseQueue(ctx: RequestContext, name: string, paused: boolean): Promise<QueueView> {
   const { name: queueName, queue } = queueOf(ctx, name);
   await setPaused(queue, paused);
   return queueView(queueName, queue);

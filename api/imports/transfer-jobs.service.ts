@@ -50,6 +50,7 @@ import {
 } from './product-import.service';
 import { exportRows, LAYOUT_COLUMNS, productGroups, type ProductGroup } from './product-layout';
 import { importsError } from './imports.errors';
+import type { TransferJobView } from './imports.views';
 
 const CHUNK_BYTES = 1024 * 1024;
 export const TRANSFER_AGGREGATE = 'transfer_job';
@@ -120,12 +121,7 @@ async function* readChunks(dataSource: DataSource, jobId: string): AsyncGenerato
   }
 }
 
-async function createJob(
-  ctx: RequestContext,
-  storeId: string,
-  kind: TransferJobKind,
-  source?: CsvSource,
-): Promise<Record<string, unknown>> {
+async function createJob(ctx: RequestContext, storeId: string, kind: TransferJobKind, source?: CsvSource): Promise<TransferJobView> {
   return inTransaction(ctx, async (tx) => {
     const store = await requireStore(tx, storeId, { forWrite: true });
     const id = uuidv7();
@@ -225,7 +221,7 @@ async function readHead(source: AsyncIterable<Buffer | string>): Promise<{ head:
  * job, so memory stays bounded by the chunk size and a body that fails part-way (413 over the
  * limit, a client that went away) rolls back with no job and no chunks.
  */
-export async function startProductImport(ctx: RequestContext, storeId: string, source: CsvSource): Promise<Record<string, unknown>> {
+export async function startProductImport(ctx: RequestContext, storeId: string, source: CsvSource): Promise<TransferJobView> {
   await requireStore(ctx, storeId, { forWrite: true });
   if (typeof source === 'string' || Buffer.isBuffer(source)) {
     await checkHead(
@@ -238,7 +234,7 @@ export async function startProductImport(ctx: RequestContext, storeId: string, s
   return createJob(ctx, storeId, 'PRODUCT_IMPORT', upload);
 }
 
-export function startProductExport(ctx: RequestContext, storeId: string): Promise<Record<string, unknown>> {
+export function startProductExport(ctx: RequestContext, storeId: string): Promise<TransferJobView> {
   return createJob(ctx, storeId, 'PRODUCT_EXPORT');
 }
 
@@ -247,7 +243,7 @@ function signature(secret: string, jobId: string, expires: number): string {
 }
 
 /** The progress of a job as the progress operation answers it. */
-export function jobView(ctx: RequestContext, job: TransferJob, errors: RowError[]): Record<string, unknown> {
+export function jobView(ctx: RequestContext, job: TransferJob, errors: RowError[]): TransferJobView {
   let download: { url: string; expiresAt: string } | null = null;
   let downloadExpired = false;
   if (job.kind === 'PRODUCT_EXPORT' && job.state === 'COMPLETED' && job.finishedAt) {
@@ -293,7 +289,7 @@ async function callerJob(ctx: RequestContext, id: string): Promise<TransferJob> 
   return job;
 }
 
-export async function getTransferJob(ctx: RequestContext, id: string): Promise<Record<string, unknown>> {
+export async function getTransferJob(ctx: RequestContext, id: string): Promise<TransferJobView> {
   const job = await callerJob(ctx, id);
   const errors = await ctx.manager.find(TransferJobError, {
     where: { jobId: job.id },

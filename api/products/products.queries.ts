@@ -4,6 +4,7 @@
  * the caller's tenant and a store the caller may read.
  */
 import type { RequestContext } from '../../storage/request-context';
+import type { ProductStatus, ProductType } from '../../storage/entities/product.entity';
 import { decodeCursor, encodeCursor, isBigint, isDecimal, isPgTimestamp, isText, isUuid } from '../http/cursor';
 import { BadRequestError } from '../../lib/errors';
 import { requireStore } from '../../domain/store-access';
@@ -11,6 +12,7 @@ import type { PRODUCT_SORT_FIELDS, PRODUCT_STATUSES, PRODUCT_TYPES, SORT_DIRECTI
 import { moneyNumber, moneyString, optionalMoneyNumber } from '../../domain/product-rules';
 import { discountPercent } from '../../domain/money';
 import { productsError } from './products.errors';
+import type { ProductSummaryView } from './products.view';
 
 export interface ProductFilters {
   storeId: string;
@@ -38,8 +40,8 @@ interface SummaryRow {
   store_id: string;
   title: string;
   slug: string;
-  type: string;
-  status: string;
+  type: ProductType;
+  status: ProductStatus;
   price: string;
   compare_at_price: string | null;
   currency: string;
@@ -73,7 +75,7 @@ const SUMMARY_COLUMNS = `p.id, p.store_id, p.title, p.slug, p.type, p.status, p.
   (SELECT i.url FROM product_images i WHERE i.product_id = p.id ORDER BY i.position, i.id LIMIT 1) AS image_url,
   p.published_at, p.created_at, p.updated_at`;
 
-function summary(row: SummaryRow): Record<string, unknown> {
+function summary(row: SummaryRow): ProductSummaryView {
   const stock = Number(row.stock);
   return {
     id: row.id,
@@ -169,7 +171,7 @@ async function runPage(
   ctx: RequestContext,
   filters: ProductFilters,
   useCursor: boolean,
-): Promise<{ items: Record<string, unknown>[]; nextCursor: string | null; total: number }> {
+): Promise<{ items: ProductSummaryView[]; nextCursor: string | null; total: number }> {
   await requireStore(ctx, filters.storeId);
   checkRanges(filters);
   const sort = SORTS[filters.sortBy];
@@ -206,14 +208,14 @@ export async function listProducts(
   ctx: RequestContext,
   storeId: string,
   cursor?: string,
-): Promise<{ items: Record<string, unknown>[]; nextCursor: string | null; total: number }> {
+): Promise<{ items: ProductSummaryView[]; nextCursor: string | null; total: number }> {
   return runPage(ctx, { storeId, page: 1, limit: LIST_PAGE, sortBy: 'createdAt', sortDir: 'desc', cursor }, true);
 }
 
 export async function pageProducts(
   ctx: RequestContext,
   filters: ProductFilters,
-): Promise<{ items: Record<string, unknown>[]; nextCursor: string | null; page: number; limit: number; total: number }> {
+): Promise<{ items: ProductSummaryView[]; nextCursor: string | null; page: number; limit: number; total: number }> {
   const result = await runPage(ctx, filters, true);
   return { ...result, page: filters.cursor ? 1 : filters.page, limit: filters.limit };
 }
@@ -221,7 +223,7 @@ export async function pageProducts(
 export async function searchProducts(
   ctx: RequestContext,
   filters: ProductFilters,
-): Promise<{ items: Record<string, unknown>[]; page: number; limit: number; total: number }> {
+): Promise<{ items: ProductSummaryView[]; page: number; limit: number; total: number }> {
   const { items, total } = await runPage(ctx, { ...filters, cursor: undefined }, false);
   return { items, page: filters.page, limit: filters.limit, total };
 }

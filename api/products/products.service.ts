@@ -36,7 +36,7 @@ import {
   sanitizeTranslations,
   type AttributeValues,
 } from '../../domain/product-rules';
-import { loadParts, loadProduct, productState, productView, stableJson, type ProductParts } from './products.view';
+import { loadParts, loadProduct, productState, productView, stableJson, type ProductParts, type ProductView } from './products.view';
 import { productsError } from './products.errors';
 
 export interface VariantInput {
@@ -326,7 +326,7 @@ async function persist(tx: RequestContext, parts: ProductParts, isNew: boolean):
     );
 }
 
-export async function createProduct(ctx: RequestContext, input: CreateProductInput): Promise<Record<string, unknown>> {
+export async function createProduct(ctx: RequestContext, input: CreateProductInput): Promise<ProductView> {
   return productWrite(
     ctx,
     async (tx) => {
@@ -341,12 +341,12 @@ export async function createProduct(ctx: RequestContext, input: CreateProductInp
   );
 }
 
-export async function getProduct(ctx: RequestContext, id: string): Promise<Record<string, unknown>> {
+export async function getProduct(ctx: RequestContext, id: string): Promise<ProductView> {
   return productView(await loadParts(ctx, await loadProduct(ctx, id)));
 }
 
 /** Replaces the product; a replace identical to the product changes nothing and writes nothing. */
-export async function replaceProduct(ctx: RequestContext, id: string, input: ProductInput): Promise<Record<string, unknown>> {
+export async function replaceProduct(ctx: RequestContext, id: string, input: ProductInput): Promise<ProductView> {
   return productWrite(ctx, async (tx) => {
     const product = await loadProduct(tx, id, { forWrite: true });
     const store = await requireStore(tx, product.storeId, { forWrite: true });
@@ -371,7 +371,7 @@ export async function deleteProduct(ctx: RequestContext, id: string): Promise<vo
 }
 
 /** Publishes (201): status PUBLISHED and publishedAt now, once the required attributes of its categories are set. Publishing a published product changes nothing. */
-export async function publishProduct(ctx: RequestContext, id: string): Promise<Record<string, unknown>> {
+export async function publishProduct(ctx: RequestContext, id: string): Promise<ProductView> {
   return productWrite(ctx, async (tx) => {
     const product = await loadProduct(tx, id, { forWrite: true });
     const parts = await loadParts(tx, product);
@@ -386,7 +386,7 @@ export async function publishProduct(ctx: RequestContext, id: string): Promise<R
 }
 
 /** Archives (201); archiving an archived product changes nothing. */
-export async function archiveProduct(ctx: RequestContext, id: string): Promise<Record<string, unknown>> {
+export async function archiveProduct(ctx: RequestContext, id: string): Promise<ProductView> {
   return productWrite(ctx, async (tx) => {
     const product = await loadProduct(tx, id, { forWrite: true });
     const parts = await loadParts(tx, product);
@@ -399,7 +399,7 @@ export async function archiveProduct(ctx: RequestContext, id: string): Promise<R
 }
 
 /** Copies a product as a new draft: slug `<slug>-copy` (then -copy-2, …), SKUs cleared, counters zero. */
-export async function duplicateProduct(ctx: RequestContext, id: string): Promise<Record<string, unknown>> {
+export async function duplicateProduct(ctx: RequestContext, id: string): Promise<ProductView> {
   return productWrite(
     ctx,
     async (tx) => {

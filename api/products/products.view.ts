@@ -1,5 +1,6 @@
 /** Loading a product with its parts, and the JSON it answers as. */
 import { Product, ProductCategory, ProductImage, ProductTagAssignment, ProductVariant } from '../../storage/entities';
+import type { ProductStatus, ProductType } from '../../storage/entities/product.entity';
 import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { NotFoundError } from '../../lib/errors';
@@ -47,7 +48,79 @@ export async function loadParts(ctx: RequestContext, product: Product): Promise<
   return { product, variants, images, categoryIds: categories.map((c) => c.categoryId), tagIds: tags.map((t) => t.tagId) };
 }
 
-export function productView(parts: ProductParts): Record<string, unknown> {
+export interface ProductVariantView {
+  id: string;
+  sku: string | null;
+  barcode: string | null;
+  options: Record<string, string>;
+  price: number | null;
+  compareAtPrice: number | null;
+  stock: number;
+  position: number;
+}
+
+export interface ProductImageView {
+  id: string;
+  url: string;
+  alt: string | null;
+  position: number;
+}
+
+/** A product with its variants and images, as the product operations answer it (products.schemas.ts ProductItem). */
+export interface ProductView {
+  id: string;
+  storeId: string;
+  title: string;
+  slug: string;
+  descriptionHtml: string;
+  type: ProductType;
+  status: ProductStatus;
+  price: number;
+  compareAtPrice: number | null;
+  discountPercent: number;
+  currency: string;
+  brandId: string | null;
+  vendorId: string | null;
+  vendorName: string | null;
+  categoryIds: string[];
+  tagIds: string[];
+  attributes: Record<string, string | number | boolean>;
+  translations: Record<string, { title?: string; descriptionHtml?: string }>;
+  inStock: boolean;
+  variants: ProductVariantView[];
+  images: ProductImageView[];
+  rating: number;
+  reviewCount: number;
+  salesCount: number;
+  viewCount: number;
+  publishedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A product of a list, page or search, with its summed stock and first image (products.schemas.ts ProductSummary). */
+export interface ProductSummaryView {
+  id: string;
+  storeId: string;
+  title: string;
+  slug: string;
+  type: ProductType;
+  status: ProductStatus;
+  price: number;
+  compareAtPrice: number | null;
+  discountPercent: number;
+  currency: string;
+  brandId: string | null;
+  vendorId: string | null;
+  stock: number;
+  inStock: boolean;
+  imageUrl: string | null;
+  publishedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function productView(parts: ProductParts): ProductView {
   const { product: p } = parts;
   return {
     id: p.id,

@@ -296,8 +296,17 @@ const LINK_TABLES: Array<{ table: string; where: string; restoreIf: string }> = 
   { table: 'sponsored_listings', where: 't.product_id = $1', restoreIf: 'true' },
 ];
 
+/** What a delete keeps of a product for its revert (the item's `previous`): rows as JSON of each column. */
+type ProductSnapshot = {
+  product: Record<string, unknown>;
+  /** The linked rows by table (LINK_TABLES). */
+  links: Record<string, unknown[]>;
+  /** The bundles the product is sold as. */
+  bundleIds: string[];
+};
+
 /** The whole product as rows (JSON of each column), with every linked row and the bundles it is sold as. */
-async function snapshot(tx: RequestContext, product: Product): Promise<Record<string, unknown>> {
+async function snapshot(tx: RequestContext, product: Product): Promise<ProductSnapshot> {
   const [row]: Array<{ row: Record<string, unknown> }> = await tx.manager.query(
     'SELECT to_jsonb(p) AS row FROM products p WHERE p.id = $1 AND p.tenant_id = $2',
     [product.id, tx.tenantId],

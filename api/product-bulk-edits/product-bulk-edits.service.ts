@@ -134,6 +134,18 @@ export interface BulkEditView {
   }>;
 }
 
+/** The edits of a store since a time, counted by action and status (ProductBulkEditOverviewResponse). */
+export interface BulkEditOverviewView {
+  storeId: string;
+  sinceDays: number;
+  since: string;
+  total: number;
+  byAction: Record<BulkEditAction, number>;
+  byStatus: Record<BulkEditStatus, number>;
+  /** Every action × status pair with at least one edit. */
+  counts: Array<{ action: BulkEditAction; status: BulkEditStatus; count: number }>;
+}
+
 function summary(edit: ProductBulkEdit): BulkEditView {
   return {
     id: edit.id,
@@ -218,18 +230,18 @@ export async function listBulkEdits(
   return { items: page.map(summary), nextCursor: rows.length > query.limit ? page[page.length - 1]!.id : null };
 }
 
-export async function bulkEditOverview(ctx: RequestContext, storeId: string, sinceDays: number): Promise<Record<string, unknown>> {
+export async function bulkEditOverview(ctx: RequestContext, storeId: string, sinceDays: number): Promise<BulkEditOverviewView> {
   const store = await requireStore(ctx, storeId);
   const since = new Date(Date.now() - sinceDays * 86_400_000);
   const rows: Array<{ action: BulkEditAction; status: BulkEditStatus; count: number }> = await ctx.manager.query(
     'SELECT action, status, count(*)::int AS count FROM product_bulk_edits WHERE tenant_id = $1 AND store_id = $2 AND created_at >= $3 GROUP BY action, status ORDER BY action, status',
     [ctx.tenantId, store.id, since],
   );
-  const byAction = Object.fromEntries(BULK_EDIT_ACTIONS.map((a) => [a, 0])) as Record<string, number>;
-  const byStatus = Object.fromEntries(BULK_EDIT_STATUSES.map((s) => [s, 0])) as Record<string, number>;
+  const byAction = Object.fromEntries(BULK_EDIT_ACTIONS.map((a) => [a, 0])) as Record<BulkEditAction, number>;
+  const byStatus = Object.fromEntries(BULK_EDIT_STATUSES.map((s) => [s, 0])) as Record<BulkEditStatus, number>;
   for (const row of rows) {
-    byAction[row.action]! += row.count;
-    byStatus[row.status]! += row.count;
+    byAction[row.action] += row.count;
+    byStatus[row.status] += row.count;
   }
   return {
     storeId: store.id,

@@ -1,7 +1,8 @@
 /** DTOs of the brands area. The CSV import body and the catalog slug are shared: see categories.schemas.ts. */
 import Joi from 'joi';
 import { csvDocument, dto } from '../http/route';
-import { bool, dateTime, httpUrl, storeId, uuid } from '../http/schema-types';
+import { bool, dateTime, httpUrl, uuid } from '../http/schema-types';
+import { t, typedDto } from '../http/typed-schema';
 import { catalogSlug } from '../../domain/slugs';
 
 export const BRAND_NAME_MAX = 120;
@@ -11,50 +12,56 @@ const brandName = (): Joi.StringSchema => Joi.string().trim().min(1).max(BRAND_N
 const brandDescription = (): Joi.StringSchema =>
   Joi.string().max(BRAND_DESCRIPTION_MAX).description('Plain text, at most 5000 characters.');
 
-export const CreateBrandDto = dto(
+export const CreateBrandDto = typedDto(
   'CreateBrandDto',
-  Joi.object({
-    storeId: storeId(),
-    name: brandName().required(),
-    slug: catalogSlug().description('Derived from the name when left out (with -2, -3, … appended until it is free in the store).'),
-    description: brandDescription().allow(null),
-    logoUrl: httpUrl().allow(null).description('An http(s) URL of the logo image.'),
-    websiteUrl: httpUrl().allow(null).description("An http(s) URL of the brand's website."),
-    isActive: bool()
-      .default(true)
-      .description('Inactive brands stay attached to their products but are not offered as a storefront filter. Defaults to true.'),
+  t.object({
+    storeId: t.storeId(),
+    name: t.string(brandName()).required(),
+    slug: t.string(
+      catalogSlug().description('Derived from the name when left out (with -2, -3, … appended until it is free in the store).'),
+    ),
+    description: t.string(brandDescription()).nullable(),
+    logoUrl: t.string(httpUrl().description('An http(s) URL of the logo image.')).nullable(),
+    websiteUrl: t.string(httpUrl().description("An http(s) URL of the brand's website.")).nullable(),
+    isActive: t
+      .boolean(
+        bool().description('Inactive brands stay attached to their products but are not offered as a storefront filter. Defaults to true.'),
+      )
+      .default(true),
   }),
 );
 
-export const UpdateBrandDto = dto(
+export const UpdateBrandDto = typedDto(
   'UpdateBrandDto',
-  Joi.object({
-    name: brandName(),
-    slug: catalogSlug(),
-    description: brandDescription().allow(null).description('null clears it.'),
-    logoUrl: httpUrl().allow(null).description('null clears it.'),
-    websiteUrl: httpUrl().allow(null).description('null clears it.'),
-    isActive: bool(),
-  })
-    .min(1)
-    .messages({ 'object.min': 'give at least one field to change' })
-    .description('Any subset of the fields of a brand (at least one); null clears an optional field. The store of a brand cannot change.'),
+  t
+    .object({
+      name: t.string(brandName()),
+      slug: t.string(catalogSlug()),
+      description: t.string(brandDescription().description('null clears it.')).nullable(),
+      logoUrl: t.string(httpUrl().description('null clears it.')).nullable(),
+      websiteUrl: t.string(httpUrl().description('null clears it.')).nullable(),
+      isActive: t.boolean(bool()),
+    })
+    .rules((o) =>
+      o
+        .min(1)
+        .messages({ 'object.min': 'give at least one field to change' })
+        .description(
+          'Any subset of the fields of a brand (at least one); null clears an optional field. The store of a brand cannot change.',
+        ),
+    ),
 );
 
 export const BRAND_BULK_MAX = 500;
 
-export const BulkSetBrandStatusDto = dto(
+export const BulkSetBrandStatusDto = typedDto(
   'BulkSetBrandStatusDto',
-  Joi.object({
-    storeId: storeId(),
-    ids: Joi.array()
-      .items(uuid())
-      .min(1)
-      .max(BRAND_BULK_MAX)
-      .unique()
-      .required()
-      .description('The brands to change, 1 to 500 distinct ids.'),
-    isActive: bool().required(),
+  t.object({
+    storeId: t.storeId(),
+    ids: t
+      .array(t.string(uuid()), Joi.array().min(1).max(BRAND_BULK_MAX).unique().description('The brands to change, 1 to 500 distinct ids.'))
+      .required(),
+    isActive: t.boolean(bool()).required(),
   }),
 );
 

@@ -22,7 +22,8 @@ import { ConflictError, NotFoundError } from '../../lib/errors';
 import { httpUrl } from '../http/schema-types';
 import { requireStore } from '../../domain/store-access';
 import { CATALOG_SLUG_MAX, catalogSlug, freeStoreSlug, inSlugTransaction, slugify, storeSlugInUse } from '../../domain/slugs';
-import { BRAND_DESCRIPTION_MAX, BRAND_NAME_MAX } from './brands.schemas';
+import { BRAND_DESCRIPTION_MAX, BRAND_NAME_MAX, BulkSetBrandStatusDto, CreateBrandDto, UpdateBrandDto } from './brands.schemas';
+import type { InputOf } from '../http/typed-schema';
 import { brandsError } from './brands.errors';
 
 export interface BrandView {
@@ -100,15 +101,7 @@ export async function listBrands(ctx: RequestContext, storeId: string): Promise<
   return { items: (await storeBrands(ctx, storeId)).map(brandView) };
 }
 
-export interface CreateBrandInput {
-  storeId: string;
-  name: string;
-  slug?: string;
-  description?: string | null;
-  logoUrl?: string | null;
-  websiteUrl?: string | null;
-  isActive: boolean;
-}
+export type CreateBrandInput = InputOf<typeof CreateBrandDto>;
 
 async function insertBrand(tx: RequestContext, storeId: string, fields: BrandFields): Promise<Brand> {
   const now = new Date();
@@ -170,7 +163,7 @@ async function applyChanges(
   return { ...brand, ...after, updatedAt } as Brand;
 }
 
-export type UpdateBrandInput = Partial<BrandFields>;
+export type UpdateBrandInput = InputOf<typeof UpdateBrandDto>;
 
 export async function updateBrand(ctx: RequestContext, id: string, input: UpdateBrandInput): Promise<BrandView> {
   return brandWrite(ctx, async (tx) => {
@@ -197,11 +190,7 @@ export async function deleteBrand(ctx: RequestContext, id: string): Promise<void
   });
 }
 
-export interface BulkSetBrandStatusInput {
-  storeId: string;
-  ids: string[];
-  isActive: boolean;
-}
+export type BulkSetBrandStatusInput = InputOf<typeof BulkSetBrandStatusDto>;
 
 export async function bulkSetBrandStatus(
   ctx: RequestContext,

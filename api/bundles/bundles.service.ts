@@ -83,6 +83,24 @@ export interface BundleSummaryView {
   updatedAt: string;
 }
 
+/** An item with its product, variant and unit price (BundleItemDetail). */
+export interface BundleItemDetailView extends ItemRef {
+  productTitle: string;
+  productCurrency: string;
+  variantSku: string | null;
+  unitPrice: number;
+}
+
+/** A bundle with its priced items and totals (BundleResponse); the totals are null when an item is priced in another currency. */
+export interface BundleDetailView extends Omit<BundleSummaryView, 'items'> {
+  items: BundleItemDetailView[];
+  currency: string;
+  itemsTotal: number | null;
+  bundlePrice: number | null;
+  savings: number | null;
+  savingsPercent: number | null;
+}
+
 const bundleNotFound = (): NotFoundError => bundlesError('bundle_not_found', 'The bundle does not exist.');
 const productNotFound = (): NotFoundError => bundlesError('product_not_found', 'The product does not exist.');
 const slugTaken = (): ConflictError =>
@@ -357,10 +375,10 @@ const oneCurrency = (store: Store, catalog: Catalog, items: Array<{ productId: s
 
 const cents = (value: bigint): number => unitsToNumber(value, RESULT_DECIMALS);
 
-async function detailView(ctx: RequestContext, bundle: Bundle, store: Store, items: BundleItem[]): Promise<Record<string, unknown>> {
+async function detailView(ctx: RequestContext, bundle: Bundle, store: Store, items: BundleItem[]): Promise<BundleDetailView> {
   const catalog = await loadCatalog(ctx, bundle.storeId, items);
   const summary = summaryView(bundle, items);
-  const detailItems = items.map((item) => {
+  const detailItems = items.map((item): BundleItemDetailView => {
     const product = catalog.products.get(item.productId)!;
     const variant = item.variantId ? catalog.variants.get(item.variantId) : undefined;
     return {
@@ -371,11 +389,11 @@ async function detailView(ctx: RequestContext, bundle: Bundle, store: Store, ite
       unitPrice: unitsToNumber(unitUnits(catalog, item.productId, item.variantId), SCALE),
     };
   });
-  let totals = {
-    itemsTotal: null as number | null,
-    bundlePrice: null as number | null,
-    savings: null as number | null,
-    savingsPercent: null as number | null,
+  let totals: Pick<BundleDetailView, 'itemsTotal' | 'bundlePrice' | 'savings' | 'savingsPercent'> = {
+    itemsTotal: null,
+    bundlePrice: null,
+    savings: null,
+    savingsPercent: null,
   };
   if (oneCurrency(store, catalog, items)) {
     const priced = price(bundle, catalog, items, 1);
@@ -391,12 +409,12 @@ async function detailView(ctx: RequestContext, bundle: Bundle, store: Store, ite
   return { ...summary, items: detailItems, currency: store.currency, ...totals };
 }
 
-export async function getBundle(ctx: RequestContext, id: string): Promise<Record<string, unknown>> {
+export async function getBundle(ctx: RequestContext, id: string): Promise<BundleDetailView> {
   const { bundle, store } = await loadBundle(ctx, id, false);
   return detailView(ctx, bundle, store, (await itemsOf(ctx, [bundle.id])).get(bundle.id)!);
 }
 
-export async function createBundle(ctx: RequestContext, input: CreateBundleInput): Promise<Record<string, unknown>> {
+export async function createBundle(ctx: RequestContext, input: CreateBundleInput): Promise<BundleDetailView> {
   return bundleWrite(ctx, async (tx) => {
     const store = await requireStore(tx, input.storeId, { forWrite: true });
     const productId = input.productId?.toLowerCase() ?? null;
@@ -433,7 +451,7 @@ const sameItems = (a: BundleItem[], b: ItemInput[]): boolean =>
       item.quantity === b[i]!.quantity,
   );
 
-export async function updateBundle(ctx: RequestContext, id: string, input: UpdateBundleInput): Promise<Record<string, unknown>> {
+export async function updateBundle(ctx: RequestContext, id: string, input: UpdateBundleInput): Promise<BundleDetailView> {
   return bundleWrite(ctx, async (tx) => {
     const { bundle, store } = await loadBundle(tx, id, true);
     let items = (await itemsOf(tx, [bundle.id])).get(bundle.id)!;

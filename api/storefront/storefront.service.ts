@@ -406,7 +406,7 @@ export async function productBundles(
   // so is every price (pricing, unit prices, currencies, totals) when the visitor may not see prices.
   return {
     items: details.map((detail) => {
-      const view = { ...detail };
+      const view: Record<string, unknown> = { ...detail };
       for (const key of ['storeId', 'isActive', 'createdAt']) delete view[key];
       if (!store.pricesShown) {
         for (const key of BUNDLE_PRICE_FIELDS) delete view[key];

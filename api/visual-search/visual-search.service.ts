@@ -17,9 +17,17 @@ import type { VisionConfig } from '../../lib/config';
 import { clientIp } from '../auth/accounts';
 import { batcherFor, getEmbedder, MOBILENET_DIMENSIONS, modelDimensions, type Embedder } from '../../vision/embedder';
 import { ImageError, prepareImage } from '../../vision/image';
-import { IndexNotReadyError, searchAllStatuses, searchPublished, type VisualFilters, type VisualHit } from '../../vision/query';
+import { IndexNotReadyError, searchAllStatuses, searchPublished, type VisualFilters } from '../../vision/query';
 import { decodeVector } from '../../storage/vectors';
 import { visualSearchError } from './visual-search.errors';
+import type {
+  ClearIndexView,
+  IndexRequestView,
+  IndexStatusView,
+  VisualResultItemView,
+  VisualSearchResultsView,
+  VisualSearchSettingsView,
+} from './visual-search.views';
 
 export interface SettingsInput {
   enabled?: boolean;
@@ -117,7 +125,7 @@ function textCapable(model: VisualModel, config: VisionConfig): boolean {
   return model === 'clip' && Boolean(config.clipModelDir);
 }
 
-function settingsView(storeId: string, s: EffectiveSettings, config: VisionConfig): Record<string, unknown> {
+function settingsView(storeId: string, s: EffectiveSettings, config: VisionConfig): VisualSearchSettingsView {
   return {
     storeId,
     enabled: s.enabled,
@@ -158,7 +166,7 @@ async function queueProducts(tx: RequestContext, storeId: string, productIds: st
   return row?.queued ?? 0;
 }
 
-export async function updateSettings(ctx: RequestContext, storeId: string, input: SettingsInput): Promise<Record<string, unknown>> {
+export async function updateSettings(ctx: RequestContext, storeId: string, input: SettingsInput): Promise<VisualSearchSettingsView> {
   const config = visionConfig(ctx);
   return inTransaction(ctx, async (tx) => {
     await requireStore(tx, storeId, { forWrite: true, lock: true });
@@ -250,7 +258,7 @@ export async function indexProducts(
   ctx: RequestContext,
   storeId: string,
   input: { productIds?: string[]; force?: boolean },
-): Promise<Record<string, unknown>> {
+): Promise<IndexRequestView> {
   return inTransaction(ctx, async (tx) => {
     await requireStore(tx, storeId, { forWrite: true, lock: true });
     const settings = effective(await loadSettings(tx, storeId));
@@ -287,7 +295,7 @@ export async function indexProducts(
   });
 }
 
-export async function indexStatus(ctx: RequestContext, storeId: string): Promise<Record<string, unknown>> {
+export async function indexStatus(ctx: RequestContext, storeId: string): Promise<IndexStatusView> {
   await requireStore(ctx, storeId);
   const settings = effective(await loadSettings(ctx, storeId));
   const [products]: Array<{ products: number; with_image: number }> = await ctx.manager.query(
@@ -333,7 +341,7 @@ export async function indexStatus(ctx: RequestContext, storeId: string): Promise
   };
 }
 
-export async function clearIndex(ctx: RequestContext, storeId: string): Promise<Record<string, unknown>> {
+export async function clearIndex(ctx: RequestContext, storeId: string): Promise<ClearIndexView> {
   return inTransaction(ctx, async (tx) => {
     await requireStore(tx, storeId, { forWrite: true, lock: true });
     const [row]: Array<{ cleared: number; vectors: number }> = await tx.manager.query(
@@ -476,7 +484,7 @@ export async function queryVector(
   return vector;
 }
 
-function results(items: Array<Partial<VisualHit>>, model: VisualModel, started: number): Record<string, unknown> {
+function results(items: VisualResultItemView[], model: VisualModel, started: number): VisualSearchResultsView {
   return { items, model, tookMs: Math.round(performance.now() - started) };
 }
 
@@ -485,7 +493,7 @@ export async function queryMerchant(
   storeId: string,
   input: QueryInput,
   timings: QueryTimings = { decodeMs: 0, embedMs: 0, searchMs: 0 },
-): Promise<Record<string, unknown>> {
+): Promise<VisualSearchResultsView> {
   const started = performance.now();
   await requireStore(ctx, storeId);
   const settings = effective(await loadSettings(ctx, storeId));
@@ -511,7 +519,7 @@ export async function queryPublic(
   storeId: string,
   input: QueryInput,
   timings: QueryTimings = { decodeMs: 0, embedMs: 0, searchMs: 0 },
-): Promise<Record<string, unknown>> {
+): Promise<VisualSearchResultsView> {
   const started = performance.now();
   const services = servicesOf(ctx);
   await services.rateLimiter.hit(`visual-query:${clientIp(ctx)}`, {
@@ -523,7 +531,7 @@ export async function queryPublic(
   // Where the visitor may not see prices, nothing may depend on one: the price filters are ignored
   // (named in ignoredParams) and the price fields left out of every item.
   const filters: VisualFilters = { categoryId: input.categoryId, brandId: input.brandId, inStock: input.inStock };
-  const ignoredParams: string[] = [];
+  const ignoredParams: Array<'minPrice' | 'maxPrice'> = [];
   for (const key of ['minPrice', 'maxPrice'] as const) {
     if (input[key] === undefined) continue;
     if (shown) filters[key] = input[key];
@@ -548,7 +556,7 @@ export async function similarProducts(
   storeId: string,
   productId: string,
   limit: number,
-): Promise<Record<string, unknown>> {
+): Promise<VisualSearchResultsView> {
   const started = performance.now();
   await requireStore(ctx, storeId);
   const settings = effective(await loadSettings(ctx, storeId));

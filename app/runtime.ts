@@ -3,6 +3,7 @@
  * source, queue producers and the Meilisearch admin client, opened once and closed once.
  */
 import pinoPretty from 'pino-pretty';
+import { LocalRateLimiter } from '../lib/local-rate-limit';
 import pino, { type Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import type { Meilisearch } from 'meilisearch';
@@ -119,6 +120,7 @@ export async function createRuntime(config: Config, name = 'commerce'): Promise<
     config,
     logger,
     rateLimiter: new RateLimiter(redis, logger, `${config.queuePrefix}:rl`),
+    localRateLimiter: new LocalRateLimiter(),
     outbound: new OutboundMessages(logger, config.smtpUrl, config.mailFrom),
     queues,
     meiliAdmin,

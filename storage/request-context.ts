@@ -3,6 +3,7 @@
  * for which tenant, and the EntityManager to use, which is a transaction's manager inside
  * inTransaction(). Workers build one for the tenant of the job they process.
  */
+import type { LocalRateLimiter } from '../lib/local-rate-limit';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Logger } from 'pino';
 import type { Config } from '../lib/config';
@@ -38,6 +39,8 @@ export interface ContextServices {
   config: Config;
   logger: Logger;
   rateLimiter: RateLimiter;
+  /** Per-process limits for hot paths (public search and suggest), without a Redis round trip. */
+  localRateLimiter: LocalRateLimiter;
   outbound: OutboundMessages;
   /** The process's queue producers (the jobs console reads and acts on them). */
   queues: QueueRegistry;

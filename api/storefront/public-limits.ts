@@ -1,10 +1,11 @@
 /**
- * Per-client bounds of the anonymous storefront reads and counters, on the shared Redis rate limiter
- * (storage/rate-limit.ts; like every limit there, they let requests through while Redis is down):
+ * Per-client bounds of the anonymous storefront reads and counters:
  *
  * - public search and suggest: at most `SEARCH_PUBLIC_REQUESTS_PER_MINUTE` requests per client and
- *   minute, the two together and across all stores; over it 429 rate_limited with Retry-After.
- * - product views: one counted view per client and product in `PRODUCT_VIEW_WINDOW_SECONDS`; a
+ *   minute, the two together and across all stores, counted in each api process's memory; over it
+ *   429 rate_limited with Retry-After.
+ * - product views: one counted view per client and product in `PRODUCT_VIEW_WINDOW_SECONDS`, on the
+ *   shared Redis limiter (storage/rate-limit.ts; it lets requests through while Redis is down); a
  *   repeated view (a shopper reloading the page) still answers 204 but adds nothing.
  *
  * A client is its address (an IPv6 address by its /64, see clientKey), as Koa sees it: the socket's,
@@ -17,13 +18,14 @@ import { servicesOf, type RequestContext } from '../../storage/request-context';
 
 const digest = (parts: string[]): string => createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 32);
 
-/** Counts one public search or suggest request of this client; 429 rate_limited over the limit. */
-export async function hitPublicSearchLimit(ctx: RequestContext): Promise<void> {
-  const { rateLimiter, config } = servicesOf(ctx);
-  await rateLimiter.hit(`public-search:${digest([clientKey(ctx.client?.ip)])}`, {
-    limit: config.search.publicRequestsPerMinute,
-    windowSeconds: 60,
-  });
+/**
+ * Counts one public search or suggest request of this client; 429 rate_limited over the limit.
+ * Counted in this process (lib/local-rate-limit.ts): a Redis round trip would cost more than a
+ * cached answer, so the bound is per api process.
+ */
+export function hitPublicSearchLimit(ctx: RequestContext): void {
+  const { localRateLimiter, config } = servicesOf(ctx);
+  localRateLimiter.hit(`public-search:${clientKey(ctx.client?.ip)}`, { limit: config.search.publicRequestsPerMinute, windowSeconds: 60 });
 }
 
 /** Whether this client's view of `productId` counts: false when it already counted one in the window. */

@@ -130,7 +130,7 @@ export const storefrontRoutes = defineRoutes({ tag: 'catalog', auth: 'public' },
     response: PublicSearchResponse,
     problems: [429],
     handler: async (req: RouteRequest<Params>) => {
-      await hitPublicSearchLimit(req.context);
+      hitPublicSearchLimit(req.context);
       return searchEngine(req.context).search(req.query as PublicSearchParams, (profile) =>
         pricesShown(req.context, profile.priceVisibility),
       );
@@ -154,7 +154,7 @@ export const storefrontRoutes = defineRoutes({ tag: 'catalog', auth: 'public' },
     response: PublicSuggestResponse,
     problems: [429],
     handler: async (req: RouteRequest<Params>) => {
-      await hitPublicSearchLimit(req.context);
+      hitPublicSearchLimit(req.context);
       return searchEngine(req.context).suggest(req.query as SuggestParams, (profile) => pricesShown(req.context, profile.priceVisibility));
     },
   },

@@ -11,6 +11,7 @@ import { AUTH_LIMITS, limitKey } from '../../api/auth/accounts';
 import { hashPassword } from '../../api/auth/passwords';
 import { createApp } from '../../app/http-app';
 import type { Config } from '../../lib/config';
+import { LocalRateLimiter } from '../../lib/local-rate-limit';
 import { RateLimiter } from '../../storage/rate-limit';
 import { call, testRuntime, type TestResponse, type TestServer } from './harness';
 
@@ -133,6 +134,7 @@ export async function startIsolatedServer(options: { auth?: Partial<Config['auth
     ...runtime.services,
     config: { ...runtime.services.config, auth: { ...runtime.services.config.auth, ...options.auth } },
     rateLimiter: new RateLimiter(runtime.redis, runtime.logger, `${runtime.config.queuePrefix}:rl-${randomBytes(4).toString('hex')}`),
+    localRateLimiter: new LocalRateLimiter(),
   };
   const app = createApp({ ...runtime, services });
   const server = http.createServer(app.callback());

@@ -2,6 +2,7 @@
 import Joi from 'joi';
 import { csvDocument, dto } from '../http/route';
 import { dateTime, oneOf, uuid } from '../http/schema-types';
+import { t, typedDto } from '../http/typed-schema';
 import { knownScopes, SCOPE_PATTERN } from './api-keys.scopes';
 
 const scope = (): Joi.StringSchema =>
@@ -17,13 +18,13 @@ const scope = (): Joi.StringSchema =>
       '`<tag>:read` (GET operations) or `<tag>:write` (the others) for the tag of a merchant operation as the OpenAPI document lists it (for example `api-keys:read`, `organization:write`), or `*` for every merchant operation.',
     );
 
-export const CreateApiKeyDto = dto(
+export const CreateApiKeyDto = typedDto(
   'CreateApiKeyDto',
-  Joi.object({
-    storeId: uuid().required().description('The store the key acts on; it can reach no other store.'),
-    name: Joi.string().trim().min(1).max(100).required().description('What the key is for, to recognise it in lists.'),
-    scopes: Joi.array().items(scope()).min(1).max(50).unique().required(),
-    expiresAt: dateTime().greater('now').description('When the key stops working (in the future); it never expires when left out.'),
+  t.object({
+    storeId: t.string(uuid().description('The store the key acts on; it can reach no other store.')).required(),
+    name: t.string(Joi.string().trim().min(1).max(100).description('What the key is for, to recognise it in lists.')).required(),
+    scopes: t.array(t.string(scope()), Joi.array().min(1).max(50).unique()).required(),
+    expiresAt: t.date(dateTime().greater('now').description('When the key stops working (in the future); it never expires when left out.')),
   }),
 );
 

@@ -19,6 +19,8 @@ import { randomToken, sha256 } from '../auth/secrets';
 import { attachment, toCsv, type CsvColumn, type CsvDownload } from '../http/csv';
 import { requireStore, requireTenantUser, TENANT_ADMINS } from '../../domain/store-access';
 import { apiKeysError } from './api-keys.errors';
+import type { CreateApiKeyDto } from './api-keys.schemas';
+import type { InputOf } from '../http/typed-schema';
 
 const PREFIX_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const PREFIX_LENGTH = 10;
@@ -56,12 +58,7 @@ export function apiKeyItem(key: ApiKey) {
   };
 }
 
-export interface CreateApiKeyInput {
-  storeId: string;
-  name: string;
-  scopes: string[];
-  expiresAt?: Date;
-}
+export type CreateApiKeyInput = InputOf<typeof CreateApiKeyDto>;
 
 export async function createApiKey(ctx: RequestContext, input: CreateApiKeyInput) {
   const userId = requireTenantUser(ctx, TENANT_ADMINS);

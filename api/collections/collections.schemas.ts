@@ -1,7 +1,8 @@
 /** DTOs of the collections area. The CSV import body is shared: see categories.schemas.ts. */
 import Joi from 'joi';
 import { csvDocument, dto } from '../http/route';
-import { bool, dateTime, httpUrl, int, storeId, uuid } from '../http/schema-types';
+import { bool, dateTime, httpUrl, int, uuid } from '../http/schema-types';
+import { t, typedDto } from '../http/typed-schema';
 import { catalogSlug } from '../../domain/slugs';
 
 export const COLLECTION_NAME_MAX = 120;
@@ -14,46 +15,53 @@ const collectionName = (): Joi.StringSchema => Joi.string().trim().min(1).max(CO
 const collectionDescription = (): Joi.StringSchema =>
   Joi.string().max(COLLECTION_DESCRIPTION_MAX).description('Plain text, at most 5000 characters.');
 
-export const CreateCollectionDto = dto(
+export const CreateCollectionDto = typedDto(
   'CreateCollectionDto',
-  Joi.object({
-    storeId: storeId(),
-    name: collectionName().required(),
-    slug: catalogSlug().description('Derived from the name when left out (with -2, -3, … appended until it is free in the store).'),
-    description: collectionDescription().allow(null),
-    imageUrl: httpUrl().allow(null).description('An http(s) URL of the collection image.'),
-    isActive: bool().default(true).description('Inactive collections are kept but not shown on the storefront. Defaults to true.'),
+  t.object({
+    storeId: t.storeId(),
+    name: t.string(collectionName()).required(),
+    slug: t.string(
+      catalogSlug().description('Derived from the name when left out (with -2, -3, … appended until it is free in the store).'),
+    ),
+    description: t.string(collectionDescription()).nullable(),
+    imageUrl: t.string(httpUrl().description('An http(s) URL of the collection image.')).nullable(),
+    isActive: t
+      .boolean(bool().description('Inactive collections are kept but not shown on the storefront. Defaults to true.'))
+      .default(true),
   }),
 );
 
-export const UpdateCollectionDto = dto(
+export const UpdateCollectionDto = typedDto(
   'UpdateCollectionDto',
-  Joi.object({
-    name: collectionName(),
-    slug: catalogSlug(),
-    description: collectionDescription().allow(null).description('null clears it.'),
-    imageUrl: httpUrl().allow(null).description('null clears it.'),
-    isActive: bool(),
-  })
-    .min(1)
-    .messages({ 'object.min': 'give at least one field to change' })
-    .description(
-      'Any subset of the fields of a collection (at least one); null clears an optional field. The store of a collection cannot change; its position changes through reorder.',
+  t
+    .object({
+      name: t.string(collectionName()),
+      slug: t.string(catalogSlug()),
+      description: t.string(collectionDescription().description('null clears it.')).nullable(),
+      imageUrl: t.string(httpUrl().description('null clears it.')).nullable(),
+      isActive: t.boolean(bool()),
+    })
+    .rules((o) =>
+      o
+        .min(1)
+        .messages({ 'object.min': 'give at least one field to change' })
+        .description(
+          'Any subset of the fields of a collection (at least one); null clears an optional field. The store of a collection cannot change; its position changes through reorder.',
+        ),
     ),
 );
 
-export const BulkSetCollectionStatusDto = dto(
+export const BulkSetCollectionStatusDto = typedDto(
   'BulkSetCollectionStatusDto',
-  Joi.object({
-    storeId: storeId(),
-    ids: Joi.array()
-      .items(uuid())
-      .min(1)
-      .max(COLLECTION_BULK_MAX)
-      .unique()
-      .required()
-      .description('The collections to change, 1 to 500 distinct ids.'),
-    isActive: bool().required(),
+  t.object({
+    storeId: t.storeId(),
+    ids: t
+      .array(
+        t.string(uuid()),
+        Joi.array().min(1).max(COLLECTION_BULK_MAX).unique().description('The collections to change, 1 to 500 distinct ids.'),
+      )
+      .required(),
+    isActive: t.boolean(bool()).required(),
   }),
 );
 
@@ -63,32 +71,36 @@ export const BulkSetCollectionStatusDto = dto(
  * for the platform's community categories, so `storeId` is optional here: store-scoped lists
  * (collections) require it and answer 400 at `body.storeId` without it; platform lists ignore it.
  */
-export const IdsBodyDto = dto(
+export const IdsBodyDto = typedDto(
   'IdsBodyDto',
-  Joi.object({
-    storeId: uuid().description('The store, for store-scoped lists such as collections (required there).'),
-    ids: Joi.array()
-      .items(uuid())
-      .min(1)
-      .max(REORDER_IDS_MAX)
-      .unique()
-      .required()
-      .description('Every one of the resources, each once, in the new order (1 to 1000 ids).'),
+  t.object({
+    storeId: t.string(uuid().description('The store, for store-scoped lists such as collections (required there).')),
+    ids: t
+      .array(
+        t.string(uuid()),
+        Joi.array()
+          .min(1)
+          .max(REORDER_IDS_MAX)
+          .unique()
+          .description('Every one of the resources, each once, in the new order (1 to 1000 ids).'),
+      )
+      .required(),
   }),
 );
 
-export const CollectionItemsDto = dto(
+export const CollectionItemsDto = typedDto(
   'CollectionItemsDto',
-  Joi.object({
-    productIds: Joi.array()
-      .items(uuid())
-      .min(1)
-      .max(COLLECTION_ITEMS_MAX)
-      .unique()
-      .required()
-      .description("1 to 500 distinct products of the collection's store."),
-    position: int(0, 1_000_000).description(
-      'Adding only: the 0-based place of the first added product (the rest follow it); omitted or past the end: appended. Ignored when removing.',
+  t.object({
+    productIds: t
+      .array(
+        t.string(uuid()),
+        Joi.array().min(1).max(COLLECTION_ITEMS_MAX).unique().description("1 to 500 distinct products of the collection's store."),
+      )
+      .required(),
+    position: t.number(
+      int(0, 1_000_000).description(
+        'Adding only: the 0-based place of the first added product (the rest follow it); omitted or past the end: appended. Ignored when removing.',
+      ),
     ),
   }),
 );

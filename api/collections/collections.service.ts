@@ -34,7 +34,16 @@ import {
   slugify,
   storeSlugInUse,
 } from '../../domain/slugs';
-import { COLLECTION_DESCRIPTION_MAX, COLLECTION_NAME_MAX } from './collections.schemas';
+import {
+  BulkSetCollectionStatusDto,
+  COLLECTION_DESCRIPTION_MAX,
+  COLLECTION_NAME_MAX,
+  CollectionItemsDto,
+  CreateCollectionDto,
+  IdsBodyDto,
+  UpdateCollectionDto,
+} from './collections.schemas';
+import type { InputOf } from '../http/typed-schema';
 import { collectionsError } from './collections.errors';
 
 export interface CollectionView {
@@ -146,14 +155,7 @@ async function nextPosition(tx: RequestContext, storeId: string): Promise<number
   return row?.next ?? 0;
 }
 
-export interface CreateCollectionInput {
-  storeId: string;
-  name: string;
-  slug?: string;
-  description?: string | null;
-  imageUrl?: string | null;
-  isActive: boolean;
-}
+export type CreateCollectionInput = InputOf<typeof CreateCollectionDto>;
 
 export async function createCollection(ctx: RequestContext, input: CreateCollectionInput): Promise<CollectionView> {
   return collectionWrite(ctx, async (tx) => {
@@ -232,7 +234,7 @@ function diff(row: Collection, input: Partial<CollectionFields & { position: num
   return { before, after };
 }
 
-export type UpdateCollectionInput = Partial<CollectionFields>;
+export type UpdateCollectionInput = InputOf<typeof UpdateCollectionDto>;
 
 export async function updateCollection(ctx: RequestContext, id: string, input: UpdateCollectionInput): Promise<CollectionView> {
   return collectionWrite(ctx, async (tx) => {
@@ -269,10 +271,7 @@ export async function deleteCollection(ctx: RequestContext, id: string): Promise
   });
 }
 
-export interface ReorderCollectionsInput {
-  storeId?: string;
-  ids: string[];
-}
+export type ReorderCollectionsInput = InputOf<typeof IdsBodyDto>;
 
 /** Sets the order of the store's collections: `ids` must be exactly its collections (400 `reorder_mismatch`); they get positions 0, 1, 2, … */
 export async function reorderCollections(ctx: RequestContext, input: ReorderCollectionsInput): Promise<void> {
@@ -373,10 +372,7 @@ async function recordItemsChange(
   await enqueueOutbox(tx, event('updated', row.id));
 }
 
-export interface CollectionItemsInput {
-  productIds: string[];
-  position?: number;
-}
+export type CollectionItemsInput = InputOf<typeof CollectionItemsDto>;
 
 /** Adds products of the store to a collection, in the order given, at `position` (default: the end); those already in it stay where they are. */
 export async function addCollectionItems(
@@ -429,11 +425,7 @@ export async function removeCollectionItems(
   });
 }
 
-export interface BulkSetCollectionStatusInput {
-  storeId: string;
-  ids: string[];
-  isActive: boolean;
-}
+export type BulkSetCollectionStatusInput = InputOf<typeof BulkSetCollectionStatusDto>;
 
 export async function bulkSetCollectionStatus(
   ctx: RequestContext,

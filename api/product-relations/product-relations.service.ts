@@ -19,7 +19,8 @@ import { inTransaction, type RequestContext } from '../../storage/request-contex
 import { tenantRepository } from '../../storage/tenancy';
 import { BadRequestError, NotFoundError } from '../../lib/errors';
 import { requireStore } from '../../domain/store-access';
-import { RELATION_KINDS, RELATION_REORDER_MAX } from './product-relations.schemas';
+import { RELATION_KINDS, RELATION_REORDER_MAX, ReorderProductRelationsDto, UpsertProductRelationDto } from './product-relations.schemas';
+import type { InputOf } from '../http/typed-schema';
 import { productRelationsError } from './product-relations.errors';
 
 export interface ProductRelationView {
@@ -88,11 +89,7 @@ export async function listProductRelations(ctx: RequestContext, productId: strin
   };
 }
 
-export interface UpsertProductRelationInput {
-  relatedProductId: string;
-  kind: ProductRelationKind;
-  position?: number;
-}
+export type UpsertProductRelationInput = InputOf<typeof UpsertProductRelationDto>;
 
 export async function upsertProductRelation(
   ctx: RequestContext,
@@ -152,10 +149,7 @@ export async function upsertProductRelation(
   });
 }
 
-export interface ReorderProductRelationsInput {
-  kind: ProductRelationKind;
-  ids: string[];
-}
+export type ReorderProductRelationsInput = InputOf<typeof ReorderProductRelationsDto>;
 
 export async function reorderProductRelations(ctx: RequestContext, productId: string, input: ReorderProductRelationsInput): Promise<void> {
   await inTransaction(ctx, async (tx) => {

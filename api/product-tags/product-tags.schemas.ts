@@ -2,7 +2,8 @@
 import Joi from 'joi';
 import { dto } from '../http/route';
 import { catalogSlug } from '../../domain/slugs';
-import { dateTime, storeId, uuid } from '../http/schema-types';
+import { dateTime, uuid } from '../http/schema-types';
+import { t, typedDto } from '../http/typed-schema';
 
 export const TAG_NAME_MAX = 60;
 export { CATALOG_SLUG_MAX as TAG_SLUG_MAX } from '../../domain/slugs';
@@ -13,21 +14,25 @@ export const tagSlug = (): Joi.StringSchema => catalogSlug().min(1);
 const tagName = (): Joi.StringSchema =>
   Joi.string().trim().min(1).max(TAG_NAME_MAX).description('1 to 60 characters (surrounding spaces are trimmed).');
 
-export const CreateProductTagDto = dto(
+export const CreateProductTagDto = typedDto(
   'CreateProductTagDto',
-  Joi.object({
-    storeId: storeId(),
-    name: tagName().required(),
-    slug: tagSlug().description('Derived from the name when left out (with -2, -3, … appended until it is free in the store).'),
+  t.object({
+    storeId: t.storeId(),
+    name: t.string(tagName()).required(),
+    slug: t.string(tagSlug().description('Derived from the name when left out (with -2, -3, … appended until it is free in the store).')),
   }),
 );
 
-export const UpdateProductTagDto = dto(
+export const UpdateProductTagDto = typedDto(
   'UpdateProductTagDto',
-  Joi.object({ name: tagName(), slug: tagSlug() })
-    .min(1)
-    .messages({ 'object.min': 'give at least one field to change' })
-    .description('name, slug or both. The store of a tag cannot change.'),
+  t
+    .object({ name: t.string(tagName()), slug: t.string(tagSlug()) })
+    .rules((o) =>
+      o
+        .min(1)
+        .messages({ 'object.min': 'give at least one field to change' })
+        .description('name, slug or both. The store of a tag cannot change.'),
+    ),
 );
 
 export const AssignProductTagDto = dto(

@@ -22,7 +22,8 @@ import { tenantRepository } from '../../storage/tenancy';
 import { ConflictError, NotFoundError } from '../../lib/errors';
 import { decodeCursor, encodeCursor, isText, isUuid } from '../http/cursor';
 import { requireStore } from '../../domain/store-access';
-import { TAG_SLUG_MAX } from './product-tags.schemas';
+import { CreateProductTagDto, TAG_SLUG_MAX, UpdateProductTagDto } from './product-tags.schemas';
+import type { InputOf } from '../http/typed-schema';
 import { freeStoreSlug, inSlugTransaction, slugify, storeSlugInUse } from '../../domain/slugs';
 import { productTagsError } from './product-tags.errors';
 
@@ -144,11 +145,7 @@ export async function listProductTags(
   };
 }
 
-export interface CreateProductTagInput {
-  storeId: string;
-  name: string;
-  slug?: string;
-}
+export type CreateProductTagInput = InputOf<typeof CreateProductTagDto>;
 
 export async function createProductTag(ctx: RequestContext, input: CreateProductTagInput): Promise<ProductTagView> {
   return tagWrite(ctx, async (tx) => {
@@ -176,10 +173,7 @@ export async function createProductTag(ctx: RequestContext, input: CreateProduct
   });
 }
 
-export interface UpdateProductTagInput {
-  name?: string;
-  slug?: string;
-}
+export type UpdateProductTagInput = InputOf<typeof UpdateProductTagDto>;
 
 export async function updateProductTag(ctx: RequestContext, id: string, input: UpdateProductTagInput): Promise<ProductTagView> {
   return tagWrite(ctx, async (tx) => {

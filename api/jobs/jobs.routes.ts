@@ -3,6 +3,15 @@ import { defineRoutes, listedRequired, type RouteRequest } from '../http/route';
 import { positiveInt, text } from '../http/schema-types';
 import { QueueDetail, QueueJob, QueueJobList, QueueJobRemoved, QueueList } from './jobs.schemas';
 import { getQueue, listJobs, listQueues, pauseQueue, removeJob, retryJob } from './jobs.service';
+import {
+  LIST_JOBS_DESCRIPTION,
+  LIST_QUEUES_DESCRIPTION,
+  PAUSE_QUEUE_DESCRIPTION,
+  REMOVE_JOB_DESCRIPTION,
+  RESUME_QUEUE_DESCRIPTION,
+  RETRY_JOB_DESCRIPTION,
+  who,
+} from './jobs.descriptions';
 
 /** Queue names are the bee-queue names (index, vision, jobs, webhooks, import, export); job ids are bee-queue ids, not UUIDs. */
 const queueName = text(1, 64)
@@ -12,16 +21,13 @@ const jobId = text(1, 200).required();
 
 type Params = Record<string, string>;
 
-const who =
-  'Platform admins only (platformRole platform_admin): other platform staff and merchants answer 403. An unknown queue answers 404 queue_not_found.';
-
 export const jobsRoutes = defineRoutes({ tag: 'jobs', auth: 'platform' }, [
   {
     operationId: 'jobs.listQueues',
     method: 'GET',
     path: '/jobs/queues',
     summary: 'List the background queues with their counts',
-    description: `${who} Every queue of the deployment (index, vision, jobs, webhooks, import, export) with its counts and whether it is paused.`,
+    description: LIST_QUEUES_DESCRIPTION,
     response: QueueList,
     status: 200,
     handler: (req: RouteRequest<Params>) => listQueues(req.context),
@@ -42,7 +48,7 @@ export const jobsRoutes = defineRoutes({ tag: 'jobs', auth: 'platform' }, [
     method: 'GET',
     path: '/jobs/queues/{name}/jobs',
     summary: 'Jobs of a queue, newest first',
-    description: `${who} limit is not typed by the specification: 1 to 100 (default 20). Active jobs first, then waiting (newest first), delayed and failed ones; finished jobs are not kept.`,
+    description: LIST_JOBS_DESCRIPTION,
     params: { name: queueName },
     query: { limit: listedRequired(positiveInt(100).default(20)) },
     response: QueueJobList,
@@ -54,7 +60,7 @@ export const jobsRoutes = defineRoutes({ tag: 'jobs', auth: 'platform' }, [
     method: 'POST',
     path: '/jobs/queues/{name}/jobs/{id}/retry',
     summary: 'Retry a failed job',
-    description: `${who} Only a failed job is retried (409 job_not_failed otherwise; 404 job_not_found for an unknown id): the outbox rows of its aggregate that wait for a retry are claimed for it and the job goes back to waiting, so a worker runs it again at once.`,
+    description: RETRY_JOB_DESCRIPTION,
     params: { name: queueName, id: jobId },
     response: QueueJob,
     status: 200,
@@ -66,7 +72,7 @@ export const jobsRoutes = defineRoutes({ tag: 'jobs', auth: 'platform' }, [
     method: 'DELETE',
     path: '/jobs/queues/{name}/jobs/{id}',
     summary: 'Remove a job',
-    description: `${who} Removes the job from the queue (404 job_not_found for an unknown id). No change is lost: outbox rows of its aggregate that are not done are delivered again by the relay later (after their back-off, or OUTBOX_RECLAIM_AFTER_MS for a job that was in flight).`,
+    description: REMOVE_JOB_DESCRIPTION,
     params: { name: queueName, id: jobId },
     response: QueueJobRemoved,
     status: 200,
@@ -77,7 +83,7 @@ export const jobsRoutes = defineRoutes({ tag: 'jobs', auth: 'platform' }, [
     method: 'POST',
     path: '/jobs/queues/{name}/pause',
     summary: 'Pause a queue',
-    description: `${who} Workers stop taking the queue's jobs (a job a worker already took waits, still active, until the queue is resumed); new jobs keep arriving and wait. Pausing a paused queue changes nothing. Answers the queue.`,
+    description: PAUSE_QUEUE_DESCRIPTION,
     params: { name: queueName },
     response: QueueDetail,
     status: 200,
@@ -88,7 +94,7 @@ export const jobsRoutes = defineRoutes({ tag: 'jobs', auth: 'platform' }, [
     method: 'POST',
     path: '/jobs/queues/{name}/resume',
     summary: 'Resume a paused queue',
-    description: `${who} Workers take the queue's jobs again, the held ones first; none is lost. Resuming a running queue changes nothing. Answers the queue.`,
+    description: RESUME_QUEUE_DESCRIPTION,
     params: { name: queueName },
     response: QueueDetail,
     status: 200,

@@ -18,9 +18,16 @@ import {
   bulkSetStatus,
   bulkUpdatePrice,
 } from '../product-bulk-edits/product-bulk-edits.service';
-
-const common =
-  "Any member of the tenant (owner, admin, staff), or an API key of the store with catalog:write; an archived store answers 409 store_archived, another tenant's store 404. Every product id must be a product of the store, else 400 invalid_product (listing them) and nothing changes. The operation is recorded as a bulk edit (see /product-bulk-edits) and answered as one: up to BULK_SYNC_MAX products (default 500) it runs within the request and the answer is the finished edit with a result per product (OK, UNCHANGED when already as asked, FAILED with an error code); above, the answer comes at once with the edit RUNNING and its items PENDING, and the jobs worker processes it (processedCount shows progress; GET /product-bulk-edits/{id} the results). Each changed product gets one audit entry and one outbox row (queue index), as the single-product operations write.";
+import {
+  BULK_ADD_TAGS_DESCRIPTION,
+  BULK_ARCHIVE_DESCRIPTION,
+  BULK_HARD_DELETE_DESCRIPTION,
+  BULK_PUBLISH_DESCRIPTION,
+  BULK_REMOVE_TAGS_DESCRIPTION,
+  BULK_SET_CATEGORY_DESCRIPTION,
+  BULK_SET_STATUS_DESCRIPTION,
+  BULK_UPDATE_PRICE_DESCRIPTION,
+} from './products-bulk.descriptions';
 
 export const productBulkRoutes = defineRoutes({ tag: 'catalog', auth: 'merchant' }, [
   {
@@ -28,7 +35,7 @@ export const productBulkRoutes = defineRoutes({ tag: 'catalog', auth: 'merchant'
     method: 'POST',
     path: '/catalog/products/bulk/publish',
     summary: 'Publish the selected products',
-    description: `${common} Recorded with action UPDATE_STATUS. A product missing a required attribute of its categories fails with missing_required_attributes; a published one is UNCHANGED.`,
+    description: BULK_PUBLISH_DESCRIPTION,
     body: ProductIdsBodyDto,
     response: ProductBulkEditResponse,
     status: 200,
@@ -40,7 +47,7 @@ export const productBulkRoutes = defineRoutes({ tag: 'catalog', auth: 'merchant'
     method: 'POST',
     path: '/catalog/products/bulk/archive',
     summary: 'Archive the selected products',
-    description: `${common} Recorded with action ARCHIVE; an archived product is UNCHANGED.`,
+    description: BULK_ARCHIVE_DESCRIPTION,
     body: ProductIdsBodyDto,
     response: ProductBulkEditResponse,
     status: 200,
@@ -52,7 +59,7 @@ export const productBulkRoutes = defineRoutes({ tag: 'catalog', auth: 'merchant'
     method: 'POST',
     path: '/catalog/products/bulk/hard-delete',
     summary: 'Delete the selected products permanently',
-    description: `${common} Recorded with action DELETE. Each item keeps the whole product (its row, variants, images, category, tag, collection and bundle links, relations and sponsored listings) so a revert recreates it with the same ids.`,
+    description: BULK_HARD_DELETE_DESCRIPTION,
     body: ProductIdsBodyDto,
     response: ProductBulkEditResponse,
     status: 200,
@@ -64,7 +71,7 @@ export const productBulkRoutes = defineRoutes({ tag: 'catalog', auth: 'merchant'
     method: 'POST',
     path: '/catalog/products/bulk/set-category',
     summary: 'Move the selected products to a category',
-    description: `${common} Recorded with action UPDATE_CATEGORY. A product already in exactly that category is UNCHANGED.`,
+    description: BULK_SET_CATEGORY_DESCRIPTION,
     body: BulkSetCategoryDto,
     response: ProductBulkEditResponse,
     status: 200,
@@ -76,7 +83,7 @@ export const productBulkRoutes = defineRoutes({ tag: 'catalog', auth: 'merchant'
     method: 'POST',
     path: '/catalog/products/bulk/set-status',
     summary: 'Set the status of the selected products',
-    description: `${common} Recorded with action UPDATE_STATUS (whatever the status).`,
+    description: BULK_SET_STATUS_DESCRIPTION,
     body: BulkSetProductStatusDto,
     response: ProductBulkEditResponse,
     status: 200,
@@ -88,7 +95,7 @@ export const productBulkRoutes = defineRoutes({ tag: 'catalog', auth: 'merchant'
     method: 'POST',
     path: '/catalog/products/bulk/update-price',
     summary: 'Change the price of the selected products',
-    description: `${common} Recorded with action UPDATE_PRICE.`,
+    description: BULK_UPDATE_PRICE_DESCRIPTION,
     body: BulkUpdatePriceDto,
     response: ProductBulkEditResponse,
     status: 200,
@@ -100,7 +107,7 @@ export const productBulkRoutes = defineRoutes({ tag: 'catalog', auth: 'merchant'
     method: 'POST',
     path: '/catalog/products/bulk/add-tags',
     summary: 'Add tags to the selected products',
-    description: `${common} Recorded with action UPDATE_TAGS. A product that has every tag already is UNCHANGED.`,
+    description: BULK_ADD_TAGS_DESCRIPTION,
     body: BulkProductTagsDto,
     response: ProductBulkEditResponse,
     status: 200,
@@ -112,7 +119,7 @@ export const productBulkRoutes = defineRoutes({ tag: 'catalog', auth: 'merchant'
     method: 'POST',
     path: '/catalog/products/bulk/remove-tags',
     summary: 'Remove tags from the selected products',
-    description: `${common} Recorded with action UPDATE_TAGS. A product that has none of the tags is UNCHANGED.`,
+    description: BULK_REMOVE_TAGS_DESCRIPTION,
     body: BulkProductTagsDto,
     response: ProductBulkEditResponse,
     status: 200,

@@ -9,11 +9,9 @@ import {
   ProductBulkEditResponse,
 } from './product-bulk-edits.schemas';
 import { bulkEditOverview, getBulkEdit, listBulkEdits, revertBulkEdit, type ListBulkEditsQuery } from './product-bulk-edits.service';
+import { GET_DESCRIPTION, LIST_DESCRIPTION, REVERT_DESCRIPTION, STORE_OVERVIEW_DESCRIPTION } from './product-bulk-edits.descriptions';
 
 type Params = Record<string, string>;
-
-const readers =
-  "Any member of the tenant, or an API key of the store with product-bulk-edits:read. Another tenant's store or bulk edit answers 404.";
 
 export const productBulkEditRoutes = defineRoutes({ tag: 'product-bulk-edits', auth: 'merchant' }, [
   {
@@ -21,7 +19,7 @@ export const productBulkEditRoutes = defineRoutes({ tag: 'product-bulk-edits', a
     method: 'GET',
     path: '/product-bulk-edits',
     summary: 'Bulk edits of a store, newest first',
-    description: `${readers} Summaries without per-product results, filtered by action and status; cursor is the nextCursor of the previous page (the id of its last edit).`,
+    description: LIST_DESCRIPTION,
     query: {
       storeId: storeId(),
       action: oneOf(BULK_EDIT_ACTIONS),
@@ -38,7 +36,7 @@ export const productBulkEditRoutes = defineRoutes({ tag: 'product-bulk-edits', a
     method: 'GET',
     path: '/product-bulk-edits/store-overview',
     summary: 'Counts of bulk edits per action and status over the last days',
-    description: `${readers} Edits created in the last sinceDays days (default 30), counted per action, per status and per action × status. Reverts count under the action of the edit they reverted.`,
+    description: STORE_OVERVIEW_DESCRIPTION,
     query: { storeId: storeId(), sinceDays: int(1, 365).default(30) },
     response: ProductBulkEditOverviewResponse,
     status: 200,
@@ -49,7 +47,7 @@ export const productBulkEditRoutes = defineRoutes({ tag: 'product-bulk-edits', a
     method: 'GET',
     path: '/product-bulk-edits/{id}',
     summary: 'One bulk edit with its per-product results',
-    description: `${readers} With one item per selected product (in the order given): its result, error and the previous values of what the edit changed. A RUNNING edit shows its progress in processedCount.`,
+    description: GET_DESCRIPTION,
     response: ProductBulkEditResponse,
     status: 200,
     handler: (req: RouteRequest<Params>) => getBulkEdit(req.context, req.params.id),
@@ -59,8 +57,7 @@ export const productBulkEditRoutes = defineRoutes({ tag: 'product-bulk-edits', a
     method: 'POST',
     path: '/product-bulk-edits/{id}/revert',
     summary: 'Restore the values a bulk edit changed',
-    description:
-      "Any member of the tenant, or an API key of the store with product-bulk-edits:write; another tenant's edit answers 404, an archived store 409 store_archived. Restores, for every product the edit changed (items OK), the previous values it recorded: status and publishedAt, categories, tags, product and variant prices; a hard-deleted product is recreated with its ids, variants, images, categories, tags, relations, collection and bundle links and sponsored listings (links to things deleted since are left out). Refused with 409 bulk_edit_conflict when any of those products changed after the edit (its updated_at is no longer the one the edit left, or it was deleted; for a hard delete: its id, slug or a SKU is taken again); the problem lists them in productIds and errors, and nothing is reverted. Also 409 bulk_edit_running, not_revertible (a revert), already_reverted and nothing_to_revert. The revert is itself a bulk edit (operation revert, the action of the edit it reverts, revertOf) answered like the bulk operations (run within the request up to BULK_SYNC_MAX products, else RUNNING on the jobs worker); the reverted edit gets revertedBy. Audited as product_bulk_edit.revert plus one entry per product.",
+    description: REVERT_DESCRIPTION,
     response: ProductBulkEditResponse,
     status: 200,
     problems: [409],

@@ -1,6 +1,7 @@
 /** DTOs of the organization area (tenant and stores). */
 import Joi from 'joi';
 import { dto } from '../http/route';
+import { t, typedDto } from '../http/typed-schema';
 import { dateTime, int, languageTag, oneOf, uuid } from '../http/schema-types';
 import { SLUG_MAX, SLUG_MIN, SLUG_PATTERN } from './organization.slugs';
 
@@ -97,64 +98,74 @@ const contactEmail = (): Joi.StringSchema =>
 const displayName = (): Joi.StringSchema => Joi.string().trim().min(1).max(200);
 
 export const PRICE_VISIBILITIES = ['EVERYONE', 'SIGNED_IN', 'HIDDEN'] as const;
-const priceVisibility = (): Joi.StringSchema =>
-  oneOf(PRICE_VISIBILITIES).description(
-    'Who sees prices on the public storefront reads (search, suggest, product, related products, bundles, collections): EVERYONE, SIGNED_IN (only requests carrying a valid access token of a signed-in user) or HIDDEN (nobody). Where prices are not shown they are left out of the answers.',
+const priceVisibility = () =>
+  t.oneOf(PRICE_VISIBILITIES, (s) =>
+    s.description(
+      'Who sees prices on the public storefront reads (search, suggest, product, related products, bundles, collections): EVERYONE, SIGNED_IN (only requests carrying a valid access token of a signed-in user) or HIDDEN (nobody). Where prices are not shown they are left out of the answers.',
+    ),
   );
 
 // Requests ------------------------------------------------------------------------------------
 
-export const UpdateTenantDto = dto(
+export const UpdateTenantDto = typedDto(
   'UpdateTenantDto',
-  Joi.object({
-    name: displayName(),
-    legalName: displayName().allow(null).description('Registered company name; null clears it.'),
-    country: countryCode().allow(null).description('Country of the company, ISO 3166-1 alpha-2 (DE, TR, US); null clears it.'),
-    defaultCurrency: currencyCode().description('ISO 4217 currency code (EUR, USD, TRY) of new stores unless they name one.'),
-    timezone: timeZone().description('IANA time zone (Europe/Berlin, UTC) of new stores unless they name one.'),
-    website: Joi.string()
-      .uri({ scheme: ['http', 'https'] })
-      .max(2048)
-      .allow(null)
-      .description('null clears it.'),
-  })
-    .min(1)
-    .messages({ 'object.min': 'Give at least one field to change.' }),
+  t
+    .object({
+      name: t.string(displayName()),
+      legalName: t.string(displayName().description('Registered company name; null clears it.')).nullable(),
+      country: t.string(countryCode().description('Country of the company, ISO 3166-1 alpha-2 (DE, TR, US); null clears it.')).nullable(),
+      defaultCurrency: t.string(currencyCode().description('ISO 4217 currency code (EUR, USD, TRY) of new stores unless they name one.')),
+      timezone: t.string(timeZone().description('IANA time zone (Europe/Berlin, UTC) of new stores unless they name one.')),
+      website: t
+        .string(
+          Joi.string()
+            .uri({ scheme: ['http', 'https'] })
+            .max(2048)
+            .description('null clears it.'),
+        )
+        .nullable(),
+    })
+    .rules((o) => o.min(1).messages({ 'object.min': 'Give at least one field to change.' })),
 );
 
-export const CreateStoreDto = dto(
+export const CreateStoreDto = typedDto(
   'CreateStoreDto',
-  Joi.object({
-    name: displayName().required(),
-    slug: storeSlug().description(
-      'Derived from the name (and made unique) when left out. Unique platform-wide, lowercase letters, digits and hyphens, 3 to 60 characters.',
+  t.object({
+    name: t.string(displayName()).required(),
+    slug: t.string(
+      storeSlug().description(
+        'Derived from the name (and made unique) when left out. Unique platform-wide, lowercase letters, digits and hyphens, 3 to 60 characters.',
+      ),
     ),
-    currency: currencyCode().description("ISO 4217 currency code; defaults to the tenant's defaultCurrency."),
-    defaultLocale: languageTag().description('Defaults to en.'),
-    timezone: timeZone().description("IANA time zone; defaults to the tenant's timezone."),
-    contactEmail: contactEmail().description('Where shoppers and the platform reach the store; needed before it can go live.'),
-    priceVisibility: priceVisibility().description('Defaults to EVERYONE. See UpdateStoreDto.priceVisibility.'),
+    currency: t.string(currencyCode().description("ISO 4217 currency code; defaults to the tenant's defaultCurrency.")),
+    defaultLocale: t.string(languageTag().description('Defaults to en.')),
+    timezone: t.string(timeZone().description("IANA time zone; defaults to the tenant's timezone.")),
+    contactEmail: t.string(contactEmail().description('Where shoppers and the platform reach the store; needed before it can go live.')),
+    priceVisibility: priceVisibility().rules((s) => s.description('Defaults to EVERYONE. See UpdateStoreDto.priceVisibility.')),
   }),
 );
 
-export const UpdateStoreDto = dto(
+export const UpdateStoreDto = typedDto(
   'UpdateStoreDto',
-  Joi.object({
-    name: displayName(),
-    slug: storeSlug(),
-    currency: currencyCode(),
-    defaultLocale: languageTag(),
-    timezone: timeZone(),
-    contactEmail: contactEmail().allow(null).description('null clears it.'),
-    priceVisibility: priceVisibility(),
-    isDefault: Joi.boolean()
-      .valid(true)
-      .description(
-        'true makes this store the default of the tenant (the previous default stops being it). To change the default, set it on the new one.',
+  t
+    .object({
+      name: t.string(displayName()),
+      slug: t.string(storeSlug()),
+      currency: t.string(currencyCode()),
+      defaultLocale: t.string(languageTag()),
+      timezone: t.string(timeZone()),
+      contactEmail: t.string(contactEmail().description('null clears it.')).nullable(),
+      priceVisibility: priceVisibility(),
+      // Only true is valid: a store stops being the default when another one becomes it.
+      isDefault: t.custom<true>(
+        Joi.boolean()
+          .valid(true)
+          .description(
+            'true makes this store the default of the tenant (the previous default stops being it). To change the default, set it on the new one.',
+          ),
       ),
-  })
-    .min(1)
-    .messages({ 'object.min': 'Give at least one field to change.' }),
+    })
+    .rules((o) => o.min(1).messages({ 'object.min': 'Give at least one field to change.' })),
 );
 
 // Responses -----------------------------------------------------------------------------------

@@ -14,6 +14,8 @@ import { tenantRepository, type TenantOwned } from '../../storage/tenancy';
 import { requireStore, requireTenantUser, TENANT_ADMINS } from '../../domain/store-access';
 import { freeSlug, slugProblem, slugTaken } from './organization.slugs';
 import { organizationError } from './organization.errors';
+import type { UpdateTenantDto } from './organization.schemas';
+import type { InputOf } from '../http/typed-schema';
 
 export interface TenantDetails {
   id: string;
@@ -126,14 +128,7 @@ export async function onboardingStatus(ctx: RequestContext) {
   };
 }
 
-export interface UpdateTenantInput {
-  name?: string;
-  legalName?: string | null;
-  country?: string | null;
-  defaultCurrency?: string;
-  timezone?: string;
-  website?: string | null;
-}
+export type UpdateTenantInput = InputOf<typeof UpdateTenantDto>;
 
 const TENANT_FIELDS = ['name', 'legalName', 'country', 'defaultCurrency', 'timezone', 'website'] as const;
 

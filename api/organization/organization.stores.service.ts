@@ -24,6 +24,8 @@ import { requireStore, requireTenantUser, TENANT_ADMINS } from '../../domain/sto
 import { loadTenant } from './organization.service';
 import { freeSlug, slugProblem, slugTaken } from './organization.slugs';
 import { organizationError } from './organization.errors';
+import type { CreateStoreDto, UpdateStoreDto } from './organization.schemas';
+import type { InputOf } from '../http/typed-schema';
 
 export interface StoreView {
   id: string;
@@ -99,15 +101,7 @@ async function insertStore(
   return view;
 }
 
-export interface CreateStoreInput {
-  name: string;
-  slug?: string;
-  currency?: string;
-  defaultLocale?: string;
-  timezone?: string;
-  contactEmail?: string;
-  priceVisibility?: Store['priceVisibility'];
-}
+export type CreateStoreInput = InputOf<typeof CreateStoreDto>;
 
 export async function createStore(ctx: RequestContext, input: CreateStoreInput): Promise<StoreView> {
   requireTenantUser(ctx, TENANT_ADMINS);
@@ -148,16 +142,7 @@ export async function createDefaultStore(ctx: RequestContext): Promise<StoreView
   });
 }
 
-export interface UpdateStoreInput {
-  name?: string;
-  slug?: string;
-  currency?: string;
-  defaultLocale?: string;
-  timezone?: string;
-  contactEmail?: string | null;
-  priceVisibility?: Store['priceVisibility'];
-  isDefault?: true;
-}
+export type UpdateStoreInput = InputOf<typeof UpdateStoreDto>;
 
 const STORE_FIELDS = ['name', 'slug', 'currency', 'defaultLocale', 'timezone', 'contactEmail', 'priceVisibility', 'isDefault'] as const;
 /** Fields public search reads from the store row (its profile); a change of one is announced on the index queue. */

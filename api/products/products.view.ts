@@ -99,26 +99,30 @@ export interface ProductView {
 }
 
 /** A product of a list, page or search, with its summed stock and first image (products.schemas.ts ProductSummary). */
-export interface ProductSummaryView {
-  id: string;
-  storeId: string;
-  title: string;
-  slug: string;
-  type: ProductType;
-  status: ProductStatus;
-  price: number;
-  compareAtPrice: number | null;
-  discountPercent: number;
-  currency: string;
-  brandId: string | null;
-  vendorId: string | null;
+export type ProductSummaryView = Pick<
+  ProductView,
+  | 'id'
+  | 'storeId'
+  | 'title'
+  | 'slug'
+  | 'type'
+  | 'status'
+  | 'price'
+  | 'compareAtPrice'
+  | 'discountPercent'
+  | 'currency'
+  | 'brandId'
+  | 'vendorId'
+  | 'inStock'
+  | 'publishedAt'
+  | 'createdAt'
+  | 'updatedAt'
+> & {
+  /** Summed over the variants. */
   stock: number;
-  inStock: boolean;
+  /** The first image's URL. */
   imageUrl: string | null;
-  publishedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+};
 
 export function productView(parts: ProductParts): ProductView {
   const { product: p } = parts;

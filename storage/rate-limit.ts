@@ -3,6 +3,7 @@
  * Retry-After. When Redis is unreachable the limiter lets requests through and logs it: signing in
  * must keep working while the queue store is down, and the account lockouts stay in PostgreSQL.
  */
+import { createHash } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
@@ -79,6 +80,14 @@ export class RateLimiter {
   async reset(key: string): Promise<void> {
     await this.redis.del(`${this.prefix}:${key}`).catch(() => undefined);
   }
+}
+
+/**
+ * A short key for limit counts made of values that should not sit readable in Redis (addresses,
+ * visitor ids): the first 32 characters of the base64url SHA-256 of the parts, one per line.
+ */
+export function hashedLimitKey(parts: string[]): string {
+  return createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 32);
 }
 
 /**

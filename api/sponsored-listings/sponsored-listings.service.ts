@@ -7,7 +7,6 @@
  * neither. Listings end lazily (sponsored-listings.sql.ts) before every list and candidate read and
  * before every write, and at once when a click spends the budget.
  */
-import { createHash } from 'node:crypto';
 import { Not } from 'typeorm';
 import { Product, SponsoredListing } from '../../storage/entities';
 import type { SponsoredListingEndReason, SponsoredListingStatus } from '../../storage/entities/sponsored-listing.entity';
@@ -19,7 +18,7 @@ import { inTransaction, servicesOf, type RequestContext } from '../../storage/re
 import { tenantRepository } from '../../storage/tenancy';
 import { ConflictError, NotFoundError, RateLimitedError, ValidationError } from '../../lib/errors';
 import { formatUnits, toUnits } from '../../domain/money';
-import type { RateLimitRule } from '../../storage/rate-limit';
+import { hashedLimitKey, type RateLimitRule } from '../../storage/rate-limit';
 import { requireStore, storeNotFound } from '../../domain/store-access';
 import { CLICK_SQL, END_DUE_SQL, SPONSORED_TOPIC } from './sponsored-listings.sql';
 import { sponsoredListingsError } from './sponsored-listings.errors';
@@ -332,10 +331,9 @@ export async function trackClick(ctx: RequestContext, body: TrackClickInput): Pr
   const { rateLimiter, logger } = servicesOf(ctx);
   const ip = ctx.client?.ip ?? 'unknown';
   const visitor = body.visitorId !== undefined ? `v:${body.visitorId}` : `ua:${ctx.client?.userAgent ?? ''}`;
-  const digest = (parts: string[]): string => createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 32);
   try {
-    await rateLimiter.hit(`sponsored-click:visitor:${digest([body.listingId, ip, visitor])}`, CLICK_LIMITS.perVisitor);
-    await rateLimiter.hit(`sponsored-click:client:${digest([body.listingId, ip])}`, CLICK_LIMITS.perClient);
+    await rateLimiter.hit(`sponsored-click:visitor:${hashedLimitKey([body.listingId, ip, visitor])}`, CLICK_LIMITS.perVisitor);
+    await rateLimiter.hit(`sponsored-click:client:${hashedLimitKey([body.listingId, ip])}`, CLICK_LIMITS.perClient);
   } catch (error) {
     if (error instanceof RateLimitedError) return false;
     throw error;

@@ -11,12 +11,9 @@
  * A client is its address (an IPv6 address by its /64, see clientKey), as Koa sees it: the socket's,
  * X-Forwarded-For behind a trusted proxy, or the shopper's address relayed by the storefront.
  */
-import { createHash } from 'node:crypto';
 import { RateLimitedError } from '../../lib/errors';
-import { clientKey } from '../../storage/rate-limit';
+import { clientKey, hashedLimitKey } from '../../storage/rate-limit';
 import { servicesOf, type RequestContext } from '../../storage/request-context';
-
-const digest = (parts: string[]): string => createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 32);
 
 /**
  * Counts one public search or suggest request of this client; 429 rate_limited over the limit.
@@ -32,7 +29,7 @@ export function hitPublicSearchLimit(ctx: RequestContext): void {
 export async function firstViewInWindow(ctx: RequestContext, productId: string): Promise<boolean> {
   const { rateLimiter, config } = servicesOf(ctx);
   try {
-    await rateLimiter.hit(`product-view:${digest([productId.toLowerCase(), clientKey(ctx.client?.ip)])}`, {
+    await rateLimiter.hit(`product-view:${hashedLimitKey([productId.toLowerCase(), clientKey(ctx.client?.ip)])}`, {
       limit: 1,
       windowSeconds: config.search.productViewWindowSeconds,
     });

@@ -106,6 +106,8 @@ function queryParam(ctx: Koa.Context, name: string, max: number): string {
 const USER_CODE_MAX = 32;
 /** The e-mailed tokens are at most this long (the API's own bound). */
 const EMAIL_TOKEN_MAX = 512;
+const INCOMPLETE_LINK = 'This link is incomplete; open the whole link from the e-mail.';
+const TOO_MANY_ATTEMPTS = 'Too many attempts; wait a minute.';
 /** The pages the platform links to from outside (the device flow, the e-mails). */
 const LINKED_PAGES = new Set(['device', 'verify-email', 'reset-password']);
 
@@ -197,8 +199,7 @@ export function buildConsoleRouter(theme: ThemeEngine, options: { formLimitBytes
     if (!res.ok) {
       ctx.status = res.status === 429 ? 429 : 401;
       return page(ctx, 'login', 'Sign in', {
-        error:
-          res.status === 429 ? 'Too many attempts; wait a minute.' : res.status === 400 ? problemText(res) : 'E-mail or password is wrong.',
+        error: res.status === 429 ? TOO_MANY_ATTEMPTS : res.status === 400 ? problemText(res) : 'E-mail or password is wrong.',
         email: body.get('email'),
         next,
       });
@@ -280,7 +281,7 @@ export function buildConsoleRouter(theme: ThemeEngine, options: { formLimitBytes
     if (!token) ctx.status = 400;
     await page(ctx, 'verify-email', 'Confirm your e-mail address', {
       token,
-      error: token ? undefined : 'This link is incomplete; open the whole link from the e-mail.',
+      error: token ? undefined : INCOMPLETE_LINK,
     });
   });
 
@@ -292,7 +293,7 @@ export function buildConsoleRouter(theme: ThemeEngine, options: { formLimitBytes
     await page(ctx, 'verify-email', 'Confirm your e-mail address', {
       error:
         res.status === 429
-          ? 'Too many attempts; wait a minute.'
+          ? TOO_MANY_ATTEMPTS
           : 'This link is invalid, already used or expired. Sign in and ask for a new verification e-mail.',
     });
   });
@@ -306,14 +307,14 @@ export function buildConsoleRouter(theme: ThemeEngine, options: { formLimitBytes
     await page(ctx, 'reset-password', 'Choose a new password', { ...scope, rules: rules?.ok ? rules.json : undefined });
   }
 
+  const incompleteResetLink = (ctx: Koa.Context): Promise<void> => {
+    ctx.status = 400;
+    return page(ctx, 'reset-password', 'Choose a new password', { error: INCOMPLETE_LINK });
+  };
+
   router.get('/reset-password', async (ctx) => {
     const token = queryParam(ctx, 'token', EMAIL_TOKEN_MAX);
-    if (!token) {
-      ctx.status = 400;
-      return page(ctx, 'reset-password', 'Choose a new password', {
-        error: 'This link is incomplete; open the whole link from the e-mail.',
-      });
-    }
+    if (!token) return incompleteResetLink(ctx);
     await resetPage(ctx, { token });
   });
 
@@ -321,12 +322,7 @@ export function buildConsoleRouter(theme: ThemeEngine, options: { formLimitBytes
     const body = await form(ctx);
     const token = (body.get('token') ?? '').slice(0, EMAIL_TOKEN_MAX);
     const password = body.get('password') ?? '';
-    if (!token) {
-      ctx.status = 400;
-      return page(ctx, 'reset-password', 'Choose a new password', {
-        error: 'This link is incomplete; open the whole link from the e-mail.',
-      });
-    }
+    if (!token) return incompleteResetLink(ctx);
     if (password !== (body.get('password_repeat') ?? '')) {
       ctx.status = 400;
       return resetPage(ctx, { token, error: 'The two passwords differ; type the same password twice.' });
@@ -341,8 +337,7 @@ export function buildConsoleRouter(theme: ThemeEngine, options: { formLimitBytes
     const broken = Array.isArray(res.json?.errors) ? (res.json.errors as Array<{ message: string }>).map((e) => e.message) : [];
     await resetPage(ctx, {
       token,
-      error:
-        res.status === 429 ? 'Too many attempts; wait a minute.' : broken.length ? 'The password breaks these rules:' : problemText(res),
+      error: res.status === 429 ? TOO_MANY_ATTEMPTS : broken.length ? 'The password breaks these rules:' : problemText(res),
       broken,
     });
   });

@@ -26,14 +26,17 @@
  * header, so the comparison always holds.
  */
 import type Koa from 'koa';
+import { httpOrigin } from './own-url';
 
-/** The console, the start page and the account pages: nothing but this server's styles and scripts; no inline code. */
-export const PAGE_CSP =
-  "default-src 'self'; img-src 'self' http: https: data:; style-src 'self'; script-src 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'; form-action 'self'";
+/** A Content-Security-Policy allowing nothing but this server's styles and scripts (no inline code), and images from `imageSources`. */
+const pageCsp = (imageSources: string): string =>
+  `default-src 'self'; img-src ${imageSources}; style-src 'self'; script-src 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'; form-action 'self'`;
 
-/** The storefront: the same, and `blob:` images (the photo search previews the chosen file). */
-export const STOREFRONT_CSP =
-  "default-src 'self'; img-src 'self' http: https: data: blob:; style-src 'self'; script-src 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'; form-action 'self'";
+/** The console, the start page and the account pages. */
+export const PAGE_CSP = pageCsp("'self' http: https: data:");
+
+/** The storefront: also `blob:` images (the photo search previews the chosen file). */
+export const STOREFRONT_CSP = pageCsp("'self' http: https: data: blob:");
 
 /**
  * The API answers every response with `Referrer-Policy: no-referrer`. Pages with forms need
@@ -46,23 +49,14 @@ export function pageHeaders(ctx: Koa.Context, csp: string = PAGE_CSP): void {
   ctx.set('Referrer-Policy', 'same-origin');
 }
 
-function originOf(url: string): string | undefined {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The origins a form post of this server's pages may come from (see the header of this file). */
 export function trustedOrigins(ctx: Koa.Context, publicBaseUrl: string): Set<string> {
   const trusted = new Set<string>();
-  const configured = originOf(publicBaseUrl);
+  const configured = httpOrigin(publicBaseUrl);
   if (configured) trusted.add(configured);
   const host = ctx.host;
   if (host) {
-    const own = originOf(`${ctx.protocol}://${host}`);
+    const own = httpOrigin(`${ctx.protocol}://${host}`);
     if (own) trusted.add(own);
   }
   return trusted;
@@ -76,12 +70,12 @@ export function crossSiteReason(ctx: Koa.Context, publicBaseUrl: string): string
   let source: string | undefined;
   if (origin) {
     if (origin.trim() === 'null') return 'Origin: null';
-    source = originOf(origin.trim());
+    source = httpOrigin(origin.trim());
     if (!source) return 'an unreadable Origin';
   } else {
     const referer = ctx.get('Referer');
     if (!referer) return undefined;
-    source = originOf(referer);
+    source = httpOrigin(referer);
     if (!source) return 'an unreadable Referer';
   }
   return trustedOrigins(ctx, publicBaseUrl).has(source) ? undefined : 'another origin';

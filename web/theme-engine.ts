@@ -27,7 +27,7 @@ import type { Logger } from 'pino';
 import type { RenderBudget, RenderBudgetConfig } from '../lib/config';
 import { PROJECT_ROOT } from '../lib/config';
 import type { ApiClient, CallMeter } from './api-client';
-import { ownUrlAsPath } from './own-url';
+import { ownUrlResolver } from './own-url';
 
 export const THEME_DIR = path.join(PROJECT_ROOT, 'web', 'theme');
 
@@ -191,7 +191,7 @@ export class ThemeEngine {
     this.liquid.registerTag('schema', SchemaTag);
     this.liquid.registerFilter('money', (value: unknown, currency: unknown) => formatMoney(value, currency));
     this.liquid.registerFilter('json', (value: unknown) => JSON.stringify(value ?? null).replace(/</g, '\\u003c'));
-    this.liquid.registerFilter('own_url', (value: unknown) => ownUrlAsPath(value, publicBaseUrl));
+    this.liquid.registerFilter('own_url', ownUrlResolver(publicBaseUrl));
     this.liquid.registerFilter('url_param', (value: unknown) => encodeURIComponent(String(value ?? '')));
     const renderer = this.liquid.renderer;
     const original = renderer.renderTemplates.bind(renderer);

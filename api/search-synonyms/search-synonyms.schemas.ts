@@ -6,7 +6,8 @@
  */
 import Joi from 'joi';
 import { dto } from '../http/route';
-import { bool, storeId } from '../http/schema-types';
+import { t, typedDto } from '../http/typed-schema';
+import { bool } from '../http/schema-types';
 
 export const SYNONYM_TYPES = ['MULTI_WAY', 'ONE_WAY'] as const;
 export const SYNONYM_TERM_MAX = 100;
@@ -14,35 +15,45 @@ export const SYNONYM_TERMS_MAX = 20;
 
 const term = (): Joi.StringSchema => Joi.string().trim().lowercase().min(1).max(SYNONYM_TERM_MAX);
 const termList = (min: number): Joi.ArraySchema => Joi.array().items(term()).min(min).max(SYNONYM_TERMS_MAX).unique();
+/** termList typed: the items go in through t.array. */
+const typedTermList = (min: number, description: string) =>
+  t.array(t.string(term()), Joi.array().min(min).max(SYNONYM_TERMS_MAX).unique().description(description));
 
-export const CreateSearchSynonymRuleDto = dto(
+export const CreateSearchSynonymRuleDto = typedDto(
   'CreateSearchSynonymRuleDto',
-  Joi.object({
-    storeId: storeId(),
-    type: Joi.string()
-      .valid(...SYNONYM_TYPES)
-      .required(),
-    terms: termList(2)
-      .when('type', { is: 'MULTI_WAY', then: Joi.required(), otherwise: Joi.forbidden() })
-      .description('MULTI_WAY only: 2 to 20 equivalent terms.'),
-    input: term()
-      .when('type', { is: 'ONE_WAY', then: Joi.required(), otherwise: Joi.forbidden() })
-      .description('ONE_WAY only: the term that also matches its synonyms.'),
-    synonyms: termList(1)
-      .when('type', { is: 'ONE_WAY', then: Joi.required(), otherwise: Joi.forbidden() })
-      .description('ONE_WAY only: 1 to 20 terms the input also matches.'),
-    isActive: bool().default(true),
+  t.object({
+    storeId: t.storeId(),
+    type: t.oneOf(SYNONYM_TYPES).required(),
+    // Required or forbidden by type (`.when`): optional in the type, the service reads the one its type has.
+    terms: t.custom<string[]>(
+      termList(2)
+        .when('type', { is: 'MULTI_WAY', then: Joi.required(), otherwise: Joi.forbidden() })
+        .description('MULTI_WAY only: 2 to 20 equivalent terms.'),
+    ),
+    input: t.custom<string>(
+      term()
+        .when('type', { is: 'ONE_WAY', then: Joi.required(), otherwise: Joi.forbidden() })
+        .description('ONE_WAY only: the term that also matches its synonyms.'),
+    ),
+    synonyms: t.custom<string[]>(
+      termList(1)
+        .when('type', { is: 'ONE_WAY', then: Joi.required(), otherwise: Joi.forbidden() })
+        .description('ONE_WAY only: 1 to 20 terms the input also matches.'),
+    ),
+    isActive: t.boolean(bool()).default(true),
   }),
 );
 
-export const UpdateSearchSynonymRuleDto = dto(
+export const UpdateSearchSynonymRuleDto = typedDto(
   'UpdateSearchSynonymRuleDto',
-  Joi.object({
-    terms: termList(2).description('MULTI_WAY rules only.'),
-    input: term().description('ONE_WAY rules only.'),
-    synonyms: termList(1).description('ONE_WAY rules only.'),
-    isActive: bool(),
-  }).min(1),
+  t
+    .object({
+      terms: typedTermList(2, 'MULTI_WAY rules only.'),
+      input: t.string(term().description('ONE_WAY rules only.')),
+      synonyms: typedTermList(1, 'ONE_WAY rules only.'),
+      isActive: t.boolean(bool()),
+    })
+    .rules((o) => o.min(1)),
 );
 
 const RuleItem = Joi.object({

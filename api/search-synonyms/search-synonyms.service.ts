@@ -14,6 +14,8 @@ import { NotFoundError, ValidationError } from '../../lib/errors';
 import { UUID_PATTERN } from '../http/schema-types';
 import { requireStore } from '../../domain/store-access';
 import { searchSynonymsError } from './search-synonyms.errors';
+import type { CreateSearchSynonymRuleDto, UpdateSearchSynonymRuleDto } from './search-synonyms.schemas';
+import type { InputOf } from '../http/typed-schema';
 
 export type SynonymType = 'MULTI_WAY' | 'ONE_WAY';
 
@@ -89,14 +91,7 @@ export async function listSynonyms(
   return { items: page.map(synonymView), nextCursor: rows.length > query.limit ? page[page.length - 1]!.id : null };
 }
 
-export interface CreateSynonymInput {
-  storeId: string;
-  type: SynonymType;
-  terms?: string[];
-  input?: string;
-  synonyms?: string[];
-  isActive: boolean;
-}
+export type CreateSynonymInput = InputOf<typeof CreateSearchSynonymRuleDto>;
 
 function checkOneWay(input: string, synonyms: string[]): void {
   if (synonyms.includes(input))
@@ -149,12 +144,7 @@ export async function getSynonym(ctx: RequestContext, id: string): Promise<Searc
   return synonymView(await load(ctx, id, false));
 }
 
-export interface UpdateSynonymInput {
-  terms?: string[];
-  input?: string;
-  synonyms?: string[];
-  isActive?: boolean;
-}
+export type UpdateSynonymInput = InputOf<typeof UpdateSearchSynonymRuleDto>;
 
 export async function updateSynonym(ctx: RequestContext, id: string, body: UpdateSynonymInput): Promise<SearchSynonymView> {
   return inTransaction(ctx, async (tx) => {

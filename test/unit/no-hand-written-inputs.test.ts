@@ -49,8 +49,6 @@ const NOT_YET_DERIVED = new Set<string>([
   'api/products/products.service.ts ProductInput',
   'api/products/products.service.ts CreateProductInput',
   'api/sandbox/sandbox.tokens.ts IssueTokenInput',
-  'api/search-synonyms/search-synonyms.service.ts CreateSynonymInput',
-  'api/search-synonyms/search-synonyms.service.ts UpdateSynonymInput',
   'api/shipping-rates/shipping-rates.service.ts ShippingRateInput',
   'api/sponsored-listings/sponsored-listings.service.ts CreateListingInput',
   'api/sponsored-listings/sponsored-listings.service.ts UpdateListingInput',

@@ -1,6 +1,7 @@
 /** DTOs of the storefront filter configuration. */
 import Joi from 'joi';
 import { dto } from '../http/route';
+import { t, typedDto } from '../http/typed-schema';
 import { dateTime, money, uuid } from '../http/schema-types';
 import { FACET_DISPLAYS } from '../../domain/filter-config';
 
@@ -25,40 +26,54 @@ const facetKey = (): Joi.StringSchema =>
       'category, brand, vendor, type, price, rating, inStock, discounted; `option:<name>` for a variant option (e.g. `option:size`) or `attr:<name>` for a category attribute (e.g. `attr:material`); a name is 1 to 60 letters, digits, spaces, `_`, `.` or `-`, starting and ending with a letter or digit.',
     );
 
-const FacetInput = Joi.object({
-  key: facetKey().required(),
-  label: Joi.string().trim().min(1).max(60).required().description('What the storefront shows as the heading of the filter.'),
-  display: Joi.string()
-    .valid(...FACET_DISPLAYS)
-    .required()
-    .description(
-      'How the storefront shows the filter: checkbox (several values), radio (one value), swatch (colours or images), range (a numeric range), toggle (on/off), rating (stars).',
-    ),
-  enabled: Joi.boolean().default(true).description('A disabled facet keeps its place and label but is not shown. Defaults to true.'),
-}).label('FilterFacetInput');
+const FacetInput = t
+  .object({
+    key: t.string(facetKey()).required(),
+    label: t.string(Joi.string().trim().min(1).max(60).description('What the storefront shows as the heading of the filter.')).required(),
+    display: t
+      .oneOf(FACET_DISPLAYS, (s) =>
+        s.description(
+          'How the storefront shows the filter: checkbox (several values), radio (one value), swatch (colours or images), range (a numeric range), toggle (on/off), rating (stars).',
+        ),
+      )
+      .required(),
+    enabled: t
+      .boolean(Joi.boolean().description('A disabled facet keeps its place and label but is not shown. Defaults to true.'))
+      .default(true),
+  })
+  .rules((o) => o.label('FilterFacetInput'));
 
 interface Bucket {
   min?: unknown;
   max?: unknown;
 }
 
-const PriceBucketInput = Joi.object({
-  min: money().required().description('Lower bound (inclusive), at least 0.'),
-  max: money()
-    .allow(null)
-    .default(null)
-    .description(
-      'Upper bound (exclusive), greater than min; null (or left out) means no upper bound and is allowed on the last bucket only.',
+// The custom rule only checks the bounds and returns the bucket as it is, so the type stays the object's.
+const PriceBucketInput = t
+  .object({
+    min: t.number(money().description('Lower bound (inclusive), at least 0.')).required(),
+    max: t
+      .number(
+        money().description(
+          'Upper bound (exclusive), greater than min; null (or left out) means no upper bound and is allowed on the last bucket only.',
+        ),
+      )
+      .nullable()
+      .default(null),
+    label: t.string(
+      Joi.string().trim().min(1).max(60).description('What the storefront shows; it builds one from the bounds when left out.'),
     ),
-  label: Joi.string().trim().min(1).max(60).description('What the storefront shows; it builds one from the bounds when left out.'),
-})
-  .custom((bucket: Bucket, helpers) =>
-    typeof bucket.max === 'number' && typeof bucket.min === 'number' && bucket.max <= bucket.min
-      ? helpers.error('priceBucket.empty', {}, { ...helpers.state, path: [...(helpers.state.path ?? []), 'max'] })
-      : bucket,
-  )
-  .messages({ 'priceBucket.empty': 'max must be greater than min' })
-  .label('PriceBucketInput');
+  })
+  .rules((o) =>
+    o
+      .custom((bucket: Bucket, helpers) =>
+        typeof bucket.max === 'number' && typeof bucket.min === 'number' && bucket.max <= bucket.min
+          ? helpers.error('priceBucket.empty', {}, { ...helpers.state, path: [...(helpers.state.path ?? []), 'max'] })
+          : bucket,
+      )
+      .messages({ 'priceBucket.empty': 'max must be greater than min' })
+      .label('PriceBucketInput'),
+  );
 
 /** Buckets ascend without overlapping, and only the last one may be open-ended. */
 function orderedBuckets(buckets: Bucket[], helpers: Joi.CustomHelpers): Bucket[] | Joi.ErrorReport {
@@ -74,30 +89,39 @@ function orderedBuckets(buckets: Bucket[], helpers: Joi.CustomHelpers): Bucket[]
   return buckets;
 }
 
-export const UpdateFilterConfigDto = dto(
+export const UpdateFilterConfigDto = typedDto(
   'UpdateFilterConfigDto',
-  Joi.object({
-    facets: Joi.array()
-      .items(FacetInput)
-      .max(MAX_FACETS)
-      .unique('key')
-      .required()
-      .messages({ 'array.unique': '{{#label}} repeats the key of another facet' })
-      .description("The facets the storefront shows, in this order (a facet's position is its index), 0 to 40 with distinct keys."),
-    priceBuckets: Joi.array()
-      .items(PriceBucketInput)
-      .max(MAX_PRICE_BUCKETS)
-      .required()
-      .custom(orderedBuckets)
-      .messages({
-        'priceBuckets.openEnded': '{{#label}} may be null only on the last price bucket',
-        'priceBuckets.overlap':
-          '{{#label}} must be at least the max of the previous bucket ({{#previous}}): buckets ascend without overlapping',
-      })
-      .description(
-        '0 to 20 price ranges in ascending order that do not overlap (each min is at least the previous max); only the last may have max null.',
-      ),
-  }).description('The whole configuration: it replaces the saved one.'),
+  t
+    .object({
+      facets: t
+        .array(
+          FacetInput,
+          Joi.array()
+            .max(MAX_FACETS)
+            .unique('key')
+            .messages({ 'array.unique': '{{#label}} repeats the key of another facet' })
+            .description("The facets the storefront shows, in this order (a facet's position is its index), 0 to 40 with distinct keys."),
+        )
+        .required(),
+      // orderedBuckets only checks the order and returns the buckets as they are.
+      priceBuckets: t
+        .array(
+          PriceBucketInput,
+          Joi.array()
+            .max(MAX_PRICE_BUCKETS)
+            .custom(orderedBuckets)
+            .messages({
+              'priceBuckets.openEnded': '{{#label}} may be null only on the last price bucket',
+              'priceBuckets.overlap':
+                '{{#label}} must be at least the max of the previous bucket ({{#previous}}): buckets ascend without overlapping',
+            })
+            .description(
+              '0 to 20 price ranges in ascending order that do not overlap (each min is at least the previous max); only the last may have max null.',
+            ),
+        )
+        .required(),
+    })
+    .rules((o) => o.description('The whole configuration: it replaces the saved one.')),
 );
 
 const FacetItem = Joi.object({

@@ -14,6 +14,8 @@ import { inTransaction, type RequestContext } from '../../storage/request-contex
 import { tenantRepository } from '../../storage/tenancy';
 import { requireStore } from '../../domain/store-access';
 import { DEFAULT_FILTER_CONFIG, withPositions, type Facet, type PriceBucket } from '../../domain/filter-config';
+import type { UpdateFilterConfigDto } from './filter-config.schemas';
+import type { InputOf } from '../http/typed-schema';
 
 export interface FilterConfigView {
   storeId: string;
@@ -22,10 +24,7 @@ export interface FilterConfigView {
   updatedAt: string | null;
 }
 
-export interface UpdateFilterConfigInput {
-  facets: Array<Omit<Facet, 'position'>>;
-  priceBuckets: PriceBucket[];
-}
+export type UpdateFilterConfigInput = InputOf<typeof UpdateFilterConfigDto>;
 
 function view(storeId: string, saved: FilterConfig | null): FilterConfigView {
   if (!saved)

@@ -1,6 +1,7 @@
 /** DTOs of the sandbox area (extensions: the specification describes the sandbox but lists no operations). */
 import Joi from 'joi';
 import { dto, type BodyContentType, type NamedSchema } from '../http/route';
+import { t, typedDto } from '../http/typed-schema';
 import { dateTime, oneOf, uuid } from '../http/schema-types';
 import { SCOPE_PATTERN } from '../api-keys/api-keys.scopes';
 
@@ -75,30 +76,38 @@ export const SandboxResetResponse = dto(
   }),
 );
 
-export const IssueTokenDto = dto(
+export const IssueTokenDto = typedDto(
   'IssueSandboxTokenDto',
-  Joi.object({
-    scopes: Joi.array()
-      .items(Joi.string().pattern(SCOPE_PATTERN).message('must be <tag>:read, <tag>:write or *'))
-      .min(0)
-      .max(100)
-      .required()
-      .description(
-        'Scopes of the token, as API keys have them (`<tag>:read` for GET operations of a tag, `<tag>:write` for the others, `*` for all); an empty list gives a token that every operation refuses with 403. Only scopes the calling token holds itself (any, for a `*` token): 403 scope_not_held otherwise.',
-      ),
-    expiresInSeconds: Joi.number()
-      .integer()
-      .min(TOKEN_TTL_MIN)
-      .max(TOKEN_TTL_MAX)
-      .required()
-      .description(
-        "Lifetime from now, -86400 to 2592000 seconds (30 days); 0 or less gives a token that is already expired (401 invalid_api_key). Never longer than the calling credential has left (its expiry, or a member session's end): 403 token_lifetime_exceeded otherwise.",
-      ),
-    refresh: Joi.boolean()
-      .default(false)
-      .description(
-        "Also issue a refresh credential (rt_…) to rehearse refresh. It lasts 30 days, never past the calling credential's expiry, and no token refreshed from it outlives that expiry either.",
-      ),
+  t.object({
+    scopes: t
+      .array(
+        t.string(Joi.string().pattern(SCOPE_PATTERN).message('must be <tag>:read, <tag>:write or *')),
+        Joi.array()
+          .min(0)
+          .max(100)
+          .description(
+            'Scopes of the token, as API keys have them (`<tag>:read` for GET operations of a tag, `<tag>:write` for the others, `*` for all); an empty list gives a token that every operation refuses with 403. Only scopes the calling token holds itself (any, for a `*` token): 403 scope_not_held otherwise.',
+          ),
+      )
+      .required(),
+    expiresInSeconds: t
+      .number(
+        Joi.number()
+          .integer()
+          .min(TOKEN_TTL_MIN)
+          .max(TOKEN_TTL_MAX)
+          .description(
+            "Lifetime from now, -86400 to 2592000 seconds (30 days); 0 or less gives a token that is already expired (401 invalid_api_key). Never longer than the calling credential has left (its expiry, or a member session's end): 403 token_lifetime_exceeded otherwise.",
+          ),
+      )
+      .required(),
+    refresh: t
+      .boolean(
+        Joi.boolean().description(
+          "Also issue a refresh credential (rt_…) to rehearse refresh. It lasts 30 days, never past the calling credential's expiry, and no token refreshed from it outlives that expiry either.",
+        ),
+      )
+      .default(false),
   }),
 );
 

@@ -35,16 +35,14 @@ import { requireTenantUser, TENANT_ADMINS } from '../../domain/store-access';
 import { UnauthorizedError, ValidationError } from '../../lib/errors';
 import { sandboxNotFound } from './sandbox.service';
 import { sandboxError } from './sandbox.errors';
+import type { IssueTokenDto } from './sandbox.schemas';
+import type { InputOf } from '../http/typed-schema';
 
 export const REFRESH_TTL_SECONDS = 30 * 24 * 3_600;
 export const MIN_REFRESHED_TTL_SECONDS = 3_600;
 export const REFRESH_LIMIT = { limit: 60, windowSeconds: 60 };
 
-export interface IssueTokenInput {
-  scopes: string[];
-  expiresInSeconds: number;
-  refresh?: boolean;
-}
+export type IssueTokenInput = InputOf<typeof IssueTokenDto>;
 
 export interface IssuedToken {
   token: string;

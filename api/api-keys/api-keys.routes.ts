@@ -10,6 +10,8 @@ type Params = Record<string, string>;
 const readers = "Any member of the tenant, or an API key of this store with api-keys:read. Another tenant's store answers 404.";
 const admins =
   'Owners and admins of the tenant (staff 403 insufficient_role); API keys cannot manage keys (403 api_key_not_allowed). Audited.';
+const CREATE_DESCRIPTION = `${admins} The response holds the whole key once; only its prefix and a hash are stored. The store must be the caller's and not archived.`;
+const REVOKE_DESCRIPTION = `${admins} The key stops working at once (401). Revoking a revoked key of the tenant answers 204 again; another tenant's key answers 404.`;
 
 export const apiKeyRoutes = defineRoutes({ tag: 'api-keys', auth: 'merchant' }, [
   {
@@ -28,7 +30,7 @@ export const apiKeyRoutes = defineRoutes({ tag: 'api-keys', auth: 'merchant' }, 
     method: 'POST',
     path: '/api-keys',
     summary: 'Create an API key; the secret is shown once',
-    description: `${admins} The response holds the whole key once; only its prefix and a hash are stored. The store must be the caller's and not archived.`,
+    description: CREATE_DESCRIPTION,
     body: CreateApiKeyDto,
     response: CreatedApiKeyResponse,
     status: 201,
@@ -50,7 +52,7 @@ export const apiKeyRoutes = defineRoutes({ tag: 'api-keys', auth: 'merchant' }, 
     method: 'DELETE',
     path: '/api-keys/{id}',
     summary: 'Revoke an API key',
-    description: `${admins} The key stops working at once (401). Revoking a revoked key of the tenant answers 204 again; another tenant's key answers 404.`,
+    description: REVOKE_DESCRIPTION,
     status: 204,
     handler: (req: RouteRequest<Params>) => revokeApiKey(req.context, req.params.id),
   },

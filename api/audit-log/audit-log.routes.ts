@@ -21,6 +21,8 @@ const filters = () => ({
 
 const untyped =
   'The specification does not type these parameters: action and resourceType are strings of 1 to 100 characters, actorUserId a UUID, from and to ISO 8601 timestamps';
+const LIST_DESCRIPTION = `${admins} ${untyped}; to must be after from; limit is 1 to 100, default 50; cursor is the opaque nextCursor of the previous page.`;
+const EXPORT_DESCRIPTION = `${admins} ${untyped}; to must be after from. A download (Content-Disposition: attachment), streamed, holding the entries up to the moment of the request.`;
 
 export const auditLogRoutes = defineRoutes({ tag: 'audit-log', auth: 'merchant' }, [
   {
@@ -28,7 +30,7 @@ export const auditLogRoutes = defineRoutes({ tag: 'audit-log', auth: 'merchant' 
     method: 'GET',
     path: '/audit-log',
     summary: 'Audit log entries of the tenant, newest first',
-    description: `${admins} ${untyped}; to must be after from; limit is 1 to 100, default 50; cursor is the opaque nextCursor of the previous page.`,
+    description: LIST_DESCRIPTION,
     query: { ...filters(), limit: listedRequired(positiveInt(100).default(50)), cursor: listedRequired(cursor()) },
     response: AuditLogListResponse,
     status: 200,
@@ -49,7 +51,7 @@ export const auditLogRoutes = defineRoutes({ tag: 'audit-log', auth: 'merchant' 
     method: 'GET',
     path: '/audit-log/export',
     summary: 'Export the audit log entries matching the filters as CSV',
-    description: `${admins} ${untyped}; to must be after from. A download (Content-Disposition: attachment), streamed, holding the entries up to the moment of the request.`,
+    description: EXPORT_DESCRIPTION,
     query: filters(),
     response: AuditLogCsv,
     status: 200,

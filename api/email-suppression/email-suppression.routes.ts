@@ -6,6 +6,10 @@ import Joi from 'joi';
 import { defineRoutes, listedRequired } from '../http/route';
 import { bool, positiveInt, storeId } from '../http/schema-types';
 import { RecordSuppressionDto } from './email-suppression.schemas';
+const LIST_DESCRIPTION =
+  'The specification does not type these parameters: emailDomain is a domain name (at most 253 characters); emailHash is the 64 hexadecimal characters of a SHA-256 hash of the address; appliesPlatform is true or false (platform-wide entries); limit is 1 to 100, default 50.';
+const CHECK_DESCRIPTION =
+  'Only email is accepted: the specification lists `email (r, string)` and is cut off after it, so any further parameters are unknown and rejected. email is required because it is the subject of the check; it must be an e-mail address of at most 254 characters.';
 
 export const emailSuppressionRoutes = defineRoutes({ tag: 'email-suppression-entries', auth: 'merchant' }, [
   {
@@ -13,8 +17,7 @@ export const emailSuppressionRoutes = defineRoutes({ tag: 'email-suppression-ent
     method: 'GET',
     path: '/email-suppression-entries',
     summary: 'Suppression entries of a store',
-    description:
-      'The specification does not type these parameters: emailDomain is a domain name (at most 253 characters); emailHash is the 64 hexadecimal characters of a SHA-256 hash of the address; appliesPlatform is true or false (platform-wide entries); limit is 1 to 100, default 50.',
+    description: LIST_DESCRIPTION,
     query: {
       storeId: storeId(),
       emailDomain: listedRequired(Joi.string().domain({ tlds: false }).max(253)),
@@ -45,8 +48,7 @@ export const emailSuppressionRoutes = defineRoutes({ tag: 'email-suppression-ent
     method: 'GET',
     path: '/email-suppression-entries/check',
     summary: 'Whether an e-mail address is suppressed',
-    description:
-      'Only email is accepted: the specification lists `email (r, string)` and is cut off after it, so any further parameters are unknown and rejected. email is required because it is the subject of the check; it must be an e-mail address of at most 254 characters.',
+    description: CHECK_DESCRIPTION,
     query: { email: Joi.string().email({ tlds: false }).max(254).required() },
     status: 200,
   },

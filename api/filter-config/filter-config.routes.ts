@@ -6,14 +6,18 @@ import { getFilterConfig, updateFilterConfig, type UpdateFilterConfigInput } fro
 
 type Params = Record<string, string>;
 
+const GET_DESCRIPTION =
+  "Any member of the tenant, or an API key of the store with catalog:read; another tenant's store answers 404. A store that never saved a configuration gets the default, with updatedAt null: the facets category (checkbox), brand (checkbox), price (range), rating (rating), inStock (toggle) and discounted (toggle), in that order and all enabled, and the price buckets 0-50, 50-100, 100-250, 250-500 and 500 and above (max null), without labels.";
+const UPDATE_DESCRIPTION =
+  "Any member of the tenant (owner, admin, staff), or an API key of the store with catalog:write; another tenant's store answers 404 and an archived one 409 store_archived. Replaces the whole configuration and answers it as saved (a facet's position is its index in the list). A save writes one audit entry (filter_config.update) and one outbox row (aggregate store, topic filter_config.updated); a save identical to the saved configuration writes neither. The first save always writes, even when it equals the default, so the store keeps that configuration if the default changes.";
+
 export const filterConfigRoutes = defineRoutes({ tag: 'catalog', auth: 'merchant' }, [
   {
     operationId: 'filterConfig.get',
     method: 'GET',
     path: '/storefront/filter-config',
     summary: 'The storefront filter configuration of a store',
-    description:
-      "Any member of the tenant, or an API key of the store with catalog:read; another tenant's store answers 404. A store that never saved a configuration gets the default, with updatedAt null: the facets category (checkbox), brand (checkbox), price (range), rating (rating), inStock (toggle) and discounted (toggle), in that order and all enabled, and the price buckets 0-50, 50-100, 100-250, 250-500 and 500 and above (max null), without labels.",
+    description: GET_DESCRIPTION,
     query: { storeId: storeId() },
     response: FilterConfigResponse,
     status: 200,
@@ -24,8 +28,7 @@ export const filterConfigRoutes = defineRoutes({ tag: 'catalog', auth: 'merchant
     method: 'PUT',
     path: '/storefront/filter-config',
     summary: 'Replace the storefront filter configuration of a store',
-    description:
-      "Any member of the tenant (owner, admin, staff), or an API key of the store with catalog:write; another tenant's store answers 404 and an archived one 409 store_archived. Replaces the whole configuration and answers it as saved (a facet's position is its index in the list). A save writes one audit entry (filter_config.update) and one outbox row (aggregate store, topic filter_config.updated); a save identical to the saved configuration writes neither. The first save always writes, even when it equals the default, so the store keeps that configuration if the default changes.",
+    description: UPDATE_DESCRIPTION,
     query: { storeId: storeId() },
     body: UpdateFilterConfigDto,
     response: FilterConfigResponse,

@@ -32,9 +32,16 @@ import {
 import { login, logout, passwordRules, refresh, register, registrationOptions, type RegisterInput } from './auth.service';
 import { forgotPassword, resendVerification, resetPassword, verifyEmail } from './email-tokens.service';
 import { changePassword, getAccount, listSessions, revokeOneSession, revokeOtherSessions, updateAccount } from './account.service';
-
-const PASSWORD_RULES_NOTE =
-  'The password must satisfy GET /auth/password-rules; every broken rule is listed in `errors` (400 `validation_failed`).';
+import {
+  CHANGE_PASSWORD_DESCRIPTION,
+  FORGOT_PASSWORD_DESCRIPTION,
+  LOGIN_DESCRIPTION,
+  LOGOUT_DESCRIPTION,
+  REFRESH_DESCRIPTION,
+  REGISTER_DESCRIPTION,
+  REGISTER_PARTNER_DESCRIPTION,
+  RESET_PASSWORD_DESCRIPTION,
+} from './auth.descriptions';
 
 export const authRoutes = defineRoutes({ tag: 'Auth', auth: 'public' }, [
   {
@@ -64,13 +71,7 @@ export const authRoutes = defineRoutes({ tag: 'Auth', auth: 'public' }, [
     method: 'POST',
     path: '/auth/register',
     summary: 'Register a new merchant account',
-    description: [
-      'Creates a merchant tenant named `companyName` and its owner (`name`, `email`, `password`, optional `locale`) in one transaction, signs the owner in (the answer carries a token pair) and e-mails a verification link; verifying is separate and does not block signing in.',
-      'Stores are not created here: use the organization operations (e.g. POST /organization/stores/default).',
-      PASSWORD_RULES_NOTE,
-      'An address that already has an account answers 409 `email_taken` (a person signing up must be told); registration is limited to 10 per hour per client address (429 with Retry-After), which keeps that answer from being used to test addresses in bulk.',
-      'When self-registration is closed: 403 `registration_closed`.',
-    ].join('\n\n'),
+    description: REGISTER_DESCRIPTION,
     body: RegisterDto,
     response: RegisterResponse,
     status: 201,
@@ -81,11 +82,7 @@ export const authRoutes = defineRoutes({ tag: 'Auth', auth: 'public' }, [
     method: 'POST',
     path: '/auth/partner-register',
     summary: 'Register a partner account',
-    description: [
-      'Like POST /auth/register, but the tenant is a partner account (it builds apps for other tenants); `website` is optional.',
-      PASSWORD_RULES_NOTE,
-      '409 `email_taken`, 403 `registration_closed` and the rate limit are as for POST /auth/register.',
-    ].join('\n\n'),
+    description: REGISTER_PARTNER_DESCRIPTION,
     body: RegisterPartnerDto,
     response: RegisterResponse,
     status: 201,
@@ -96,11 +93,7 @@ export const authRoutes = defineRoutes({ tag: 'Auth', auth: 'public' }, [
     method: 'POST',
     path: '/auth/login',
     summary: 'Sign in with e-mail and password; returns tokens or a two-factor challenge',
-    description: [
-      'Answers a token pair and the user. When the account has two-factor authentication on, no tokens are issued: the answer is `{ twoFactorRequired: true, challengeToken, expiresIn }`, completed with POST /auth/2fa/challenge.',
-      'An unknown address and a wrong password answer alike: 401 `invalid_credentials`, with the same body and timing.',
-      'Limited to 10 attempts per 15 minutes per client address and e-mail, and 100 per 15 minutes per client address (429 with Retry-After). A successful sign-in clears the first count.',
-    ].join('\n\n'),
+    description: LOGIN_DESCRIPTION,
     body: LoginDto,
     response: LoginResponse,
     status: 200,
@@ -111,8 +104,7 @@ export const authRoutes = defineRoutes({ tag: 'Auth', auth: 'public' }, [
     method: 'POST',
     path: '/auth/refresh',
     summary: 'Exchange a refresh token for a new token pair',
-    description:
-      'Refresh tokens are single use: each refresh answers a new pair for the same session. Presenting a token that was already used revokes the whole session (401 `refresh_token_reused`; its access tokens stop working at once). Unknown, expired or revoked: 401 `invalid_refresh_token`.',
+    description: REFRESH_DESCRIPTION,
     body: RefreshDto,
     response: TokenPairResponse,
     status: 200,
@@ -123,8 +115,7 @@ export const authRoutes = defineRoutes({ tag: 'Auth', auth: 'public' }, [
     method: 'POST',
     path: '/auth/logout',
     summary: 'Sign out by revoking the refresh token in the body',
-    description:
-      'Public: the body carries the refresh token that identifies the session, so an expired access token can still sign out. Revokes the session (its access tokens stop at once). Idempotent: an unknown or already revoked token answers 204 too, so the answer reveals nothing.',
+    description: LOGOUT_DESCRIPTION,
     body: RefreshDto,
     status: 204,
     handler: async (req: RouteRequest<object, object, { refreshToken: string }>) => logout(req.context, req.body.refreshToken),
@@ -145,8 +136,7 @@ export const authRoutes = defineRoutes({ tag: 'Auth', auth: 'public' }, [
     method: 'POST',
     path: '/auth/forgot-password',
     summary: 'Send a password reset link to an e-mail address',
-    description:
-      'Answers 202 `{ accepted: true }` whether or not the address belongs to an account, in the same time, so accounts cannot be discovered. The link is valid for one hour and once. Limited to 20 per hour per client address (429); beyond 3 per hour for one address the answer is the same but nothing more is sent.',
+    description: FORGOT_PASSWORD_DESCRIPTION,
     body: ForgotPasswordDto,
     response: AcceptedResponse,
     status: 202,
@@ -157,10 +147,7 @@ export const authRoutes = defineRoutes({ tag: 'Auth', auth: 'public' }, [
     method: 'POST',
     path: '/auth/reset-password',
     summary: 'Set a new password with a reset token',
-    description: [
-      'Sets the password, spends the token and signs the account out everywhere (every session is revoked). The token was e-mailed, so an unverified address becomes verified. Unknown, used or expired token: 400 `invalid_token`.',
-      `${PASSWORD_RULES_NOTE} A password that breaks a rule does not spend the token.`,
-    ].join('\n\n'),
+    description: RESET_PASSWORD_DESCRIPTION,
     body: ResetPasswordDto,
     response: ResetPasswordResponse,
     status: 200,
@@ -248,10 +235,7 @@ export const authRoutes = defineRoutes({ tag: 'Auth', auth: 'public' }, [
     path: '/auth/account/password',
     tag: 'Account',
     summary: 'Change the password of the signed-in user',
-    description: [
-      'Needs the current password: wrong answers 400 `invalid_password`; 5 attempts per 15 minutes per user (429). The new password must satisfy GET /auth/password-rules (400 `validation_failed`) and differ from the current one.',
-      'Every other session of the account is revoked; the current one stays signed in. Answers `{ changed: true, revokedSessions }`.',
-    ].join('\n\n'),
+    description: CHANGE_PASSWORD_DESCRIPTION,
     auth: 'user',
     body: ChangeAccountPasswordDto,
     response: ChangePasswordResponse,

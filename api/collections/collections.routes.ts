@@ -38,13 +38,21 @@ import {
   type ReorderCollectionsInput,
   type UpdateCollectionInput,
 } from './collections.service';
+import {
+  ADD_ITEMS_DESCRIPTION,
+  BULK_SET_ACTIVE_DESCRIPTION,
+  CREATE_DESCRIPTION,
+  DELETE_DESCRIPTION,
+  exportDescription,
+  GET_DESCRIPTION,
+  importDescription,
+  LIST_DESCRIPTION,
+  REMOVE_ITEMS_DESCRIPTION,
+  REORDER_DESCRIPTION,
+  UPDATE_DESCRIPTION,
+} from './collections.descriptions';
 
 type Params = Record<string, string>;
-
-const readers =
-  "Any member of the tenant, or an API key of the store with collections:read. Another tenant's store or collection answers 404.";
-const writers =
-  "Any member of the tenant (owner, admin, staff), or an API key of the store with collections:write; an archived store answers 409 store_archived. Another tenant's store or collection answers 404. Each collection changed (its fields, position or products) writes one audit entry and one outbox row (aggregate collection, topic collection.created, collection.updated or collection.deleted); a request that changes nothing writes neither.";
 
 export const collectionRoutes = defineRoutes({ tag: 'collections', auth: 'merchant' }, [
   {
@@ -52,7 +60,7 @@ export const collectionRoutes = defineRoutes({ tag: 'collections', auth: 'mercha
     method: 'GET',
     path: '/catalog/collections',
     summary: 'Collections of a store',
-    description: `${readers} Every collection, active or not, in the store's manual order (position, then name), with its product count; not paged.`,
+    description: LIST_DESCRIPTION,
     query: { storeId: storeId() },
     response: CollectionListResponse,
     status: 200,
@@ -63,7 +71,7 @@ export const collectionRoutes = defineRoutes({ tag: 'collections', auth: 'mercha
     method: 'POST',
     path: '/catalog/collections',
     summary: 'Create a collection',
-    description: `${writers} The new collection comes last in the store's order and has no products. A slug already used by a collection of the store (case-insensitively) answers 409 slug_taken; without a slug one is derived from the name.`,
+    description: CREATE_DESCRIPTION,
     body: CreateCollectionDto,
     response: CollectionResponse,
     status: 201,
@@ -75,7 +83,7 @@ export const collectionRoutes = defineRoutes({ tag: 'collections', auth: 'mercha
     method: 'GET',
     path: '/catalog/collections/export',
     summary: 'Export the collections of a store as CSV',
-    description: `${readers} A download (Content-Disposition: attachment; filename="collections-<storeId>.csv"), UTF-8 with a header row, in the layout the import reads: ${COLLECTIONS_CSV_COLUMNS}. productSlugs lists the slugs of the collection's products in order, separated by spaces. Cells a spreadsheet would read as a formula get a leading apostrophe.`,
+    description: exportDescription(COLLECTIONS_CSV_COLUMNS),
     query: { storeId: storeId() },
     response: CollectionsCsv,
     status: 200,
@@ -86,7 +94,7 @@ export const collectionRoutes = defineRoutes({ tag: 'collections', auth: 'mercha
     method: 'POST',
     path: '/catalog/collections/bulk/set-active',
     summary: 'Activate or deactivate several collections',
-    description: `${writers} Sets isActive on up to 500 collections of the store in one transaction and counts the collections changed and those that already had the status. Ids that are not collections of the store (unknown, or of another store or tenant) are listed in notFound and nothing else is said about them.`,
+    description: BULK_SET_ACTIVE_DESCRIPTION,
     body: BulkSetCollectionStatusDto,
     response: BulkSetCollectionStatusResponse,
     status: 200,
@@ -97,7 +105,7 @@ export const collectionRoutes = defineRoutes({ tag: 'collections', auth: 'mercha
     method: 'POST',
     path: '/catalog/collections/import',
     summary: 'Import collections from CSV',
-    description: `${writers} The CSV (UTF-8, header row) has the export's columns: ${COLLECTIONS_CSV_COLUMNS}. slug and name are required in every row; isActive is true or false (default true); position a whole number from 0 (empty: kept for an existing collection, after the last for a new one); description (at most 5000 characters) and imageUrl (an http or https URL) may be empty; productSlugs names products of the store by slug, separated by spaces, each once (empty: no products). Every row is validated first: when any row is bad (two rows share a slug, or a product slug is not a product of the store) the answer is 400 listing each as rows[N].column (N counts data rows from 1) and nothing is written. Otherwise all rows are written in one transaction: a row whose slug (case-insensitively) is a collection of the store replaces that collection's fields and products, empty cells clearing the optional ones; any other row creates a collection. At most ${COLLECTION_IMPORT_MAX_ROWS} rows (413 above) and a request body of at most BODY_LIMIT_JSON (1 MB by default, 413 above).`,
+    description: importDescription(COLLECTIONS_CSV_COLUMNS, COLLECTION_IMPORT_MAX_ROWS),
     body: CsvImportBodyDto,
     response: CollectionImportResponse,
     status: 200,
@@ -108,7 +116,7 @@ export const collectionRoutes = defineRoutes({ tag: 'collections', auth: 'mercha
     method: 'GET',
     path: '/catalog/collections/{id}',
     summary: 'One collection with its products',
-    description: `${readers} The collection with its products in order (all of them, whatever their status).`,
+    description: GET_DESCRIPTION,
     response: CollectionDetailResponse,
     status: 200,
     handler: (req: RouteRequest<Params>) => getCollection(req.context, req.params.id),
@@ -118,7 +126,7 @@ export const collectionRoutes = defineRoutes({ tag: 'collections', auth: 'mercha
     method: 'PATCH',
     path: '/catalog/collections/{id}',
     summary: 'Update a collection',
-    description: `${writers} Changes only the fields given (null clears description or imageUrl); a slug taken by another collection of the store answers 409 slug_taken.`,
+    description: UPDATE_DESCRIPTION,
     body: UpdateCollectionDto,
     response: CollectionResponse,
     status: 200,
@@ -130,7 +138,7 @@ export const collectionRoutes = defineRoutes({ tag: 'collections', auth: 'mercha
     method: 'DELETE',
     path: '/catalog/collections/{id}',
     summary: 'Delete a collection',
-    description: `${writers} Deletes the collection and its item list; the products themselves stay.`,
+    description: DELETE_DESCRIPTION,
     status: 204,
     handler: (req: RouteRequest<Params>) => deleteCollection(req.context, req.params.id),
   },
@@ -139,7 +147,7 @@ export const collectionRoutes = defineRoutes({ tag: 'collections', auth: 'mercha
     method: 'POST',
     path: '/catalog/collections/reorder',
     summary: 'Set the order of collections',
-    description: `${writers} ids must be exactly the collections of the store, each once, in the new order (else 400 reorder_mismatch); they get positions 0, 1, 2, … and each collection whose position changes counts as changed.`,
+    description: REORDER_DESCRIPTION,
     body: IdsBodyDto,
     status: 204,
     handler: (req: RouteRequest<Params, Params, ReorderCollectionsInput>) => reorderCollections(req.context, req.body),
@@ -149,7 +157,7 @@ export const collectionRoutes = defineRoutes({ tag: 'collections', auth: 'mercha
     method: 'POST',
     path: '/catalog/collections/{id}/items',
     summary: 'Add products to a collection',
-    description: `${writers} The products must be products of the collection's store (else 400 invalid_product listing each as body.productIds[N], and nothing is added). They are added in the order given, at position (0-based; omitted or past the end: at the end), the later items moving down; products already in the collection stay where they are and are listed in skipped.`,
+    description: ADD_ITEMS_DESCRIPTION,
     body: CollectionItemsDto,
     response: CollectionItemsAddedResponse,
     status: 201,
@@ -160,7 +168,7 @@ export const collectionRoutes = defineRoutes({ tag: 'collections', auth: 'mercha
     method: 'DELETE',
     path: '/catalog/collections/{id}/items',
     summary: 'Remove products from a collection',
-    description: `The products to remove are named in the request body (position is ignored). ${writers} Products that are not in the collection are listed in notFound; the remaining items close up.`,
+    description: REMOVE_ITEMS_DESCRIPTION,
     body: CollectionItemsDto,
     response: CollectionItemsRemovedResponse,
     status: 200,

@@ -28,16 +28,18 @@ import {
 } from './content.service';
 import { getPublicContent, listPublicContent, type PublicListQuery } from './content-public.service';
 import { searchEngineOf } from '../../search/public-search';
+import {
+  createDescription,
+  deleteDescription,
+  listDescription,
+  PUBLIC_GET_PAGE_DESCRIPTION,
+  PUBLIC_GET_POST_DESCRIPTION,
+  publicListPagesDescription,
+  publicListPostsDescription,
+  updateDescription,
+} from './content.descriptions';
 
 type Params = Record<string, string>;
-
-const readers = "Any member of the tenant, or an API key of the store with cms:read. Another tenant's store answers 404 store_not_found.";
-const writers = (what: string, aggregate: string): string =>
-  `Any member of the tenant (owner, admin, staff), or an API key of the store with cms:write; an archived store answers 409 store_archived. Another tenant's store or ${what} answers 404 (content_not_found for the ${what}). Each write records one audit entry and one outbox row (queue index, aggregate ${aggregate}); a PATCH that changes nothing records neither.`;
-const publication =
-  'Publication: DRAFT entries are never public; a PUBLISHED entry is public from its publishedAt on (a future date schedules it: it appears by itself when the date comes, and scheduled is true until then). Publishing without a publishedAt stamps the time of the write. live says whether the storefront shows it now.';
-const publicRules =
-  "No token. Cached like public search (dropped when the store's content changes, and kept no later than the next scheduled publication). Only live entries (PUBLISHED with publishedAt at or before now) of a store that exists and is not archived (404 store_not_found otherwise). Lists are newest publication first.";
 
 const merchantRows = (kind: ContentKind): RouteRow[] => {
   const page = kind === 'PAGE';
@@ -51,7 +53,7 @@ const merchantRows = (kind: ContentKind): RouteRow[] => {
       method: 'GET',
       path: base,
       summary: page ? 'Content pages of a store' : 'Blog posts of a store',
-      description: `${readers} Every ${noun}, drafts and scheduled ones included, in creation order, with its body. status filters (DRAFT or PUBLISHED). ${pagedPlainList(50, 100)} status, cursor and limit are not typed by the specification. ${publication}`,
+      description: listDescription(noun, pagedPlainList(50, 100)),
       query: {
         storeId: storeId(),
         status: listedRequired(oneOf(CONTENT_STATUSES)),
@@ -67,7 +69,7 @@ const merchantRows = (kind: ContentKind): RouteRow[] => {
       method: 'POST',
       path: base,
       summary: page ? 'Create a content page' : 'Create a blog post',
-      description: `${writers(noun, page ? 'content_page' : 'content_post')} ${publication}`,
+      description: createDescription(noun, page),
       body: page ? CreatePageDto : CreatePostDto,
       response: page ? ContentPageResponse : ContentPostResponse,
       status: 201,
@@ -78,7 +80,7 @@ const merchantRows = (kind: ContentKind): RouteRow[] => {
       method: 'PATCH',
       path: `${base}/{id}`,
       summary: page ? 'Update a content page' : 'Update a blog post',
-      description: `${writers(noun, page ? 'content_page' : 'content_post')} Changes only the fields given. ${publication}`,
+      description: updateDescription(noun, page),
       body: page ? UpdatePageDto : UpdatePostDto,
       response: page ? ContentPageResponse : ContentPostResponse,
       status: 200,
@@ -89,7 +91,7 @@ const merchantRows = (kind: ContentKind): RouteRow[] => {
       method: 'DELETE',
       path: `${base}/{id}`,
       summary: page ? 'Delete a content page' : 'Delete a blog post',
-      description: `${writers(noun, page ? 'content_page' : 'content_post')} The ${what} is removed for good; its slug becomes free.`,
+      description: deleteDescription(noun, page, what),
       status: 204,
       handler: (req: RouteRequest<Params>) => deleteContent(req.context, kind, req.params.id!),
     },
@@ -121,7 +123,7 @@ export const contentRoutes: RouteDef[] = [
       method: 'GET',
       path: '/content/public/stores/{storeId}/pages',
       summary: 'Published content pages of a store (storefront)',
-      description: `${publicRules} ${pagedPlainList(20, 100)} Pages come with their bodies. slug (1 to 200 characters, case-insensitive) keeps only the page with that slug: one item, or none when it is not live.`,
+      description: publicListPagesDescription(pagedPlainList(20, 100)),
       query: { slug: text(1, 200).description('Only the page with this slug (case-insensitive).'), cursor: cursor(), limit: publicLimit() },
       response: PublicContentPageListResponse,
       status: 200,
@@ -133,7 +135,7 @@ export const contentRoutes: RouteDef[] = [
       method: 'GET',
       path: '/content/public/stores/{storeId}/pages/{slug}',
       summary: 'One published content page by its slug (storefront)',
-      description: `${publicRules} The slug matches case-insensitively; a draft, scheduled or unknown page answers 404 content_not_found.`,
+      description: PUBLIC_GET_PAGE_DESCRIPTION,
       response: PublicContentPageResponse,
       status: 200,
       handler: (req: RouteRequest<Params>) =>
@@ -147,7 +149,7 @@ export const contentRoutes: RouteDef[] = [
       method: 'GET',
       path: '/content/public/stores/{storeId}/posts',
       summary: 'Published blog posts of a store (storefront)',
-      description: `${publicRules} ${pagedPlainList(20, 100)} Posts come without their bodies (excerpt, author and tags are there); read one by slug for its body.`,
+      description: publicListPostsDescription(pagedPlainList(20, 100)),
       query: { cursor: cursor(), limit: publicLimit() },
       response: PublicContentPostListResponse,
       status: 200,
@@ -159,7 +161,7 @@ export const contentRoutes: RouteDef[] = [
       method: 'GET',
       path: '/content/public/stores/{storeId}/posts/{slug}',
       summary: 'One published blog post by its slug (storefront)',
-      description: `${publicRules} The slug matches case-insensitively; a draft, scheduled or unknown post answers 404 content_not_found.`,
+      description: PUBLIC_GET_POST_DESCRIPTION,
       response: PublicContentPostResponse,
       status: 200,
       handler: (req: RouteRequest<Params>) =>

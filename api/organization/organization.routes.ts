@@ -28,12 +28,19 @@ import {
   type CreateStoreInput,
   type UpdateStoreInput,
 } from './organization.stores.service';
+import {
+  admins,
+  ARCHIVE_STORE_DESCRIPTION,
+  CHECK_SLUG_DESCRIPTION,
+  CREATE_DEFAULT_STORE_DESCRIPTION,
+  CREATE_STORE_DESCRIPTION,
+  members,
+  ONBOARDING_STATUS_DESCRIPTION,
+  UPDATE_STORE_DESCRIPTION,
+} from './organization.descriptions';
 
 /** Path and query parameters as joi delivered them (validated by the row's schemas). */
 type Params = Record<string, string>;
-
-const members = 'Any member of the tenant; API keys cannot call it (403 api_key_not_allowed).';
-const admins = 'Owners and admins of the tenant (staff 403 insufficient_role; API keys 403 api_key_not_allowed). Audited.';
 
 export const organizationRoutes = defineRoutes({ tag: 'organization', auth: 'merchant' }, [
   {
@@ -51,7 +58,7 @@ export const organizationRoutes = defineRoutes({ tag: 'organization', auth: 'mer
     method: 'GET',
     path: '/organization/onboarding-status',
     summary: 'Which onboarding steps the tenant has completed',
-    description: `${members} Computed from the data on every call. Steps whose platform area is not built yet (publishing a product, checkout settings) are reported as not done with available: false.`,
+    description: ONBOARDING_STATUS_DESCRIPTION,
     response: OnboardingStatusResponse,
     status: 200,
     handler: (req) => onboardingStatus(req.context),
@@ -82,7 +89,7 @@ export const organizationRoutes = defineRoutes({ tag: 'organization', auth: 'mer
     method: 'POST',
     path: '/organization/stores/default',
     summary: 'Create the default store of the tenant',
-    description: `${admins} Named after the tenant, with a free slug derived from the name and the tenant's currency and time zone; 409 default_store_exists when the tenant has a default store.`,
+    description: CREATE_DEFAULT_STORE_DESCRIPTION,
     response: StoreResponse,
     status: 201,
     handler: (req) => createDefaultStore(req.context),
@@ -92,7 +99,7 @@ export const organizationRoutes = defineRoutes({ tag: 'organization', auth: 'mer
     method: 'POST',
     path: '/organization/stores',
     summary: 'Create a store',
-    description: `${admins} The first store of a tenant (or the first after its default was archived) becomes the default. A taken slug answers 409 slug_taken, a reserved one 400 slug_reserved.`,
+    description: CREATE_STORE_DESCRIPTION,
     body: CreateStoreDto,
     response: StoreResponse,
     status: 201,
@@ -103,7 +110,7 @@ export const organizationRoutes = defineRoutes({ tag: 'organization', auth: 'mer
     method: 'PATCH',
     path: '/organization/stores/{id}',
     summary: 'Update a store',
-    description: `${admins} An archived store takes no changes (409 store_archived). isDefault: true moves the default to this store. A change of currency, defaultLocale or priceVisibility also writes one outbox row for the store (topic store.updated, queue index), so cached public search answers of the store are dropped.`,
+    description: UPDATE_STORE_DESCRIPTION,
     body: UpdateStoreDto,
     response: StoreResponse,
     status: 200,
@@ -114,7 +121,7 @@ export const organizationRoutes = defineRoutes({ tag: 'organization', auth: 'mer
     method: 'DELETE',
     path: '/organization/stores/{id}',
     summary: 'Archive a store',
-    description: `${admins} The store keeps its data and slug and takes no further changes; archiving it again changes nothing. The default store cannot be archived while other active stores exist (409 default_store_in_use); move the default first.`,
+    description: ARCHIVE_STORE_DESCRIPTION,
     status: 204,
     handler: (req: RouteRequest<Params>) => archiveStore(req.context, req.params.id),
   },
@@ -123,8 +130,7 @@ export const organizationRoutes = defineRoutes({ tag: 'organization', auth: 'mer
     method: 'GET',
     path: '/organization/public/check-slug',
     summary: 'Whether a store or tenant slug is free',
-    description:
-      'slug is the subject of the check, not a list filter, so it stays required; any string of 1 to 200 characters is accepted and the answer says whether it is well-formed and free (reason invalid, reserved or taken), with a free suggestion when it is not. Slugs are compared case-insensitively. Limited to 300 checks a minute per client address (429 with Retry-After).',
+    description: CHECK_SLUG_DESCRIPTION,
     auth: 'public',
     query: { slug: text(1, 200).required() },
     response: CheckSlugResponse,

@@ -19,12 +19,16 @@ import {
   type ListProductTagsInput,
   type UpdateProductTagInput,
 } from './product-tags.service';
+import {
+  ASSIGN_DESCRIPTION,
+  CREATE_DESCRIPTION,
+  DELETE_DESCRIPTION,
+  LIST_DESCRIPTION,
+  UNASSIGN_DESCRIPTION,
+  UPDATE_DESCRIPTION,
+} from './product-tags.descriptions';
 
 type Params = Record<string, string>;
-
-const readers = "Any member of the tenant, or an API key of the store with catalog:read. Another tenant's store answers 404.";
-const writers =
-  "Any member of the tenant (owner, admin, staff), or an API key of the store with catalog:write; an archived store answers 409 store_archived. Another tenant's store, tag or product answers 404.";
 
 export const productTagRoutes = defineRoutes({ tag: 'catalog', auth: 'merchant' }, [
   {
@@ -32,7 +36,7 @@ export const productTagRoutes = defineRoutes({ tag: 'catalog', auth: 'merchant' 
     method: 'GET',
     path: '/catalog/product-tags',
     summary: 'Tags of a store, optionally only those of one product',
-    description: `${readers} cursor, limit and productId are not typed by the specification: cursor is the opaque nextCursor of the previous page, limit 1 to 100 (default 50), productId a UUID (only that product's tags; a product that is not of the store answers 404 product_not_found). Ordered by name (case-insensitively), then id; each tag with the number of products it is assigned to.`,
+    description: LIST_DESCRIPTION,
     query: {
       storeId: storeId(),
       cursor: listedRequired(cursor()),
@@ -48,7 +52,7 @@ export const productTagRoutes = defineRoutes({ tag: 'catalog', auth: 'merchant' 
     method: 'POST',
     path: '/catalog/product-tags',
     summary: 'Create a product tag',
-    description: `${writers} A slug already used by a tag of the store (case-insensitively) answers 409 slug_taken; without a slug one is derived from the name. Writes one audit entry (product_tag.create) and one outbox row (product_tag.created).`,
+    description: CREATE_DESCRIPTION,
     body: CreateProductTagDto,
     response: ProductTagResponse,
     status: 201,
@@ -60,7 +64,7 @@ export const productTagRoutes = defineRoutes({ tag: 'catalog', auth: 'merchant' 
     method: 'PATCH',
     path: '/catalog/product-tags/{tagId}',
     summary: 'Update a product tag',
-    description: `${writers} Changes the fields given; a slug taken by another tag of the store answers 409 slug_taken. A change writes one audit entry (product_tag.update) and one outbox row (product_tag.updated); a request that changes nothing writes neither.`,
+    description: UPDATE_DESCRIPTION,
     body: UpdateProductTagDto,
     response: ProductTagResponse,
     status: 200,
@@ -72,7 +76,7 @@ export const productTagRoutes = defineRoutes({ tag: 'catalog', auth: 'merchant' 
     method: 'DELETE',
     path: '/catalog/product-tags/{tagId}',
     summary: 'Delete a product tag and its assignments',
-    description: `${writers} The tag's assignments go with it. Writes one audit entry (product_tag.delete) and one outbox row (product_tag.deleted) for the tag, and for each product that had it one audit entry (product.untag) and one outbox row (product.updated).`,
+    description: DELETE_DESCRIPTION,
     status: 204,
     handler: async (req: RouteRequest<Params>) => deleteProductTag(req.context, req.params.tagId!),
   },
@@ -81,7 +85,7 @@ export const productTagRoutes = defineRoutes({ tag: 'catalog', auth: 'merchant' 
     method: 'POST',
     path: '/catalog/product-tags/{tagId}/assign',
     summary: 'Assign a tag to products',
-    description: `${writers} Every product must be a product of the tag's store, or the answer is 400 invalid_product listing the others (body.productIds[N]) and nothing is assigned. Products that already have the tag are skipped. Each product newly tagged gets one audit entry (product.tag) and one outbox row (product.updated: the product document carries its tags).`,
+    description: ASSIGN_DESCRIPTION,
     body: AssignProductTagDto,
     status: 204,
     handler: async (req: RouteRequest<Params, Params, { productIds: string[] }>) =>
@@ -92,7 +96,7 @@ export const productTagRoutes = defineRoutes({ tag: 'catalog', auth: 'merchant' 
     method: 'DELETE',
     path: '/catalog/product-tags/{tagId}/assign/{productId}',
     summary: 'Remove a tag from one product',
-    description: `${writers} A product that does not have the tag answers 404 assignment_not_found. Writes one audit entry (product.untag) and one outbox row (product.updated) for the product.`,
+    description: UNASSIGN_DESCRIPTION,
     status: 204,
     handler: async (req: RouteRequest<Params>) => unassignProductTag(req.context, req.params.tagId!, req.params.productId!),
   },

@@ -1,0 +1,21 @@
+/** The long descriptions of the search synonyms route table (search-synonyms.routes.ts), kept out of its rows. */
+
+export const readers =
+  "Any member of the tenant, or an API key of the store with search-synonyms:read. Another tenant's store or rule answers 404.";
+
+export const writers =
+  "Any member of the tenant (owner, admin, staff), or an API key of the store with search-synonyms:write; an archived store answers 409 store_archived. Another tenant's store or rule answers 404. Each write records one audit entry and two outbox rows: one for the rule (aggregate search_synonym) and one for the store (topic search_synonyms.updated) so the store's index settings are re-applied within seconds; a PATCH that changes nothing writes neither.";
+
+export const shape =
+  'A rule is MULTI_WAY (terms: 2 to 20 equivalent terms; each one finds what any of the others finds) or ONE_WAY (input: one term, synonyms: 1 to 20 terms; a search for input also finds the synonyms, not the reverse). Every term is 1 to 100 characters after trimming, stored lowercased, and unique within the rule (a ONE_WAY input cannot be one of its synonyms); terms not allowed for the type answer 400. Only active rules (isActive, default true) are applied. Multi-word terms are allowed: Meilisearch supports multi-word synonyms and matches them on the whole phrase, after normalising case, accents and separators, so a rule ["tv", "television set"] makes "tv" find documents containing the phrase "television set" and "television set" find "tv"; a single word of a multi-word term ("set" alone) does not trigger the rule.';
+
+export const LIST_DESCRIPTION = `${readers} search, cursor and limit are not typed by the specification: search is 1 to 200 characters (case-insensitive substring of the input or any term), cursor the opaque nextCursor of the previous page, limit 1 to 100 (default 50). Rules in creation order (UUIDv7). ${shape}`;
+
+export const CREATE_DESCRIPTION = `${writers} ${shape}`;
+
+export const zeroResultQueriesDescription = (ZERO_RESULT_LIST_CAP: number): string =>
+  `${readers} Every public search with a non-empty query that ends with no results (after the looser passes) is counted per store and normalised query (NFKC, lowercase, whitespace collapsed, trimmed, at most 200 characters); sample is the last query as typed. The list is not paged: the ${ZERO_RESULT_LIST_CAP} most frequent queries, most frequent first, then most recently seen. answeredNow says whether the query finds a published product now (one search per query in the store's index with the loosest matching of public search, fewer words allowed; a store without an index answers false; null when the search engine cannot be reached). answeredBy is SYNONYM when an active synonym rule of the store created or updated after the query was last seen contains one of the query's words as its input or a term (or a word of a multi-word term), otherwise PRODUCT when answered, null when not answered.`;
+
+export const UPDATE_DESCRIPTION = `${writers} Changes only the fields given; the type cannot change (terms for MULTI_WAY; input and synonyms for ONE_WAY; isActive for both). ${shape}`;
+
+export const DELETE_DESCRIPTION = writers;

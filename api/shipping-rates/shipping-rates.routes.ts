@@ -23,15 +23,16 @@ import {
   type ListShippingRatesQuery,
   type UpdateShippingRateInput,
 } from './shipping-rates.service';
+import {
+  CREATE_DESCRIPTION,
+  DELETE_DESCRIPTION,
+  EXPORT_DESCRIPTION,
+  listDescription,
+  PUBLIC_QUOTE_DESCRIPTION,
+  UPDATE_DESCRIPTION,
+} from './shipping-rates.descriptions';
 
 type Params = Record<string, string>;
-
-const readers =
-  "Any member of the tenant, or an API key of the store with shipping-rates:read. Another tenant's store answers 404 store_not_found.";
-const writers =
-  "Any member of the tenant (owner, admin, staff), or an API key of the store with shipping-rates:write; an archived store answers 409 store_archived. Another tenant's store or rate answers 404. Each write records one audit entry and one outbox row (queue index, aggregate shipping_rate); a PATCH that changes nothing records neither.";
-const quoteRules =
-  "Destinations: a rate covers a district of a city (DISTRICT), a whole city (CITY), or every address no other rate's place covers (EVERYWHERE_ELSE, the fallback); names compare case- and accent-insensitively with whitespace collapsed. Bands are half-open: minWeightGrams ≤ cart weight < maxWeightGrams and minOrderValue ≤ order value < maxOrderValue, a null bound being open. An order value at or above freeShippingThreshold ships free with that rate (price 0, free true). In a quote the most specific destination level that has an applicable rate wins and hides the more general ones (a district's rates replace the city's, the city's replace the fallback); when the specific level has nothing for this cart (e.g. out of its weight bands), the next level's options are offered. Inactive rates are never quoted.";
 
 export const shippingRateRoutes = defineRoutes({ tag: 'shipping-rates', auth: 'merchant' }, [
   {
@@ -39,7 +40,7 @@ export const shippingRateRoutes = defineRoutes({ tag: 'shipping-rates', auth: 'm
     method: 'GET',
     path: '/shipping-rates',
     summary: 'Shipping rates of a store',
-    description: `${readers} Every rate, active or not, in creation order. ${pagedPlainList(50, 200)} Neither cursor nor limit is typed by the specification.`,
+    description: listDescription(pagedPlainList(50, 200)),
     query: { storeId: storeId(), cursor: listedRequired(cursor()), limit: listedRequired(positiveInt(200).default(50)) },
     response: ShippingRateListResponse,
     status: 200,
@@ -50,7 +51,7 @@ export const shippingRateRoutes = defineRoutes({ tag: 'shipping-rates', auth: 'm
     method: 'POST',
     path: '/shipping-rates',
     summary: 'Create a shipping rate',
-    description: `${writers} The rate is priced in the store's currency. ${quoteRules}`,
+    description: CREATE_DESCRIPTION,
     body: CreateShippingRateDto,
     response: ShippingRateResponse,
     status: 201,
@@ -61,7 +62,7 @@ export const shippingRateRoutes = defineRoutes({ tag: 'shipping-rates', auth: 'm
     method: 'GET',
     path: '/shipping-rates/export',
     summary: 'Export the shipping rates of a store as CSV',
-    description: `${readers} A text/csv attachment (shipping-rates-<storeId>.csv) of every rate, active or not.`,
+    description: EXPORT_DESCRIPTION,
     query: { storeId: storeId() },
     response: ShippingRatesCsv,
     status: 200,
@@ -72,7 +73,7 @@ export const shippingRateRoutes = defineRoutes({ tag: 'shipping-rates', auth: 'm
     method: 'PATCH',
     path: '/shipping-rates/{id}',
     summary: 'Update a shipping rate',
-    description: `${writers} Changes only the fields given; null clears an optional field. ${quoteRules}`,
+    description: UPDATE_DESCRIPTION,
     body: UpdateShippingRateDto,
     response: ShippingRateResponse,
     status: 200,
@@ -83,7 +84,7 @@ export const shippingRateRoutes = defineRoutes({ tag: 'shipping-rates', auth: 'm
     method: 'DELETE',
     path: '/shipping-rates/{id}',
     summary: 'Delete a shipping rate',
-    description: writers,
+    description: DELETE_DESCRIPTION,
     status: 204,
     handler: (req: RouteRequest<Params>) => deleteShippingRate(req.context, req.params.id),
   },
@@ -92,7 +93,7 @@ export const shippingRateRoutes = defineRoutes({ tag: 'shipping-rates', auth: 'm
     method: 'POST',
     path: '/shipping-rates/public/stores/{storeId}/quote',
     summary: 'Quote the shipping options and costs for a cart (storefront)',
-    description: `No token. Every shipping option of the store for the cart and address, cheapest first (then the shortest estimate). Items name published products or variants of the store (400 invalid_item otherwise, with the item's path); the cart weight comes from the catalog (the variant's weight, else its product's; an item's weightGrams only when the catalog has none; 0 g otherwise) and the order value is orderValue when given, else the catalog prices × quantities. When the store does not show prices to this visitor (price visibility HIDDEN, or SIGNED_IN without a valid access token), catalog prices are never used: the order value is the orderValue given, and without one the quote is made as for an order value of 0 (value bands starting above 0 and free-shipping thresholds above 0 do not apply) and the answer has no orderValue; pricesShown says which applied. An unknown or archived store answers 404 store_not_found. No option (an empty list) means the store does not ship this cart there. ${quoteRules} Orders price their shipping with the same function.`,
+    description: PUBLIC_QUOTE_DESCRIPTION,
     auth: 'public',
     body: QuoteShippingDto,
     response: ShippingQuoteResponse,

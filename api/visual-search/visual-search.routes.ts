@@ -22,15 +22,17 @@ import {
   type QueryInput,
   type SettingsInput,
 } from './visual-search.service';
+import {
+  CLEAR_INDEX_DESCRIPTION,
+  INDEX_PRODUCTS_DESCRIPTION,
+  INDEX_STATUS_DESCRIPTION,
+  PUBLIC_QUERY_DESCRIPTION,
+  QUERY_DESCRIPTION,
+  SIMILAR_PRODUCTS_DESCRIPTION,
+  UPDATE_SETTINGS_DESCRIPTION,
+} from './visual-search.descriptions';
 
 type Params = Record<string, string>;
-
-const readers = "Any member of the tenant, or an API key of the store. Another tenant's store answers 404.";
-const writers = `${readers} An archived store answers 409 store_archived. Each change records one audit entry.`;
-const disabledNote = 'A store with visual search disabled (the default until its settings enable it) answers 409 visual_search_disabled.';
-const scoreNote =
-  "Results are ordered by similarity, most similar first; score is (1 + cosine) / 2 of the two image vectors (1: the same image), and results below the store's minSimilarity are left out. While the store's index is being rebuilt after a model change the search may answer 409 visual_index_not_ready.";
-const queryNote = `The image comes as a multipart/form-data upload (file part \`image\`, other fields as form fields), as base64 in a JSON body (\`image\`), or as \`imageUrl\` fetched by the server (http or https, public addresses only — loopback, private, link-local, CGNAT, multicast and cloud metadata addresses are refused, also after redirects — with a timeout and a size limit). \`text\` matches words against product photos when the store uses the clip model. The content is sniffed: anything but a JPEG, PNG, GIF, WebP, AVIF or TIFF image answers 415 not_an_image (400 for a URL), an upload over the size limit 413, an image over the pixel limit 413 image_too_many_pixels (400 for a URL), a refused URL 400 image_url_not_allowed, an unreachable one 400 image_fetch_failed. Filters (categoryId with its subcategories, brandId, minPrice, maxPrice, inStock) apply inside the same search. limit defaults to the store's maxResults and never exceeds it. The image is used for this query only and is never stored. ${disabledNote} ${scoreNote}`;
 const upload = {
   field: 'image',
   description: 'The image file (JPEG, PNG, GIF, WebP, AVIF or TIFF), at most VISION_UPLOAD_MAX_BYTES (8 MB by default).',
@@ -43,7 +45,7 @@ export const visualSearchRoutes = defineRoutes({ tag: 'visual-search', auth: 'me
     method: 'PATCH',
     path: '/visual-search/stores/{storeId}/settings',
     summary: 'Update the visual search settings of a store',
-    description: `${writers} Fields left out keep their value; a store without settings starts from enabled false, model mobilenet-v2, minSimilarity 0, maxResults 20. Turning visual search on, or changing the model while it is on, queues every product image of the store for embedding (see GET …/index for progress). model clip answers 400 model_unavailable unless the server has a CLIP model installed. A PATCH that changes nothing records nothing.`,
+    description: UPDATE_SETTINGS_DESCRIPTION,
     body: VisualSearchSettingsDto,
     response: VisualSearchSettingsResponse,
     status: 200,
@@ -54,7 +56,7 @@ export const visualSearchRoutes = defineRoutes({ tag: 'visual-search', auth: 'me
     method: 'POST',
     path: '/visual-search/stores/{storeId}/index',
     summary: 'Queue product images of a store for embedding',
-    description: `${writers} Queues the given products (or all of them) for the vision worker, which fetches each product's main image, embeds it and stores the vector; a vector already stored for the same image and model is reused unless force is true. Products without an image are skipped. Unknown product ids answer 404 product_not_found. ${disabledNote}`,
+    description: INDEX_PRODUCTS_DESCRIPTION,
     body: IndexProductDto,
     response: IndexRequestResponse,
     status: 202,
@@ -66,7 +68,7 @@ export const visualSearchRoutes = defineRoutes({ tag: 'visual-search', auth: 'me
     method: 'GET',
     path: '/visual-search/stores/{storeId}/index',
     summary: 'State of the image index of a store',
-    description: `${readers} Counts of indexed, pending and failed images (with the reasons of the latest failures), the model and its dimensions, and when indexing was last requested and last done.`,
+    description: INDEX_STATUS_DESCRIPTION,
     response: IndexStatusResponse,
     status: 200,
     handler: (req: RouteRequest<Params>) => indexStatus(req.context, req.params.storeId!),
@@ -76,7 +78,7 @@ export const visualSearchRoutes = defineRoutes({ tag: 'visual-search', auth: 'me
     method: 'DELETE',
     path: '/visual-search/stores/{storeId}/index',
     summary: 'Clear the image index of a store',
-    description: `${writers} Removes every stored vector of the store (from PostgreSQL, and from the search index through the indexer); the settings stay. POST …/index embeds them again.`,
+    description: CLEAR_INDEX_DESCRIPTION,
     response: ClearIndexResponse,
     status: 200,
     handler: (req: RouteRequest<Params>) => clearIndex(req.context, req.params.storeId!),
@@ -86,7 +88,7 @@ export const visualSearchRoutes = defineRoutes({ tag: 'visual-search', auth: 'me
     method: 'GET',
     path: '/visual-search/stores/{storeId}/products/{productId}/similar',
     summary: 'Products that look like a product',
-    description: `${readers} Published products of the same store whose main image looks like this product's, never the product itself. limit is not typed by the specification; 1 to 100, default 50. A product of another store answers 404 product_not_found; one whose image is not indexed yet 409 product_image_not_indexed. ${disabledNote} ${scoreNote}`,
+    description: SIMILAR_PRODUCTS_DESCRIPTION,
     query: { limit: listedRequired(positiveInt(100).default(50)) },
     response: VisualSearchResults,
     status: 200,
@@ -98,7 +100,7 @@ export const visualSearchRoutes = defineRoutes({ tag: 'visual-search', auth: 'me
     method: 'POST',
     path: '/visual-search/stores/{storeId}/query',
     summary: 'Find the products of a store that look like an image',
-    description: `${readers} Searches every product of the store whatever its status (drafts and archived included). ${queryNote}`,
+    description: QUERY_DESCRIPTION,
     body: QueryByImageDto,
     upload,
     response: VisualSearchResults,
@@ -110,7 +112,7 @@ export const visualSearchRoutes = defineRoutes({ tag: 'visual-search', auth: 'me
     method: 'POST',
     path: '/visual-search/public/stores/{storeId}/query',
     summary: 'Find published products of a store that look like an image (storefront)',
-    description: `No token. Searches the published products of an active store (an unknown or archived store answers 404). Rate limited per client address (VISION_PUBLIC_QUERIES_PER_MINUTE, 30 by default; 429 with Retry-After). When the store does not show prices to this visitor (price visibility HIDDEN, or SIGNED_IN without a valid access token), price and currency are left out of every item and minPrice and maxPrice are ignored (not refused, so a storefront sending them keeps working; ignoredParams names them), so nothing in the answer depends on a price; pricesShown says which applied. ${queryNote}`,
+    description: PUBLIC_QUERY_DESCRIPTION,
     auth: 'public',
     body: QueryByImageDto,
     upload,

@@ -8,7 +8,8 @@
  */
 import Joi from 'joi';
 import { dto } from '../http/route';
-import { dateTime, oneOf, storeId, uuid } from '../http/schema-types';
+import { t, typedDto, type Presence, type Typed } from '../http/typed-schema';
+import { dateTime, uuid } from '../http/schema-types';
 
 export const CONTENT_STATUSES = ['DRAFT', 'PUBLISHED'] as const;
 export const CONTENT_TITLE_MAX = 200;
@@ -25,8 +26,8 @@ export const CONTENT_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const SANITISED_HTML =
   'Rich text as HTML, at most 200,000 characters, sanitised when saved: kept are p, br, hr, headings h1 to h6, strong, b, em, i, u, s, sub, sup, small, mark, span, div, blockquote, q, cite, code, pre, lists (ul, ol, li, dl, dt, dd), tables (table, caption, thead, tbody, tfoot, tr, th, td with colspan and rowspan), figure, figcaption, a (href with http, https, mailto or tel, a relative path or a #fragment; title; target; rel) and img (src with http or https, alt, title, width, height). Every other element is removed with its attributes, keeping its text; script, style, iframe, object and embed are removed with their content; event handler attributes (onclick, …), style attributes and javascript:, data: or vbscript: URLs are dropped. Links that open a new window get rel="noopener noreferrer". The stored (sanitised) HTML is what every read returns.';
 
-const title = (): Joi.StringSchema =>
-  Joi.string().trim().min(1).max(CONTENT_TITLE_MAX).description(`1 to ${CONTENT_TITLE_MAX} characters after trimming.`);
+const title = () =>
+  t.string(Joi.string().trim().min(1).max(CONTENT_TITLE_MAX).description(`1 to ${CONTENT_TITLE_MAX} characters after trimming.`));
 
 export const contentSlug = (): Joi.StringSchema =>
   Joi.string()
@@ -39,57 +40,69 @@ export const contentSlug = (): Joi.StringSchema =>
       `Lowercase letters, digits and single hyphens, 1 to ${CONTENT_SLUG_MAX} characters (uppercase is lowered); unique per store among pages (or among posts), case-insensitively: a taken slug is 409 slug_taken. Left out on create: made from the title (accents dropped, anything else a hyphen; -2, -3, … appended until free). The slug never follows later title changes.`,
     );
 
-const bodyHtml = (): Joi.StringSchema => Joi.string().allow('').max(CONTENT_BODY_MAX).description(SANITISED_HTML);
-const seoTitle = (): Joi.StringSchema =>
-  Joi.string()
-    .trim()
-    .min(1)
-    .max(SEO_TITLE_MAX)
-    .allow(null)
-    .description(`The HTML title for search engines, 1 to ${SEO_TITLE_MAX} characters; null: the storefront uses title.`);
-const seoDescription = (): Joi.StringSchema =>
-  Joi.string()
-    .trim()
-    .min(1)
-    .max(SEO_DESCRIPTION_MAX)
-    .allow(null)
-    .description(`The meta description for search engines, 1 to ${SEO_DESCRIPTION_MAX} characters of plain text; null: none.`);
-const status = (): Joi.StringSchema =>
-  oneOf(CONTENT_STATUSES).description('DRAFT (never public) or PUBLISHED (public from publishedAt on).');
-const publishedAt = (): Joi.DateSchema =>
-  dateTime()
-    .min('2000-01-01T00:00:00Z')
-    .max('2100-01-01T00:00:00Z')
-    .allow(null)
-    .description(
-      'The publication date (ISO 8601, 2000 to 2100). A PUBLISHED entry appears on the storefront from this moment: a future date schedules it. A PUBLISHED entry without one (left out or null) gets the time of the write it was published in; a DRAFT may keep a planned date.',
-    );
-const excerpt = (): Joi.StringSchema =>
-  Joi.string()
-    .trim()
-    .min(1)
-    .max(EXCERPT_MAX)
-    .allow(null)
-    .description(`Plain-text summary for post lists, 1 to ${EXCERPT_MAX} characters; null: none.`);
-const author = (): Joi.StringSchema =>
-  Joi.string()
-    .trim()
-    .min(1)
-    .max(AUTHOR_MAX)
-    .allow(null)
-    .description(`The author's name as shown, 1 to ${AUTHOR_MAX} characters; null: none.`);
-const tags = (): Joi.ArraySchema =>
-  Joi.array()
-    .items(Joi.string().trim().min(1).max(TAG_MAX))
-    .max(TAGS_MAX)
-    .unique((a: string, b: string) => a.toLowerCase() === b.toLowerCase())
-    .description(
-      `0 to ${TAGS_MAX} tags, each 1 to ${TAG_MAX} characters after trimming, distinct case-insensitively; kept in the order given.`,
-    );
+const bodyHtml = () => t.string(Joi.string().allow('').max(CONTENT_BODY_MAX).description(SANITISED_HTML));
+const seoTitle = () =>
+  t
+    .string(
+      Joi.string()
+        .trim()
+        .min(1)
+        .max(SEO_TITLE_MAX)
+        .description(`The HTML title for search engines, 1 to ${SEO_TITLE_MAX} characters; null: the storefront uses title.`),
+    )
+    .nullable();
+const seoDescription = () =>
+  t
+    .string(
+      Joi.string()
+        .trim()
+        .min(1)
+        .max(SEO_DESCRIPTION_MAX)
+        .description(`The meta description for search engines, 1 to ${SEO_DESCRIPTION_MAX} characters of plain text; null: none.`),
+    )
+    .nullable();
+const status = () => t.oneOf(CONTENT_STATUSES, (s) => s.description('DRAFT (never public) or PUBLISHED (public from publishedAt on).'));
+const publishedAt = () =>
+  t
+    .date(
+      dateTime()
+        .min('2000-01-01T00:00:00Z')
+        .max('2100-01-01T00:00:00Z')
+        .description(
+          'The publication date (ISO 8601, 2000 to 2100). A PUBLISHED entry appears on the storefront from this moment: a future date schedules it. A PUBLISHED entry without one (left out or null) gets the time of the write it was published in; a DRAFT may keep a planned date.',
+        ),
+    )
+    .nullable();
+const excerpt = () =>
+  t
+    .string(
+      Joi.string()
+        .trim()
+        .min(1)
+        .max(EXCERPT_MAX)
+        .description(`Plain-text summary for post lists, 1 to ${EXCERPT_MAX} characters; null: none.`),
+    )
+    .nullable();
+const author = () =>
+  t
+    .string(
+      Joi.string().trim().min(1).max(AUTHOR_MAX).description(`The author's name as shown, 1 to ${AUTHOR_MAX} characters; null: none.`),
+    )
+    .nullable();
+const tags = () =>
+  t.array(
+    t.string(Joi.string().trim().min(1).max(TAG_MAX)),
+    Joi.array()
+      .max(TAGS_MAX)
+      .unique((a: string, b: string) => a.toLowerCase() === b.toLowerCase())
+      .description(
+        `0 to ${TAGS_MAX} tags, each 1 to ${TAG_MAX} characters after trimming, distinct case-insensitively; kept in the order given.`,
+      ),
+  );
 
 const common = {
   title: title(),
-  slug: contentSlug(),
+  slug: t.string(contentSlug()),
   bodyHtml: bodyHtml(),
   seoTitle: seoTitle(),
   seoDescription: seoDescription(),
@@ -101,36 +114,40 @@ const postOnly = { excerpt: excerpt(), author: author(), tags: tags() };
 const createDefaults = {
   title: title().required(),
   bodyHtml: bodyHtml().default(''),
-  status: status().default('DRAFT').description('Defaults to DRAFT. DRAFT (never public) or PUBLISHED (public from publishedAt on).'),
+  status: status()
+    .default('DRAFT')
+    .rules((s) => s.description('Defaults to DRAFT. DRAFT (never public) or PUBLISHED (public from publishedAt on).')),
 };
 
-export const CreatePageDto = dto(
+export const CreatePageDto = typedDto(
   'CreatePageDto',
-  Joi.object({ storeId: storeId(), ...common, ...createDefaults }).description(
-    'A content page of the store (about us, shipping policy, …).',
-  ),
+  t
+    .object({ storeId: t.storeId(), ...common, ...createDefaults })
+    .rules((o) => o.description('A content page of the store (about us, shipping policy, …).')),
 );
 
-export const CreatePostDto = dto(
+export const CreatePostDto = typedDto(
   'CreatePostDto',
-  Joi.object({ storeId: storeId(), ...common, ...postOnly, ...createDefaults, tags: tags().default([]) }).description(
-    'A blog post of the store.',
-  ),
+  t
+    .object({ storeId: t.storeId(), ...common, ...postOnly, ...createDefaults, tags: tags().default([]) })
+    .rules((o) => o.description('A blog post of the store.')),
 );
 
-const updateOf = (name: string, keys: Record<string, Joi.Schema>, what: string): ReturnType<typeof dto> =>
-  dto(
+const updateOf = <V>(name: string, object: Typed<V, Presence, Joi.ObjectSchema>, what: string) =>
+  typedDto(
     name,
-    Joi.object(keys)
-      .min(1)
-      .messages({ 'object.min': 'give at least one field to change' })
-      .description(
-        `Any subset of the fields of a ${what} (at least one); null clears an optional field. The store cannot change; the slug changes only when given.`,
-      ),
+    object.rules((o) =>
+      o
+        .min(1)
+        .messages({ 'object.min': 'give at least one field to change' })
+        .description(
+          `Any subset of the fields of a ${what} (at least one); null clears an optional field. The store cannot change; the slug changes only when given.`,
+        ),
+    ),
   );
 
-export const UpdatePageDto = updateOf('UpdatePageDto', common, 'page');
-export const UpdatePostDto = updateOf('UpdatePostDto', { ...common, ...postOnly }, 'post');
+export const UpdatePageDto = updateOf('UpdatePageDto', t.object(common), 'page');
+export const UpdatePostDto = updateOf('UpdatePostDto', t.object({ ...common, ...postOnly }), 'post');
 
 const entryKeys = {
   id: uuid().required(),

@@ -22,7 +22,8 @@ import { UUID_PATTERN } from '../http/schema-types';
 import { firstFreeSlug, inSlugTransaction, slugify } from '../../domain/slugs';
 import { requireStore } from '../../domain/store-access';
 import { sanitiseContentHtml } from './content-html';
-import { CONTENT_SLUG_MAX } from './content.schemas';
+import { CONTENT_SLUG_MAX, type CreatePageDto, type CreatePostDto, type UpdatePostDto } from './content.schemas';
+import type { InputOf } from '../http/typed-schema';
 import { contentError } from './content.errors';
 
 /** What every entry, page or post, is written with. */
@@ -172,19 +173,9 @@ export async function listContent(
   return { items: page.map((entry) => contentView(entry, now)), nextCursor: rows.length > query.limit ? page[page.length - 1]!.id : null };
 }
 
-export interface CreateContentInput {
-  storeId: string;
-  title: string;
-  slug?: string;
-  bodyHtml: string;
-  seoTitle?: string | null;
-  seoDescription?: string | null;
-  status: ContentStatus;
-  publishedAt?: Date | null;
-  excerpt?: string | null;
-  author?: string | null;
-  tags?: string[];
-}
+/** One input for both kinds: a page's body, with the fields only a post has (excerpt, author, tags) optional. */
+export type CreateContentInput = InputOf<typeof CreatePageDto> &
+  Partial<Pick<InputOf<typeof CreatePostDto>, 'excerpt' | 'author' | 'tags'>>;
 
 export async function createContent(ctx: RequestContext, kind: ContentKind, input: CreateContentInput): Promise<ContentEntryView> {
   return contentWrite(ctx, kind, async (tx) => {
@@ -242,7 +233,8 @@ const same = (a: unknown, b: unknown): boolean => {
   return a === b;
 };
 
-export type UpdateContentInput = Partial<Omit<ContentFields, 'publishedAt'>> & { publishedAt?: Date | null };
+/** A post's fields; a page's body is the same less excerpt, author and tags. */
+export type UpdateContentInput = InputOf<typeof UpdatePostDto>;
 
 export async function updateContent(
   ctx: RequestContext,

@@ -36,7 +36,6 @@ const NOT_YET_DERIVED = new Set<string>([
   'api/categories/categories.service.ts CreateCategoryInput',
   'api/categories/categories.service.ts ReorderInput',
   'api/categories/category-attributes.service.ts AttributeInput',
-  'api/content/content.service.ts CreateContentInput',
   'api/flash-sales/flash-sales.service.ts ProductInput',
   'api/flash-sales/flash-sales.service.ts CategoryInput',
   'api/flash-sales/flash-sales.service.ts CreateCampaignInput',

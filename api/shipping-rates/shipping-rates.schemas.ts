@@ -8,7 +8,8 @@
  */
 import Joi from 'joi';
 import { csvDocument, dto } from '../http/route';
-import { bool, dateTime, int, money, storeId, uuid } from '../http/schema-types';
+import { t, typedDto } from '../http/typed-schema';
+import { bool, dateTime, int, money, uuid } from '../http/schema-types';
 
 export const RATE_NAME_MAX = 120;
 export const PLACE_NAME_MAX = 100;
@@ -29,66 +30,91 @@ const rateName = (): Joi.StringSchema =>
 const placeName = (): Joi.StringSchema => Joi.string().trim().min(1).max(PLACE_NAME_MAX);
 
 const fields = {
-  name: rateName(),
-  city: placeName()
-    .allow(null)
-    .description(
-      `The destination city (1 to ${PLACE_NAME_MAX} characters), matched case- and accent-insensitively with whitespace collapsed ("İstanbul", "istanbul" and " ISTANBUL " are one city). null (or left out) with no district: the rate covers every address no city rate covers ("everything else", the fallback).`,
-    ),
-  district: placeName()
-    .allow(null)
-    .description(
-      `A district of city (1 to ${PLACE_NAME_MAX} characters), matched like city; needs city (district names repeat across cities). null: the whole city.`,
-    ),
-  minWeightGrams: int(0, WEIGHT_MAX_GRAMS).allow(null).description('Weight band, lower bound in grams (inclusive). null: no lower bound.'),
-  maxWeightGrams: int(1, WEIGHT_MAX_GRAMS)
-    .allow(null)
-    .description(
-      'Weight band, upper bound in grams (exclusive: a cart of exactly this weight falls in the next band); greater than minWeightGrams. null: no upper bound.',
-    ),
-  minOrderValue: exactMoney()
-    .allow(null)
-    .description("Order-value band, lower bound (inclusive) in the store's currency. null: no lower bound."),
-  maxOrderValue: exactMoney()
-    .greater(0)
-    .allow(null)
-    .description("Order-value band, upper bound (exclusive) in the store's currency; greater than minOrderValue. null: no upper bound."),
-  price: exactMoney().description("What the rate costs, 0 to 1,000,000,000 (at most 4 decimals), in the store's currency."),
-  freeShippingThreshold: exactMoney()
-    .allow(null)
-    .description(
-      'Orders whose value is at or above this amount ship free with this rate (price 0, free true). null: never free (unless price is 0).',
-    ),
-  minDeliveryDays: int(0, DELIVERY_DAYS_MAX)
-    .allow(null)
-    .description(`Delivery estimate, fewest days (0 to ${DELIVERY_DAYS_MAX}). null: not stated.`),
-  maxDeliveryDays: int(0, DELIVERY_DAYS_MAX)
-    .allow(null)
-    .description(`Delivery estimate, most days (0 to ${DELIVERY_DAYS_MAX}), at least minDeliveryDays. null: not stated.`),
-  isActive: bool().description('Inactive rates are kept but never quoted.'),
+  name: t.string(rateName()),
+  city: t
+    .string(
+      placeName().description(
+        `The destination city (1 to ${PLACE_NAME_MAX} characters), matched case- and accent-insensitively with whitespace collapsed ("İstanbul", "istanbul" and " ISTANBUL " are one city). null (or left out) with no district: the rate covers every address no city rate covers ("everything else", the fallback).`,
+      ),
+    )
+    .nullable(),
+  district: t
+    .string(
+      placeName().description(
+        `A district of city (1 to ${PLACE_NAME_MAX} characters), matched like city; needs city (district names repeat across cities). null: the whole city.`,
+      ),
+    )
+    .nullable(),
+  minWeightGrams: t
+    .number(int(0, WEIGHT_MAX_GRAMS).description('Weight band, lower bound in grams (inclusive). null: no lower bound.'))
+    .nullable(),
+  maxWeightGrams: t
+    .number(
+      int(1, WEIGHT_MAX_GRAMS).description(
+        'Weight band, upper bound in grams (exclusive: a cart of exactly this weight falls in the next band); greater than minWeightGrams. null: no upper bound.',
+      ),
+    )
+    .nullable(),
+  minOrderValue: t
+    .number(exactMoney().description("Order-value band, lower bound (inclusive) in the store's currency. null: no lower bound."))
+    .nullable(),
+  maxOrderValue: t
+    .number(
+      exactMoney()
+        .greater(0)
+        .description(
+          "Order-value band, upper bound (exclusive) in the store's currency; greater than minOrderValue. null: no upper bound.",
+        ),
+    )
+    .nullable(),
+  price: t.number(exactMoney().description("What the rate costs, 0 to 1,000,000,000 (at most 4 decimals), in the store's currency.")),
+  freeShippingThreshold: t
+    .number(
+      exactMoney().description(
+        'Orders whose value is at or above this amount ship free with this rate (price 0, free true). null: never free (unless price is 0).',
+      ),
+    )
+    .nullable(),
+  minDeliveryDays: t
+    .number(int(0, DELIVERY_DAYS_MAX).description(`Delivery estimate, fewest days (0 to ${DELIVERY_DAYS_MAX}). null: not stated.`))
+    .nullable(),
+  maxDeliveryDays: t
+    .number(
+      int(0, DELIVERY_DAYS_MAX).description(
+        `Delivery estimate, most days (0 to ${DELIVERY_DAYS_MAX}), at least minDeliveryDays. null: not stated.`,
+      ),
+    )
+    .nullable(),
+  isActive: t.boolean(bool().description('Inactive rates are kept but never quoted.')),
 };
 
 const crossFieldRules =
   'maxWeightGrams must be greater than minWeightGrams, maxOrderValue greater than minOrderValue, maxDeliveryDays at least minDeliveryDays, and district needs city; otherwise 400 with the field path.';
 
-export const CreateShippingRateDto = dto(
+export const CreateShippingRateDto = typedDto(
   'CreateShippingRateDto',
-  Joi.object({
-    storeId: storeId(),
-    ...fields,
-    name: fields.name.required(),
-    price: fields.price.required(),
-    isActive: fields.isActive.default(true).description('Defaults to true. Inactive rates are kept but never quoted.'),
-  }).description(`A shipping rate of the store, priced in the store's currency. ${crossFieldRules}`),
+  t
+    .object({
+      storeId: t.storeId(),
+      ...fields,
+      name: fields.name.required(),
+      price: fields.price.required(),
+      isActive: fields.isActive.default(true).rules((s) => s.description('Defaults to true. Inactive rates are kept but never quoted.')),
+    })
+    .rules((o) => o.description(`A shipping rate of the store, priced in the store's currency. ${crossFieldRules}`)),
 );
 
-export const UpdateShippingRateDto = dto(
+export const UpdateShippingRateDto = typedDto(
   'UpdateShippingRateDto',
-  Joi.object(fields)
-    .min(1)
-    .messages({ 'object.min': 'give at least one field to change' })
-    .description(
-      `Any subset of the fields of a rate (at least one); null clears an optional field. The rules are checked on the rate as it would be after the change: ${crossFieldRules} The store and currency of a rate cannot change.`,
+  t
+    .object(fields)
+    .rules((o) =>
+      o
+        .min(1)
+        .messages({ 'object.min': 'give at least one field to change' })
+        .description(
+          `Any subset of the fields of a rate (at least one); null clears an optional field. The rules are checked on the rate as it would be after the change: ${crossFieldRules} The store and currency of a rate cannot change.`,
+        ),
     ),
 );
 

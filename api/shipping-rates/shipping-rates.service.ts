@@ -21,22 +21,14 @@ import { UUID_PATTERN } from '../http/schema-types';
 import { requireStore } from '../../domain/store-access';
 import { destinationLevel, placeKey, type DestinationLevel } from './shipping-quote';
 import { shippingRatesError } from './shipping-rates.errors';
+import type { CreateShippingRateDto, UpdateShippingRateDto } from './shipping-rates.schemas';
+import type { InputOf } from '../http/typed-schema';
 
-/** The fields a merchant sets, as the request gives them (amounts as JSON numbers). */
-export interface ShippingRateInput {
-  name: string;
-  city: string | null;
-  district: string | null;
-  minWeightGrams: number | null;
-  maxWeightGrams: number | null;
-  minOrderValue: number | null;
-  maxOrderValue: number | null;
-  price: number;
-  freeShippingThreshold: number | null;
-  minDeliveryDays: number | null;
-  maxDeliveryDays: number | null;
-  isActive: boolean;
-}
+/**
+ * The fields a merchant sets, as the request gives them (amounts as JSON numbers), all of them: a rate
+ * to store, a created one with its left-out fields null or an updated one merged over the stored one.
+ */
+export type ShippingRateInput = Required<UpdateShippingRateInput>;
 
 /** A rate as the API answers: what the merchant set, amounts as JSON numbers, and what follows from it. */
 export interface ShippingRateView extends ShippingRateInput {
@@ -204,8 +196,7 @@ export async function listShippingRates(
   return { items: page.map(shippingRateView), nextCursor: rows.length > query.limit ? page[page.length - 1]!.id : null };
 }
 
-export type CreateShippingRateInput = { storeId: string } & Partial<ShippingRateInput> &
-  Pick<ShippingRateInput, 'name' | 'price' | 'isActive'>;
+export type CreateShippingRateInput = InputOf<typeof CreateShippingRateDto>;
 
 export async function createShippingRate(ctx: RequestContext, body: CreateShippingRateInput): Promise<ShippingRateView> {
   return inTransaction(ctx, async (tx) => {
@@ -256,7 +247,7 @@ async function loadForWrite(tx: RequestContext, id: string): Promise<ShippingRat
   return rate;
 }
 
-export type UpdateShippingRateInput = Partial<ShippingRateInput>;
+export type UpdateShippingRateInput = InputOf<typeof UpdateShippingRateDto>;
 
 export async function updateShippingRate(ctx: RequestContext, id: string, body: UpdateShippingRateInput): Promise<ShippingRateView> {
   return inTransaction(ctx, async (tx) => {

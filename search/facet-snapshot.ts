@@ -10,8 +10,12 @@
  * with them when the store's index changes) and, on a hit, sends one query without facets that
  * reads just the page (offset/limit: no exhaustive count, the total is known), plus the sponsored
  * candidates on a first page.
+ *
+ * A leaf of the public search pipeline (docs/search.md, "Public search pipeline"): the plan step
+ * reads a snapshot (hitsRequest), the run step completes its results from it (assembleResults), the
+ * assemble step takes a new one (takeSnapshot); its key is made by the parse step (snapshotKey).
  */
-import type { MatchingStrategy, MeiliQuery, PublicSearchParams, QueryRole, SearchPlan } from './public-search-request';
+import type { MatchingStrategy, MeiliQuery, QueryRole, SearchPlan } from './public-search-request';
 
 export interface QueryResult {
   hits: Array<Record<string, unknown>>;
@@ -28,40 +32,6 @@ export interface FacetSnapshot {
   main: Pick<QueryResult, 'facetDistribution' | 'facetStats'>;
   /** Results of the count queries by role key (`facet:<group>`, `priceBucket:<n>`, `filtersOnly`). */
   counts: Record<string, QueryResult>;
-}
-
-const sortedSet = (values: string[] | undefined): string[] | null =>
-  values?.length ? [...new Set(values.map((v) => v.toLowerCase()))].sort() : null;
-
-/**
- * Every parameter of a search except page, perPage and sort, normalised (ids lowercased, sets
- * sorted): what its total, facet counts and matching depend on. The answer cache's key adds the rest.
- */
-export function wordsAndFilters(params: PublicSearchParams, normalisedQ: string): unknown[] {
-  return [
-    params.storeId.toLowerCase(),
-    params.locale ?? null,
-    normalisedQ,
-    params.type ?? null,
-    params.categoryId?.toLowerCase() ?? null,
-    params.brandId?.toLowerCase() ?? null,
-    params.vendorId?.toLowerCase() ?? null,
-    sortedSet(params.categoryIds),
-    sortedSet(params.brandIds),
-    sortedSet(params.ids),
-    params.priceMin ?? null,
-    params.priceMax ?? null,
-    params.minRating ?? null,
-    params.inStock ?? null,
-    params.discounted ?? null,
-    params.options?.length ? [...new Set(params.options)].sort() : null,
-    params.attrs?.length ? [...new Set(params.attrs)].sort() : null,
-  ];
-}
-
-/** The snapshot key: the search's words and filters (not page, perPage or sort) and whether prices are shown. */
-export function snapshotKey(params: PublicSearchParams, normalisedQ: string, pricesShown: boolean): string {
-  return JSON.stringify(['facets', ...wordsAndFilters(params, normalisedQ), pricesShown]);
 }
 
 const roleKey = (role: QueryRole): string =>
@@ -82,9 +52,6 @@ export function takeSnapshot(plan: SearchPlan, results: QueryResult[], attempt: 
   const main = results[0]!;
   return { attempt, total: main.totalHits ?? 0, main: { facetDistribution: main.facetDistribution, facetStats: main.facetStats }, counts };
 }
-
-/** Rough size in bytes, for the cache's bound. */
-export const snapshotBytes = (snapshot: FacetSnapshot): number => JSON.stringify(snapshot).length * 2 + 200;
 
 /**
  * The queries that complete `plan` from `snapshot`: the page of the main query (no facets,

@@ -54,33 +54,6 @@ export interface PublicSearchParams {
   attrs?: string[];
 }
 
-/** Sorts that order by a price or a price-derived value (the percent off). */
-export const PRICE_SORTS: ReadonlySet<PublicSearchSort> = new Set(['price_asc', 'price_desc', 'discount']);
-
-/**
- * The parameters a search runs with when the visitor may not see the store's prices: priceMin,
- * priceMax and a price sort are dropped (the sort becomes relevance), so neither the results, their
- * order, their total nor any facet count depends on a price; `ignored` names what was dropped, in a
- * fixed order, for the answer's `ignoredParams`.
- */
-export function withoutPrices(params: PublicSearchParams): { params: PublicSearchParams; ignored: string[] } {
-  const ignored: string[] = [];
-  const applied: PublicSearchParams = { ...params };
-  if (applied.priceMin !== undefined) {
-    ignored.push('priceMin');
-    delete applied.priceMin;
-  }
-  if (applied.priceMax !== undefined) {
-    ignored.push('priceMax');
-    delete applied.priceMax;
-  }
-  if (PRICE_SORTS.has(applied.sort)) {
-    ignored.push('sort');
-    applied.sort = 'relevance';
-  }
-  return { params: applied, ignored };
-}
-
 /** A facet the store shows (its filter configuration, enabled facets in order). */
 export interface FacetSpec {
   key: string;

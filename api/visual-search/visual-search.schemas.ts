@@ -1,6 +1,7 @@
 /** DTOs of the visual search area (docs/search.md, "Visual search"). */
 import Joi from 'joi';
 import { dto } from '../http/route';
+import { t, typedDto } from '../http/typed-schema';
 import { dateTime, httpUrl, int, money, number, oneOf, positiveInt, text, uuid } from '../http/schema-types';
 
 export const VISUAL_MODELS = ['mobilenet-v2', 'clip'] as const;
@@ -8,22 +9,24 @@ export const MAX_RESULTS_LIMIT = 100;
 export const INDEX_IDS_MAX = 1000;
 export const QUERY_TEXT_MAX = 200;
 
-export const VisualSearchSettingsDto = dto(
+export const VisualSearchSettingsDto = typedDto(
   'VisualSearchSettingsDto',
-  Joi.object({
-    enabled: Joi.boolean().description(
-      'Turns visual search on or off for the store. Turning it on queues every product image for embedding.',
-    ),
-    model: oneOf(VISUAL_MODELS).description(
-      "mobilenet-v2 (default; 1280-d MobileNetV2 image features, always available) or clip (a CLIP model installed on the server, VISION_CLIP_MODEL_DIR; also matches text). Changing the model re-embeds every product image of the store; until then the store's results come from the images already done.",
-    ),
-    minSimilarity: number(0, 1)
-      .precision(4)
-      .description('Results scoring below this are left out (score 0 to 1; 1 is the same image). Default 0.'),
-    maxResults: positiveInt(MAX_RESULTS_LIMIT).description('Most results a query returns, 1 to 100. Default 20.'),
-  })
-    .min(1)
-    .description('Fields left out keep their value. A store without settings has visual search disabled.'),
+  t
+    .object({
+      enabled: t.boolean(
+        Joi.boolean().description('Turns visual search on or off for the store. Turning it on queues every product image for embedding.'),
+      ),
+      model: t.oneOf(VISUAL_MODELS, (s) =>
+        s.description(
+          "mobilenet-v2 (default; 1280-d MobileNetV2 image features, always available) or clip (a CLIP model installed on the server, VISION_CLIP_MODEL_DIR; also matches text). Changing the model re-embeds every product image of the store; until then the store's results come from the images already done.",
+        ),
+      ),
+      minSimilarity: t.number(
+        number(0, 1).precision(4).description('Results scoring below this are left out (score 0 to 1; 1 is the same image). Default 0.'),
+      ),
+      maxResults: t.number(positiveInt(MAX_RESULTS_LIMIT).description('Most results a query returns, 1 to 100. Default 20.')),
+    })
+    .rules((o) => o.min(1).description('Fields left out keep their value. A store without settings has visual search disabled.')),
 );
 
 export const VisualSearchSettingsResponse = dto(
@@ -104,27 +107,39 @@ export const ClearIndexResponse = dto(
   }),
 );
 
-export const QueryByImageDto = dto(
+export const QueryByImageDto = typedDto(
   'QueryByImageDto',
-  Joi.object({
-    image: Joi.string()
-      .base64({ paddingRequired: false })
-      .description(
-        'The image, base64-encoded (JSON bodies; at most the JSON body limit, 1 MB by default). With multipart/form-data send it as the file part `image` instead (up to VISION_UPLOAD_MAX_BYTES, 8 MB by default). JPEG, PNG, GIF, WebP, AVIF or TIFF, sniffed from the bytes.',
+  t
+    .object({
+      image: t.string(
+        Joi.string()
+          .base64({ paddingRequired: false })
+          .description(
+            'The image, base64-encoded (JSON bodies; at most the JSON body limit, 1 MB by default). With multipart/form-data send it as the file part `image` instead (up to VISION_UPLOAD_MAX_BYTES, 8 MB by default). JPEG, PNG, GIF, WebP, AVIF or TIFF, sniffed from the bytes.',
+          ),
       ),
-    imageUrl: httpUrl().description(
-      'An http(s) URL of the image, fetched by the server: public addresses only, at most VISION_FETCH_MAX_BYTES.',
+      imageUrl: t.string(
+        httpUrl().description('An http(s) URL of the image, fetched by the server: public addresses only, at most VISION_FETCH_MAX_BYTES.'),
+      ),
+      text: t.string(text(1, QUERY_TEXT_MAX).trim().description('Words to match against product photos; only with the clip model.')),
+      categoryId: t.string(uuid().description('Only products in this category or below it.')),
+      brandId: t.string(uuid()),
+      minPrice: t.number(
+        money().description('Ignored by the public query when the store does not show prices to this visitor (see ignoredParams).'),
+      ),
+      maxPrice: t.number(
+        money().description('Ignored by the public query when the store does not show prices to this visitor (see ignoredParams).'),
+      ),
+      inStock: t.boolean(Joi.boolean().description('true: only products with stock.')),
+      limit: t.number(positiveInt(MAX_RESULTS_LIMIT).description("At most this many results, and never more than the store's maxResults.")),
+    })
+    .rules((o) =>
+      o
+        .oxor('image', 'imageUrl', 'text')
+        .description(
+          'Exactly one of image (or the multipart file), imageUrl or text. The image is used for this query only and never stored.',
+        ),
     ),
-    text: text(1, QUERY_TEXT_MAX).trim().description('Words to match against product photos; only with the clip model.'),
-    categoryId: uuid().description('Only products in this category or below it.'),
-    brandId: uuid(),
-    minPrice: money().description('Ignored by the public query when the store does not show prices to this visitor (see ignoredParams).'),
-    maxPrice: money().description('Ignored by the public query when the store does not show prices to this visitor (see ignoredParams).'),
-    inStock: Joi.boolean().description('true: only products with stock.'),
-    limit: positiveInt(MAX_RESULTS_LIMIT).description("At most this many results, and never more than the store's maxResults."),
-  })
-    .oxor('image', 'imageUrl', 'text')
-    .description('Exactly one of image (or the multipart file), imageUrl or text. The image is used for this query only and never stored.'),
 );
 
 const PRICE_NOTE =

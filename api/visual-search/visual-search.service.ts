@@ -20,6 +20,8 @@ import { ImageError, prepareImage } from '../../vision/image';
 import { IndexNotReadyError, searchAllStatuses, searchPublished, type VisualFilters } from '../../vision/query';
 import { decodeVector } from '../../storage/vectors';
 import { visualSearchError } from './visual-search.errors';
+import type { QueryByImageDto, VisualSearchSettingsDto } from './visual-search.schemas';
+import type { InputOf } from '../http/typed-schema';
 import type {
   ClearIndexView,
   IndexRequestView,
@@ -29,19 +31,10 @@ import type {
   VisualSearchSettingsView,
 } from './visual-search.views';
 
-export interface SettingsInput {
-  enabled?: boolean;
-  model?: VisualModel;
-  minSimilarity?: number;
-  maxResults?: number;
-}
+export type SettingsInput = InputOf<typeof VisualSearchSettingsDto>;
 
-export interface QueryInput extends VisualFilters {
-  image?: string | Buffer;
-  imageUrl?: string;
-  text?: string;
-  limit?: number;
-}
+/** The body, but for a multipart request: its file part `image` arrives as the bytes. */
+export type QueryInput = Omit<InputOf<typeof QueryByImageDto>, 'image'> & { image?: string | Buffer };
 
 interface EffectiveSettings {
   enabled: boolean;

@@ -49,8 +49,6 @@ const NOT_YET_DERIVED = new Set<string>([
   'api/sponsored-listings/sponsored-listings.service.ts CreateListingInput',
   'api/sponsored-listings/sponsored-listings.service.ts UpdateListingInput',
   'api/sponsored-listings/sponsored-listings.service.ts TrackClickInput',
-  'api/visual-search/visual-search.service.ts SettingsInput',
-  'api/visual-search/visual-search.service.ts QueryInput',
   'api/webhooks/deliveries.service.ts WebhookTestInput',
   'api/webhooks/endpoints.service.ts UpdateEndpointInput',
   'api/webhooks/endpoints.service.ts CreateEndpointInput',

@@ -3,10 +3,11 @@
  * "Public search pipeline").
  *
  * Takes the parsed search (public-search-parse.ts), the store's profile and the facet snapshot of
- * the same words and filters if one is cached; hands on everything the run step may send, built
- * before anything is sent: the hits-only request completing a snapshot, the strict attempt, and
- * the looser attempts (loose-query.ts) with their full plans and count-only probes, plus the
- * sponsored candidates and slots the assemble step fills. Each attempt's Meilisearch queries come
+ * the same words and filters if one is cached; hands on everything the run step may send: the
+ * hits-only request completing a snapshot, the strict attempt, and the looser attempts
+ * (loose-query.ts; planned only when the run asks, after the strict attempt found nothing) with
+ * their full plans and count-only probes, plus the sponsored candidates and slots the assemble step
+ * fills. Each attempt's Meilisearch queries come
  * from public-search-request.ts. Next: public-search-run.ts.
  */
 import { hitsRequest, type FacetSnapshot } from './facet-snapshot';
@@ -46,8 +47,11 @@ export interface SearchAttempts {
   /** Every word required, with a count of what the filters alone match (see RequestOptions.filtersOnlyCount). */
   strict: SearchPlan;
   strictMatching: Matching;
-  /** Tried in order when the strict attempt finds nothing (none without words). */
-  loose: LooseAttemptPlan[];
+  /**
+   * Tried in order when the strict attempt finds nothing (none without words). Planned only when
+   * asked: most searches find something strictly, and a plan per looser form would be wasted work.
+   */
+  loose: () => LooseAttemptPlan[];
   /** Sponsored slots of this page (first page only) and the candidates for them, in priority order. */
   sponsored: { slots: number; candidates: SponsoredCandidate[] };
 }
@@ -87,7 +91,7 @@ export function planSearch(parsed: ParsedSearch, profile: StoreProfile, snapshot
     fromSnapshot,
     strict: buildSearchPlan(params, facets, { priceBuckets: profile.priceBuckets, sponsoredIds, filtersOnlyCount: true }),
     strictMatching,
-    loose: (q ? looseAttempts(q) : []).map((attempt) => ({ attempt, plan: planFor(attempt), probe: probeFor(parsed, attempt) })),
+    loose: () => (q ? looseAttempts(q) : []).map((attempt) => ({ attempt, plan: planFor(attempt), probe: probeFor(parsed, attempt) })),
     sponsored: { slots, candidates },
   };
 }

@@ -67,7 +67,7 @@ export async function runSearch(attempts: SearchAttempts, run: MeiliRunner): Pro
   const filtersOnly = strict.roles.findIndex((r) => r.kind === 'filtersOnly');
   // Looser words cannot help where the filters alone match nothing.
   const filtersMatch = filtersOnly < 0 || (results?.[filtersOnly]?.totalHits ?? 0) > 0;
-  const loose = results && filtersMatch && (results[0]!.totalHits ?? 0) === 0 ? attempts.loose : [];
+  const loose = results && filtersMatch && (results[0]!.totalHits ?? 0) === 0 ? attempts.loose() : [];
   const winner = loose.length > 0 ? await runLoose(loose, run) : undefined;
   if (winner) {
     const { attempt } = winner.loose;

@@ -1,6 +1,7 @@
 /** DTOs of two-factor sign-in, phone one-time passwords and the command line device flow. */
 import Joi from 'joi';
 import { dto } from '../http/route';
+import { t, typedDto } from '../http/typed-schema';
 import { int, uuid } from '../http/schema-types';
 import { UserSummary } from './auth.schemas';
 
@@ -42,19 +43,20 @@ const opaque = (description: string): Joi.StringSchema => Joi.string().min(16).m
 
 export const TwoFactorActivateDto = dto('TwoFactorActivateDto', Joi.object({ code: totpCode().required() }));
 
-export const TwoFactorChallengeDto = dto(
+export const TwoFactorChallengeDto = typedDto(
   'TwoFactorChallengeDto',
-  Joi.object({
-    challengeToken: opaque('The challengeToken of the login answer (single use, 5 minutes).').required(),
-    code: totpCode(),
-    recoveryCode: recoveryCode(),
-  })
-    .xor('code', 'recoveryCode')
-    .description('Exactly one of `code` and `recoveryCode`.')
-    .messages({
-      'object.missing': '{{#label}} must contain code or recoveryCode',
-      'object.xor': '{{#label}} must contain code or recoveryCode, not both',
-    }),
+  t
+    .object({
+      challengeToken: t.string(opaque('The challengeToken of the login answer (single use, 5 minutes).')).required(),
+      code: t.string(totpCode()),
+      recoveryCode: t.string(recoveryCode()),
+    })
+    .rules((o) =>
+      o.xor('code', 'recoveryCode').description('Exactly one of `code` and `recoveryCode`.').messages({
+        'object.missing': '{{#label}} must contain code or recoveryCode',
+        'object.xor': '{{#label}} must contain code or recoveryCode, not both',
+      }),
+    ),
 );
 
 export const TwoFactorDisableDto = dto(

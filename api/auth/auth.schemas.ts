@@ -1,6 +1,7 @@
 /** DTOs of the authentication, sessions and account operations (the command line device flow is in auth-second-factor.schemas.ts). */
 import Joi from 'joi';
 import { dto, type NamedSchema } from '../http/route';
+import { t, typedDto } from '../http/typed-schema';
 import { dateTime, httpUrl, int, languageTag, oneOf, uuid } from '../http/schema-types';
 
 /**
@@ -26,26 +27,26 @@ const personName = (): Joi.StringSchema => Joi.string().trim().min(1).max(120);
 /** An opaque token received by e-mail (verification, reset). */
 const emailToken = (): Joi.StringSchema => Joi.string().min(16).max(512);
 
-export const RegisterDto = dto(
+export const RegisterDto = typedDto(
   'RegisterDto',
-  Joi.object({
-    email: email().required(),
-    password: password().required().description('Must satisfy GET /auth/password-rules.'),
-    name: personName().required().description('Name of the person registering (the owner).'),
-    companyName: Joi.string().trim().min(1).max(200).required().description('Name of the merchant tenant that is created.'),
-    locale: languageTag(),
+  t.object({
+    email: t.string(email()).required(),
+    password: t.string(password().description('Must satisfy GET /auth/password-rules.')).required(),
+    name: t.string(personName().description('Name of the person registering (the owner).')).required(),
+    companyName: t.string(Joi.string().trim().min(1).max(200).description('Name of the merchant tenant that is created.')).required(),
+    locale: t.string(languageTag()),
   }),
 );
 
-export const RegisterPartnerDto = dto(
+export const RegisterPartnerDto = typedDto(
   'RegisterPartnerDto',
-  Joi.object({
-    email: email().required(),
-    password: password().required().description('Must satisfy GET /auth/password-rules.'),
-    name: personName().required(),
-    companyName: Joi.string().trim().min(1).max(200).required().description('Name of the partner tenant that is created.'),
-    website: httpUrl(),
-    locale: languageTag(),
+  t.object({
+    email: t.string(email()).required(),
+    password: t.string(password().description('Must satisfy GET /auth/password-rules.')).required(),
+    name: t.string(personName()).required(),
+    companyName: t.string(Joi.string().trim().min(1).max(200).description('Name of the partner tenant that is created.')).required(),
+    website: t.string(httpUrl()),
+    locale: t.string(languageTag()),
   }),
 );
 

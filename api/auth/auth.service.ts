@@ -19,6 +19,7 @@ import { actingAs, assertPasswordRules, clientIp, findUserByEmail, hitLimit, lim
 import { createTwoFactorChallenge } from './two-factor.service';
 import { RegisterDto, RegisterPartnerDto } from './auth.schemas';
 import { authError } from './auth.errors';
+import type { InputOf } from '../http/typed-schema';
 
 function tenantSummary(tenant: Tenant): { id: string; name: string; kind: TenantKind; website: string | null; createdAt: string } {
   return { id: tenant.id, name: tenant.name, kind: tenant.kind, website: tenant.website, createdAt: tenant.createdAt.toISOString() };
@@ -73,14 +74,8 @@ export function registrationOptions(ctx: RequestContext) {
 // ---------------------------------------------------------------------------------------------
 // Registration
 
-export interface RegisterInput {
-  email: string;
-  password: string;
-  name: string;
-  companyName: string;
-  locale?: string;
-  website?: string;
-}
+/** A partner's body; a merchant's is the same without website. */
+export type RegisterInput = InputOf<typeof RegisterPartnerDto>;
 
 function emailTaken(): ConflictError {
   return authError('email_taken', 'An account with this e-mail address already exists; sign in or reset the password.', [

@@ -26,6 +26,8 @@ import { openSession, type TokenPair } from './sessions';
 import { decrypt, deriveKey, encrypt, randomToken, sha256 } from './secrets';
 import { actingAs, clientIp, userSummary, type UserSummary } from './accounts';
 import { authError } from './auth.errors';
+import type { TwoFactorChallengeDto } from './auth-second-factor.schemas';
+import type { InputOf } from '../http/typed-schema';
 
 export const TOTP_ISSUER = 'Commerce platform';
 const TOTP_PERIOD = 30;
@@ -293,11 +295,7 @@ export async function createTwoFactorChallenge(ctx: RequestContext, user: User):
   return { challengeToken, expiresIn: CHALLENGE_TTL_SECONDS };
 }
 
-export interface ChallengeInput {
-  challengeToken: string;
-  code?: string;
-  recoveryCode?: string;
-}
+export type ChallengeInput = InputOf<typeof TwoFactorChallengeDto>;
 
 export type ChallengeResult = TokenPair & { user: UserSummary };
 

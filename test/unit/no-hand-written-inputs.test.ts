@@ -26,8 +26,6 @@ const NOT_BODIES: Record<string, string> = {
  * an entry that no longer exists fails the test, so it is removed with its migration.
  */
 const NOT_YET_DERIVED = new Set<string>([
-  'api/auth/auth.service.ts RegisterInput',
-  'api/auth/two-factor.service.ts ChallengeInput',
   'api/bundles/bundles.service.ts PricingInput',
   'api/bundles/bundles.service.ts ItemInput',
   'api/bundles/bundles.service.ts CreateBundleInput',

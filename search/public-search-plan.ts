@@ -44,8 +44,11 @@ export interface SearchAttempts {
     request: { queries: MeiliQuery[]; roles: number[] };
     matching: Matching;
   };
-  /** Every word required, with a count of what the filters alone match (see RequestOptions.filtersOnlyCount). */
-  strict: SearchPlan;
+  /**
+   * Every word required, with a count of what the filters alone match (see RequestOptions.filtersOnlyCount).
+   * Planned when the run asks: a search completed from a snapshot never needs it.
+   */
+  strict: () => SearchPlan;
   strictMatching: Matching;
   /**
    * Tried in order when the strict attempt finds nothing (none without words). Planned only when
@@ -89,7 +92,7 @@ export function planSearch(parsed: ParsedSearch, profile: StoreProfile, snapshot
   const q = params.q?.trim() ?? '';
   return {
     fromSnapshot,
-    strict: buildSearchPlan(params, facets, { priceBuckets: profile.priceBuckets, sponsoredIds, filtersOnlyCount: true }),
+    strict: () => buildSearchPlan(params, facets, { priceBuckets: profile.priceBuckets, sponsoredIds, filtersOnlyCount: true }),
     strictMatching,
     loose: () => (q ? looseAttempts(q) : []).map((attempt) => ({ attempt, plan: planFor(attempt), probe: probeFor(parsed, attempt) })),
     sponsored: { slots, candidates },

@@ -62,7 +62,7 @@ export async function runSearch(attempts: SearchAttempts, run: MeiliRunner): Pro
     if (fetched) return { plan, results: assembleResults(plan, snapshot, { roles: request.roles, results: fetched }), matching };
   }
 
-  const strict = attempts.strict;
+  const strict = attempts.strict();
   const results = await run(strict.queries);
   const filtersOnly = strict.roles.findIndex((r) => r.kind === 'filtersOnly');
   // Looser words cannot help where the filters alone match nothing.

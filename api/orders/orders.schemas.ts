@@ -1,6 +1,7 @@
 /** DTOs of orders. The request fields are those the specification names for creating an order. */
 import Joi from 'joi';
 import { dto } from '../http/route';
+import { t, typedDto } from '../http/typed-schema';
 import { cursor, dateTime, oneOf, positiveInt, storeId, text, uuid } from '../http/schema-types';
 
 export const ORDER_MAX_LINES = 100;
@@ -16,23 +17,24 @@ const storeIdField = (): Joi.StringSchema =>
  * Which fields are required is not shown by the specification; an order cannot be placed without a
  * customer, at least one line and a destination, so all three are required. At most 100 lines.
  */
-export const CreateOrderDto = dto(
+export const CreateOrderDto = typedDto(
   'CreateOrderDto',
-  Joi.object({
-    storeId: storeIdField(),
-    customerId: uuid().required().description('A customer of the store (404 customer_not_found otherwise).'),
-    items: Joi.array()
-      .items(
-        Joi.object({
-          variantId: uuid().required().description('A variant of a product of the store (404 variant_not_found otherwise).'),
-          quantity: Joi.number().integer().min(1).max(ORDER_MAX_QUANTITY).required().description('1 to 10000.'),
+  t.object({
+    storeId: t.string(storeIdField()),
+    customerId: t.string(uuid().description('A customer of the store (404 customer_not_found otherwise).')).required(),
+    items: t
+      .array(
+        t.object({
+          variantId: t.string(uuid().description('A variant of a product of the store (404 variant_not_found otherwise).')).required(),
+          quantity: t.number(Joi.number().integer().min(1).max(ORDER_MAX_QUANTITY).description('1 to 10000.')).required(),
         }),
+        Joi.array()
+          .min(1)
+          .max(ORDER_MAX_LINES)
+          .description('1 to 100 lines; lines naming the same variant are merged into one line (quantities added).'),
       )
-      .min(1)
-      .max(ORDER_MAX_LINES)
-      .required()
-      .description('1 to 100 lines; lines naming the same variant are merged into one line (quantities added).'),
-    shippingAddress: Joi.object({ city: text(1, 120).required(), district: text(1, 120).required() }).required(),
+      .required(),
+    shippingAddress: t.object({ city: t.string(text(1, 120)).required(), district: t.string(text(1, 120)).required() }).required(),
   }),
 );
 

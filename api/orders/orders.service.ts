@@ -31,13 +31,10 @@ import { decodeCursor, encodeCursor, isDate, isUuid } from '../http/cursor';
 import { requireStore, resolveStoreId } from '../../domain/store-access';
 import { emitEvent } from '../webhooks/events';
 import { ordersError } from './orders.errors';
+import type { CreateOrderDto } from './orders.schemas';
+import type { InputOf } from '../http/typed-schema';
 
-export interface CreateOrderInput {
-  storeId?: string;
-  customerId: string;
-  items: Array<{ variantId: string; quantity: number }>;
-  shippingAddress: { city: string; district: string };
-}
+export type CreateOrderInput = InputOf<typeof CreateOrderDto>;
 
 export interface ListOrdersInput {
   storeId: string;

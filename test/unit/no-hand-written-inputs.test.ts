@@ -37,7 +37,6 @@ const NOT_YET_DERIVED = new Set<string>([
   'api/flash-sales/flash-sales.service.ts ProductInput',
   'api/flash-sales/flash-sales.service.ts CategoryInput',
   'api/flash-sales/flash-sales.service.ts CreateCampaignInput',
-  'api/orders/orders.service.ts CreateOrderInput',
   'api/pricing/pricing.service.ts CreateRuleInput',
   'api/pricing/pricing.service.ts ComputeInput',
   'api/product-bulk-edits/product-bulk-edits.service.ts ProductIdsInput',

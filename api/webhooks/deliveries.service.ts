@@ -13,10 +13,11 @@ import { NotFoundError } from '../../lib/errors';
 import { UUID_PATTERN } from '../http/schema-types';
 import { envelopeBody, wakeDispatchers } from './dispatcher';
 import { loadEndpoint, normaliseEndpointUrl, requireWebhookAdmin } from './endpoints.service';
-import type { WebhookTopic } from './events';
 import { sampleEventData } from './samples';
 import { tenantTestSecret } from './secrets';
 import { webhooksError } from './webhooks.errors';
+import type { WebhookTestDto } from './webhooks.schemas';
+import type { InputOf } from '../http/typed-schema';
 
 export interface WebhookDeliveryView {
   id: string;
@@ -246,10 +247,7 @@ export async function replayDeadLetters(
   return result;
 }
 
-export interface WebhookTestInput {
-  topic: WebhookTopic;
-  endpoint: string;
-}
+export type WebhookTestInput = InputOf<typeof WebhookTestDto>;
 
 export interface WebhookTestResult {
   deliveryId: string;

@@ -16,6 +16,8 @@ import { requireTenantUser, TENANT_ADMINS } from '../../domain/store-access';
 import { WEBHOOK_TOPICS } from './events';
 import { newSigningSecret, sealSecret } from './secrets';
 import { webhooksError } from './webhooks.errors';
+import type { CreateWebhookEndpointDto, UpdateWebhookEndpointDto } from './webhooks.schemas';
+import type { InputOf } from '../http/typed-schema';
 
 /** Endpoints one tenant may register. */
 export const WEBHOOK_ENDPOINTS_MAX = 20;
@@ -95,12 +97,7 @@ const fields = (e: Pick<WebhookEndpoint, 'url' | 'description' | 'topics' | 'ena
 
 const last4 = (secret: string): string => secret.slice(-4);
 
-export interface CreateEndpointInput {
-  url: string;
-  description?: string | null;
-  topics: string[];
-  enabled: boolean;
-}
+export type CreateEndpointInput = InputOf<typeof CreateWebhookEndpointDto>;
 
 export async function createEndpoint(ctx: RequestContext, body: CreateEndpointInput): Promise<WebhookEndpointView & { secret: string }> {
   requireWebhookAdmin(ctx);
@@ -174,12 +171,7 @@ export async function getEndpoint(ctx: RequestContext, id: string): Promise<Webh
   return endpointView(await loadEndpoint(ctx, id));
 }
 
-export interface UpdateEndpointInput {
-  url?: string;
-  description?: string | null;
-  topics?: string[];
-  enabled?: boolean;
-}
+export type UpdateEndpointInput = InputOf<typeof UpdateWebhookEndpointDto>;
 
 export async function updateEndpoint(ctx: RequestContext, id: string, body: UpdateEndpointInput): Promise<WebhookEndpointView> {
   requireWebhookAdmin(ctx);

@@ -1,6 +1,7 @@
 /** DTOs of the webhooks area: the tester (a listed operation) and subscription management (extensions). */
 import Joi from 'joi';
 import { dto } from '../http/route';
+import { t, typedDto } from '../http/typed-schema';
 import { bool, httpUrl, oneOf, uuid } from '../http/schema-types';
 import { WEBHOOK_TOPICS } from './events';
 
@@ -8,15 +9,17 @@ export { WEBHOOK_TOPICS, type WebhookTopic } from './events';
 
 export const DELIVERY_STATUSES = ['PENDING', 'DELIVERED', 'DEAD'] as const;
 
-export const WebhookTestDto = dto(
+export const WebhookTestDto = typedDto(
   'WebhookTestDto',
-  Joi.object({
-    topic: oneOf(WEBHOOK_TOPICS).required().description('One of the 33 webhook topics (see the enum).'),
-    endpoint: httpUrl()
-      .required()
-      .description(
-        'The receiver URL (http or https, at most 2048 characters; no credentials; a private or loopback IP literal is refused).',
-      ),
+  t.object({
+    topic: t.oneOf(WEBHOOK_TOPICS, (s) => s.description('One of the 33 webhook topics (see the enum).')).required(),
+    endpoint: t
+      .string(
+        httpUrl().description(
+          'The receiver URL (http or https, at most 2048 characters; no credentials; a private or loopback IP literal is refused).',
+        ),
+      )
+      .required(),
   }),
 );
 
@@ -54,33 +57,35 @@ export const WebhookTestResponse = dto(
   }),
 );
 
-const topicList = Joi.array()
-  .items(Joi.string().valid('*', ...WEBHOOK_TOPICS))
-  .min(1)
-  .max(WEBHOOK_TOPICS.length)
-  .unique()
-  .description("Topics the endpoint receives: 1 to 33 distinct topics of the catalog, or ['*'] for all (also topics added later).");
-const description = Joi.string()
-  .trim()
-  .max(500)
-  .allow(null, '')
-  .description('Free text for people, at most 500 characters; empty or null: none.');
+const topicList = t.array(
+  t.oneOf(['*', ...WEBHOOK_TOPICS] as const),
+  Joi.array()
+    .min(1)
+    .max(WEBHOOK_TOPICS.length)
+    .unique()
+    .description("Topics the endpoint receives: 1 to 33 distinct topics of the catalog, or ['*'] for all (also topics added later)."),
+);
+// Empty or null: no description (joi's allow('') leaves the type string).
+const description = t
+  .string(Joi.string().trim().max(500).description('Free text for people, at most 500 characters; empty or null: none.'))
+  .nullable()
+  .rules((s) => s.allow(''));
 
-export const CreateWebhookEndpointDto = dto(
+export const CreateWebhookEndpointDto = typedDto(
   'CreateWebhookEndpointDto',
-  Joi.object({
-    url: httpUrl()
-      .required()
-      .description('Receiver URL, http or https, at most 2048 characters, no credentials; unique within the tenant.'),
+  t.object({
+    url: t
+      .string(httpUrl().description('Receiver URL, http or https, at most 2048 characters, no credentials; unique within the tenant.'))
+      .required(),
     topics: topicList.required(),
     description,
-    enabled: bool().default(true),
+    enabled: t.boolean(bool()).default(true),
   }),
 );
 
-export const UpdateWebhookEndpointDto = dto(
+export const UpdateWebhookEndpointDto = typedDto(
   'UpdateWebhookEndpointDto',
-  Joi.object({ url: httpUrl(), topics: topicList, description, enabled: bool() }).min(1),
+  t.object({ url: t.string(httpUrl()), topics: topicList, description, enabled: t.boolean(bool()) }).rules((o) => o.min(1)),
 );
 
 const endpointFields = {

@@ -46,9 +46,6 @@ const NOT_YET_DERIVED = new Set<string>([
   'api/sponsored-listings/sponsored-listings.service.ts CreateListingInput',
   'api/sponsored-listings/sponsored-listings.service.ts UpdateListingInput',
   'api/sponsored-listings/sponsored-listings.service.ts TrackClickInput',
-  'api/webhooks/deliveries.service.ts WebhookTestInput',
-  'api/webhooks/endpoints.service.ts UpdateEndpointInput',
-  'api/webhooks/endpoints.service.ts CreateEndpointInput',
 ]);
 
 function sources(dir: string): string[] {

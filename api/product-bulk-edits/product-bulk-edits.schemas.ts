@@ -1,7 +1,8 @@
 /** DTOs and enums of the product bulk edits area and of the eight `POST /catalog/products/bulk/*` operations. */
 import Joi from 'joi';
 import { dto } from '../http/route';
-import { dateTime, oneOf, storeId, uuid } from '../http/schema-types';
+import { t, typedDto } from '../http/typed-schema';
+import { dateTime, oneOf, uuid } from '../http/schema-types';
 import { decimalPlaces, MONEY_MAX, PRODUCT_MAX_TAGS, PRODUCT_STATUSES } from '../products/products.schemas';
 
 /** Product bulk edit `action` and `status`: the specification's enumerated values. */
@@ -28,18 +29,19 @@ export const BULK_MAX_PRODUCTS = 10_000;
 export const PERCENT_MAX = 1_000;
 
 const productIds = () =>
-  Joi.array()
+  t.array(
     // Lowercased first so that unique() compares in linear time (a comparator would be quadratic on 10 000 ids).
-    .items(uuid().lowercase())
-    .min(1)
-    .max(BULK_MAX_PRODUCTS)
-    .unique()
-    .required()
-    .description(
-      `1 to ${BULK_MAX_PRODUCTS} distinct product ids of the store. An id that is not a product of the store (unknown, of another store or of another tenant) fails the whole request with 400 invalid_product listing the ids, and nothing changes.`,
-    );
+    t.string(uuid().lowercase()),
+    Joi.array()
+      .min(1)
+      .max(BULK_MAX_PRODUCTS)
+      .unique()
+      .description(
+        `1 to ${BULK_MAX_PRODUCTS} distinct product ids of the store. An id that is not a product of the store (unknown, of another store or of another tenant) fails the whole request with 400 invalid_product listing the ids, and nothing changes.`,
+      ),
+  );
 
-const selection = { storeId: storeId(), productIds: productIds() };
+const selection = { storeId: t.storeId(), productIds: productIds().required() };
 
 /** A decimal given as a JSON number with at most 4 decimals, never rounded by validation. */
 const decimal = (min: number, max: number) =>
@@ -48,73 +50,93 @@ const decimal = (min: number, max: number) =>
     .max(max)
     .custom((value: number, helpers) => (decimalPlaces(value) > 4 ? helpers.error('number.precision', { limit: 4 }) : value));
 
-export const ProductIdsBodyDto = dto('ProductIdsBodyDto', Joi.object(selection).description('The products to act on.'));
+export const ProductIdsBodyDto = typedDto(
+  'ProductIdsBodyDto',
+  t.object(selection).rules((o) => o.description('The products to act on.')),
+);
 
-export const BulkSetCategoryDto = dto(
+export const BulkSetCategoryDto = typedDto(
   'BulkSetCategoryDto',
-  Joi.object({
+  t.object({
     ...selection,
-    categoryId: uuid()
-      .allow(null)
-      .required()
-      .description(
-        "A category of the store (else 400 invalid_category): it becomes each product's only category. null removes every category. The product's attribute values are checked against the attributes of the new category as on a replace: an unknown attribute (unknown_attribute), a wrong value (invalid_attribute) or, for a PUBLISHED product, a missing required attribute (missing_required_attributes) fails that product.",
-      ),
+    categoryId: t
+      .string(
+        uuid().description(
+          "A category of the store (else 400 invalid_category): it becomes each product's only category. null removes every category. The product's attribute values are checked against the attributes of the new category as on a replace: an unknown attribute (unknown_attribute), a wrong value (invalid_attribute) or, for a PUBLISHED product, a missing required attribute (missing_required_attributes) fails that product.",
+        ),
+      )
+      .nullable()
+      .required(),
   }),
 );
 
-export const BulkSetProductStatusDto = dto(
+export const BulkSetProductStatusDto = typedDto(
   'BulkSetProductStatusDto',
-  Joi.object({
+  t.object({
     ...selection,
-    status: oneOf(PRODUCT_STATUSES)
-      .required()
-      .description(
-        'The new status. PUBLISHED applies the publish rule (a product missing a required attribute of its categories fails with missing_required_attributes) and sets publishedAt.',
-      ),
+    status: t
+      .oneOf(PRODUCT_STATUSES, (s) =>
+        s.description(
+          'The new status. PUBLISHED applies the publish rule (a product missing a required attribute of its categories fails with missing_required_attributes) and sets publishedAt.',
+        ),
+      )
+      .required(),
   }),
 );
 
-export const BulkUpdatePriceDto = dto(
+export const BulkUpdatePriceDto = typedDto(
   'BulkUpdatePriceDto',
-  Joi.object({
-    ...selection,
-    mode: oneOf(PRICE_CHANGE_MODES)
-      .required()
-      .description(
-        'SET: the price becomes value. ADD: value is added (negative lowers the price). PERCENT: the price changes by value percent (-10 lowers it by a tenth).',
+  t
+    .object({
+      ...selection,
+      mode: t
+        .oneOf(PRICE_CHANGE_MODES, (s) =>
+          s.description(
+            'SET: the price becomes value. ADD: value is added (negative lowers the price). PERCENT: the price changes by value percent (-10 lowers it by a tenth).',
+          ),
+        )
+        .required(),
+      // Both custom rules only check the number and return it as it is.
+      value: t
+        .number(
+          decimal(-MONEY_MAX, MONEY_MAX)
+            .custom((value: number, helpers) => {
+              const mode = (helpers.state.ancestors[0] as { mode?: string }).mode;
+              const [min, max] = mode === 'PERCENT' ? [-100, PERCENT_MAX] : mode === 'SET' ? [0, MONEY_MAX] : [-MONEY_MAX, MONEY_MAX];
+              if (value < min) return helpers.error('number.min', { limit: min });
+              if (value > max) return helpers.error('number.max', { limit: max });
+              if (value === 0 && mode !== 'SET') return helpers.error('any.invalid');
+              return value;
+            })
+            .description(
+              `SET: 0 to ${MONEY_MAX}; ADD: -${MONEY_MAX} to ${MONEY_MAX}, not 0; PERCENT: -100 to ${PERCENT_MAX}, not 0. At most 4 decimals (more are refused, never rounded).`,
+            ),
+        )
+        .required(),
+    })
+    .rules((o) =>
+      o.description(
+        "Changes the product price and every variant's own price (variants without their own price follow the product). Computed in exact decimals; each result is rounded half away from zero to the minor unit of the product's currency (2 decimals for EUR, 0 for JPY, 3 for KWD). A product whose new price (or a variant's) would be below 0 fails with negative_price, above 1000000000 with price_too_high, and below its compare-at price with compare_at_below_price; it keeps its prices. Compare-at prices are not changed.",
       ),
-    value: decimal(-MONEY_MAX, MONEY_MAX)
-      .required()
-      .custom((value: number, helpers) => {
-        const mode = (helpers.state.ancestors[0] as { mode?: string }).mode;
-        const [min, max] = mode === 'PERCENT' ? [-100, PERCENT_MAX] : mode === 'SET' ? [0, MONEY_MAX] : [-MONEY_MAX, MONEY_MAX];
-        if (value < min) return helpers.error('number.min', { limit: min });
-        if (value > max) return helpers.error('number.max', { limit: max });
-        if (value === 0 && mode !== 'SET') return helpers.error('any.invalid');
-        return value;
-      })
-      .description(
-        `SET: 0 to ${MONEY_MAX}; ADD: -${MONEY_MAX} to ${MONEY_MAX}, not 0; PERCENT: -100 to ${PERCENT_MAX}, not 0. At most 4 decimals (more are refused, never rounded).`,
-      ),
-  }).description(
-    "Changes the product price and every variant's own price (variants without their own price follow the product). Computed in exact decimals; each result is rounded half away from zero to the minor unit of the product's currency (2 decimals for EUR, 0 for JPY, 3 for KWD). A product whose new price (or a variant's) would be below 0 fails with negative_price, above 1000000000 with price_too_high, and below its compare-at price with compare_at_below_price; it keeps its prices. Compare-at prices are not changed.",
-  ),
+    ),
 );
 
-export const BulkProductTagsDto = dto(
+export const BulkProductTagsDto = typedDto(
   'BulkProductTagsDto',
-  Joi.object({
+  t.object({
     ...selection,
-    tagIds: Joi.array()
-      .items(uuid().lowercase())
-      .min(1)
-      .max(PRODUCT_MAX_TAGS)
-      .unique()
-      .required()
-      .description(
-        `1 to ${PRODUCT_MAX_TAGS} distinct product tags of the store (else 400 invalid_tag). Adding more than a product may hold (${PRODUCT_MAX_TAGS}) fails that product with too_many_tags.`,
-      ),
+    tagIds: t
+      .array(
+        t.string(uuid().lowercase()),
+        Joi.array()
+          .min(1)
+          .max(PRODUCT_MAX_TAGS)
+          .unique()
+          .description(
+            `1 to ${PRODUCT_MAX_TAGS} distinct product tags of the store (else 400 invalid_tag). Adding more than a product may hold (${PRODUCT_MAX_TAGS}) fails that product with too_many_tags.`,
+          ),
+      )
+      .required(),
   }),
 );
 

@@ -10,21 +10,26 @@
  */
 import { ProductBulkEdit } from '../../storage/entities';
 import type { BulkEditAction, BulkEditOperation, BulkEditStatus } from '../../storage/entities/product-bulk-edit.entity';
-import type { ProductStatus } from '../../storage/entities/product.entity';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { BadRequestError, ConflictError, type FieldError, type ProblemBody } from '../../lib/errors';
 import { requireStore } from '../../domain/store-access';
 import { checkCategories, checkTags } from '../../domain/product-rules';
 import { bulkEditNotFound, runBulkEdit } from './product-bulk-edits.engine';
-import { restoreBlocker, type BulkParams, type PriceMode } from './product-bulk-edits.operations';
-import { BULK_EDIT_ACTIONS, BULK_EDIT_STATUSES } from './product-bulk-edits.schemas';
+import { restoreBlocker, type BulkParams } from './product-bulk-edits.operations';
+import {
+  BULK_EDIT_ACTIONS,
+  BULK_EDIT_STATUSES,
+  type BulkProductTagsDto,
+  type BulkSetCategoryDto,
+  type BulkSetProductStatusDto,
+  type BulkUpdatePriceDto,
+  type ProductIdsBodyDto,
+} from './product-bulk-edits.schemas';
+import type { InputOf } from '../http/typed-schema';
 import { PRODUCT_BULK_EDITS_ERRORS, productBulkEditsError } from './product-bulk-edits.errors';
 
-export interface ProductIdsInput {
-  storeId: string;
-  productIds: string[];
-}
+export type ProductIdsInput = InputOf<typeof ProductIdsBodyDto>;
 
 const ACTIONS: Record<Exclude<BulkEditOperation, 'revert'>, BulkEditAction> = {
   publish: 'UPDATE_STATUS',
@@ -82,10 +87,10 @@ async function bulk(
 export const bulkPublish = (ctx: RequestContext, input: ProductIdsInput) => bulk(ctx, 'publish', input, { status: 'PUBLISHED' });
 export const bulkArchive = (ctx: RequestContext, input: ProductIdsInput) => bulk(ctx, 'archive', input, { status: 'ARCHIVED' });
 export const bulkHardDelete = (ctx: RequestContext, input: ProductIdsInput) => bulk(ctx, 'hard-delete', input, {});
-export const bulkSetStatus = (ctx: RequestContext, input: ProductIdsInput & { status: ProductStatus }) =>
+export const bulkSetStatus = (ctx: RequestContext, input: InputOf<typeof BulkSetProductStatusDto>) =>
   bulk(ctx, 'set-status', input, { status: input.status });
 
-export const bulkSetCategory = (ctx: RequestContext, input: ProductIdsInput & { categoryId: string | null }) =>
+export const bulkSetCategory = (ctx: RequestContext, input: InputOf<typeof BulkSetCategoryDto>) =>
   bulk(ctx, 'set-category', input, { categoryId: input.categoryId === null ? null : input.categoryId.toLowerCase() }, async (tx) => {
     if (input.categoryId === null) return;
     try {
@@ -98,10 +103,10 @@ export const bulkSetCategory = (ctx: RequestContext, input: ProductIdsInput & { 
     }
   });
 
-export const bulkUpdatePrice = (ctx: RequestContext, input: ProductIdsInput & { mode: PriceMode; value: number }) =>
+export const bulkUpdatePrice = (ctx: RequestContext, input: InputOf<typeof BulkUpdatePriceDto>) =>
   bulk(ctx, 'update-price', input, { mode: input.mode, value: input.value });
 
-const tagsOp = (operation: 'add-tags' | 'remove-tags') => (ctx: RequestContext, input: ProductIdsInput & { tagIds: string[] }) =>
+const tagsOp = (operation: 'add-tags' | 'remove-tags') => (ctx: RequestContext, input: InputOf<typeof BulkProductTagsDto>) =>
   bulk(ctx, operation, input, { tagIds: input.tagIds.map((t) => t.toLowerCase()) }, (tx) => checkTags(tx, input.storeId, input.tagIds));
 export const bulkAddTags = tagsOp('add-tags');
 export const bulkRemoveTags = tagsOp('remove-tags');

@@ -39,7 +39,6 @@ const NOT_YET_DERIVED = new Set<string>([
   'api/flash-sales/flash-sales.service.ts CreateCampaignInput',
   'api/pricing/pricing.service.ts CreateRuleInput',
   'api/pricing/pricing.service.ts ComputeInput',
-  'api/product-bulk-edits/product-bulk-edits.service.ts ProductIdsInput',
   'api/products/products.service.ts VariantInput',
   'api/products/products.service.ts ProductInput',
   'api/products/products.service.ts CreateProductInput',

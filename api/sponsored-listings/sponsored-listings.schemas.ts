@@ -5,7 +5,8 @@
  */
 import Joi from 'joi';
 import { dto } from '../http/route';
-import { dateTime, money, oneOf, storeId, text, uuid } from '../http/schema-types';
+import { t, typedDto } from '../http/typed-schema';
+import { dateTime, money, text, uuid } from '../http/schema-types';
 import { normaliseSearchText } from '../../domain/sponsored-keywords';
 
 /** Sponsored listing status: the specification's enumerated values. */
@@ -31,49 +32,62 @@ const keyword = (): Joi.StringSchema =>
       'keyword.long': `{{#label}} must be at most ${KEYWORD_MAX_LENGTH} characters after normalisation`,
     });
 
-const keywords = (): Joi.ArraySchema =>
-  Joi.array()
-    .items(keyword())
-    .max(KEYWORDS_MAX)
-    .unique()
-    .description(
-      `0 to ${KEYWORDS_MAX} keywords, each 1 to ${KEYWORD_MAX_LENGTH} characters after normalisation: Unicode NFKC, lowercase, and every run of characters that are not letters or digits becomes one space ("T-Shirt" is stored as "t shirt"); a keyword with no letter or digit, and a duplicate after normalisation, answer 400. The listing is shown for a search whose normalised query contains one of its keywords as whole word(s) (the keyword "red shoe" matches the query "Cheap RED shoe" but not "red shoes" or "shoe red"). No keywords: shown for every search of the store, an empty query included.`,
-    );
+// keyword() normalises the keyword (its custom rule converts), still to a string.
+const keywords = () =>
+  t.array(
+    t.custom<string>(keyword()),
+    Joi.array()
+      .max(KEYWORDS_MAX)
+      .unique()
+      .description(
+        `0 to ${KEYWORDS_MAX} keywords, each 1 to ${KEYWORD_MAX_LENGTH} characters after normalisation: Unicode NFKC, lowercase, and every run of characters that are not letters or digits becomes one space ("T-Shirt" is stored as "t shirt"); a keyword with no letter or digit, and a duplicate after normalisation, answer 400. The listing is shown for a search whose normalised query contains one of its keywords as whole word(s) (the keyword "red shoe" matches the query "Cheap RED shoe" but not "red shoes" or "shoe red"). No keywords: shown for every search of the store, an empty query included.`,
+      ),
+  );
 
 /** Amounts are exact: more than 4 decimals is a 400, never silently rounded. */
 const exactMoney = (): Joi.NumberSchema => money().prefs({ convert: false });
-const costPerClick = (): Joi.NumberSchema =>
-  exactMoney().description("What one counted click costs, 0 to 1,000,000,000 (at most 4 decimals), in the store's currency.");
-const budget = (): Joi.NumberSchema =>
-  exactMoney()
-    .greater(0)
-    .allow(null)
-    .description(
-      "Total the listing may spend, greater than 0 (at most 4 decimals), in the store's currency; null means no limit. The click that reaches the budget is charged only what is left and ends the listing (endedReason BUDGET). On update it must stay greater than what is already spent (409 budget_not_above_spent).",
-    );
-const endsAt = (): Joi.DateSchema =>
-  dateTime()
-    .greater('now')
-    .allow(null)
-    .description(
-      'ISO 8601 date-time in the future and after startsAt, or null for no end. When it passes the listing is ENDED (endedReason END_DATE).',
-    );
+const costPerClick = () =>
+  t.number(exactMoney().description("What one counted click costs, 0 to 1,000,000,000 (at most 4 decimals), in the store's currency."));
+const budget = () =>
+  t
+    .number(
+      exactMoney()
+        .greater(0)
+        .description(
+          "Total the listing may spend, greater than 0 (at most 4 decimals), in the store's currency; null means no limit. The click that reaches the budget is charged only what is left and ends the listing (endedReason BUDGET). On update it must stay greater than what is already spent (409 budget_not_above_spent).",
+        ),
+    )
+    .nullable();
+const endsAt = () =>
+  t
+    .date(
+      dateTime()
+        .greater('now')
+        .description(
+          'ISO 8601 date-time in the future and after startsAt, or null for no end. When it passes the listing is ENDED (endedReason END_DATE).',
+        ),
+    )
+    .nullable();
 
-export const CreateSponsoredListingDto = dto(
+export const CreateSponsoredListingDto = typedDto(
   'CreateSponsoredListingDto',
-  Joi.object({
-    storeId: storeId(),
-    productId: uuid()
-      .required()
-      .description(
-        "The product to promote: a product of the store (another store's or tenant's product answers 404 product_not_found). Only a published product appears in storefront results. A product can have one listing that is not ENDED at a time (409 sponsored_listing_exists).",
-      ),
-    status: oneOf(['ACTIVE', 'PAUSED'] as const)
-      .default('ACTIVE')
-      .description('ACTIVE (default) or PAUSED; a listing is never created ENDED.'),
+  t.object({
+    storeId: t.storeId(),
+    productId: t
+      .string(
+        uuid().description(
+          "The product to promote: a product of the store (another store's or tenant's product answers 404 product_not_found). Only a published product appears in storefront results. A product can have one listing that is not ENDED at a time (409 sponsored_listing_exists).",
+        ),
+      )
+      .required(),
+    status: t
+      .oneOf(['ACTIVE', 'PAUSED'] as const, (s) => s.description('ACTIVE (default) or PAUSED; a listing is never created ENDED.'))
+      .default('ACTIVE'),
     keywords: keywords().default([]),
-    startsAt: dateTime().description(
-      'ISO 8601 date-time from which the listing is shown; default now. May be in the future (scheduled) or the past.',
+    startsAt: t.date(
+      dateTime().description(
+        'ISO 8601 date-time from which the listing is shown; default now. May be in the future (scheduled) or the past.',
+      ),
     ),
     endsAt: endsAt(),
     budget: budget(),
@@ -81,32 +95,42 @@ export const CreateSponsoredListingDto = dto(
   }),
 );
 
-export const UpdateSponsoredListingDto = dto(
+export const UpdateSponsoredListingDto = typedDto(
   'UpdateSponsoredListingDto',
-  Joi.object({
-    status: oneOf(SPONSORED_LISTING_STATUSES).description(
-      'ACTIVE and PAUSED switch between each other. ENDED ends the listing now (endedReason MANUAL). An ENDED listing is reactivated by asking for ACTIVE or PAUSED, only when, with the other fields of the same request applied, its end date is in the future (or removed) and its budget is above what it spent (or removed); otherwise 409 sponsored_listing_ended. Reactivating clears endedAt and endedReason, and answers 409 sponsored_listing_exists when the product has another listing that is not ENDED. Changing other fields of an ENDED listing without a status keeps it ENDED.',
-    ),
-    keywords: keywords(),
-    startsAt: dateTime().description('ISO 8601 date-time from which the listing is shown; must stay before endsAt.'),
-    endsAt: endsAt(),
-    budget: budget(),
-    costPerClick: costPerClick(),
-  })
-    .min(1)
-    .description('Changes only the fields given; at least one. The product of a listing cannot change.'),
+  t
+    .object({
+      status: t.oneOf(SPONSORED_LISTING_STATUSES, (s) =>
+        s.description(
+          'ACTIVE and PAUSED switch between each other. ENDED ends the listing now (endedReason MANUAL). An ENDED listing is reactivated by asking for ACTIVE or PAUSED, only when, with the other fields of the same request applied, its end date is in the future (or removed) and its budget is above what it spent (or removed); otherwise 409 sponsored_listing_ended. Reactivating clears endedAt and endedReason, and answers 409 sponsored_listing_exists when the product has another listing that is not ENDED. Changing other fields of an ENDED listing without a status keeps it ENDED.',
+        ),
+      ),
+      keywords: keywords(),
+      startsAt: t.date(dateTime().description('ISO 8601 date-time from which the listing is shown; must stay before endsAt.')),
+      endsAt: endsAt(),
+      budget: budget(),
+      costPerClick: costPerClick(),
+    })
+    .rules((o) => o.min(1).description('Changes only the fields given; at least one. The product of a listing cannot change.')),
 );
 
-export const TrackSponsoredClickDto = dto(
+export const TrackSponsoredClickDto = typedDto(
   'TrackSponsoredClickDto',
-  Joi.object({
-    listingId: uuid().required().description('The sponsored listing that was clicked (the listingId of the sponsored search result).'),
-    storeId: storeId(),
-    productId: uuid().description("The product that was clicked; when given it must be the listing's product or the click is not counted."),
-    visitorId: text(1, 100).description(
-      'An anonymous visitor id of the storefront (e.g. a first-party cookie value). Repeated clicks on one listing from the same visitor and client address within 30 seconds count once; without it the user agent stands in for the visitor.',
+  t.object({
+    listingId: t
+      .string(uuid().description('The sponsored listing that was clicked (the listingId of the sponsored search result).'))
+      .required(),
+    storeId: t.storeId(),
+    productId: t.string(
+      uuid().description("The product that was clicked; when given it must be the listing's product or the click is not counted."),
     ),
-    query: Joi.string().max(200).allow('').description('The search query that showed the listing (at most 200 characters); informational.'),
+    visitorId: t.string(
+      text(1, 100).description(
+        'An anonymous visitor id of the storefront (e.g. a first-party cookie value). Repeated clicks on one listing from the same visitor and client address within 30 seconds count once; without it the user agent stands in for the visitor.',
+      ),
+    ),
+    query: t.string(
+      Joi.string().max(200).allow('').description('The search query that showed the listing (at most 200 characters); informational.'),
+    ),
   }),
 );
 

@@ -22,6 +22,8 @@ import { hashedLimitKey, type RateLimitRule } from '../../storage/rate-limit';
 import { requireStore, storeNotFound } from '../../domain/store-access';
 import { CLICK_SQL, END_DUE_SQL, SPONSORED_TOPIC } from './sponsored-listings.sql';
 import { sponsoredListingsError } from './sponsored-listings.errors';
+import type { CreateSponsoredListingDto, TrackSponsoredClickDto, UpdateSponsoredListingDto } from './sponsored-listings.schemas';
+import type { InputOf } from '../http/typed-schema';
 
 export interface SponsoredListingView {
   id: string;
@@ -145,16 +147,7 @@ export async function listListings(
 
 // ---- create --------------------------------------------------------------------------------------
 
-export interface CreateListingInput {
-  storeId: string;
-  productId: string;
-  status: 'ACTIVE' | 'PAUSED';
-  keywords: string[];
-  startsAt?: Date;
-  endsAt?: Date | null;
-  budget?: number | null;
-  costPerClick: number;
-}
+export type CreateListingInput = InputOf<typeof CreateSponsoredListingDto>;
 
 export async function createListing(ctx: RequestContext, body: CreateListingInput): Promise<SponsoredListingView> {
   return inTransaction(ctx, async (tx) => {
@@ -212,14 +205,7 @@ async function loadForWrite(tx: RequestContext, id: string): Promise<SponsoredLi
   return row;
 }
 
-export interface UpdateListingInput {
-  status?: SponsoredListingStatus;
-  keywords?: string[];
-  startsAt?: Date;
-  endsAt?: Date | null;
-  budget?: number | null;
-  costPerClick?: number;
-}
+export type UpdateListingInput = InputOf<typeof UpdateSponsoredListingDto>;
 
 export async function updateListing(ctx: RequestContext, id: string, body: UpdateListingInput): Promise<SponsoredListingView> {
   return inTransaction(ctx, async (tx) => {
@@ -314,13 +300,7 @@ export const CLICK_LIMITS = {
   perClient: { limit: 10, windowSeconds: 3600 },
 } satisfies Record<string, RateLimitRule>;
 
-export interface TrackClickInput {
-  listingId: string;
-  storeId: string;
-  productId?: string;
-  visitorId?: string;
-  query?: string;
-}
+export type TrackClickInput = InputOf<typeof TrackSponsoredClickDto>;
 
 /** Whether the click was counted (internal: the HTTP answer is the same 202 either way). */
 export async function trackClick(ctx: RequestContext, body: TrackClickInput): Promise<boolean> {

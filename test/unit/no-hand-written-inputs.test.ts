@@ -42,9 +42,6 @@ const NOT_YET_DERIVED = new Set<string>([
   'api/products/products.service.ts VariantInput',
   'api/products/products.service.ts ProductInput',
   'api/products/products.service.ts CreateProductInput',
-  'api/sponsored-listings/sponsored-listings.service.ts CreateListingInput',
-  'api/sponsored-listings/sponsored-listings.service.ts UpdateListingInput',
-  'api/sponsored-listings/sponsored-listings.service.ts TrackClickInput',
 ]);
 
 function sources(dir: string): string[] {

@@ -5,8 +5,9 @@
  */
 import Joi from 'joi';
 import { dto } from '../http/route';
+import { t, typedDto } from '../http/typed-schema';
 import { catalogSlug } from '../../domain/slugs';
-import { dateTime, int, oneOf, storeId, text, uuid } from '../http/schema-types';
+import { dateTime, int, text, uuid } from '../http/schema-types';
 
 export const FLASH_SALE_STATUSES = ['DRAFT', 'PUBLISHED', 'ARCHIVED'] as const;
 export const FLASH_SALE_PHASES = ['UPCOMING', 'RUNNING', 'ENDED'] as const;
@@ -35,81 +36,105 @@ const salePrice = (): Joi.NumberSchema =>
       "The sale unit price in the product's currency, 0 to 1,000,000,000 (at most 4 decimals); every variant costs at most this. Not below the product's price: no offer (the product keeps its price).",
     );
 
-const products = (): Joi.ArraySchema =>
-  Joi.array()
-    .items(
-      Joi.object({
-        productId: uuid().required().description('A product of the store (404 product_not_found otherwise), at most once.'),
-        salePrice: salePrice(),
-        discountPercent: percent(),
-        stockCap: int(1, STOCK_CAP_MAX)
-          .allow(null)
-          .description(
-            `How many units may sell at the flash price (1 to ${STOCK_CAP_MAX}); null or absent: no cap. Once soldCount reaches it the product goes back to its normal price (and is re-indexed).`,
-          ),
-      })
-        .xor('salePrice', 'discountPercent')
-        .description('Exactly one of salePrice and discountPercent (400 otherwise).'),
-    )
-    .max(CAMPAIGN_PRODUCTS_MAX)
-    .unique('productId')
-    .description(
-      `0 to ${CAMPAIGN_PRODUCTS_MAX} products on sale. On update the list is replaced as a whole; products that stay keep their soldCount.`,
-    );
+/** A product of a campaign's body (ProductInput of the service). */
+export const CampaignProductInput = t
+  .object({
+    productId: t.string(uuid().description('A product of the store (404 product_not_found otherwise), at most once.')).required(),
+    salePrice: t.number(salePrice()),
+    discountPercent: t.number(percent()),
+    stockCap: t
+      .number(
+        int(1, STOCK_CAP_MAX).description(
+          `How many units may sell at the flash price (1 to ${STOCK_CAP_MAX}); null or absent: no cap. Once soldCount reaches it the product goes back to its normal price (and is re-indexed).`,
+        ),
+      )
+      .nullable(),
+  })
+  .rules((o) => o.xor('salePrice', 'discountPercent').description('Exactly one of salePrice and discountPercent (400 otherwise).'));
 
-const categories = (): Joi.ArraySchema =>
-  Joi.array()
-    .items(
-      Joi.object({
-        categoryId: uuid()
-          .required()
-          .description(
-            'A category of the store (404 category_not_found otherwise): all its products and those of its subtree, at most once.',
-          ),
-        discountPercent: percent().required(),
-      }),
+const products = () =>
+  t.array(
+    CampaignProductInput,
+    Joi.array()
+      .max(CAMPAIGN_PRODUCTS_MAX)
+      .unique('productId')
+      .description(
+        `0 to ${CAMPAIGN_PRODUCTS_MAX} products on sale. On update the list is replaced as a whole; products that stay keep their soldCount.`,
+      ),
+  );
+
+/** A category of a campaign's body (CategoryInput of the service). */
+export const CampaignCategoryInput = t.object({
+  categoryId: t
+    .string(
+      uuid().description(
+        'A category of the store (404 category_not_found otherwise): all its products and those of its subtree, at most once.',
+      ),
     )
-    .max(CAMPAIGN_CATEGORIES_MAX)
-    .unique('categoryId')
-    .description(
-      `0 to ${CAMPAIGN_CATEGORIES_MAX} categories on sale by percentage (no stock caps). On update the list is replaced as a whole.`,
-    );
+    .required(),
+  discountPercent: t.number(percent()).required(),
+});
+
+const categories = () =>
+  t.array(
+    CampaignCategoryInput,
+    Joi.array()
+      .max(CAMPAIGN_CATEGORIES_MAX)
+      .unique('categoryId')
+      .description(
+        `0 to ${CAMPAIGN_CATEGORIES_MAX} categories on sale by percentage (no stock caps). On update the list is replaced as a whole.`,
+      ),
+  );
 
 const fields = {
-  name: text(1, 120).trim().description('1 to 120 characters.'),
-  slug: catalogSlug().description(
-    'Lowercase letters, digits and single hyphens (1 to 120); derived from the name when left out on create (with -2, -3, … until free). Unique per store among all its campaigns, archived ones included, case-insensitively (409 slug_taken).',
+  name: t.string(text(1, 120).trim().description('1 to 120 characters.')),
+  slug: t.string(
+    catalogSlug().description(
+      'Lowercase letters, digits and single hyphens (1 to 120); derived from the name when left out on create (with -2, -3, … until free). Unique per store among all its campaigns, archived ones included, case-insensitively (409 slug_taken).',
+    ),
   ),
-  description: Joi.string().max(2000).allow('', null).description('Plain text shown on the storefront, at most 2000 characters.'),
-  status: oneOf(['DRAFT', 'PUBLISHED'] as const).description(
-    'DRAFT (default on create: not live, not public) or PUBLISHED (live during its window, readable publicly). ARCHIVED is reached only by DELETE.',
+  description: t
+    .string(Joi.string().max(2000).allow('').description('Plain text shown on the storefront, at most 2000 characters.'))
+    .nullable(),
+  status: t.oneOf(['DRAFT', 'PUBLISHED'] as const, (s) =>
+    s.description(
+      'DRAFT (default on create: not live, not public) or PUBLISHED (live during its window, readable publicly). ARCHIVED is reached only by DELETE.',
+    ),
   ),
-  startsAt: dateTime().description('ISO 8601 date-time at which the sale starts (inclusive).'),
-  endsAt: dateTime().description('ISO 8601 date-time at which the sale ends (exclusive): after startsAt, and in the future when set.'),
+  startsAt: t.date(dateTime().description('ISO 8601 date-time at which the sale starts (inclusive).')),
+  endsAt: t.date(
+    dateTime().description('ISO 8601 date-time at which the sale ends (exclusive): after startsAt, and in the future when set.'),
+  ),
   products: products(),
   categories: categories(),
 };
 
-export const CreateFlashSaleCampaignDto = dto(
+export const CreateFlashSaleCampaignDto = typedDto(
   'CreateFlashSaleCampaignDto',
-  Joi.object({
-    storeId: storeId(),
-    ...fields,
-    name: fields.name.required(),
-    status: fields.status.default('DRAFT'),
-    startsAt: fields.startsAt.required(),
-    endsAt: fields.endsAt.required(),
-    products: fields.products.default([]),
-    categories: fields.categories.default([]),
-  }).description(`A flash-sale campaign of the store. ${PRECEDENCE}`),
+  t
+    .object({
+      storeId: t.storeId(),
+      ...fields,
+      name: fields.name.required(),
+      status: fields.status.default('DRAFT'),
+      startsAt: fields.startsAt.required(),
+      endsAt: fields.endsAt.required(),
+      products: fields.products.default([]),
+      categories: fields.categories.default([]),
+    })
+    .rules((o) => o.description(`A flash-sale campaign of the store. ${PRECEDENCE}`)),
 );
 
-export const UpdateFlashSaleCampaignDto = dto(
+export const UpdateFlashSaleCampaignDto = typedDto(
   'UpdateFlashSaleCampaignDto',
-  Joi.object(fields)
-    .min(1)
-    .description(
-      'Changes only the fields given (at least one); the window is checked as a whole (endsAt after startsAt; a changed endsAt in the future). An archived campaign takes no changes (409 flash_sale_archived).',
+  t
+    .object(fields)
+    .rules((o) =>
+      o
+        .min(1)
+        .description(
+          'Changes only the fields given (at least one); the window is checked as a whole (endsAt after startsAt; a changed endsAt in the future). An archived campaign takes no changes (409 flash_sale_archived).',
+        ),
     ),
 );
 

@@ -31,6 +31,13 @@ import { asPriceVisibility, pricesShown } from '../../domain/price-visibility';
 import { searchEngineOf } from '../../search/public-search';
 import type { RawJson } from '../../lib/raw-json';
 import { flashSalesError } from './flash-sales.errors';
+import type {
+  CampaignCategoryInput,
+  CampaignProductInput,
+  CreateFlashSaleCampaignDto,
+  UpdateFlashSaleCampaignDto,
+} from './flash-sales.schemas';
+import type { InputOf } from '../http/typed-schema';
 
 type Phase = 'UPCOMING' | 'RUNNING' | 'ENDED';
 
@@ -128,17 +135,9 @@ async function itemsOf(ctx: RequestContext, campaignIds: string[]): Promise<Map<
 
 // ---- input checks --------------------------------------------------------------------------------
 
-export interface ProductInput {
-  productId: string;
-  salePrice?: number;
-  discountPercent?: number;
-  stockCap?: number | null;
-}
+export type ProductInput = InputOf<typeof CampaignProductInput>;
 
-export interface CategoryInput {
-  categoryId: string;
-  discountPercent: number;
-}
+export type CategoryInput = InputOf<typeof CampaignCategoryInput>;
 
 function checkWindow(startsAt: Date, endsAt: Date, endsChanged: boolean): void {
   const errors: Array<{ path: string; message: string }> = [];
@@ -346,17 +345,7 @@ async function afterCommit(ctx: RequestContext, write: Promise<CampaignView>): P
   return view;
 }
 
-export interface CreateCampaignInput {
-  storeId: string;
-  name: string;
-  slug?: string;
-  description?: string | null;
-  status: 'DRAFT' | 'PUBLISHED';
-  startsAt: Date;
-  endsAt: Date;
-  products: ProductInput[];
-  categories: CategoryInput[];
-}
+export type CreateCampaignInput = InputOf<typeof CreateFlashSaleCampaignDto>;
 
 export async function createCampaign(ctx: RequestContext, body: CreateCampaignInput): Promise<CampaignView> {
   return afterCommit(
@@ -399,7 +388,7 @@ export async function createCampaign(ctx: RequestContext, body: CreateCampaignIn
   );
 }
 
-export type UpdateCampaignInput = Partial<Omit<CreateCampaignInput, 'storeId'>>;
+export type UpdateCampaignInput = InputOf<typeof UpdateFlashSaleCampaignDto>;
 
 async function loadForWrite(tx: RequestContext, id: string): Promise<{ row: FlashSaleCampaign; items: FlashSaleItem[] }> {
   const found = await findOwn(tx, id);

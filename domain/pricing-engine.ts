@@ -374,6 +374,10 @@ async function storeCurrencies(db: Queryable, storeIds: string[]): Promise<Map<s
 
 // ---- public price (search index) -------------------------------------------------------------------
 
+/**
+ * A product row as the product document, the storefront and flash sales read it (snake_case columns),
+ * not a request body: no DTO to derive it from.
+ */
 export interface PublicPriceInput {
   id: string;
   store_id: string;
@@ -438,6 +442,10 @@ export async function publicPrices(
 
 // ---- lines (compute, orders) -----------------------------------------------------------------------
 
+/**
+ * A line to price, from the compute body (api/pricing ComputeInput) or an order's lines: the engine's own
+ * argument, shared by callers whose bodies differ, so it is not derived from one DTO.
+ */
 export interface PriceLineInput {
   productId: string;
   variantId?: string | null;

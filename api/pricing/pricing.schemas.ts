@@ -6,7 +6,8 @@
  */
 import Joi from 'joi';
 import { dto } from '../http/route';
-import { bool, dateTime, int, oneOf, storeId, text, uuid } from '../http/schema-types';
+import { t, typedDto } from '../http/typed-schema';
+import { bool, dateTime, int, text, uuid } from '../http/schema-types';
 
 export const PRICING_RULE_TYPES = ['PERCENT', 'FIXED_AMOUNT', 'FIXED_PRICE'] as const;
 export const PRICING_RULE_SCOPES = ['ALL', 'PRODUCTS', 'CATEGORIES', 'BRANDS', 'COLLECTIONS'] as const;
@@ -31,123 +32,156 @@ const ruleValue = (): Joi.NumberSchema =>
       "PERCENT: percent taken off, 0 to 100 with at most 2 decimals. FIXED_AMOUNT: amount taken off each unit, 0 to 1,000,000,000 (at most 4 decimals). FIXED_PRICE: the unit price set, 0 to 1,000,000,000 (applies only when lower than the price). FIXED_AMOUNT and FIXED_PRICE are in the store's currency and apply only to products priced in it. A value outside the bounds of its type answers 400.",
     );
 
-const tiers = (): Joi.ArraySchema =>
-  Joi.array()
-    .items(
-      Joi.object({
-        minQuantity: int(2, QUANTITY_MAX).required().description(`From this many units on one line (2 to ${QUANTITY_MAX}).`),
-        value: ruleValue().required(),
-      }),
-    )
-    .max(TIERS_MAX)
-    .unique('minQuantity')
-    .description(
-      `0 to ${TIERS_MAX} quantity tiers, minQuantity unique. On a line of N units the rule uses the value of the tier with the largest minQuantity ≤ N, else its own value (so a rule with value 0 and tiers discounts only from the first tier). Bounds of each value as for value.`,
-    );
+const tiers = () =>
+  t.array(
+    t.object({
+      minQuantity: t.number(int(2, QUANTITY_MAX).description(`From this many units on one line (2 to ${QUANTITY_MAX}).`)).required(),
+      value: t.number(ruleValue()).required(),
+    }),
+    Joi.array()
+      .max(TIERS_MAX)
+      .unique('minQuantity')
+      .description(
+        `0 to ${TIERS_MAX} quantity tiers, minQuantity unique. On a line of N units the rule uses the value of the tier with the largest minQuantity ≤ N, else its own value (so a rule with value 0 and tiers discounts only from the first tier). Bounds of each value as for value.`,
+      ),
+  );
 
-const targetIds = (): Joi.ArraySchema =>
-  Joi.array()
-    .items(uuid())
-    .max(TARGETS_MAX)
-    .unique()
-    .description(
-      `Ids of the products, categories, brands or collections of the store the scope names (1 to ${TARGETS_MAX}); must be empty or absent for ALL. An id that is not of the store answers 404 target_not_found. CATEGORIES reach every product of the category and of its whole subtree.`,
-    );
+const targetIds = () =>
+  t.array(
+    t.string(uuid()),
+    Joi.array()
+      .max(TARGETS_MAX)
+      .unique()
+      .description(
+        `Ids of the products, categories, brands or collections of the store the scope names (1 to ${TARGETS_MAX}); must be empty or absent for ALL. An id that is not of the store answers 404 target_not_found. CATEGORIES reach every product of the category and of its whole subtree.`,
+      ),
+  );
 
-const customerGroups = (): Joi.ArraySchema =>
-  Joi.array()
-    .items(
+const customerGroups = () =>
+  t.array(
+    t.string(
       Joi.string()
         .trim()
         .lowercase()
         .min(1)
         .max(50)
         .description('A customer group: a customer tag of the store (compared case-insensitively).'),
-    )
-    .max(GROUPS_MAX)
-    .unique()
-    .description(
-      `0 to ${GROUPS_MAX} customer groups (customer tags, case-insensitive). Empty (default): the rule applies to everyone, the public storefront price included. Otherwise only to buyers in one of the groups (computed with customerGroups or customerId), never to the public price or the search index.`,
-    );
+    ),
+    Joi.array()
+      .max(GROUPS_MAX)
+      .unique()
+      .description(
+        `0 to ${GROUPS_MAX} customer groups (customer tags, case-insensitive). Empty (default): the rule applies to everyone, the public storefront price included. Otherwise only to buyers in one of the groups (computed with customerGroups or customerId), never to the public price or the search index.`,
+      ),
+  );
 
 const window = {
-  startsAt: dateTime().allow(null).description('ISO 8601 date-time from which the rule applies; null or absent: already. Inclusive.'),
-  endsAt: dateTime()
-    .allow(null)
-    .description(
-      'ISO 8601 date-time at which the rule stops applying (exclusive), after startsAt; null or absent: no end. The search index follows both ends on time (the jobs role re-indexes the products when a window opens or closes).',
-    ),
+  startsAt: t
+    .date(dateTime().description('ISO 8601 date-time from which the rule applies; null or absent: already. Inclusive.'))
+    .nullable(),
+  endsAt: t
+    .date(
+      dateTime().description(
+        'ISO 8601 date-time at which the rule stops applying (exclusive), after startsAt; null or absent: no end. The search index follows both ends on time (the jobs role re-indexes the products when a window opens or closes).',
+      ),
+    )
+    .nullable(),
 };
 
 const ruleFields = {
-  name: text(1, 120).trim().description('1 to 120 characters, shown in compute results.'),
-  type: oneOf(PRICING_RULE_TYPES).description('PERCENT, FIXED_AMOUNT (off each unit) or FIXED_PRICE (the unit price).'),
-  value: ruleValue(),
-  scope: oneOf(PRICING_RULE_SCOPES).description(
-    'What products the rule reaches: ALL, or those named by targetIds (PRODUCTS, CATEGORIES with their subtrees, BRANDS, COLLECTIONS).',
+  name: t.string(text(1, 120).trim().description('1 to 120 characters, shown in compute results.')),
+  type: t.oneOf(PRICING_RULE_TYPES, (s) => s.description('PERCENT, FIXED_AMOUNT (off each unit) or FIXED_PRICE (the unit price).')),
+  value: t.number(ruleValue()),
+  scope: t.oneOf(PRICING_RULE_SCOPES, (s) =>
+    s.description(
+      'What products the rule reaches: ALL, or those named by targetIds (PRODUCTS, CATEGORIES with their subtrees, BRANDS, COLLECTIONS).',
+    ),
   ),
   targetIds: targetIds(),
   customerGroups: customerGroups(),
   tiers: tiers(),
   ...window,
-  priority: int(0, 1000).description('0 to 1000; higher first in the stacking order (ties: older rule first).'),
-  stackable: bool().description(
-    'false (default): an alternative, the best single rule wins; true: applied in sequence with the other stackable rules.',
+  priority: t.number(int(0, 1000).description('0 to 1000; higher first in the stacking order (ties: older rule first).')),
+  stackable: t.boolean(
+    bool().description(
+      'false (default): an alternative, the best single rule wins; true: applied in sequence with the other stackable rules.',
+    ),
   ),
-  isActive: bool().description('false switches the rule off without deleting it.'),
+  isActive: t.boolean(bool().description('false switches the rule off without deleting it.')),
 };
 
-export const CreatePricingRuleDto = dto(
+export const CreatePricingRuleDto = typedDto(
   'CreatePricingRuleDto',
-  Joi.object({
-    storeId: storeId(),
-    ...ruleFields,
-    name: ruleFields.name.required(),
-    type: ruleFields.type.required(),
-    value: ruleFields.value.required(),
-    scope: ruleFields.scope.default('ALL'),
-    targetIds: ruleFields.targetIds.default([]),
-    customerGroups: ruleFields.customerGroups.default([]),
-    tiers: ruleFields.tiers.default([]),
-    priority: ruleFields.priority.default(0),
-    stackable: ruleFields.stackable.default(false),
-    isActive: ruleFields.isActive.default(true),
-  }).description(`A price rule of the store. ${STACKING_POLICY}`),
+  t
+    .object({
+      storeId: t.storeId(),
+      ...ruleFields,
+      name: ruleFields.name.required(),
+      type: ruleFields.type.required(),
+      value: ruleFields.value.required(),
+      scope: ruleFields.scope.default('ALL'),
+      targetIds: ruleFields.targetIds.default([]),
+      customerGroups: ruleFields.customerGroups.default([]),
+      tiers: ruleFields.tiers.default([]),
+      priority: ruleFields.priority.default(0),
+      stackable: ruleFields.stackable.default(false),
+      isActive: ruleFields.isActive.default(true),
+    })
+    .rules((o) => o.description(`A price rule of the store. ${STACKING_POLICY}`)),
 );
 
-export const UpdatePricingRuleDto = dto(
+export const UpdatePricingRuleDto = typedDto(
   'UpdatePricingRuleDto',
-  Joi.object(ruleFields)
-    .min(1)
-    .description(
-      'Changes only the fields given (at least one); the result is checked as a whole (value against type, targetIds against scope, endsAt after startsAt). targetIds, customerGroups and tiers are replaced as a whole.',
+  t
+    .object(ruleFields)
+    .rules((o) =>
+      o
+        .min(1)
+        .description(
+          'Changes only the fields given (at least one); the result is checked as a whole (value against type, targetIds against scope, endsAt after startsAt). targetIds, customerGroups and tiers are replaced as a whole.',
+        ),
     ),
 );
 
-export const ComputeProductPriceDto = dto(
+export const ComputeProductPriceDto = typedDto(
   'ComputeProductPriceDto',
-  Joi.object({
-    storeId: storeId(),
-    items: Joi.array()
-      .items(
-        Joi.object({
-          productId: uuid().required().description('A product of the store (404 product_not_found otherwise; drafts can be priced).'),
-          variantId: uuid().description('A variant of that product (404 variant_not_found otherwise); its own price when it has one.'),
-          quantity: int(1, QUANTITY_MAX).default(1).description(`1 to ${QUANTITY_MAX} (default 1); chooses the tier of each rule.`),
-        }),
-      )
-      .min(1)
-      .max(COMPUTE_ITEMS_MAX)
-      .required()
-      .description(`1 to ${COMPUTE_ITEMS_MAX} lines, all priced in one currency (400 mixed_currencies otherwise).`),
-    customerGroups: customerGroups().description(
-      `The buyer's customer groups (0 to ${GROUPS_MAX}, case-insensitive): rules limited to groups apply when one matches.`,
-    ),
-    customerId: uuid().description('A customer of the store (404 customer_not_found otherwise): its tags are added to customerGroups.'),
-    at: dateTime().description(
-      'Price as at this ISO 8601 date-time (default now): which windows of rules and flash sales are open. Flash-sale stock caps use the current sold counts.',
-    ),
-  }).description(`Prices cart lines as a shopper would pay them. ${STACKING_POLICY}`),
+  t
+    .object({
+      storeId: t.storeId(),
+      items: t
+        .array(
+          t.object({
+            productId: t
+              .string(uuid().description('A product of the store (404 product_not_found otherwise; drafts can be priced).'))
+              .required(),
+            variantId: t.string(
+              uuid().description('A variant of that product (404 variant_not_found otherwise); its own price when it has one.'),
+            ),
+            quantity: t
+              .number(int(1, QUANTITY_MAX).description(`1 to ${QUANTITY_MAX} (default 1); chooses the tier of each rule.`))
+              .default(1),
+          }),
+          Joi.array()
+            .min(1)
+            .max(COMPUTE_ITEMS_MAX)
+            .description(`1 to ${COMPUTE_ITEMS_MAX} lines, all priced in one currency (400 mixed_currencies otherwise).`),
+        )
+        .required(),
+      customerGroups: customerGroups().rules((s) =>
+        s.description(
+          `The buyer's customer groups (0 to ${GROUPS_MAX}, case-insensitive): rules limited to groups apply when one matches.`,
+        ),
+      ),
+      customerId: t.string(
+        uuid().description('A customer of the store (404 customer_not_found otherwise): its tags are added to customerGroups.'),
+      ),
+      at: t.date(
+        dateTime().description(
+          'Price as at this ISO 8601 date-time (default now): which windows of rules and flash sales are open. Flash-sale stock caps use the current sold counts.',
+        ),
+      ),
+    })
+    .rules((o) => o.description(`Prices cart lines as a shopper would pay them. ${STACKING_POLICY}`)),
 );
 
 const RuleItem = Joi.object({

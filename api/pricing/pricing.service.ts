@@ -21,6 +21,8 @@ import { requireStore } from '../../domain/store-access';
 import { priceLines, type PricedLine } from '../../domain/pricing-engine';
 import { affectedProducts, enqueueRepricing } from './reprice';
 import { pricingError } from './pricing.errors';
+import type { ComputeProductPriceDto, CreatePricingRuleDto, UpdatePricingRuleDto } from './pricing.schemas';
+import type { InputOf } from '../http/typed-schema';
 
 /** A rule's own settings as the API reads and writes them (its window aside: text out, dates in). */
 interface RuleSettings {
@@ -212,11 +214,7 @@ export async function listRules(
 
 // ---- create --------------------------------------------------------------------------------------
 
-export interface CreateRuleInput extends RuleSettings {
-  storeId: string;
-  startsAt?: Date | null;
-  endsAt?: Date | null;
-}
+export type CreateRuleInput = InputOf<typeof CreatePricingRuleDto>;
 
 export async function createRule(ctx: RequestContext, body: CreateRuleInput): Promise<PricingRuleView> {
   return inTransaction(ctx, async (tx) => {
@@ -266,7 +264,7 @@ async function loadForWrite(tx: RequestContext, id: string): Promise<PricingRule
   return row;
 }
 
-export type UpdateRuleInput = Partial<Omit<CreateRuleInput, 'storeId'>>;
+export type UpdateRuleInput = InputOf<typeof UpdatePricingRuleDto>;
 
 export async function updateRule(ctx: RequestContext, id: string, body: UpdateRuleInput): Promise<PricingRuleView> {
   return inTransaction(ctx, async (tx) => {
@@ -318,13 +316,7 @@ export async function deleteRule(ctx: RequestContext, id: string): Promise<void>
 
 // ---- compute -------------------------------------------------------------------------------------
 
-export interface ComputeInput {
-  storeId: string;
-  items: Array<{ productId: string; variantId?: string; quantity: number }>;
-  customerGroups?: string[];
-  customerId?: string;
-  at?: Date;
-}
+export type ComputeInput = InputOf<typeof ComputeProductPriceDto>;
 
 export interface ComputeResult {
   storeId: string;

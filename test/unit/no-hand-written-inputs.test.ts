@@ -34,8 +34,6 @@ const NOT_YET_DERIVED = new Set<string>([
   'api/categories/categories.service.ts CreateCategoryInput',
   'api/categories/categories.service.ts ReorderInput',
   'api/categories/category-attributes.service.ts AttributeInput',
-  'api/pricing/pricing.service.ts CreateRuleInput',
-  'api/pricing/pricing.service.ts ComputeInput',
   'api/products/products.service.ts VariantInput',
   'api/products/products.service.ts ProductInput',
   'api/products/products.service.ts CreateProductInput',

@@ -1,6 +1,7 @@
 /** DTOs of the categories area (categories and category attributes). */
 import Joi from 'joi';
 import { csvDocument, dto } from '../http/route';
+import { t, typedDto } from '../http/typed-schema';
 import { bool, CSV_CELLS_CHECKED, dateTime, httpUrl, int, oneOf, storeId, text, uuid } from '../http/schema-types';
 
 // Value types ---------------------------------------------------------------------------------
@@ -20,47 +21,54 @@ export const MAX_REORDER_IDS = 1000;
 
 /** The editable fields of a category, shared by create and replace. */
 const categoryFields = {
-  name: text(1, CATEGORY_NAME_MAX).required(),
-  slug: catalogSlug().description('Derived from the name when omitted (with -2, -3, … appended until free).'),
-  parentId: uuid()
-    .allow(null)
-    .description('A category of the same store (400 invalid_parent otherwise); null or omitted: a root category.'),
-  description: text(0, CATEGORY_DESCRIPTION_MAX).allow(null),
-  imageUrl: httpUrl().allow(null),
-  position: int(0, 1_000_000).description('Sort key among the siblings (ties by name). Omitted: after the last sibling.'),
-  isActive: bool().description('Default true.'),
+  name: t.string(text(1, CATEGORY_NAME_MAX)).required(),
+  slug: t.string(catalogSlug().description('Derived from the name when omitted (with -2, -3, … appended until free).')),
+  parentId: t
+    .string(uuid().description('A category of the same store (400 invalid_parent otherwise); null or omitted: a root category.'))
+    .nullable(),
+  description: t.string(text(0, CATEGORY_DESCRIPTION_MAX)).nullable(),
+  imageUrl: t.string(httpUrl()).nullable(),
+  position: t.number(int(0, 1_000_000).description('Sort key among the siblings (ties by name). Omitted: after the last sibling.')),
+  isActive: t.boolean(bool().description('Default true.')),
 };
 
-export const CreateCategoryDto = dto('CreateCategoryDto', Joi.object({ storeId: storeId(), ...categoryFields }));
+export const CreateCategoryDto = typedDto('CreateCategoryDto', t.object({ storeId: t.storeId(), ...categoryFields }));
 
-export const UpdateCategoryDto = dto(
+export const UpdateCategoryDto = typedDto(
   'UpdateCategoryDto',
-  Joi.object({
-    ...categoryFields,
-    slug: catalogSlug().description('Omitted: the slug stays as it is.'),
-    parentId: uuid()
-      .allow(null)
-      .description(
-        'A category of the same store, not this one nor one of its descendants (400 category_cycle). Null or omitted: a root category.',
+  t
+    .object({
+      ...categoryFields,
+      slug: t.string(catalogSlug().description('Omitted: the slug stays as it is.')),
+      parentId: t
+        .string(
+          uuid().description(
+            'A category of the same store, not this one nor one of its descendants (400 category_cycle). Null or omitted: a root category.',
+          ),
+        )
+        .nullable(),
+      position: t.number(
+        int(0, 1_000_000).description('Omitted: kept when the parent stays, else after the last sibling of the new parent.'),
       ),
-    position: int(0, 1_000_000).description('Omitted: kept when the parent stays, else after the last sibling of the new parent.'),
-  }).description(
-    'Replaces the editable fields: name is required; an omitted description, imageUrl or parentId becomes null and an omitted isActive true; an omitted slug and position are kept (position: when the parent stays).',
-  ),
+    })
+    .rules((o) =>
+      o.description(
+        'Replaces the editable fields: name is required; an omitted description, imageUrl or parentId becomes null and an omitted isActive true; an omitted slug and position are kept (position: when the parent stays).',
+      ),
+    ),
 );
 
-export const ReorderCategoriesDto = dto(
+export const ReorderCategoriesDto = typedDto(
   'ReorderCategoriesDto',
-  Joi.object({
-    storeId: storeId(),
-    parentId: uuid().allow(null).required().description('The parent whose children are reordered; null for the root categories.'),
-    ids: Joi.array()
-      .items(uuid())
-      .min(1)
-      .max(MAX_REORDER_IDS)
-      .unique()
-      .required()
-      .description('Exactly the children of the parent, in the new order.'),
+  t.object({
+    storeId: t.storeId(),
+    parentId: t.string(uuid().description('The parent whose children are reordered; null for the root categories.')).nullable().required(),
+    ids: t
+      .array(
+        t.string(uuid()),
+        Joi.array().min(1).max(MAX_REORDER_IDS).unique().description('Exactly the children of the parent, in the new order.'),
+      )
+      .required(),
   }),
 );
 
@@ -80,30 +88,37 @@ export const CsvImportBodyDto = dto(
   }),
 );
 
-const attributeInput = Joi.object({
-  name: text(1, 100).required(),
-  type: oneOf(ATTRIBUTE_TYPES).required(),
-  values: Joi.when('type', {
-    is: 'enum',
-    then: Joi.array().items(text(1, 100)).min(1).max(MAX_ENUM_VALUES).unique().required(),
-    otherwise: Joi.forbidden(),
-  }).description(
-    'The allowed values: required for enum (1 to 200 distinct strings of 1 to 100 characters), forbidden for the other types.',
+/** One attribute of SetCategoryAttributesDto (AttributeInput of the service). */
+export const CategoryAttributeInput = t.object({
+  name: t.string(text(1, 100)).required(),
+  type: t.oneOf(ATTRIBUTE_TYPES).required(),
+  // Required for enum, forbidden otherwise (`Joi.when`): optional in the type.
+  values: t.custom<string[]>(
+    Joi.when('type', {
+      is: 'enum',
+      then: Joi.array().items(text(1, 100)).min(1).max(MAX_ENUM_VALUES).unique().required(),
+      otherwise: Joi.forbidden(),
+    }).description(
+      'The allowed values: required for enum (1 to 200 distinct strings of 1 to 100 characters), forbidden for the other types.',
+    ),
   ),
-  required: bool().default(false),
-  filterable: bool().default(false),
+  required: t.boolean(bool()).default(false),
+  filterable: t.boolean(bool()).default(false),
 });
 
-export const SetCategoryAttributesDto = dto(
+export const SetCategoryAttributesDto = typedDto(
   'SetCategoryAttributesDto',
-  Joi.object({
-    attributes: Joi.array()
-      .items(attributeInput)
-      .max(MAX_ATTRIBUTES)
-      .unique((a: { name: string }, b: { name: string }) => a.name.toLowerCase() === b.name.toLowerCase())
-      .required()
-      .messages({ 'array.unique': '{{#label}} repeats an attribute name (names are compared case-insensitively)' })
-      .description('The whole set, in order (position = index). Names unique case-insensitively.'),
+  t.object({
+    attributes: t
+      .array(
+        CategoryAttributeInput,
+        Joi.array()
+          .max(MAX_ATTRIBUTES)
+          .unique((a: { name: string }, b: { name: string }) => a.name.toLowerCase() === b.name.toLowerCase())
+          .messages({ 'array.unique': '{{#label}} repeats an attribute name (names are compared case-insensitively)' })
+          .description('The whole set, in order (position = index). Names unique case-insensitively.'),
+      )
+      .required(),
   }),
 );
 

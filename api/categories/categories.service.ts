@@ -21,6 +21,8 @@ import { requireStore } from '../../domain/store-access';
 import { CATALOG_SLUG_MAX, firstFreeSlug, inSlugTransaction, slugify } from '../../domain/slugs';
 import { categoryNotFound, CategoryTree, loadTree, type CategoryView } from './categories.tree';
 import { categoriesError } from './categories.errors';
+import type { CreateCategoryDto, ReorderCategoriesDto, UpdateCategoryDto } from './categories.schemas';
+import type { InputOf } from '../http/typed-schema';
 
 export const slugTakenError = (path = 'body.slug'): ConflictError =>
   categoriesError('slug_taken', 'Another category of the store has this slug.', [{ path, message: 'slug is already taken' }]);
@@ -81,19 +83,10 @@ export async function listCategories(ctx: RequestContext, storeId: string): Prom
 
 // Writes --------------------------------------------------------------------------------------
 
-export interface CategoryInput {
-  name: string;
-  slug?: string;
-  parentId?: string | null;
-  description?: string | null;
-  imageUrl?: string | null;
-  position?: number;
-  isActive?: boolean;
-}
+/** The replace body; create takes the same with its store. */
+export type CategoryInput = InputOf<typeof UpdateCategoryDto>;
 
-export interface CreateCategoryInput extends CategoryInput {
-  storeId: string;
-}
+export type CreateCategoryInput = InputOf<typeof CreateCategoryDto>;
 
 export async function createCategory(ctx: RequestContext, input: CreateCategoryInput): Promise<CategoryView> {
   return categoryWrite(ctx, async (tx) => {
@@ -180,11 +173,7 @@ export async function deleteCategory(ctx: RequestContext, id: string): Promise<v
   });
 }
 
-export interface ReorderInput {
-  storeId: string;
-  parentId: string | null;
-  ids: string[];
-}
+export type ReorderInput = InputOf<typeof ReorderCategoriesDto>;
 
 export async function reorderCategories(ctx: RequestContext, input: ReorderInput): Promise<void> {
   await categoryWrite(ctx, async (tx) => {

@@ -17,6 +17,8 @@ import { inTransaction, type RequestContext } from '../../storage/request-contex
 import { tenantRepository } from '../../storage/tenancy';
 import { requireStore } from '../../domain/store-access';
 import { categoryNotFound } from './categories.tree';
+import type { CategoryAttributeInput } from './categories.schemas';
+import type { InputOf } from '../http/typed-schema';
 
 export interface AttributeView {
   id: string;
@@ -28,13 +30,7 @@ export interface AttributeView {
   position: number;
 }
 
-export interface AttributeInput {
-  name: string;
-  type: CategoryAttributeType;
-  values?: string[];
-  required: boolean;
-  filterable: boolean;
-}
+export type AttributeInput = InputOf<typeof CategoryAttributeInput>;
 
 function attributeView(row: CategoryAttribute): AttributeView {
   return {

@@ -1,7 +1,8 @@
 /** DTOs of the bundles area. */
 import Joi from 'joi';
 import { dto } from '../http/route';
-import { bool, dateTime, money, oneOf, storeId, uuid } from '../http/schema-types';
+import { t, typedDto } from '../http/typed-schema';
+import { bool, dateTime, money, oneOf, uuid } from '../http/schema-types';
 import { catalogSlug } from '../../domain/slugs';
 
 export const BUNDLE_NAME_MAX = 200;
@@ -17,90 +18,110 @@ const quantity = (): Joi.NumberSchema => Joi.number().integer().min(1).max(BUNDL
 const sameLine = (a: { productId: string; variantId?: string | null }, b: { productId: string; variantId?: string | null }): boolean =>
   a.productId.toLowerCase() === b.productId.toLowerCase() && (a.variantId ?? null)?.toLowerCase() === (b.variantId ?? null)?.toLowerCase();
 
-const pricing = (): Joi.ObjectSchema =>
-  Joi.object({
-    type: oneOf(PRICING_TYPES).required(),
-    price: money()
-      .when('type', { is: 'FIXED_PRICE', then: Joi.required(), otherwise: Joi.forbidden() })
-      .description(
-        'FIXED_PRICE only (required there, forbidden otherwise): the price of one bundle, 0 to 1000000000 with at most 4 decimals, in the store currency.',
-      ),
-    percentOff: Joi.number()
-      .greater(0)
-      .less(100)
-      .precision(2)
-      .when('type', { is: 'PERCENT_OFF', then: Joi.required(), otherwise: Joi.forbidden() })
-      .description(
-        "PERCENT_OFF only (required there, forbidden otherwise): the percentage taken off the items' sum, more than 0 and less than 100, at most 2 decimals.",
-      ),
-  }).description('The pricing rule: { type: FIXED_PRICE, price } or { type: PERCENT_OFF, percentOff }.');
+/** The pricing rule of a bundle's body (PricingInput of the service). */
+export const BundlePricingInput = t
+  .object({
+    type: t.oneOf(PRICING_TYPES).required(),
+    // Required or forbidden by type (`.when`): optional in the type.
+    price: t.custom<number>(
+      money()
+        .when('type', { is: 'FIXED_PRICE', then: Joi.required(), otherwise: Joi.forbidden() })
+        .description(
+          'FIXED_PRICE only (required there, forbidden otherwise): the price of one bundle, 0 to 1000000000 with at most 4 decimals, in the store currency.',
+        ),
+    ),
+    percentOff: t.custom<number>(
+      Joi.number()
+        .greater(0)
+        .less(100)
+        .precision(2)
+        .when('type', { is: 'PERCENT_OFF', then: Joi.required(), otherwise: Joi.forbidden() })
+        .description(
+          "PERCENT_OFF only (required there, forbidden otherwise): the percentage taken off the items' sum, more than 0 and less than 100, at most 2 decimals.",
+        ),
+    ),
+  })
+  .rules((o) => o.description('The pricing rule: { type: FIXED_PRICE, price } or { type: PERCENT_OFF, percentOff }.'));
 
-const itemInput = Joi.object({
-  productId: uuid().required().description("A product of the bundle's store."),
-  variantId: uuid().allow(null).description('A variant of that product; without one the product itself (its price) is meant.'),
-  quantity: quantity().required(),
+/** A line of a bundle's body or of a price computation (ItemInput of the service). */
+export const BundleItemInput = t.object({
+  productId: t.string(uuid().description("A product of the bundle's store.")).required(),
+  variantId: t.string(uuid().description('A variant of that product; without one the product itself (its price) is meant.')).nullable(),
+  quantity: t.number(quantity()).required(),
 });
 
-const items = (): Joi.ArraySchema =>
-  Joi.array()
-    .items(itemInput)
-    .min(1)
-    .max(BUNDLE_ITEMS_MAX)
-    .unique(sameLine)
-    .description(
-      '1 to 50 lines, in the order to show them; a (productId, variantId) pair at most once. Each product must be of the store and each variant of its product (400 invalid_product / invalid_variant).',
-    );
-
-const sellingProduct = (): Joi.StringSchema =>
-  uuid()
-    .allow(null)
-    .description(
-      'The product of type BUNDLE of the store that sells the bundle (a product sells at most one bundle: 409 product_has_bundle); null for none.',
-    );
-
-export const CreateBundleDto = dto(
-  'CreateBundleDto',
-  Joi.object({
-    storeId: storeId(),
-    name: bundleName().required(),
-    slug: catalogSlug().description(
-      'Derived from the name when left out (with -2, -3, … appended until it is free in the store); unique per store, case-insensitively (409 slug_taken).',
-    ),
-    productId: sellingProduct(),
-    pricing: pricing().required(),
-    items: items().required(),
-    isActive: bool().default(true).description('Defaults to true.'),
-  }),
-);
-
-export const UpdateBundleDto = dto(
-  'UpdateBundleDto',
-  Joi.object({
-    name: bundleName(),
-    slug: catalogSlug(),
-    productId: sellingProduct(),
-    pricing: pricing(),
-    items: items().description('When given, replaces the whole list (1 to 50 lines, same rules as on create).'),
-    isActive: bool(),
-  })
-    .min(1)
-    .messages({ 'object.min': 'give at least one field to change' })
-    .description('Any subset of the fields of a bundle (at least one). The store of a bundle cannot change.'),
-);
-
-export const ComputeBundlePriceDto = dto(
-  'ComputeBundlePriceDto',
-  Joi.object({
-    bundleId: uuid().required(),
-    quantities: Joi.array()
-      .items(itemInput)
+const items = () =>
+  t.array(
+    BundleItemInput,
+    Joi.array()
       .min(1)
       .max(BUNDLE_ITEMS_MAX)
       .unique(sameLine)
       .description(
-        "Quantities per bundle replacing the bundle's own for the lines named (by productId and variantId); a line that is not in the bundle answers 400 item_not_in_bundle. Lines not named keep their quantity.",
+        '1 to 50 lines, in the order to show them; a (productId, variantId) pair at most once. Each product must be of the store and each variant of its product (400 invalid_product / invalid_variant).',
       ),
-    count: Joi.number().integer().min(1).max(BUNDLE_COUNT_MAX).default(1).description('How many bundles, 1 to 100 (default 1).'),
+  );
+
+const sellingProduct = () =>
+  t
+    .string(
+      uuid().description(
+        'The product of type BUNDLE of the store that sells the bundle (a product sells at most one bundle: 409 product_has_bundle); null for none.',
+      ),
+    )
+    .nullable();
+
+export const CreateBundleDto = typedDto(
+  'CreateBundleDto',
+  t.object({
+    storeId: t.storeId(),
+    name: t.string(bundleName()).required(),
+    slug: t.string(
+      catalogSlug().description(
+        'Derived from the name when left out (with -2, -3, … appended until it is free in the store); unique per store, case-insensitively (409 slug_taken).',
+      ),
+    ),
+    productId: sellingProduct(),
+    pricing: BundlePricingInput.required(),
+    items: items().required(),
+    isActive: t.boolean(bool().description('Defaults to true.')).default(true),
+  }),
+);
+
+export const UpdateBundleDto = typedDto(
+  'UpdateBundleDto',
+  t
+    .object({
+      name: t.string(bundleName()),
+      slug: t.string(catalogSlug()),
+      productId: sellingProduct(),
+      pricing: BundlePricingInput,
+      items: items().rules((s) => s.description('When given, replaces the whole list (1 to 50 lines, same rules as on create).')),
+      isActive: t.boolean(bool()),
+    })
+    .rules((o) =>
+      o
+        .min(1)
+        .messages({ 'object.min': 'give at least one field to change' })
+        .description('Any subset of the fields of a bundle (at least one). The store of a bundle cannot change.'),
+    ),
+);
+
+export const ComputeBundlePriceDto = typedDto(
+  'ComputeBundlePriceDto',
+  t.object({
+    bundleId: t.string(uuid()).required(),
+    quantities: t.array(
+      BundleItemInput,
+      Joi.array()
+        .min(1)
+        .max(BUNDLE_ITEMS_MAX)
+        .unique(sameLine)
+        .description(
+          "Quantities per bundle replacing the bundle's own for the lines named (by productId and variantId); a line that is not in the bundle answers 400 item_not_in_bundle. Lines not named keep their quantity.",
+        ),
+    ),
+    count: t.number(Joi.number().integer().min(1).max(BUNDLE_COUNT_MAX).description('How many bundles, 1 to 100 (default 1).')).default(1),
   }),
 );
 

@@ -26,36 +26,18 @@ import { requireStore } from '../../domain/store-access';
 import { CATALOG_SLUG_MAX, freeStoreSlug, inSlugTransaction, slugify, storeSlugInUse } from '../../domain/slugs';
 import { RESULT_DECIMALS, SCALE, divideHalfUp, formatUnits, rescale, toUnits, unitsToNumber } from '../../domain/money';
 import { bundlesError } from './bundles.errors';
+import type { BundleItemInput, BundlePricingInput, ComputeBundlePriceDto, CreateBundleDto, UpdateBundleDto } from './bundles.schemas';
+import type { InputOf } from '../http/typed-schema';
 
-export interface PricingInput {
-  type: BundlePricingType;
-  price?: number;
-  percentOff?: number;
-}
+export type PricingInput = InputOf<typeof BundlePricingInput>;
 
-export interface ItemInput {
-  productId: string;
-  variantId?: string | null;
-  quantity: number;
-}
+export type ItemInput = InputOf<typeof BundleItemInput>;
 
-export interface CreateBundleInput {
-  storeId: string;
-  name: string;
-  slug?: string;
-  productId?: string | null;
-  pricing: PricingInput;
-  items: ItemInput[];
-  isActive: boolean;
-}
+export type CreateBundleInput = InputOf<typeof CreateBundleDto>;
 
-export type UpdateBundleInput = Partial<Omit<CreateBundleInput, 'storeId'>>;
+export type UpdateBundleInput = InputOf<typeof UpdateBundleDto>;
 
-export interface ComputeBundlePriceInput {
-  bundleId: string;
-  quantities?: ItemInput[];
-  count: number;
-}
+export type ComputeBundlePriceInput = InputOf<typeof ComputeBundlePriceDto>;
 
 interface PricingView {
   type: BundlePricingType;

@@ -1,9 +1,10 @@
 /** DTOs and enums of the merchant product catalog (docs/catalog.md). */
 import Joi from 'joi';
 import { dto } from '../http/route';
-import { dateTime, httpUrl, int, oneOf, storeId, uuid } from '../http/schema-types';
+import { t, typedDto } from '../http/typed-schema';
+import { dateTime, httpUrl, int, oneOf, uuid } from '../http/schema-types';
 import { currencyCode } from '../organization/organization.schemas';
-import { PRODUCT_SLUG_MAX } from '../../domain/product-rules';
+import { PRODUCT_SLUG_MAX, type AttributeValues } from '../../domain/product-rules';
 
 /** Product type: the specification's enumerated values. */
 export const PRODUCT_TYPES = ['PHYSICAL', 'DIGITAL', 'BUNDLE', 'GIFT_CARD', 'SUBSCRIPTION', 'SERVICE'] as const;
@@ -72,84 +73,113 @@ const htmlText = (): Joi.StringSchema =>
       'HTML, at most 100000 characters, sanitised on write: basic formatting (p, br, strong, em, b, i, u, s, lists, headings h1–h6, blockquote, code, pre, tables, hr, span, div), links with http, https or mailto only and images with http or https sources are kept; scripts, styles, event handlers and any other tag or attribute are removed.',
     );
 
-const VariantInput = Joi.object({
-  id: uuid().description(
-    'On replace: a variant of this product whose id is kept; otherwise ignored ids are refused (400 invalid_variant). New variants get new ids.',
-  ),
-  sku: Joi.string().trim().min(1).max(100).allow(null).description('Unique in the store, case-insensitively (409 sku_taken).'),
-  barcode: Joi.string().trim().min(1).max(64).allow(null),
-  options: Joi.object()
-    .pattern(/^.{1,100}$/, Joi.string().max(100))
-    .max(10)
-    .description('Option values such as { "size": "M" }: at most 10 pairs, names and values at most 100 characters.'),
-  price: productMoney().allow(null).description("The variant's own price; null or absent: the product's price."),
-  compareAtPrice: productMoney().allow(null),
-  stock: int(0, 1_000_000_000).required(),
-}).label('ProductVariantInput');
+/** A variant of a product's body (VariantInput of the service). */
+export const ProductVariantInput = t
+  .object({
+    id: t.string(
+      uuid().description(
+        'On replace: a variant of this product whose id is kept; otherwise ignored ids are refused (400 invalid_variant). New variants get new ids.',
+      ),
+    ),
+    sku: t.string(Joi.string().trim().min(1).max(100).description('Unique in the store, case-insensitively (409 sku_taken).')).nullable(),
+    barcode: t.string(Joi.string().trim().min(1).max(64)).nullable(),
+    // Pattern keys: a map of option names to values.
+    options: t.custom<Record<string, string>>(
+      Joi.object()
+        .pattern(/^.{1,100}$/, Joi.string().max(100))
+        .max(10)
+        .description('Option values such as { "size": "M" }: at most 10 pairs, names and values at most 100 characters.'),
+    ),
+    price: t.number(productMoney().description("The variant's own price; null or absent: the product's price.")).nullable(),
+    compareAtPrice: t.number(productMoney()).nullable(),
+    stock: t.number(int(0, 1_000_000_000)).required(),
+  })
+  .rules((o) => o.label('ProductVariantInput'));
 
-const ImageInput = Joi.object({
-  url: httpUrl().required(),
-  alt: Joi.string().max(500).allow(null, ''),
-}).label('ProductImageInput');
+const ImageInput = t
+  .object({
+    url: t.string(httpUrl()).required(),
+    // null and '' both mean no alt text.
+    alt: t
+      .string(Joi.string().max(500))
+      .nullable()
+      .rules((s) => s.allow('')),
+  })
+  .rules((o) => o.label('ProductImageInput'));
 
 const attributeValue = () => Joi.alternatives().try(Joi.string().max(1000), Joi.number(), Joi.boolean());
 
 const productFields = {
-  title: Joi.string().trim().min(1).max(PRODUCT_TITLE_MAX).required(),
-  slug: productSlug(),
-  descriptionHtml: htmlText(),
-  type: oneOf(PRODUCT_TYPES).required(),
-  status: oneOf(PRODUCT_STATUSES),
-  price: productMoney().required(),
-  compareAtPrice: productMoney().allow(null).description('null or at least the price (400 compare_at_below_price).'),
-  currency: currencyCode().description("ISO 4217 code (Intl.supportedValuesOf('currency')), upper case; defaults to the store's currency."),
-  brandId: uuid().allow(null).description('A brand of the same store (400 invalid_brand).'),
-  vendorId: uuid().allow(null),
-  vendorName: Joi.string().max(200).allow(null),
-  categoryIds: Joi.array()
-    .items(uuid())
-    .max(PRODUCT_MAX_CATEGORIES)
-    .unique()
-    .description('Up to 20 distinct categories of the same store (400 invalid_category); the first is the main one.'),
-  tagIds: Joi.array()
-    .items(uuid())
-    .max(PRODUCT_MAX_TAGS)
-    .unique()
-    .description('Up to 50 distinct product tags of the same store (400 invalid_tag).'),
-  variants: Joi.array().items(VariantInput).max(PRODUCT_MAX_VARIANTS),
-  images: Joi.array().items(ImageInput).max(PRODUCT_MAX_IMAGES).description('Up to 50 images; position is the array order.'),
-  attributes: Joi.object()
-    .pattern(/^.{1,100}$/, attributeValue())
-    .max(PRODUCT_MAX_ATTRIBUTES)
-    .description(
-      "Attribute values by name (at most 100), validated against the attributes of the product's categories: an unknown name is 400 unknown_attribute, a wrong type or enum value 400 invalid_attribute. Required attributes may be missing on a draft; a published product refuses them (400 missing_required_attributes).",
-    ),
-  translations: Joi.object()
-    .pattern(
-      TRANSLATION_LOCALE_PATTERN,
-      Joi.object({ title: Joi.string().trim().min(1).max(PRODUCT_TITLE_MAX), descriptionHtml: htmlText() }),
-    )
-    .max(PRODUCT_MAX_LOCALES)
-    .description('Per locale (e.g. en, tr-TR; at most 30): title and/or descriptionHtml (sanitised like descriptionHtml).'),
+  title: t.string(Joi.string().trim().min(1).max(PRODUCT_TITLE_MAX)).required(),
+  slug: t.string(productSlug()),
+  descriptionHtml: t.string(htmlText()),
+  type: t.oneOf(PRODUCT_TYPES).required(),
+  status: t.oneOf(PRODUCT_STATUSES),
+  price: t.number(productMoney()).required(),
+  compareAtPrice: t.number(productMoney().description('null or at least the price (400 compare_at_below_price).')).nullable(),
+  currency: t.string(
+    currencyCode().description("ISO 4217 code (Intl.supportedValuesOf('currency')), upper case; defaults to the store's currency."),
+  ),
+  brandId: t.string(uuid().description('A brand of the same store (400 invalid_brand).')).nullable(),
+  vendorId: t.string(uuid()).nullable(),
+  vendorName: t.string(Joi.string().max(200)).nullable(),
+  categoryIds: t.array(
+    t.string(uuid()),
+    Joi.array()
+      .max(PRODUCT_MAX_CATEGORIES)
+      .unique()
+      .description('Up to 20 distinct categories of the same store (400 invalid_category); the first is the main one.'),
+  ),
+  tagIds: t.array(
+    t.string(uuid()),
+    Joi.array().max(PRODUCT_MAX_TAGS).unique().description('Up to 50 distinct product tags of the same store (400 invalid_tag).'),
+  ),
+  variants: t.array(ProductVariantInput, Joi.array().max(PRODUCT_MAX_VARIANTS)),
+  images: t.array(ImageInput, Joi.array().max(PRODUCT_MAX_IMAGES).description('Up to 50 images; position is the array order.')),
+  // Pattern keys with alternatives: attribute names to a string, number or boolean.
+  attributes: t.custom<AttributeValues>(
+    Joi.object()
+      .pattern(/^.{1,100}$/, attributeValue())
+      .max(PRODUCT_MAX_ATTRIBUTES)
+      .description(
+        "Attribute values by name (at most 100), validated against the attributes of the product's categories: an unknown name is 400 unknown_attribute, a wrong type or enum value 400 invalid_attribute. Required attributes may be missing on a draft; a published product refuses them (400 missing_required_attributes).",
+      ),
+  ),
+  // Pattern keys: locales to a title and/or description.
+  translations: t.custom<Record<string, { title?: string; descriptionHtml?: string }>>(
+    Joi.object()
+      .pattern(
+        TRANSLATION_LOCALE_PATTERN,
+        Joi.object({ title: Joi.string().trim().min(1).max(PRODUCT_TITLE_MAX), descriptionHtml: htmlText() }),
+      )
+      .max(PRODUCT_MAX_LOCALES)
+      .description('Per locale (e.g. en, tr-TR; at most 30): title and/or descriptionHtml (sanitised like descriptionHtml).'),
+  ),
 };
 
-export const CreateProductDto = dto(
+export const CreateProductDto = typedDto(
   'CreateProductDto',
-  Joi.object({
-    storeId: storeId(),
+  t.object({
+    storeId: t.storeId(),
     ...productFields,
-    status: productFields.status.description('DRAFT when left out; PUBLISHED (checks required attributes) and ARCHIVED are allowed.'),
+    status: productFields.status.rules((s) =>
+      s.description('DRAFT when left out; PUBLISHED (checks required attributes) and ARCHIVED are allowed.'),
+    ),
   }),
 );
 
-export const UpdateProductDto = dto(
+export const UpdateProductDto = typedDto(
   'UpdateProductDto',
-  Joi.object({
-    ...productFields,
-    status: productFields.status.description('Left out: the product keeps its status.'),
-  }).description(
-    "The whole product: a field left out takes its default (no description, no categories, tags, variants, images, attributes or translations; the slug is kept; the currency is the store currency), except status which is kept when left out. Variants given with the id of one of the product's variants keep that id.",
-  ),
+  t
+    .object({
+      ...productFields,
+      status: productFields.status.rules((s) => s.description('Left out: the product keeps its status.')),
+    })
+    .rules((o) =>
+      o.description(
+        "The whole product: a field left out takes its default (no description, no categories, tags, variants, images, attributes or translations; the slug is kept; the currency is the store currency), except status which is kept when left out. Variants given with the id of one of the product's variants keep that id.",
+      ),
+    ),
 );
 
 const amount = () => Joi.number().min(0).description('Amount as a JSON number (stored as a decimal, at most 4 decimals).');

@@ -8,7 +8,7 @@
  * deleted|published|archived`); a request that changes nothing writes neither.
  */
 import { Product, ProductCategory, ProductImage, ProductTagAssignment, ProductVariant, type Store } from '../../storage/entities';
-import type { ProductStatus, ProductType } from '../../storage/entities/product.entity';
+import type { ProductStatus } from '../../storage/entities/product.entity';
 import { recordAudit } from '../../storage/audit';
 import { isUniqueViolation } from '../../storage/db-errors';
 import { uuidv7 } from '../../storage/ids';
@@ -38,40 +38,15 @@ import {
 } from '../../domain/product-rules';
 import { loadParts, loadProduct, productState, productView, stableJson, type ProductParts, type ProductView } from './products.view';
 import { productsError } from './products.errors';
+import type { CreateProductDto, ProductVariantInput, UpdateProductDto } from './products.schemas';
+import type { InputOf } from '../http/typed-schema';
 
-export interface VariantInput {
-  id?: string;
-  sku?: string | null;
-  barcode?: string | null;
-  options?: Record<string, string>;
-  price?: number | null;
-  compareAtPrice?: number | null;
-  stock: number;
-}
+export type VariantInput = InputOf<typeof ProductVariantInput>;
 
-export interface ProductInput {
-  title: string;
-  slug?: string;
-  descriptionHtml?: string;
-  type: ProductType;
-  status?: ProductStatus;
-  price: number;
-  compareAtPrice?: number | null;
-  currency?: string;
-  brandId?: string | null;
-  vendorId?: string | null;
-  vendorName?: string | null;
-  categoryIds?: string[];
-  tagIds?: string[];
-  variants?: VariantInput[];
-  images?: Array<{ url: string; alt?: string | null }>;
-  attributes?: AttributeValues;
-  translations?: Record<string, { title?: string; descriptionHtml?: string }>;
-}
+/** The replace body (also what an import row becomes); create takes the same with its store. */
+export type ProductInput = InputOf<typeof UpdateProductDto>;
 
-export interface CreateProductInput extends ProductInput {
-  storeId: string;
-}
+export type CreateProductInput = InputOf<typeof CreateProductDto>;
 
 export type ProductTopic = 'created' | 'updated' | 'deleted' | 'published' | 'archived';
 type Topic = ProductTopic;

@@ -258,9 +258,62 @@ async function cards(ctx: RequestContext, rows: CardRow[], showPrices: boolean):
   });
 }
 
-export async function getProduct(ctx: RequestContext, storeId: string, slug: string): Promise<Record<string, unknown>> {
+/** A published product as a shopper sees it (PublicProductResponse); the price fields are absent when prices are hidden. */
+export interface PublicProductView {
+  id: string;
+  title: string;
+  slug: string;
+  descriptionHtml: string;
+  translations: Record<string, unknown>;
+  type: string;
+  price?: number;
+  compareAtPrice?: number | null;
+  discountPercent?: number;
+  badge?: 'FLASH_SALE' | null;
+  flashSaleEndsAt?: string | null;
+  currency?: string;
+  brand: { id: string; name: string; slug: string } | null;
+  vendorName: string | null;
+  categories: Array<{ id: string; name: string; slug: string }>;
+  attributes: Record<string, unknown>;
+  images: Array<{ url: string; alt: string | null }>;
+  variants: Array<{
+    id: string;
+    sku: string | null;
+    options: Record<string, string>;
+    price?: number;
+    compareAtPrice?: number | null;
+    inStock: boolean;
+  }>;
+  inStock: boolean;
+  rating: number;
+  reviewCount: number;
+  publishedAt: string | null;
+  updatedAt: string;
+}
+
+interface PublicProductRow {
+  id: string;
+  title: string;
+  slug: string;
+  description_html: string;
+  type: string;
+  price: string;
+  compare_at_price: string | null;
+  currency: string;
+  brand_id: string | null;
+  vendor_name: string | null;
+  attributes: Record<string, unknown>;
+  translations: Record<string, unknown>;
+  rating: string;
+  review_count: number;
+  published_at: Date | null;
+  updated_at: Date;
+}
+
+export async function getProduct(ctx: RequestContext, storeId: string, slug: string): Promise<PublicProductView> {
   const store = await publicStore(ctx, storeId);
-  const rows: Array<Record<string, unknown>> = await ctx.manager.query(
+  const rows: PublicProductRow[] = await ctx.manager.query(
     `SELECT p.id, p.title, p.slug, p.description_html, p.type, p.price, p.compare_at_price, p.currency, p.brand_id, p.vendor_name, p.attributes,
             p.translations, p.rating, p.review_count, p.published_at, p.updated_at
        FROM products p WHERE p.store_id = $1 AND p.status = 'PUBLISHED' AND lower(p.slug) = lower($2)`,
@@ -268,7 +321,7 @@ export async function getProduct(ctx: RequestContext, storeId: string, slug: str
   );
   const p = rows[0];
   if (!p) throw notFound('product', 'product_not_found');
-  const id = p.id as string;
+  const id = p.id;
   const [variants, images, categories, brands] = await Promise.all([
     ctx.manager.query(
       'SELECT id, sku, options, price, compare_at_price, stock FROM product_variants WHERE product_id = $1 ORDER BY position, id',
@@ -309,7 +362,7 @@ export async function getProduct(ctx: RequestContext, storeId: string, slug: str
     line && line.unitPrice < line.baseUnitPrice
       ? { price: String(line.unitPrice), discounted: true, flashSale: line.flashSale }
       : undefined;
-  const productPrice = shownPrice(p.price as string, p.compare_at_price as string | null, effectiveOf(priced?.lines[0]));
+  const productPrice = shownPrice(p.price, p.compare_at_price, effectiveOf(priced?.lines[0]));
   return {
     id,
     title: p.title,
@@ -317,7 +370,7 @@ export async function getProduct(ctx: RequestContext, storeId: string, slug: str
     descriptionHtml: p.description_html,
     translations: p.translations,
     type: p.type,
-    ...(shown ? { ...productPrice, currency: (p.currency as string).trim() } : {}),
+    ...(shown ? { ...productPrice, currency: p.currency.trim() } : {}),
     brand: brands[0] ?? null,
     vendorName: p.vendor_name,
     categories,
@@ -329,7 +382,7 @@ export async function getProduct(ctx: RequestContext, storeId: string, slug: str
       options: v.options,
       ...(shown
         ? (({ price, compareAtPrice }) => ({ price, compareAtPrice }))(
-            shownPrice(v.price ?? (p.price as string), v.compare_at_price, effectiveOf(priced?.lines[i + 1])),
+            shownPrice(v.price ?? p.price, v.compare_at_price, effectiveOf(priced?.lines[i + 1])),
           )
         : {}),
       inStock: v.stock > 0,
@@ -337,8 +390,8 @@ export async function getProduct(ctx: RequestContext, storeId: string, slug: str
     inStock: variants.some((v) => v.stock > 0),
     rating: Number(p.rating),
     reviewCount: p.review_count,
-    publishedAt: p.published_at ? (p.published_at as Date).toISOString() : null,
-    updatedAt: (p.updated_at as Date).toISOString(),
+    publishedAt: p.published_at ? p.published_at.toISOString() : null,
+    updatedAt: p.updated_at.toISOString(),
   };
 }
 

@@ -6,13 +6,14 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import Redis from 'ioredis';
-import { loadConfig } from '../../lib/config';
+import { testConfig } from '../helpers/harness';
 import { RateLimiter } from '../../storage/rate-limit';
 import { RateLimitedError } from '../../lib/errors';
 import { captureLog } from '../helpers/log-capture';
 
 describe('rate limiter (Redis)', () => {
-  const config = loadConfig({ APP_SECRET: 's'.repeat(32) });
+  // The test environment's Redis (REDIS_URL or the local services on REDIS_PORT), as every test uses.
+  const config = testConfig();
   const clients: Redis[] = [];
   const client = (url: string) => {
     const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, retryStrategy: () => 1_000 });

@@ -9,6 +9,7 @@ import { Meilisearch } from 'meilisearch';
 import { jobIdFor } from '../../storage/outbox';
 import { call, testConfig, type TestServer } from '../helpers/harness';
 import { deliverIndexRows, indexHandler, RETRY, silentLogger as silent } from '../helpers/indexing';
+import { captureLog } from '../helpers/log-capture';
 import { attribute, merchant, type Merchant } from '../helpers/fixtures';
 import { apiSuite } from '../helpers/api-suite';
 import { eventually } from '../helpers/wait';
@@ -116,12 +117,14 @@ describe('indexer: products into one Meilisearch index per store', function () {
     // The consumer table of the indexer role (app/roles/indexer.ts) on a worker of its own queue prefix; jobs made like the relay makes them.
     const prefix = testConfig().queuePrefix;
     const producers = new QueueRegistry({ redisUrl: server.runtime.config.redisUrl, isWorker: false, logger: silent, prefix });
+    // Warnings kept, so a delivery that fails says why in the assertion below.
+    const log = captureLog('warn');
     const consumers = startConsumers(
-      { dataSource: server.runtime.dataSource, redisUrl: server.runtime.config.redisUrl, logger: silent, outbox: settings, prefix },
+      { dataSource: server.runtime.dataSource, redisUrl: server.runtime.config.redisUrl, logger: log.logger, outbox: settings, prefix },
       indexerConsumers({
         dataSource: server.runtime.dataSource,
         meiliAdmin: meili,
-        logger: silent,
+        logger: log.logger,
         publishStoreChanges: server.runtime.publishStoreChanges,
       }),
     );
@@ -144,7 +147,7 @@ describe('indexer: products into one Meilisearch index per store', function () {
           .save();
       }
       await eventually(async () => !(await statuses(m)).in_flight, 'the worker to deliver every row', 20_000);
-      expect(await statuses(m)).to.deep.equal({ done: rows.length });
+      expect(await statuses(m), JSON.stringify(log.lines())).to.deep.equal({ done: rows.length });
     } finally {
       await consumers.stop(2_000);
       await producers.close(1_000);

@@ -81,10 +81,13 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
 
 // ---- the app ------------------------------------------------------------------------------------
 
+/** The app of the same build as this benchmark (dist/ or another output folder such as dist-perf/): <outDir>/scripts/bench → <outDir>/app/main.js. */
+const APP_ENTRY = path.resolve(__dirname, '../../app/main.js');
+
 async function startApp(port: number): Promise<ChildProcess> {
   // BENCH_APP_NODE_ARGS: extra node arguments for the app only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it under load.
   const extra = (process.env.BENCH_APP_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-  const child = spawn(process.execPath, ['--enable-source-maps', ...extra, path.join(PROJECT_ROOT, 'dist/app/main.js')], {
+  const child = spawn(process.execPath, ['--enable-source-maps', ...extra, APP_ENTRY], {
     cwd: PROJECT_ROOT,
     env: {
       ...process.env,

@@ -107,7 +107,7 @@ export async function createRuntime(config: Config, name = 'commerce'): Promise<
     cacheMaxBytes: config.search.cacheMaxBytes,
     cacheTtlMs: config.search.cacheTtlMs,
     splitMaxInFlight: config.search.splitMaxInFlight,
-    recordZeroResult: async (storeId, q) => zeroResults.add(storeId, q),
+    recordQueryOutcome: async (storeId, q, outcome) => zeroResults.add(storeId, q, undefined, outcome),
   });
   // A connection of its own: a subscribed Redis connection takes no other commands.
   const subscriber = new Redis(config.redisUrl, {

@@ -84,6 +84,8 @@ export interface AssembledSearch {
   answer: SearchAnswer;
   /** After a full run that reached the index: what the next page or sort of this search reuses. */
   snapshot?: FacetSnapshot;
+  /** False when the store has no index yet (its searches are not counted as zero or weak results). */
+  indexed: boolean;
 }
 
 export function assembleSearch(
@@ -100,6 +102,7 @@ export function assembleSearch(
       ignoredParams: ignored,
     },
     ...(ran.full && results ? { snapshot: takeSnapshot(plan, results, ran.full.attempt) } : {}),
+    indexed: results !== undefined,
   };
 }
 

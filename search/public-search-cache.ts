@@ -29,7 +29,8 @@ export const snapshotBytes = (snapshot: FacetSnapshot): number => JSON.stringify
 export function cacheSearch(caches: SearchCaches, storeId: string, parsed: ParsedSearch, assembled: AssembledSearch): RawJson {
   const { answer, snapshot } = assembled;
   if (caches.live && snapshot) caches.snapshots.set(storeId, parsed.snapshotKey, snapshot, snapshotBytes(snapshot));
-  const raw = new RawJson(JSON.stringify(answer), answer.total);
+  // The facts travel with the cached answer: a repeat served from the cache is counted like the first.
+  const raw = new RawJson(JSON.stringify(answer), answer.total, { looseMatch: answer.looseMatch, indexed: assembled.indexed });
   if (caches.live) caches.answers.set(storeId, parsed.cacheKey, raw, rawBytes(raw));
   return raw;
 }

@@ -41,8 +41,11 @@ export type { SearchAnswer, SearchItem, FacetResult, FacetValue } from './public
 export interface SearchEngineOptions {
   cacheMaxBytes: number;
   cacheTtlMs: number;
-  /** Counts a search of the store that found nothing (the zero-result queries of search-synonyms). */
-  recordZeroResult?: (storeId: string, q: string) => Promise<void>;
+  /**
+   * Counts a search of the store with words whose answer merchants watch (search-synonyms): `zero`, it
+   * found nothing; `weak`, only a looser pass found something (the answer's looseMatch).
+   */
+  recordQueryOutcome?: (storeId: string, q: string, outcome: SearchOutcome) => Promise<void>;
   /**
    * While at most this many searches of this process are being computed (this one included), a
    * search sends its main query and its count queries (facets of selected groups, price buckets,
@@ -94,7 +97,7 @@ export class SearchEngine {
   }
 
   /** Replaces some options (tests turn splitting off to count requests). */
-  setOptions(options: Partial<Pick<SearchEngineOptions, 'recordZeroResult' | 'splitMaxInFlight'>>): void {
+  setOptions(options: Partial<Pick<SearchEngineOptions, 'recordQueryOutcome' | 'splitMaxInFlight'>>): void {
     Object.assign(this.options, options);
   }
 
@@ -132,14 +135,16 @@ export class SearchEngine {
    * The answer to a public search, serialised: parse → (a cached answer, else) plan → run →
    * assemble → cache. Where the visitor may not see prices, the price filters and price sorts are
    * dropped before anything is asked (public-search-parse.ts withoutPrices) and named in
-   * `ignoredParams`. A search with words that finds nothing is counted, cached or not.
+   * `ignoredParams`. A search with words that finds nothing, or only loosely related products, is
+   * counted, cached or not (outcomeOf).
    */
   async search(requested: PublicSearchParams, pricesShownFor: (profile: StoreProfile) => boolean): Promise<RawJson> {
     const profile = await this.profile(requested.storeId);
     const parsed = parseSearch(requested, pricesShownFor(profile));
     const cached = this.cacheLive ? this.answers.get(parsed.cacheKey) : undefined;
     const raw = cached ?? (await this.compute(parsed, profile));
-    if (parsed.q && raw.total === 0) this.zeroResult(profile.id, parsed.params.q!);
+    const outcome = parsed.q ? outcomeOf(raw) : undefined;
+    if (outcome) this.countOutcome(profile.id, parsed.params.q!, outcome);
     return raw;
   }
 
@@ -216,9 +221,23 @@ export class SearchEngine {
     return raw;
   }
 
-  private zeroResult(storeId: string, q: string): void {
+  private countOutcome(storeId: string, q: string, outcome: SearchOutcome): void {
     this.options
-      .recordZeroResult?.(storeId, q)
-      .catch((error: unknown) => calmLog(this.logger).warn('zero-results', error, {}, 'search: could not count a zero-result query'));
+      .recordQueryOutcome?.(storeId, q, outcome)
+      .catch((error: unknown) => calmLog(this.logger).warn('zero-results', error, {}, `search: could not count a ${outcome}-result query`));
   }
+}
+
+/** How merchants watch a search's words: found nothing, or only loosely related products. */
+export type SearchOutcome = 'zero' | 'weak';
+
+/**
+ * The outcome a search with words is counted as; none when it found products strictly, or when the
+ * store had no index to ask (a new store's searches say nothing about its catalog yet; a store whose
+ * first indexing is still running is left out when the counts are written).
+ */
+export function outcomeOf(raw: RawJson): SearchOutcome | undefined {
+  if (raw.search?.indexed === false) return undefined;
+  if (raw.total === 0) return 'zero';
+  return raw.search?.looseMatch ? 'weak' : undefined;
 }

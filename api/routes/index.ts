@@ -6,6 +6,7 @@ import type { RouteDef } from '../http/route';
 import { importExtensionOperationIds, importRoutes } from '../imports/imports.routes';
 import { orderExtensionOperationIds, orderRoutes } from '../orders/orders.routes';
 import { sandboxExtensionOperationIds, sandboxRoutes } from '../sandbox/sandbox.routes';
+import { searchSynonymExtensionOperationIds } from '../search-synonyms/search-synonyms.routes';
 import { webhookExtensionOperationIds, webhookRoutes } from '../webhooks/webhooks.routes';
 import { accountRoutes } from './accounts';
 import { catalogRoutes } from './catalog';
@@ -27,4 +28,5 @@ export const extensionOperationIds: ReadonlySet<string> = new Set<string>([
   ...webhookExtensionOperationIds,
   ...orderExtensionOperationIds,
   ...sandboxExtensionOperationIds,
+  ...searchSynonymExtensionOperationIds,
 ]);

@@ -13,8 +13,18 @@ export const LIST_DESCRIPTION = `${readers} search, cursor and limit are not typ
 
 export const CREATE_DESCRIPTION = `${writers} ${shape}`;
 
+/** How a listed query is labelled, for both lists. */
+const labels =
+  "Each query is labelled against the store's current index (one Meilisearch multi-search for the whole list): answeredNow, published products match every word with the store's synonyms as they are (the strict pass of public search); answeredBy PRODUCT, they match without the synonyms too, SYNONYM, only through a synonym rule (asked with each word that triggers a rule sent as a quoted phrase, which Meilisearch never expands: such a word is then matched literally, without typos or prefix), null when not answered; answeredLoosely, not answered strictly but a looser search (fewer words) finds products. A store without an index answers false; null when the search engine cannot be reached.";
+
+const counting = (what: string, cap: number): string =>
+  `${readers} ${what} is counted per store and normalised query (NFKC, lowercase, whitespace collapsed, trimmed, at most 200 characters); sample is the last query as typed. Searches of a store whose index does not exist yet or whose first indexing is not finished are not counted. The list is not paged: the ${cap} most frequent queries, most frequent first, then most recently seen.`;
+
 export const zeroResultQueriesDescription = (ZERO_RESULT_LIST_CAP: number): string =>
-  `${readers} Every public search with a non-empty query that ends with no results (after the looser passes) is counted per store and normalised query (NFKC, lowercase, whitespace collapsed, trimmed, at most 200 characters); sample is the last query as typed. The list is not paged: the ${ZERO_RESULT_LIST_CAP} most frequent queries, most frequent first, then most recently seen. answeredNow says whether the query finds a published product now (one search per query in the store's index with the loosest matching of public search, fewer words allowed; a store without an index answers false; null when the search engine cannot be reached). answeredBy is SYNONYM when an active synonym rule of the store created or updated after the query was last seen contains one of the query's words as its input or a term (or a word of a multi-word term), otherwise PRODUCT when answered, null when not answered.`;
+  `${counting('Every public search with a non-empty query that ends with no results (after the looser passes)', ZERO_RESULT_LIST_CAP)} ${labels}`;
+
+export const weakResultQueriesDescription = (ZERO_RESULT_LIST_CAP: number): string =>
+  `Extension: the weak results beside the zero-result queries. ${counting("Every public search with a non-empty query whose results came only from a looser pass (the answer's looseMatch: fewer words or other word forms), cached answers included,", ZERO_RESULT_LIST_CAP)} ${labels}`;
 
 export const UPDATE_DESCRIPTION = `${writers} Changes only the fields given; the type cannot change (terms for MULTI_WAY; input and synonyms for ONE_WAY; isActive for both). ${shape}`;
 

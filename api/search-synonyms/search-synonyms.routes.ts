@@ -1,4 +1,7 @@
-/** Search synonym rules of a store and the queries that found nothing (docs/search.md, "Search index" and "Zero-result queries"). */
+/**
+ * Search synonym rules of a store, the queries that found nothing and, as an extension, the queries
+ * answered only loosely (docs/search.md, "Search index" and "Zero-result and weak-result queries").
+ */
 import { defineRoutes, listedRequired, type RouteRequest } from '../http/route';
 import { cursor, positiveInt, storeId, text } from '../http/schema-types';
 import {
@@ -6,9 +9,10 @@ import {
   SearchSynonymRuleListResponse,
   SearchSynonymRuleResponse,
   UpdateSearchSynonymRuleDto,
+  WeakResultQueryListResponse,
   ZeroResultQueryListResponse,
 } from './search-synonyms.schemas';
-import { listZeroResultQueries, ZERO_RESULT_LIST_CAP } from './zero-result-queries.service';
+import { listWeakResultQueries, listZeroResultQueries, ZERO_RESULT_LIST_CAP } from './zero-result-queries.service';
 import {
   createSynonym,
   deleteSynonym,
@@ -25,10 +29,14 @@ import {
   LIST_DESCRIPTION,
   readers,
   UPDATE_DESCRIPTION,
+  weakResultQueriesDescription,
   zeroResultQueriesDescription,
 } from './search-synonyms.descriptions';
 
 type Params = Record<string, string>;
+
+/** The operations of this table that the specification does not list (extensions; their descriptions say so). */
+export const searchSynonymExtensionOperationIds = ['searchSynonyms.weakResultQueries'] as const;
 
 export const searchSynonymRoutes = defineRoutes({ tag: 'search-synonyms', auth: 'merchant' }, [
   {
@@ -68,6 +76,17 @@ export const searchSynonymRoutes = defineRoutes({ tag: 'search-synonyms', auth: 
     status: 200,
     response: ZeroResultQueryListResponse,
     handler: (req: RouteRequest<Params>) => listZeroResultQueries(req.context, req.query.storeId!),
+  },
+  {
+    operationId: 'searchSynonyms.weakResultQueries',
+    method: 'GET',
+    path: '/search-synonyms/weak-result-queries',
+    summary: 'Storefront search queries of a store answered only loosely, most frequent first (extension)',
+    description: weakResultQueriesDescription(ZERO_RESULT_LIST_CAP),
+    query: { storeId: storeId() },
+    status: 200,
+    response: WeakResultQueryListResponse,
+    handler: (req: RouteRequest<Params>) => listWeakResultQueries(req.context, req.query.storeId!),
   },
   {
     operationId: 'searchSynonyms.get',

@@ -76,30 +76,49 @@ export const SearchSynonymRuleListResponse = dto(
   Joi.object({ items: Joi.array().items(RuleItem).required(), nextCursor: Joi.string().allow(null).required() }),
 );
 
-const ZeroResultQuery = Joi.object({
-  query: Joi.string()
-    .required()
-    .description('The normalised query: NFKC, lowercase, whitespace collapsed, trimmed, at most 200 characters.'),
-  sample: Joi.string().required().description('The last query as a shopper typed it.'),
-  count: Joi.number().integer().min(1).required().description('Public searches of this query that found nothing.'),
-  firstSeenAt: Joi.string().isoDate().required(),
-  lastSeenAt: Joi.string().isoDate().required(),
-  answeredNow: Joi.boolean()
-    .allow(null)
-    .required()
-    .description(
-      "Whether the query finds a published product of the store's search index now; null when the search engine cannot be reached.",
-    ),
-  answeredBy: Joi.string()
-    .valid('SYNONYM', 'PRODUCT')
-    .allow(null)
-    .required()
-    .description(
-      "Why it is answered now: SYNONYM when an active synonym rule of the store created or updated after lastSeenAt has one of the query's words as its input or one of its terms; otherwise PRODUCT (a product added, published or changed since). null when not answered (or answeredNow is null).",
-    ),
-}).label('ZeroResultQuery');
+/** One listed query of the zero-result or weak-result list (same fields; `counted` says what its count counts). */
+const searchQueryItem = (label: string, counted: string): Joi.ObjectSchema =>
+  Joi.object({
+    query: Joi.string()
+      .required()
+      .description('The normalised query: NFKC, lowercase, whitespace collapsed, trimmed, at most 200 characters.'),
+    sample: Joi.string().required().description('The last query as a shopper typed it.'),
+    count: Joi.number().integer().min(1).required().description(counted),
+    firstSeenAt: Joi.string().isoDate().required(),
+    lastSeenAt: Joi.string().isoDate().required(),
+    answeredNow: Joi.boolean()
+      .allow(null)
+      .required()
+      .description(
+        "Whether published products of the store's search index match every word of the query now, with the store's synonyms as they are (the strict pass of public search); false when the store has no index; null when the search engine cannot be reached.",
+      ),
+    answeredBy: Joi.string()
+      .valid('SYNONYM', 'PRODUCT')
+      .allow(null)
+      .required()
+      .description(
+        'What answers it now, measured against the current index: PRODUCT when products match every word without the synonyms too; SYNONYM when they match only through a synonym rule (without the rules nothing is found); null when not answered (or answeredNow is null).',
+      ),
+    answeredLoosely: Joi.boolean()
+      .allow(null)
+      .required()
+      .description(
+        'True when the query is not answered strictly but a looser search (fewer words) finds products: still a weak result. null when the search engine cannot be reached.',
+      ),
+  }).label(label);
+
+const ZeroResultQuery = searchQueryItem('ZeroResultQuery', 'Public searches of this query that found nothing.');
+const WeakResultQuery = searchQueryItem(
+  'WeakResultQuery',
+  'Public searches of this query whose results came only from a looser pass (fewer words, other word forms).',
+);
 
 export const ZeroResultQueryListResponse = dto(
   'ZeroResultQueryListResponse',
   Joi.object({ items: Joi.array().items(ZeroResultQuery).max(100).required() }),
+);
+
+export const WeakResultQueryListResponse = dto(
+  'WeakResultQueryListResponse',
+  Joi.object({ items: Joi.array().items(WeakResultQuery).max(100).required() }),
 );

@@ -1,32 +1,31 @@
 /**
- * Zero-result queries of a store's public search: every search with a non-empty query that ends with
- * no results is counted once per store and normalised query (table zero_result_queries), and merchants
- * list them, most frequent first, with whether each one finds published products now.
+ * Zero-result and weak-result queries of a store's public search (docs/search.md, "Zero-result and
+ * weak-result queries"): every search with a non-empty query that ends with no results is counted
+ * once per store and normalised query (table zero_result_queries), every one whose results came only
+ * from a looser pass (fewer words, other word forms: the answer's looseMatch) likewise as a weak
+ * result (table weak_result_queries), and merchants list each, most frequent first, with what answers
+ * each query now (query-labels.ts).
  *
  * - Normalisation (normaliseQuery): Unicode NFKC, lowercase, runs of whitespace collapsed to one
  *   space, trimmed, at most 200 characters (code points). "  Blue   SHIRT " and "blue shirt" are one row.
  * - Counting (ZeroResultRecorder in the api process, recordZeroResults): counts gather in memory and
- *   are written with one upsert at most every 200 ms; no audit entry and no outbox row (a shopper's search is not
- *   a merchant write). `sample` keeps the last raw query as typed (at most 200 characters).
- * - Cap: a store keeps at most ZERO_RESULT_QUERIES_PER_STORE distinct queries (10 000 by default), so
- *   anonymous searches cannot grow the table without bound. A write that adds new queries to a store
- *   over its cap deletes the store's least recently seen queries (then the least counted) down to it;
- *   a query searched again is seen again and stays. Updating a known query never evicts anything.
- * - answeredNow: one Meilisearch multi-search over the store's index for all listed queries (limit 1
- *   each, filter `status = "PUBLISHED"`, matching strategy `frequency`, as the loosest pass of the
- *   public search, which drops the most common words when every word cannot match). A store without an
- *   index answers false for every query; when Meilisearch cannot be reached, answeredNow and
- *   answeredBy are null.
- * - answeredBy: for an answered query, SYNONYM when an active synonym rule of the store was created or
- *   updated after the query was last seen and one of the query's words is one of the rule's terms (its
- *   input or a term, or a word of a multi-word term); otherwise PRODUCT (a product was added, published
- *   or changed since). null when not answered (or unknown).
+ *   are written with one upsert per outcome at most every 200 ms; no audit entry and no outbox row (a
+ *   shopper's search is not a merchant write). `sample` keeps the last raw query as typed (at most 200
+ *   characters).
+ * - Readiness: nothing is counted for a store whose search is not ready. The search itself leaves out
+ *   a store without an index (search/public-search.ts); the write leaves out a store whose first
+ *   indexing is not finished (readyStores: the first time it finds the store ready it stamps
+ *   stores.search_ready_at, so later writes read one column).
+ * - Cap: a store keeps at most ZERO_RESULT_QUERIES_PER_STORE distinct queries of each outcome (10 000
+ *   by default), so anonymous searches cannot grow the tables without bound. A write that adds new
+ *   queries to a store over its cap deletes the store's least recently seen queries (then the least
+ *   counted) down to it; a query searched again is seen again and stays. Updating a known query never
+ *   evicts anything.
  */
 import { QueryFailedError, type DataSource, type EntityManager } from 'typeorm';
-import { servicesOf, type RequestContext } from '../../storage/request-context';
+import type { RequestContext } from '../../storage/request-context';
 import { requireStore } from '../../domain/store-access';
-import { MeiliResponseError } from '../../search/search-transport';
-import { storeIndexUid } from '../../search/index-names';
+import { labelQueries, type QueryLabel } from './query-labels';
 
 export const ZERO_RESULT_QUERY_MAX = 200;
 /** How many queries the list answers (the most frequent ones). */
@@ -43,7 +42,13 @@ export function normaliseQuery(q: string): string {
   return truncate(q.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim(), ZERO_RESULT_QUERY_MAX).trim();
 }
 
-/** Zero-result searches of one store and normalised query, gathered since the last write. */
+/** What a counted public search found: nothing, or only loosely related products (a looser pass). */
+export type SearchOutcome = 'zero' | 'weak';
+
+/** The table each outcome is counted in (same columns). */
+const OUTCOME_TABLE: Record<SearchOutcome, string> = { zero: 'zero_result_queries', weak: 'weak_result_queries' };
+
+/** Counted searches of one store, outcome and normalised query, gathered since the last write. */
 export interface ZeroResultCount {
   storeId: string;
   query: string;
@@ -51,50 +56,113 @@ export interface ZeroResultCount {
   count: number;
   firstSeenAt: Date;
   lastSeenAt: Date;
+  /** Default 'zero'. */
+  outcome?: SearchOutcome;
 }
 
-/** Counts one public search of `storeId` that found nothing, now. Empty normalised queries are ignored. */
+/** Counts one public search of `storeId` that found nothing (or, with `outcome` 'weak', only loosely related products), now. */
 export async function recordZeroResult(
   db: DataSource | EntityManager,
   storeId: string,
   rawQuery: string,
   storeCap = ZERO_RESULT_STORE_CAP,
+  outcome: SearchOutcome = 'zero',
 ): Promise<void> {
   const query = normaliseQuery(rawQuery);
   if (!query) return;
   const now = new Date();
   await recordZeroResults(
     db,
-    [{ storeId, query, sample: truncate(rawQuery, ZERO_RESULT_QUERY_MAX), count: 1, firstSeenAt: now, lastSeenAt: now }],
+    [{ storeId, query, sample: truncate(rawQuery, ZERO_RESULT_QUERY_MAX), count: 1, firstSeenAt: now, lastSeenAt: now, outcome }],
     storeCap,
   );
 }
 
 /**
- * Adds counted zero-result searches (one entry per store and normalised query) with one upsert:
- * count grows by the entry's count, sample and last_seen_at follow the latest search. Entries of a
- * store that no longer exists are dropped. Stores that gained a query are then cut back to
- * `storeCap` distinct queries (evictZeroResults). The counts are written by then, so a failed
- * eviction goes to `onEvictError` when given (the next write adding a query evicts again) instead
- * of failing the write.
+ * Of `storeIds`, the stores whose search is ready to be counted: existing stores whose first indexing
+ * is finished. A store is ready once stores.search_ready_at is set; until then it is ready (and is
+ * stamped, once) when nothing of its first indexing is still to come: a sandbox store's seed is
+ * indexed (sandboxes.indexed_at), no product import of the store is queued or running, and no product
+ * change of its tenant waits for its first delivery to the indexer (an outbox row of the `index`
+ * queue, pending and never tried: rows being delivered or retried after a failure do not hold a
+ * store back, so one product Meilisearch refuses never keeps a store from counting).
+ * `known`: stores already found ready by this process (sticky, so the database is not asked again).
+ */
+export async function readyStores(db: DataSource | EntityManager, storeIds: string[], known?: Set<string>): Promise<Set<string>> {
+  const ready = new Set(storeIds.filter((id) => known?.has(id)));
+  const ask = [...new Set(storeIds.filter((id) => !ready.has(id)))];
+  if (ask.length === 0) return ready;
+  const rows: Array<{ id: string }> = await db.query(
+    `WITH c AS (SELECT id, tenant_id, search_ready_at FROM stores WHERE id = ANY($1::uuid[])),
+     stamped AS (
+       UPDATE stores s SET search_ready_at = now() FROM c
+        WHERE s.id = c.id AND c.search_ready_at IS NULL
+          AND NOT EXISTS (SELECT 1 FROM sandboxes x WHERE x.store_id = c.id AND x.indexed_at IS NULL)
+          AND NOT EXISTS (SELECT 1 FROM transfer_jobs j
+                           WHERE j.store_id = c.id AND j.kind = 'PRODUCT_IMPORT' AND j.state IN ('QUEUED', 'RUNNING'))
+          AND NOT EXISTS (SELECT 1 FROM outbox o
+                           WHERE o.status = 'pending' AND o.attempts = 0 AND o.queue = 'index' AND o.tenant_id = c.tenant_id
+                             AND o.aggregate_type IN ('product', 'product_batch'))
+       RETURNING s.id)
+     SELECT id FROM c WHERE search_ready_at IS NOT NULL UNION ALL SELECT id FROM stamped`,
+    [ask],
+  );
+  for (const row of rows) {
+    ready.add(row.id);
+    if (known) {
+      // Bounded: forgetting only costs one more question to the database.
+      if (known.size >= 100_000) known.clear();
+      known.add(row.id);
+    }
+  }
+  return ready;
+}
+
+/**
+ * Adds counted searches (one entry per store, outcome and normalised query) with one upsert per
+ * outcome: count grows by the entry's count, sample and last_seen_at follow the latest search.
+ * Entries of a store that no longer exists, or whose search is not ready yet (readyStores), are
+ * dropped. Stores that gained a query are then cut back to `storeCap` distinct queries of that
+ * outcome (evictZeroResults). The counts are written by then, so a failed eviction goes to
+ * `onEvictError` when given (the next write adding a query evicts again) instead of failing the write.
  */
 export async function recordZeroResults(
   db: DataSource | EntityManager,
   entries: ZeroResultCount[],
   storeCap = ZERO_RESULT_STORE_CAP,
   onEvictError?: (error: unknown) => void,
+  knownReady?: Set<string>,
 ): Promise<void> {
   if (!entries.length) return;
+  const ready = await readyStores(
+    db,
+    entries.map((e) => e.storeId.toLowerCase()),
+    knownReady,
+  );
+  for (const outcome of ['zero', 'weak'] as const) {
+    const batch = entries.filter((e) => (e.outcome ?? 'zero') === outcome && ready.has(e.storeId.toLowerCase()));
+    if (batch.length) await upsertOutcomes(db, outcome, batch, storeCap, onEvictError);
+  }
+}
+
+async function upsertOutcomes(
+  db: DataSource | EntityManager,
+  outcome: SearchOutcome,
+  entries: ZeroResultCount[],
+  storeCap: number,
+  onEvictError?: (error: unknown) => void,
+): Promise<void> {
+  const table = OUTCOME_TABLE[outcome];
   // xmax = 0: the row was inserted by this statement (a conflict update sets xmax).
   const written: Array<{ store_id: string; inserted: boolean }> = await db.query(
-    `INSERT INTO zero_result_queries (store_id, tenant_id, query, sample, count, first_seen_at, last_seen_at)
+    `INSERT INTO ${table} (store_id, tenant_id, query, sample, count, first_seen_at, last_seen_at)
      SELECT s.id, s.tenant_id, r.query, r.sample, r.count, r.first_seen_at, r.last_seen_at
        FROM jsonb_to_recordset($1::jsonb) AS r(store_id uuid, query text, sample text, count bigint, first_seen_at timestamptz, last_seen_at timestamptz)
        JOIN stores s ON s.id = r.store_id
      ON CONFLICT (store_id, query) DO UPDATE
-       SET count = zero_result_queries.count + EXCLUDED.count,
-           sample = CASE WHEN EXCLUDED.last_seen_at >= zero_result_queries.last_seen_at THEN EXCLUDED.sample ELSE zero_result_queries.sample END,
-           last_seen_at = GREATEST(zero_result_queries.last_seen_at, EXCLUDED.last_seen_at)
+       SET count = ${table}.count + EXCLUDED.count,
+           sample = CASE WHEN EXCLUDED.last_seen_at >= ${table}.last_seen_at THEN EXCLUDED.sample ELSE ${table}.sample END,
+           last_seen_at = GREATEST(${table}.last_seen_at, EXCLUDED.last_seen_at)
      RETURNING store_id, (xmax = 0) AS inserted`,
     [
       JSON.stringify(
@@ -112,7 +180,7 @@ export async function recordZeroResults(
   const grown = [...new Set(written.filter((row) => row.inserted).map((row) => row.store_id))];
   if (!grown.length) return;
   try {
-    await evictZeroResults(db, grown, storeCap);
+    await evictZeroResults(db, grown, storeCap, outcome);
   } catch (error) {
     if (!onEvictError) throw error;
     onEvictError(error);
@@ -120,16 +188,22 @@ export async function recordZeroResults(
 }
 
 /**
- * Deletes, for each store, every zero-result query beyond the `storeCap` most recently seen ones
+ * Deletes, for each store, every query of the outcome beyond the `storeCap` most recently seen ones
  * (ties: the more counted first, then by query). Reads the store's rows in order once, so it costs
  * about the cap in rows; it only runs for stores a write added a query to.
  */
-export async function evictZeroResults(db: DataSource | EntityManager, storeIds: string[], storeCap: number): Promise<number> {
+export async function evictZeroResults(
+  db: DataSource | EntityManager,
+  storeIds: string[],
+  storeCap: number,
+  outcome: SearchOutcome = 'zero',
+): Promise<number> {
+  const table = OUTCOME_TABLE[outcome];
   const [, deleted] = (await db.query(
-    `DELETE FROM zero_result_queries z
+    `DELETE FROM ${table} z
       USING unnest($1::uuid[]) AS s(id)
       CROSS JOIN LATERAL (
-        SELECT o.query FROM zero_result_queries o WHERE o.store_id = s.id
+        SELECT o.query FROM ${table} o WHERE o.store_id = s.id
          ORDER BY o.last_seen_at DESC, o.count DESC, o.query OFFSET $2
       ) AS old
       WHERE z.store_id = s.id AND z.query = old.query`,
@@ -149,12 +223,16 @@ export function isRefusedContent(error: unknown): boolean {
   return typeof code === 'string' && code.startsWith('22');
 }
 
+const pendingKey = (e: Pick<ZeroResultCount, 'storeId' | 'query' | 'outcome'>): string =>
+  `${e.outcome ?? 'zero'}\u0000${e.storeId.toLowerCase()}\u0000${e.query}`;
+
 /**
- * The api process's counter of zero-result searches: a search that finds nothing only adds to a map
- * in memory, and the map is written with one upsert at most every `flushMs` (the search path holds
- * no database work). A failed write keeps its counts for the next one; what is still unwritten when
- * the process is killed without a shutdown is lost (at most `flushMs` of counts: shoppers' searches,
- * not anybody's data).
+ * The api process's counter of zero-result and weak-result searches: a counted search only adds to a
+ * map in memory, and the map is written with one upsert per outcome at most every `flushMs` (the
+ * search path holds no database work). A failed write keeps its counts for the next one; what is
+ * still unwritten when the process is killed without a shutdown is lost (at most `flushMs` of counts:
+ * shoppers' searches, not anybody's data). Stores found ready (readyStores) are remembered, so a
+ * write asks about a store's readiness only until it is ready.
  *
  * One row that PostgreSQL refuses for its content never holds back the others: a batch refused for
  * its content is split in halves and each half written on its own, down to the single rows, so the
@@ -165,30 +243,31 @@ export class ZeroResultRecorder {
   private pending = new Map<string, ZeroResultCount>();
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> | undefined;
+  private readonly ready = new Set<string>();
 
   constructor(
     private readonly db: DataSource,
     private readonly onError: (error: unknown) => void,
     private readonly flushMs = 200,
-    /** Distinct store and query pairs held at most; beyond, the write happens at once. */
+    /** Distinct store, outcome and query triples held at most; beyond, the write happens at once. */
     private readonly maxPending = 5_000,
     /** A row PostgreSQL refused for its content, dropped (called once per dropped row). */
     private readonly onDropped: (error: unknown, entry: ZeroResultCount) => void = (error) => onError(error),
-    /** Distinct queries kept per store (read at every write, so a configuration change applies). */
+    /** Distinct queries kept per store and outcome (read at every write, so a configuration change applies). */
     private readonly storeCap: () => number = () => ZERO_RESULT_STORE_CAP,
   ) {}
 
-  add(storeId: string, rawQuery: string, at = new Date()): void {
+  add(storeId: string, rawQuery: string, at = new Date(), outcome: SearchOutcome = 'zero'): void {
     const query = normaliseQuery(rawQuery);
     if (!query) return;
-    const key = `${storeId.toLowerCase()}\u0000${query}`;
+    const key = pendingKey({ storeId, query, outcome });
     const entry = this.pending.get(key);
     const sample = truncate(rawQuery, ZERO_RESULT_QUERY_MAX);
     if (entry) {
       entry.count += 1;
       entry.sample = sample;
       entry.lastSeenAt = at;
-    } else this.pending.set(key, { storeId, query, sample, count: 1, firstSeenAt: at, lastSeenAt: at });
+    } else this.pending.set(key, { storeId, query, sample, count: 1, firstSeenAt: at, lastSeenAt: at, outcome });
     if (this.pending.size >= this.maxPending) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.flushMs);
   }
@@ -208,7 +287,7 @@ export class ZeroResultRecorder {
   /** Writes `batch`, bisecting a batch refused for its content; keeps the rows of any other failure. */
   private async write(batch: ZeroResultCount[]): Promise<void> {
     try {
-      await recordZeroResults(this.db, batch, this.storeCap(), this.onError);
+      await recordZeroResults(this.db, batch, this.storeCap(), this.onError, this.ready);
     } catch (error) {
       if (!isRefusedContent(error)) {
         this.onError(error);
@@ -228,7 +307,7 @@ export class ZeroResultRecorder {
   /** Keeps unwritten counts for the next write, merged with what arrived meanwhile. */
   private keep(batch: ZeroResultCount[]): void {
     for (const old of batch) {
-      const key = `${old.storeId.toLowerCase()}\u0000${old.query}`;
+      const key = pendingKey(old);
       const newer = this.pending.get(key);
       if (newer) this.pending.set(key, { ...newer, count: newer.count + old.count, firstSeenAt: old.firstSeenAt });
       else if (this.pending.size < this.maxPending) this.pending.set(key, old);
@@ -244,16 +323,15 @@ export class ZeroResultRecorder {
   }
 }
 
-export type AnsweredBy = 'SYNONYM' | 'PRODUCT';
+export type { AnsweredBy } from './query-labels';
 
-export interface ZeroResultQueryView {
+/** One listed query (zero-result or weak-result) with what answers it now (query-labels.ts). */
+export interface ZeroResultQueryView extends QueryLabel {
   query: string;
   sample: string;
   count: number;
   firstSeenAt: string;
   lastSeenAt: string;
-  answeredNow: boolean | null;
-  answeredBy: AnsweredBy | null;
 }
 
 interface Row {
@@ -264,78 +342,35 @@ interface Row {
   last_seen_at: Date;
 }
 
-/** Words of a query or a synonym term, as compared: NFKC, lowercase, split on anything but letters and digits. */
-const words = (text: string): string[] =>
-  text
-    .normalize('NFKC')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
-
-/** Per query: whether it finds a published product now; null for all when Meilisearch cannot answer. */
-async function answeredNow(ctx: RequestContext, storeId: string, queries: string[]): Promise<boolean[] | null> {
-  if (queries.length === 0) return [];
-  const indexUid = storeIndexUid(storeId);
-  try {
-    // The process's search-only connection (the storefront search's, with its derived key).
-    const response = await servicesOf(ctx).meiliSearch.multiSearch<{ hits: unknown[] }>({
-      queries: queries.map((q) => ({
-        indexUid,
-        q,
-        limit: 1,
-        filter: 'status = "PUBLISHED"',
-        attributesToRetrieve: ['id'],
-        matchingStrategy: 'frequency',
-      })),
-    });
-    return response.results.map((result) => result.hits.length > 0);
-  } catch (error) {
-    if (error instanceof MeiliResponseError && error.code === 'index_not_found') return queries.map(() => false);
-    servicesOf(ctx).logger.warn({ err: error, storeId }, 'zero-result queries: Meilisearch could not say which queries are answered');
-    return null;
-  }
-}
-
-export async function listZeroResultQueries(ctx: RequestContext, storeId: string): Promise<{ items: ZeroResultQueryView[] }> {
+/** The store's ZERO_RESULT_LIST_CAP most frequent (then most recently seen) queries of the outcome, labelled. */
+async function listOutcome(ctx: RequestContext, storeId: string, outcome: SearchOutcome): Promise<{ items: ZeroResultQueryView[] }> {
   const store = await requireStore(ctx, storeId);
+  const table = OUTCOME_TABLE[outcome];
   const rows: Row[] = await ctx.manager.query(
-    `SELECT z.query, z.sample, z.count::text AS count, z.first_seen_at, z.last_seen_at FROM zero_result_queries z
+    `SELECT z.query, z.sample, z.count::text AS count, z.first_seen_at, z.last_seen_at FROM ${table} z
       WHERE z.store_id = $1 AND z.tenant_id = $2 ORDER BY z.count DESC, z.last_seen_at DESC, z.query LIMIT $3`,
     [store.id, store.tenantId, ZERO_RESULT_LIST_CAP],
   );
   if (rows.length === 0) return { items: [] };
-  const [answered, rules] = await Promise.all([
-    answeredNow(
-      ctx,
-      store.id,
-      rows.map((r) => r.query),
-    ),
-    ctx.manager.query('SELECT input, terms, updated_at FROM search_synonyms WHERE store_id = $1 AND tenant_id = $2 AND is_active', [
-      store.id,
-      store.tenantId,
-    ]) as Promise<Array<{ input: string | null; terms: string[]; updated_at: Date }>>,
-  ]);
-  const ruleWords = rules.map((rule) => ({
-    changedAt: rule.updated_at.getTime(),
-    words: new Set([rule.input ?? '', ...rule.terms].flatMap(words)),
-  }));
-  const bySynonym = (row: Row): boolean => {
-    const queryWords = words(row.query);
-    const lastSeen = row.last_seen_at.getTime();
-    return ruleWords.some((rule) => rule.changedAt > lastSeen && queryWords.some((word) => rule.words.has(word)));
-  };
+  const labels = await labelQueries(
+    ctx,
+    store.id,
+    rows.map((r) => r.query),
+  );
   return {
-    items: rows.map((row, i) => {
-      const now = answered === null ? null : answered[i]!;
-      return {
-        query: row.query,
-        sample: row.sample,
-        count: Number(row.count),
-        firstSeenAt: row.first_seen_at.toISOString(),
-        lastSeenAt: row.last_seen_at.toISOString(),
-        answeredNow: now,
-        answeredBy: now ? (bySynonym(row) ? 'SYNONYM' : 'PRODUCT') : null,
-      };
-    }),
+    items: rows.map((row, i) => ({
+      query: row.query,
+      sample: row.sample,
+      count: Number(row.count),
+      firstSeenAt: row.first_seen_at.toISOString(),
+      lastSeenAt: row.last_seen_at.toISOString(),
+      ...labels[i]!,
+    })),
   };
 }
+
+export const listZeroResultQueries = (ctx: RequestContext, storeId: string): Promise<{ items: ZeroResultQueryView[] }> =>
+  listOutcome(ctx, storeId, 'zero');
+
+export const listWeakResultQueries = (ctx: RequestContext, storeId: string): Promise<{ items: ZeroResultQueryView[] }> =>
+  listOutcome(ctx, storeId, 'weak');

@@ -21,6 +21,7 @@ import { OutboxNotify1795000001600 } from './1795000001600-outbox-notify';
 import { ProductChildKeys1795000001700 } from './1795000001700-product-child-keys';
 import { ExportCursor1795000001800 } from './1795000001800-export-cursor';
 import { SandboxRefreshFamilies1795000001900 } from './1795000001900-sandbox-refresh-families';
+import { WeakResultsSearchReady1795000002000 } from './1795000002000-weak-results-search-ready';
 
 export const migrations = [
   Outbox1795000000000,
@@ -45,4 +46,5 @@ export const migrations = [
   ProductChildKeys1795000001700,
   ExportCursor1795000001800,
   SandboxRefreshFamilies1795000001900,
+  WeakResultsSearchReady1795000002000,
 ];

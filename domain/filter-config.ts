@@ -2,6 +2,10 @@
  * What shoppers filter a store's products by: the facets (their display and order) and the price
  * buckets. A store that saved no configuration uses DEFAULT_FILTER_CONFIG; the merchant API
  * (api/filter-config) saves one, and public search reads it (search/store-profile.ts).
+ *
+ * Price buckets are "configured" when a saved configuration has at least one; otherwise (no saved
+ * configuration, or one saved with `priceBuckets: []`, the default) public search derives them from
+ * the store's own prices (search/price-buckets.ts).
  */
 
 /** How a facet is shown to shoppers. */
@@ -34,11 +38,6 @@ export const DEFAULT_FILTER_CONFIG: { facets: Facet[]; priceBuckets: PriceBucket
     { key: 'inStock', label: 'In stock', display: 'toggle', enabled: true },
     { key: 'discounted', label: 'On sale', display: 'toggle', enabled: true },
   ]),
-  priceBuckets: [
-    { min: 0, max: 50 },
-    { min: 50, max: 100 },
-    { min: 100, max: 250 },
-    { min: 250, max: 500 },
-    { min: 500, max: null },
-  ],
+  // None configured: public search derives the buckets from the store's prices.
+  priceBuckets: [],
 };

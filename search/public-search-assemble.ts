@@ -10,6 +10,7 @@
  */
 import { takeSnapshot, type FacetSnapshot, type QueryResult } from './facet-snapshot';
 import { localeField } from './product-document';
+import { bucketLabel } from './price-buckets';
 import type { ParsedSearch } from './public-search-parse';
 import { SPONSORED_SHARE, type Matching, type SearchAttempts } from './public-search-plan';
 import { splitPair, type FacetGroup, type PublicSearchParams, type SearchPlan } from './public-search-request';
@@ -53,8 +54,10 @@ export interface FacetResult {
   values: FacetValue[];
   /** Price: the lowest and highest price among the results (ignoring the price selection). */
   stats?: { min: number; max: number } | null;
-  /** Price: the store's buckets; counts unless the facet is shown as a range. */
+  /** Price: the store's buckets (configured, or derived from its prices), each with its count. */
   buckets?: Array<{ min: number; max: number | null; label: string; count?: number; selected: boolean }>;
+  /** Price: whether the merchant configured the buckets or they were derived from the store's prices. */
+  bucketSource?: 'configured' | 'derived';
 }
 
 export interface SearchAnswer {
@@ -245,10 +248,10 @@ function facetsOf(
       }
       case 'price': {
         result.stats = stats ? { min: stats.min, max: stats.max } : null;
-        const counted = facet.display !== 'range';
+        result.bucketSource = profile.priceBucketSource;
         result.buckets = profile.priceBuckets.map((bucket, i) => {
           const at = plan.roles.findIndex((r) => r.kind === 'priceBucket' && r.bucket === i);
-          const label = bucket.label ?? (bucket.max === null ? `${bucket.min}+` : `${bucket.min}–${bucket.max}`);
+          const label = bucket.label ?? bucketLabel(bucket);
           const selected =
             params.priceMin === bucket.min && (bucket.max === null ? params.priceMax === undefined : params.priceMax === bucket.max);
           return {
@@ -256,7 +259,7 @@ function facetsOf(
             max: bucket.max,
             label,
             selected,
-            ...(counted && at >= 0 ? { count: results?.[at]?.totalHits ?? 0 } : {}),
+            ...(at >= 0 ? { count: results?.[at]?.totalHits ?? 0 } : {}),
           };
         });
         break;

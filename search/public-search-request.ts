@@ -11,7 +11,7 @@
  *
  * So the request holds the main query (hits, plus the counts of every facet without a selection)
  * and one `limit 0` query per facet that has a selection, filtered by everything except that
- * facet. Price buckets of a non-range price facet add one count query per bucket.
+ * facet. The price facet's buckets (configured or derived) add one count query per bucket.
  */
 import { localeField } from './product-document';
 import { meiliLocale } from './index-settings';
@@ -256,7 +256,7 @@ export interface RequestOptions {
   q?: string;
   /** Product ids of sponsored candidates; adds a query for those that match the filters. */
   sponsoredIds?: string[];
-  /** Price bucket counts are computed unless the price facet is shown as a range. */
+  /** The store's price buckets (configured or derived), each counted: shown with the range or as links. */
   priceBuckets?: PriceBucketSpec[];
   /**
    * Adds a count of what the filters alone match (no text): when a query finds nothing and its
@@ -310,7 +310,7 @@ export function buildSearchPlan(params: PublicSearchParams, facets: FacetSpec[],
 
   const price = facets.find((f) => f.key === 'price');
   const buckets = options.priceBuckets ?? [];
-  if (price && price.display !== 'range' && groups.has('price')) {
+  if (price && groups.has('price')) {
     const others = [...groups.values()].filter((g) => g.key !== 'price').flatMap(groupFilter);
     buckets.forEach((bucket, i) => {
       const bounds = [`price >= ${bucket.min}`, ...(bucket.max === null ? [] : [`price < ${bucket.max}`])];

@@ -6,6 +6,7 @@
  */
 import type { DataSource } from 'typeorm';
 import { DEFAULT_FILTER_CONFIG } from '../domain/filter-config';
+import { deriveBuckets, NICE_LADDER, type PriceDistribution } from './price-buckets';
 import type { FacetSpec, PriceBucketSpec } from './public-search-request';
 import { keywordMatches, normaliseSearchText } from '../domain/sponsored-keywords';
 import { asPriceVisibility, type PriceVisibility } from '../domain/price-visibility';
@@ -18,7 +19,14 @@ export interface StoreProfile {
   priceVisibility: PriceVisibility;
   /** Enabled facets in position order. */
   facets: FacetSpec[];
+  /**
+   * The price buckets the search counts: the merchant's (a saved configuration with at least one
+   * bucket) or, otherwise, derived from the prices of the store's published products
+   * (search/price-buckets.ts); empty when the store shows no price facet or its prices allow no two
+   * buckets.
+   */
   priceBuckets: PriceBucketSpec[];
+  priceBucketSource: 'configured' | 'derived';
   categories: Map<string, string>;
   brands: Map<string, string>;
   vendors: Map<string, string>;
@@ -108,12 +116,15 @@ export async function loadStoreProfile(db: DataSource, storeId: string): Promise
     facets: DEFAULT_FILTER_CONFIG.facets as SavedFacet[],
     price_buckets: DEFAULT_FILTER_CONFIG.priceBuckets as PriceBucketSpec[],
   };
+  // A saved configuration with at least one bucket is the merchant's choice; no saved configuration,
+  // or one saved with no buckets (the default's `[]`), means: derived from the store's prices.
+  const configured = saved.price_buckets.length > 0;
   const facets = saved.facets
     .filter((f) => f.enabled)
     .sort((a, b) => a.position - b.position)
     .map((f) => ({ key: f.key, label: f.label, display: f.display }));
   const needs = (key: string): boolean => facets.some((f) => f.key === key);
-  const [categories, brands, vendors, sponsored] = await Promise.all([
+  const [categories, brands, vendors, sponsored, derived] = await Promise.all([
     // Active categories not under an inactive one (an inactive category hides its subtree).
     db.query(
       `WITH RECURSIVE visible AS (
@@ -141,6 +152,7 @@ export async function loadStoreProfile(db: DataSource, storeId: string): Promise
     ) as Promise<
       Array<{ id: string; product_id: string; keywords: string[]; starts_at: Date; ends_at: Date | null; budget_left: boolean }>
     >,
+    needs('price') && !configured ? loadPriceDistribution(db, storeId).then((dist) => deriveBuckets(dist)) : [],
   ]);
   return {
     id: store.id,
@@ -149,7 +161,8 @@ export async function loadStoreProfile(db: DataSource, storeId: string): Promise
     defaultLocale: store.default_locale ?? 'en',
     priceVisibility: asPriceVisibility(store.price_visibility),
     facets,
-    priceBuckets: saved.price_buckets,
+    priceBuckets: configured ? saved.price_buckets : derived.map(({ min, max, label }) => ({ min, max, label })),
+    priceBucketSource: configured ? 'configured' : 'derived',
     categories: new Map(categories.map((c) => [c.id, c.name])),
     brands: new Map(brands.map((b) => [b.id, b.name])),
     vendors: new Map(vendors.map((v) => [v.id, v.name ?? v.id])),
@@ -166,4 +179,21 @@ export async function loadStoreProfile(db: DataSource, storeId: string): Promise
       ...brands.map((b) => ({ kind: 'brand' as const, id: b.id, name: b.name, slug: b.slug, words: lexiconWords(b.name) })),
     ],
   };
+}
+
+/**
+ * The prices of the store's published products as price-buckets.ts derives buckets from them: how
+ * many, the lowest and highest, and a histogram over the nice-number ladder (one scan).
+ */
+export async function loadPriceDistribution(db: DataSource, storeId: string): Promise<PriceDistribution> {
+  const [row]: Array<{ count: number; min: number | null; max: number | null; cells: Array<[number, number]> | null }> = await db.query(
+    `WITH p AS (SELECT price::float8 AS price FROM products WHERE store_id = $1 AND status = 'PUBLISHED' AND price IS NOT NULL),
+          h AS (SELECT width_bucket(price, $2::float8[]) AS cell, count(*)::int AS n FROM p GROUP BY 1)
+     SELECT (SELECT count(*)::int FROM p) AS count, (SELECT min(price) FROM p) AS min, (SELECT max(price) FROM p) AS max,
+            (SELECT json_agg(json_build_array(cell, n)) FROM h) AS cells`,
+    [storeId, NICE_LADDER],
+  );
+  const histogram = new Array<number>(NICE_LADDER.length + 1).fill(0);
+  for (const [cell, n] of row?.cells ?? []) histogram[cell] = n;
+  return { count: row?.count ?? 0, min: row?.min ?? 0, max: row?.max ?? 0, histogram };
 }

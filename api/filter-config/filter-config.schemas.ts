@@ -116,7 +116,7 @@ export const UpdateFilterConfigDto = typedDto(
                 '{{#label}} must be at least the max of the previous bucket ({{#previous}}): buckets ascend without overlapping',
             })
             .description(
-              '0 to 20 price ranges in ascending order that do not overlap (each min is at least the previous max); only the last may have max null.',
+              "0 to 20 price ranges in ascending order that do not overlap (each min is at least the previous max); only the last may have max null. An empty list configures none: public search then derives the buckets from the store's prices.",
             ),
         )
         .required(),
@@ -145,7 +145,10 @@ export const FilterConfigResponse = dto(
   Joi.object({
     storeId: uuid().required(),
     facets: Joi.array().items(FacetItem).required(),
-    priceBuckets: Joi.array().items(PriceBucketItem).required(),
+    priceBuckets: Joi.array()
+      .items(PriceBucketItem)
+      .required()
+      .description("The configured price buckets; empty: none configured, public search derives them from the store's prices."),
     updatedAt: dateTime()
       .allow(null)
       .required()

@@ -70,11 +70,22 @@ const Facet = Joi.object({
         min: Joi.number().required(),
         max: Joi.number().allow(null).required(),
         label: Joi.string().required(),
-        count: Joi.number().integer().description('Counted unless the price facet is shown as a range (a range shows stats only).'),
+        count: Joi.number()
+          .integer()
+          .description(
+            'Matching products in the bucket under every selection except the price range (0 possible; the storefront offers no link then).',
+          ),
         selected: Joi.boolean().required(),
       }).label('PublicSearchPriceBucket'),
     )
-    .description("Price only: the store's price buckets."),
+    .description(
+      "Price only: the store's price buckets, ascending (min inclusive, max exclusive, the last may have max null): the merchant's, or derived from the store's prices when none are configured (see bucketSource).",
+    ),
+  bucketSource: Joi.string()
+    .valid('configured', 'derived')
+    .description(
+      "Price only: configured when the store's filter configuration has at least one price bucket; derived when the buckets come from the prices of the store's published products (about five, rounded bounds, fair shares, none empty).",
+    ),
 }).label('PublicSearchFacet');
 
 export const PublicSearchResponse = dto(

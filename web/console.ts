@@ -349,11 +349,34 @@ export function buildConsoleRouter(theme: ThemeEngine, options: { formLimitBytes
 
   router.get('/stores/:storeId', (ctx) => ctx.redirect(`/console/stores/${ctx.params.storeId}/zero-results`));
 
-  // Zero-result queries and one-click synonyms.
+  // Zero-result and weak-result queries, and one-click synonyms.
   router.get('/stores/:storeId/zero-results', async (ctx) => {
-    const res = await new ConsoleApi(ctx).call('GET', '/search-synonyms/zero-result-queries', { query: { storeId: ctx.params.storeId } });
-    if (!res.ok) return page(ctx, 'message', 'Zero-result queries', { error: problemText(res) });
-    await page(ctx, 'zero-results', 'Zero-result queries', { queries: res.json.items, shop: `/shop/${ctx.params.storeId}` });
+    const api = new ConsoleApi(ctx);
+    const query = { storeId: ctx.params.storeId };
+    // One after the other: a first call may refresh the session, which the second then uses.
+    const zero = await api.call('GET', '/search-synonyms/zero-result-queries', { query });
+    if (!zero.ok) return page(ctx, 'message', 'Zero-result queries', { error: problemText(zero) });
+    const weak = await api.call('GET', '/search-synonyms/weak-result-queries', { query });
+    await page(ctx, 'zero-results', 'Zero-result queries', {
+      groups: [
+        {
+          key: 'zero',
+          title: 'No results',
+          intro: 'Searches that found nothing at all.',
+          empty: 'No zero-result queries yet.',
+          items: zero.json.items,
+        },
+        {
+          key: 'weak',
+          title: 'Weak results',
+          intro: 'Searches where not every word matched: shoppers saw only loosely related products.',
+          empty: 'No weak results yet.',
+          items: weak.ok ? weak.json.items : [],
+          error: weak.ok ? undefined : problemText(weak),
+        },
+      ],
+      shop: `/shop/${ctx.params.storeId}`,
+    });
   });
 
   router.post('/stores/:storeId/zero-results/synonym', async (ctx) => {

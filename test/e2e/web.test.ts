@@ -405,24 +405,49 @@ describe('web: storefront and console in a browser', function () {
     await shot('photo-search');
   });
 
-  it('turns a zero-result query into a synonym in the console, and the storefront then finds it', async () => {
-    // A shopper's search that finds nothing is recorded.
+  it('turns zero-result and weak-result queries into synonyms in the console, and the storefront then finds them', async () => {
+    // A shopper's search that finds nothing is recorded, and one where only some words match (a weak result).
     await page.goto(shop('/search?q=plimsoll'));
     await page.locator('[data-zero-results]').waitFor();
+    await page.goto(shop('/search?q=leather%20unicorn'));
+    expect(await resultTitles()).to.include('Leather Backpack');
 
     await page.goto(`${server.baseUrl}/console`);
     await page.getByLabel('E-mail', { exact: true }).fill(m.owner.email);
     await page.getByLabel('Password', { exact: true }).fill(GOOD_PASSWORD);
     await Promise.all([page.waitForURL(/zero-results/), page.getByRole('button', { name: 'Sign in' }).click()]);
-    const row = page.locator('tr[data-query="plimsoll"]');
-    expect(await row.locator('[data-answered]').textContent()).to.contain('No results');
+    const zero = page.locator('[data-list="zero"]');
+    const weak = page.locator('[data-list="weak"]');
+    expect(await zero.getByRole('heading').textContent()).to.equal('No results');
+    expect(await weak.getByRole('heading').textContent()).to.equal('Weak results');
+    const row = zero.locator('tr[data-query="plimsoll"]');
+    expect(await row.locator('[data-answered]').textContent()).to.contain('Still no results');
+    expect(await zero.locator('tr[data-query="leather unicorn"]').count()).to.equal(0);
+    const weakRow = weak.locator('tr[data-query="leather unicorn"]');
+    expect(await weakRow.locator('[data-answered]').textContent()).to.contain('Only loosely related results');
+    expect(await weakRow.getByRole('link', { name: 'leather unicorn' }).getAttribute('href')).to.equal(
+      `/shop/${m.storeId}/search?q=leather%20unicorn`,
+    );
+    expect(await weak.locator('tr[data-query="plimsoll"]').count()).to.equal(0);
     await row.getByLabel(/should also find/).fill('running shoe');
     await Promise.all([page.waitForURL(/flash=/), row.getByRole('button', { name: 'Add synonym' }).click()]);
     expect(await page.locator('.flash').textContent()).to.contain('“plimsoll” now also finds “running shoe”');
+    await weak
+      .locator('tr[data-query="leather unicorn"]')
+      .getByLabel(/should also find/)
+      .fill('backpack');
+    await Promise.all([
+      page.waitForURL(/flash=/),
+      weak.locator('tr[data-query="leather unicorn"]').getByRole('button', { name: 'Add synonym' }).click(),
+    ]);
+    expect(await page.locator('.flash').textContent()).to.contain('“leather unicorn” now also finds “backpack”');
     // The indexer applies the store's synonyms (the indexer role does this in npm start).
     await settle();
     await page.reload();
-    expect(await page.locator('tr[data-query="plimsoll"] [data-answered]').textContent()).to.contain('Answered by a synonym');
+    expect(await zero.locator('tr[data-query="plimsoll"] [data-answered]').textContent()).to.contain('Answered by a synonym');
+    expect(await weak.locator('tr[data-query="leather unicorn"] [data-answered]').textContent()).to.contain('Answered by a synonym');
+    // Answered now: no synonym form left to fill.
+    expect(await weak.locator('tr[data-query="leather unicorn"] form').count()).to.equal(0);
     await shot('console-zero-results');
 
     await page.goto(`${server.baseUrl}/console/stores/${m.storeId}/synonyms`);
@@ -443,7 +468,8 @@ describe('web: storefront and console in a browser', function () {
     expect(await edited.textContent()).to.contain('inactive');
     await Promise.all([page.waitForURL(/flash=Synonym\+rule\+deleted/), edited.getByRole('button', { name: 'Delete' }).click()]);
     expect(await page.locator('.rules li', { hasText: 'rucksack' }).count()).to.equal(0);
-    expect(await page.locator('.rules li').count()).to.equal(1);
+    // The two rules added from the zero-results page stay.
+    expect(await page.locator('.rules li').count()).to.equal(2);
 
     await page.goto(shop('/search?q=plimsoll'));
     expect(await resultTitles()).to.include('Canvas Running Shoe');

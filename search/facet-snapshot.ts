@@ -15,7 +15,8 @@
  * reads a snapshot (hitsRequest), the run step completes its results from it (assembleResults), the
  * assemble step takes a new one (takeSnapshot); its key is made by the parse step (snapshotKey).
  */
-import type { MatchingStrategy, MeiliQuery, QueryRole, SearchPlan } from './public-search-request';
+import type { LooseReading } from './loose-query';
+import type { MeiliQuery, QueryRole, SearchPlan } from './public-search-request';
 
 export interface QueryResult {
   hits: Array<Record<string, unknown>>;
@@ -25,12 +26,12 @@ export interface QueryResult {
 }
 
 export interface FacetSnapshot {
-  /** The looser form that answered (q and matching strategy), or undefined for the strict pass. */
-  attempt?: { strategy: 'word_forms' | 'fewer_words'; q: string; matchingStrategy: MatchingStrategy };
+  /** The looser reading that answered, or undefined for the strict pass. */
+  attempt?: Pick<LooseReading, 'strategy' | 'q' | 'dropped' | 'changed'>;
   total: number;
   /** The main query's facets and stats. */
   main: Pick<QueryResult, 'facetDistribution' | 'facetStats'>;
-  /** Results of the count queries by role key (`facet:<group>`, `priceBucket:<n>`, `filtersOnly`). */
+  /** Results of the count queries by role key (`facet:<group>`, `priceBucket:<n>`). */
   counts: Record<string, QueryResult>;
 }
 
@@ -41,7 +42,7 @@ const roleKey = (role: QueryRole): string =>
 export function takeSnapshot(plan: SearchPlan, results: QueryResult[], attempt: FacetSnapshot['attempt']): FacetSnapshot {
   const counts: Record<string, QueryResult> = {};
   plan.roles.forEach((role, i) => {
-    if (role.kind === 'facet' || role.kind === 'priceBucket' || role.kind === 'filtersOnly')
+    if (role.kind === 'facet' || role.kind === 'priceBucket')
       counts[roleKey(role)] = {
         hits: [],
         totalHits: results[i]!.totalHits,

@@ -168,11 +168,17 @@ export function indexSettings(data: StoreSearchData): Settings {
     sortableAttributes: ['createdAt', 'price', 'discountPercent', 'reviewCount', 'rating', 'salesCount', 'viewCount'],
     // `sort` first: a shopper who picks "price: low to high" expects exactly that order. Relevance
     // sort sends no sort, so the rule is inert and the text rules decide. Strict queries already
-    // require every word, so sorting first never lets a poor match in.
-    rankingRules: ['sort', 'words', 'typo', 'proximity', 'attribute', 'exactness'],
+    // require every word, so sorting first never lets a poor match in. `attribute` before
+    // `proximity`: a product naming the query's words in its title (or brand, or category) comes
+    // before one whose description happens to hold them side by side. Last, among equal matches,
+    // the shorter title (more about the words, less about other things) first. Measured with the
+    // relevance benchmark (docs/benchmarks.md, "Relevance").
+    rankingRules: ['sort', 'words', 'typo', 'attribute', 'proximity', 'exactness', 'titleWords:asc'],
+    // No typo on words of four letters or fewer: one changed letter there is mostly another word
+    // (snow/show, boot/book, mat/map), so "snow boots" must not find show tickets.
     typoTolerance: {
       enabled: true,
-      minWordSizeForTypos: { oneTypo: 4, twoTypos: 8 },
+      minWordSizeForTypos: { oneTypo: 5, twoTypos: 9 },
       disableOnNumbers: true,
     },
     pagination: { maxTotalHits: MAX_TOTAL_HITS },

@@ -22,6 +22,11 @@ export interface ProductDocument {
   status: ProductStatus;
   type: ProductType;
   title: string;
+  /**
+   * Words in the title: the last relevance tie-breaker (search/index-settings.ts), so among products
+   * that match a query equally well the one whose title is mostly about it comes first.
+   */
+  titleWords: number;
   description: string;
   brandId: string | null;
   brand: string | null;
@@ -112,6 +117,9 @@ interface CategoryNode {
 }
 
 /** Field-name form of a locale key: `pt-BR` → `pt_br`. */
+/** Words (runs of letters and digits) in a title. */
+export const titleWordCount = (title: string): number => title.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+
 export function localeField(locale: string): string {
   return locale.toLowerCase().replace(/[^a-z0-9]+/g, '_');
 }
@@ -247,6 +255,7 @@ export class ProductDocumentBuilder {
         status: row.status,
         type: row.type,
         title: row.title,
+        titleWords: titleWordCount(row.title),
         description: plainText(row.description_html),
         slug: row.slug,
         brandId: row.brand_id,

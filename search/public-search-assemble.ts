@@ -38,6 +38,11 @@ export interface SearchItem {
   flashSaleEndsAt: string | null;
   sponsored: boolean;
   sponsoredListingId?: string;
+  /**
+   * Whether the product contains every word of the query (always true without words). False for the
+   * products of a looser reading, and for the partial matches that fill a short first page.
+   */
+  fullMatch: boolean;
 }
 
 export interface FacetValue {
@@ -98,10 +103,10 @@ export function assembleSearch(
   ran: SearchRun,
 ): AssembledSearch {
   const { params, pricesShown, ignored } = parsed;
-  const { plan, results, matching } = ran;
+  const { plan, results, matching, partial } = ran;
   return {
     answer: {
-      ...answerOf(params, profile, plan, results, sponsored.candidates, sponsored.slots, pricesShown, matching),
+      ...answerOf(params, profile, plan, results, sponsored.candidates, sponsored.slots, pricesShown, matching, partial),
       ignoredParams: ignored,
     },
     ...(ran.full && results ? { snapshot: takeSnapshot(plan, results, ran.full.attempt) } : {}),
@@ -118,10 +123,12 @@ function answerOf(
   slots: number,
   pricesShown: boolean,
   matching: Matching,
+  partial: Hit[],
 ): Omit<SearchAnswer, 'ignoredParams'> {
   const main = results?.[0];
   const titleField = params.locale ? `title_${localeField(params.locale)}` : undefined;
-  const toItem = (hit: Hit): SearchItem => {
+  const strict = matching.strategy === 'strict';
+  const toItem = (hit: Hit, fullMatch = strict): SearchItem => {
     const item: SearchItem = {
       id: hit.id as string,
       slug: hit.slug as string,
@@ -137,6 +144,7 @@ function answerOf(
       badge: (hit.badge as string | null) ?? null,
       flashSaleEndsAt: typeof hit.flashSaleEndsAt === 'number' ? new Date(hit.flashSaleEndsAt * 1000).toISOString() : null,
       sponsored: false,
+      fullMatch,
     };
     if (pricesShown) {
       item.currency = hit.currency as string;
@@ -146,7 +154,7 @@ function answerOf(
     }
     return item;
   };
-  const items = (main?.hits ?? []).map(toItem);
+  const items = [...(main?.hits ?? []).map((hit) => toItem(hit)), ...partial.map((hit) => toItem(hit, false))];
 
   // Sponsored: matching candidates in the listing's priority order, not already on the page.
   const sponsoredAt = plan.roles.findIndex((r) => r.kind === 'sponsored');
@@ -160,7 +168,8 @@ function answerOf(
     });
   }
 
-  const total = main?.totalHits ?? 0;
+  // The partial matches filling a short first page count: the total is what the pages list.
+  const total = (main?.totalHits ?? 0) + partial.length;
   return {
     items,
     page: params.page,

@@ -4,22 +4,30 @@
  *
  * Takes the parsed search (public-search-parse.ts), the store's profile and the facet snapshot of
  * the same words and filters if one is cached; hands on everything the run step may send: the
- * hits-only request completing a snapshot, the strict attempt, and the looser attempts
- * (loose-query.ts; planned only when the run asks, after the strict attempt found nothing) with
- * their full plans and count-only probes, plus the sponsored candidates and slots the assemble step
- * fills. Each attempt's Meilisearch queries come
+ * hits-only request completing a snapshot, the strict attempt (every word), and the looser readings
+ * of the words (loose-query.ts; planned only when the run asks, after the strict attempt found less
+ * than a page) as one request, with the plan to run in full for the reading chosen, plus the
+ * sponsored candidates and slots the assemble step fills. Each attempt's Meilisearch queries come
  * from public-search-request.ts. Next: public-search-run.ts.
  */
 import { hitsRequest, type FacetSnapshot } from './facet-snapshot';
-import { looseAttempts, type LooseAttempt, type LooseStrategy } from './loose-query';
+import { looseReadings, type LooseReading, type LooseStrategy } from './loose-query';
 import type { ParsedSearch } from './public-search-parse';
-import { buildSearchPlan, type MatchingStrategy, type MeiliQuery, type SearchPlan } from './public-search-request';
+import { buildSearchPlan, completeWords, type MeiliQuery, type SearchPlan } from './public-search-request';
 import { sponsoredFor, type StoreProfile } from './store-profile';
 
-/** How the results were matched: strictly, or by a looser rewrite of the query (then `q` is what matched). */
+/**
+ * How the results were matched: strictly (every word), or by a looser reading of the words (then `q`
+ * is what matched, `dropped` the query's words it leaves out and `changed` the words it looks for in
+ * another form). `partialMatches` counts the products after the full matches of a first page that
+ * contain only some of the words (the page is filled with them when fewer than a page matches).
+ */
 export interface Matching {
   strategy: 'strict' | LooseStrategy;
   q: string | null;
+  dropped: string[];
+  changed: Array<{ from: string; to: string }>;
+  partialMatches: number;
 }
 
 export interface SponsoredCandidate {
@@ -27,13 +35,15 @@ export interface SponsoredCandidate {
   productId: string;
 }
 
-/** A looser form of the words, planned. */
-export interface LooseAttemptPlan {
-  attempt: LooseAttempt;
-  /** The full plan (facets, counts, sponsored candidates) with the looser words. */
-  plan: SearchPlan;
-  /** One query that only asks whether the looser words find anything (limit 1, no facets). */
-  probe: MeiliQuery;
+/** The looser readings of the words, planned. */
+export interface LoosePlan {
+  readings: LooseReading[];
+  /** One query per reading, in order: its first products (ids and result fields, no facets). */
+  probes: MeiliQuery[];
+  /** The full plan (facets, counts, sponsored candidates) of a reading, when it answers alone. */
+  planFor: (reading: LooseReading) => SearchPlan;
+  /** Whether the first page may be filled with partial matches after fewer than a page of full ones. */
+  fills: boolean;
 }
 
 export interface SearchAttempts {
@@ -44,17 +54,14 @@ export interface SearchAttempts {
     request: { queries: MeiliQuery[]; roles: number[] };
     matching: Matching;
   };
-  /**
-   * Every word required, with a count of what the filters alone match (see RequestOptions.filtersOnlyCount).
-   * Planned when the run asks: a search completed from a snapshot never needs it.
-   */
+  /** Every word required. Planned when the run asks: a search completed from a snapshot never needs it. */
   strict: () => SearchPlan;
   strictMatching: Matching;
   /**
-   * Tried in order when the strict attempt finds nothing (none without words). Planned only when
-   * asked: most searches find something strictly, and a plan per looser form would be wasted work.
+   * The looser readings, asked for when the strict attempt finds less than a page (none without
+   * words). Planned only when asked: most searches find enough strictly.
    */
-  loose: () => LooseAttemptPlan[];
+  loose: () => LoosePlan;
   /** Sponsored slots of this page (first page only) and the candidates for them, in priority order. */
   sponsored: { slots: number; candidates: SponsoredCandidate[] };
 }
@@ -63,50 +70,66 @@ export interface SearchAttempts {
 export const SPONSORED_SHARE = 8;
 export const sponsoredSlots = (perPage: number): number => Math.floor(perPage / SPONSORED_SHARE);
 
+/** The matching of a strict answer, or of the looser reading `reading`. */
+export function matchingOf(
+  q: string | undefined,
+  reading?: Pick<LooseReading, 'strategy' | 'q' | 'dropped' | 'changed'>,
+  partialMatches = 0,
+): Matching {
+  if (!reading) return { strategy: 'strict', q: q?.trim() || null, dropped: [], changed: [], partialMatches };
+  return { strategy: reading.strategy, q: reading.q, dropped: reading.dropped, changed: reading.changed, partialMatches };
+}
+
+/**
+ * Whether a first page with fewer full matches than `perPage` is filled with partial ones: only in
+ * relevance order (a shopper who sorts by price wants the matching products in that order, not
+ * weaker ones after them) and only on the first page (the later pages of a search keep the total of
+ * its full matches).
+ */
+const fillsPage = (parsed: ParsedSearch): boolean => parsed.params.page === 1 && parsed.params.sort === 'relevance';
+
 export function planSearch(parsed: ParsedSearch, profile: StoreProfile, snapshot: FacetSnapshot | undefined): SearchAttempts {
   const { params, pricesShown } = parsed;
   const facets = profile.facets.filter((f) => pricesShown || f.key !== 'price');
   const slots = params.page === 1 ? sponsoredSlots(params.perPage) : 0;
   const candidates = slots > 0 ? sponsoredFor(profile, params.q ?? '', slots + params.perPage) : [];
   const sponsoredIds = candidates.map((c) => c.productId);
-  const strictMatching: Matching = { strategy: 'strict', q: params.q?.trim() || null };
-  const planFor = (attempt: { q: string; matchingStrategy: MatchingStrategy }): SearchPlan =>
-    buildSearchPlan(params, facets, {
-      priceBuckets: profile.priceBuckets,
-      sponsoredIds,
-      q: attempt.q,
-      matchingStrategy: attempt.matchingStrategy,
-    });
+  const q = params.q?.trim() ?? '';
+  const strictMatching = matchingOf(q);
+  const plan = (words?: string): SearchPlan =>
+    buildSearchPlan(params, facets, { priceBuckets: profile.priceBuckets, sponsoredIds, ...(words === undefined ? {} : { q: words }) });
 
   let fromSnapshot: SearchAttempts['fromSnapshot'];
-  if (snapshot) {
+  // A first page in relevance order that had fewer full matches than a page is filled again, so it
+  // does not come from the snapshot (which keeps counts, not the partial matches).
+  const refill = q !== '' && fillsPage(parsed) && snapshot !== undefined && snapshot.total < params.perPage;
+  if (snapshot && !refill) {
     const { attempt } = snapshot;
-    const plan = attempt
-      ? planFor(attempt)
-      : buildSearchPlan(params, facets, { priceBuckets: profile.priceBuckets, sponsoredIds, filtersOnlyCount: true });
-    const request = hitsRequest(plan, snapshot, params.page, params.perPage);
-    if (request)
-      fromSnapshot = { plan, snapshot, request, matching: attempt ? { strategy: attempt.strategy, q: attempt.q } : strictMatching };
+    const answered = plan(attempt?.q);
+    const request = hitsRequest(answered, snapshot, params.page, params.perPage);
+    if (request) fromSnapshot = { plan: answered, snapshot, request, matching: attempt ? matchingOf(q, attempt) : strictMatching };
   }
 
-  const q = params.q?.trim() ?? '';
   return {
     fromSnapshot,
-    strict: () => buildSearchPlan(params, facets, { priceBuckets: profile.priceBuckets, sponsoredIds, filtersOnlyCount: true }),
+    strict: () => plan(),
     strictMatching,
-    loose: () => (q ? looseAttempts(q) : []).map((attempt) => ({ attempt, plan: planFor(attempt), probe: probeFor(parsed, attempt) })),
+    loose: () => {
+      const readings = q ? looseReadings(q) : [];
+      const main = readings.length ? plan().queries[0]! : undefined;
+      return {
+        readings,
+        probes: main ? readings.map((reading) => probeFor(main, reading, params.perPage)) : [],
+        planFor: (reading) => plan(reading.q),
+        fills: fillsPage(parsed),
+      };
+    },
     sponsored: { slots, candidates },
   };
 }
 
-/** The main query of the looser words alone (no facets, no sort, no page): limit 1, ids only. */
-function probeFor(parsed: ParsedSearch, attempt: LooseAttempt): MeiliQuery {
-  const {
-    page: _page,
-    hitsPerPage: _hitsPerPage,
-    sort: _sort,
-    attributesToRetrieve: _fields,
-    ...query
-  } = buildSearchPlan(parsed.params, [], { q: attempt.q, matchingStrategy: attempt.matchingStrategy }).queries[0]!;
-  return { ...query, limit: 1, attributesToRetrieve: ['id'] };
+/** The main query with a reading's words: its first `limit` products with their result fields, no facets, no count. */
+function probeFor(main: MeiliQuery, reading: LooseReading, limit: number): MeiliQuery {
+  const { page: _page, hitsPerPage: _hitsPerPage, facets: _facets, ...query } = main;
+  return { ...query, q: completeWords(reading.q), limit };
 }

@@ -124,11 +124,7 @@ export interface MeiliQuery {
 
 /** What each query of the request is for, in order, so the answer can be read back. */
 export type QueryRole =
-  | { kind: 'main' }
-  | { kind: 'facet'; group: string }
-  | { kind: 'priceBucket'; bucket: number }
-  | { kind: 'sponsored' }
-  | { kind: 'filtersOnly' };
+  { kind: 'main' } | { kind: 'facet'; group: string } | { kind: 'priceBucket'; bucket: number } | { kind: 'sponsored' };
 
 export interface SearchPlan {
   queries: MeiliQuery[];
@@ -252,25 +248,43 @@ const hasSelection = (group: FacetGroup): boolean => Boolean(group.selection?.le
 
 export interface RequestOptions {
   matchingStrategy?: MatchingStrategy;
-  /** Overrides params.q (a looser rewrite of it). */
+  /** Overrides params.q: a looser reading of it, whose words are all matched whole (completeWords). */
   q?: string;
   /** Product ids of sponsored candidates; adds a query for those that match the filters. */
   sponsoredIds?: string[];
   /** The store's price buckets (configured or derived), each counted: shown with the range or as links. */
   priceBuckets?: PriceBucketSpec[];
-  /**
-   * Adds a count of what the filters alone match (no text): when a query finds nothing and its
-   * filters alone find nothing either, no looser reading of the words can help, and the looser
-   * passes are skipped (a count by filters is one of Meilisearch's cheapest queries).
-   */
-  filtersOnlyCount?: boolean;
+}
+
+/** Shorter last words are matched whole, longer ones also as a prefix (see strictWords). */
+export const MIN_PREFIX_LENGTH = 4;
+
+/**
+ * The words as Meilisearch receives them with every word matched whole: a trailing space tells it
+ * the last word is complete (it otherwise also matches words that start with it).
+ */
+export function completeWords(q: string): string {
+  const words = q.trim();
+  return words ? `${words} ` : '';
+}
+
+/**
+ * The shopper's words for the strict pass. Meilisearch matches the last word also as a prefix, which
+ * helps a longer word still being typed ("headphon") but turns a short one into noise: "mat" would
+ * match "Material:" in every description. So a last word shorter than MIN_PREFIX_LENGTH characters
+ * is matched whole.
+ */
+export function strictWords(q: string): string {
+  const words = q.trim();
+  const last = words.split(/\s+/).pop() ?? '';
+  return [...last].length < MIN_PREFIX_LENGTH ? completeWords(words) : words;
 }
 
 /** The multi-search body answering `params` for a store showing `facets`. */
 export function buildSearchPlan(params: PublicSearchParams, facets: FacetSpec[], options: RequestOptions = {}): SearchPlan {
   const { groups, context } = facetGroups(params, facets);
   const indexUid = storeIndexUid(params.storeId);
-  const q = (options.q ?? params.q ?? '').trim();
+  const q = options.q !== undefined ? completeWords(options.q) : strictWords(params.q ?? '');
   const localeLang = params.locale ? meiliLocale(params.locale) : undefined;
   const base = {
     indexUid,
@@ -296,10 +310,6 @@ export function buildSearchPlan(params: PublicSearchParams, facets: FacetSpec[],
     attributesToRetrieve: fields,
   });
   roles.push({ kind: 'main' });
-  if (options.filtersOnlyCount && q && (allSelections.length > 0 || context.length > 1)) {
-    queries.push({ ...base, q: '', filter: [...context, ...allSelections], page: 1, hitsPerPage: 0 });
-    roles.push({ kind: 'filtersOnly' });
-  }
 
   for (const group of groups.values()) {
     if (!hasSelection(group)) continue;

@@ -3,17 +3,24 @@
  * "Public search pipeline").
  *
  * Takes the planned attempts (public-search-plan.ts) and a way to send queries to Meilisearch
- * (meiliRunner); sends them in order and stops at the first that answers: the hits-only request
- * of a snapshot, else the strict attempt, else (strict found nothing, but the filters alone do)
- * the looser attempts. Hands on the plan that answered, its results in plan order, how the words
- * matched and, for a full run, the looser attempt to remember in the next snapshot. Next:
- * public-search-assemble.ts.
+ * (meiliRunner); sends them in order: the hits-only request of a snapshot, else the strict attempt;
+ * when the strict attempt finds less than a page, one more request asks for the first products of
+ * every looser reading of the words (loose-query.ts). Then:
+ * - nothing matched every word: the best reading that finds something answers (its plan is run in
+ *   full: facets, counts, paging), its first page filled from the next readings when short;
+ * - some matched every word: they stay first, and a first page in relevance order is filled with
+ *   the best partial matches after them.
+ * So a search costs one request when a page matches strictly, two when it is filled, three when
+ * only a looser reading answers. Hands on the plan that answered, its results in plan order, the
+ * partial matches that fill the page, how the words matched and, for a full run, the reading to
+ * remember in the next snapshot. Next: public-search-assemble.ts.
  */
 import type { Logger } from 'pino';
 import { ServiceUnavailableError } from '../lib/errors';
 import { calmLog } from '../lib/calm-log';
 import { assembleResults, type FacetSnapshot, type QueryResult } from './facet-snapshot';
-import type { LooseAttemptPlan, Matching, SearchAttempts } from './public-search-plan';
+import type { LooseReading } from './loose-query';
+import { matchingOf, type Matching, type SearchAttempts } from './public-search-plan';
 import type { MeiliQuery, SearchPlan } from './public-search-request';
 import { MeiliResponseError, type SearchTransport } from './search-transport';
 
@@ -26,7 +33,9 @@ export interface SearchRun {
   /** Undefined when the store has no index yet (nothing published). */
   results: QueryResult[] | undefined;
   matching: Matching;
-  /** Present for a full run (not completed from a snapshot): the looser attempt that answered, if any. */
+  /** Products matching only some of the words, after the page's full matches (first page in relevance order). */
+  partial: QueryResult['hits'];
+  /** Present for a full run (not completed from a snapshot): the looser reading that answered, if any. */
   full?: { attempt: FacetSnapshot['attempt'] };
 }
 
@@ -59,41 +68,59 @@ export async function runSearch(attempts: SearchAttempts, run: MeiliRunner): Pro
   if (fromSnapshot) {
     const { plan, snapshot, request, matching } = fromSnapshot;
     const fetched = request.queries.length ? await run(request.queries) : [];
-    if (fetched) return { plan, results: assembleResults(plan, snapshot, { roles: request.roles, results: fetched }), matching };
+    if (fetched)
+      return { plan, results: assembleResults(plan, snapshot, { roles: request.roles, results: fetched }), matching, partial: [] };
   }
 
   const strict = attempts.strict();
   const results = await run(strict.queries);
-  const filtersOnly = strict.roles.findIndex((r) => r.kind === 'filtersOnly');
-  // Looser words cannot help where the filters alone match nothing.
-  const filtersMatch = filtersOnly < 0 || (results?.[filtersOnly]?.totalHits ?? 0) > 0;
-  const loose = results && filtersMatch && (results[0]!.totalHits ?? 0) === 0 ? attempts.loose() : [];
-  const winner = loose.length > 0 ? await runLoose(loose, run) : undefined;
-  if (winner) {
-    const { attempt } = winner.loose;
-    return {
-      plan: winner.loose.plan,
-      results: winner.results,
-      matching: { strategy: attempt.strategy, q: attempt.q },
-      full: { attempt: { strategy: attempt.strategy, q: attempt.q, matchingStrategy: attempt.matchingStrategy } },
-    };
-  }
-  return { plan: strict, results, matching: attempts.strictMatching, full: { attempt: undefined } };
+  const main = results?.[0];
+  const strictAnswer = (partial: QueryResult['hits'] = []): SearchRun => ({
+    plan: strict,
+    results,
+    matching: { ...attempts.strictMatching, partialMatches: partial.length },
+    partial,
+    full: { attempt: undefined },
+  });
+  const found = main?.totalHits ?? 0;
+  const perPage = main ? (strict.queries[0]!.hitsPerPage ?? 0) : 0;
+  if (!main || found >= perPage) return strictAnswer();
+  const loose = attempts.loose();
+  if (found > 0 && !loose.fills) return strictAnswer();
+  const probed = loose.probes.length ? await run(loose.probes) : undefined;
+  if (!probed) return strictAnswer();
+  const answering = loose.readings.map((reading, i) => ({ reading, result: probed[i]! })).filter((r) => r.result.hits.length > 0);
+  if (found > 0) return strictAnswer(partialMatches(main.hits, answering, perPage));
+
+  // Nothing matched every word: the best reading answers, in full.
+  const best = answering[0];
+  if (!best) return strictAnswer();
+  const plan = loose.planFor(best.reading);
+  const bestResults = await run(plan.queries);
+  const bestMain = bestResults?.[0];
+  if (!bestResults || !bestMain) return strictAnswer();
+  const partial = loose.fills ? partialMatches(bestMain.hits, answering.slice(1), perPage) : [];
+  const attempt = { strategy: best.reading.strategy, q: best.reading.q, dropped: best.reading.dropped, changed: best.reading.changed };
+  return { plan, results: bestResults, matching: matchingOf(undefined, attempt, partial.length), partial, full: { attempt } };
 }
 
-/** The first looser attempt that finds something, with its full results. */
-async function runLoose(
-  loose: LooseAttemptPlan[],
-  run: MeiliRunner,
-): Promise<{ loose: LooseAttemptPlan; results: QueryResult[] | undefined } | undefined> {
-  if (loose.length === 1) {
-    // A single looser form is run in full at once: a probe first would only add a request.
-    const results = await run(loose[0]!.plan.queries);
-    return (results?.[0]?.totalHits ?? 0) > 0 ? { loose: loose[0]!, results } : undefined;
-  }
-  // One request counts every looser form (count only, no facets); the first that finds something
-  // is then run in full. So a query that finds nothing costs one request more, not one per form.
-  const counted = await run(loose.map((l) => l.probe));
-  const winner = loose.find((_, i) => (counted?.[i]?.hits.length ?? 0) > 0);
-  return winner && { loose: winner, results: await run(winner.plan.queries) };
+/**
+ * The products of the looser readings (best reading first, each in its own relevance order) that are
+ * not already on the page, up to a page in all.
+ */
+function partialMatches(
+  onPage: QueryResult['hits'],
+  readings: Array<{ reading: LooseReading; result: QueryResult }>,
+  perPage: number,
+): QueryResult['hits'] {
+  const seen = new Set(onPage.map((hit) => hit.id));
+  const partial: QueryResult['hits'] = [];
+  for (const { result } of readings)
+    for (const hit of result.hits) {
+      if (seen.size >= perPage) return partial;
+      if (seen.has(hit.id)) continue;
+      seen.add(hit.id);
+      partial.push(hit);
+    }
+  return partial;
 }

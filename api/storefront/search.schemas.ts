@@ -38,6 +38,11 @@ const SearchItem = Joi.object({
     .required()
     .description('true in the marked sponsored slots; send clicks on them to POST /storefront/sponsored-listings/click.'),
   sponsoredListingId: Joi.string().uuid().description('The listing behind a sponsored slot.'),
+  fullMatch: Joi.boolean()
+    .required()
+    .description(
+      'true when the product contains every word of the query (always without words); false for the products of a looser reading and for the partial matches that fill a short first page.',
+    ),
 }).label('PublicSearchItem');
 
 const FacetValue = Joi.object({
@@ -94,7 +99,10 @@ export const PublicSearchResponse = dto(
     items: Joi.array().items(SearchItem).required(),
     page: Joi.number().integer().required(),
     perPage: Joi.number().integer().required(),
-    total: Joi.number().integer().required().description('Organic matches (sponsored slots are not counted).'),
+    total: Joi.number()
+      .integer()
+      .required()
+      .description('Organic matches (sponsored slots are not counted), including the partial matches filling a short first page.'),
     totalPages: Joi.number().integer().required(),
     sort: Joi.string().required().description('The sort applied (relevance when a price sort was ignored, see ignoredParams).'),
     facets: Joi.array().items(Facet).required().description("The enabled facets of the store's filter configuration, in its order."),
@@ -103,11 +111,30 @@ export const PublicSearchResponse = dto(
       q: Joi.string()
         .allow(null)
         .required()
-        .description('The query that produced the results (a looser rewrite when strategy is not strict).'),
-    }).required(),
+        .description('The words that produced the results (a looser reading when strategy is not strict).'),
+      dropped: Joi.array()
+        .items(Joi.string())
+        .required()
+        .description('Words of the query the results leave out (fewer_words); empty otherwise.'),
+      changed: Joi.array()
+        .items(Joi.object({ from: Joi.string().required(), to: Joi.string().required() }).label('ChangedWord'))
+        .required()
+        .description(
+          'Words looked for in another form (word_forms: the singular, a number split from its unit, a model code split); empty otherwise.',
+        ),
+      partialMatches: Joi.number()
+        .integer()
+        .min(0)
+        .required()
+        .description(
+          'How many products at the end of this first page contain only some of the words (fullMatch false), filling a page that had fewer full matches.',
+        ),
+    })
+      .label('SearchMatching')
+      .required(),
     looseMatch: Joi.boolean()
       .required()
-      .description('true when the strict query found nothing and these results come from a looser match.'),
+      .description('true when no product contains every word and these results come from a looser reading (see matching).'),
     pricesShown: Joi.boolean().required(),
     ignoredParams: Joi.array()
       .items(Joi.string().valid('priceMin', 'priceMax', 'sort'))

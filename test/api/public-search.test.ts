@@ -10,7 +10,6 @@ import { expectProblem } from '../helpers/accounts';
 import { assignCategory, brand as brandRow, category, merchant, product, variant, type Merchant } from '../helpers/fixtures';
 import { deliverIndexRows, indexHandler, pendingIndexRows } from '../helpers/indexing';
 import { splitCommas } from '../../api/http/validation';
-import { looseAttempts, singular, wordForms } from '../../search/loose-query';
 import { withinOneEdit } from '../../search/suggest';
 import { ResultCache } from '../../search/result-cache';
 import { eventually, sleep } from '../helpers/wait';
@@ -213,7 +212,7 @@ describe('public search and suggest', function () {
         looseMatch: false,
         pricesShown: true,
       });
-      expect(res.json.matching).to.deep.equal({ strategy: 'strict', q: null });
+      expect(res.json.matching).to.deep.equal({ strategy: 'strict', q: null, dropped: [], changed: [], partialMatches: 0 });
       expect(res.json.items).to.have.length(7);
       const item = (res.json.items as Item[]).find((i) => i.id === ids.linen)!;
       expect(item).to.deep.include({
@@ -523,7 +522,7 @@ describe('public search and suggest', function () {
         for (const body of bodies) {
           expect(body.queries.every((query) => query.facets === undefined && query.hitsPerPage === undefined)).to.equal(true);
         }
-        expect(bodies[2]!.queries[0]).to.include({ matchingStrategy: 'frequency', offset: 1, limit: 1 });
+        expect(bodies[2]!.queries[0]).to.include({ q: 'linen shirt ', matchingStrategy: 'all', offset: 1, limit: 1 });
       } finally {
         watch.restore();
       }
@@ -602,29 +601,61 @@ describe('public search and suggest', function () {
       const res = await ok('q=batteries');
       expect(titles(res)).to.deep.equal(['Battery Pack']);
       expect(res.json.looseMatch).to.equal(true);
-      expect(res.json.matching).to.deep.equal({ strategy: 'word_forms', q: 'battery' });
+      expect(res.json.matching).to.deep.equal({
+        strategy: 'word_forms',
+        q: 'battery',
+        dropped: [],
+        changed: [{ from: 'batteries', to: 'battery' }],
+        partialMatches: 0,
+      });
+      expect(res.json.items[0].fullMatch).to.equal(false);
     });
-    it('falls back to fewer words when every word cannot match', async () => {
+    it('falls back to fewer words when every word cannot match, naming the word it dropped', async () => {
       const res = await ok('q=linen%20shirt%20xylophone');
       expect(titles(res)[0]).to.equal('Linen Shirt');
       expect(res.json.looseMatch).to.equal(true);
-      expect(res.json.matching.strategy).to.equal('fewer_words');
+      expect(res.json.matching).to.include({ strategy: 'fewer_words', q: 'linen shirt' });
+      expect(res.json.matching.dropped).to.deep.equal(['xylophone']);
       const strict = await ok('q=linen%20shirt');
       expect(strict.json.looseMatch).to.equal(false);
+      // One product has both words; the first page is filled with those that have one of them, after it.
+      const flags = strict.json.items.map((item: { fullMatch: boolean }) => item.fullMatch);
+      expect(titles(strict)[0]).to.equal('Linen Shirt');
+      expect(flags).to.deep.equal([true, ...flags.slice(1).map(() => false)]);
+      expect(flags.length).to.be.greaterThan(1);
+      expect(strict.json.matching).to.deep.equal({
+        strategy: 'strict',
+        q: 'linen shirt',
+        dropped: [],
+        changed: [],
+        partialMatches: flags.length - 1,
+      });
+      expect(strict.json.total).to.equal(flags.length);
+      // Sorted by price, or on a later page, only the full matches are listed.
+      const byPrice = await ok('q=linen%20shirt&sort=price_asc');
+      expect(titles(byPrice)).to.deep.equal(['Linen Shirt']);
+      expect(byPrice.json.matching.partialMatches).to.equal(0);
     });
-    it('skips the looser passes when the filters alone match nothing, and still loosens where they match', async () => {
+    it('asks for every looser reading in one request and runs in full only the one that answers', async () => {
       const watch = watchMultiSearch();
       try {
-        // The filters alone match nothing (the draft is never shown): one request, no looser pass can help.
+        // The filters alone match nothing (the draft is never shown): the readings find nothing either.
         const none = await ok(`q=batteries&ids=${ids.draft}`);
         expect(none.json).to.include({ total: 0, looseMatch: false });
-        expect(watch.bodies).to.have.length(1);
+        expect(watch.bodies).to.have.length(2);
         // The battery is in the kitchen category: the plural still finds it loosely.
         watch.bodies.length = 0;
         const found = await ok(`q=batteries&categoryId=${cat.kitchen}`);
         expect(titles(found)).to.deep.equal(['Battery Pack']);
-        expect(found.json.matching).to.deep.equal({ strategy: 'word_forms', q: 'battery' });
-        expect(watch.bodies).to.have.length(2);
+        expect(found.json.matching).to.include({ strategy: 'word_forms', q: 'battery' });
+        expect(watch.bodies).to.have.length(3);
+        // The readings: all words required, none matched as a prefix, no facets, no exhaustive count.
+        for (const query of watch.bodies[1]!.queries) {
+          expect(query).to.include({ matchingStrategy: 'all' });
+          expect(query.q).to.match(/ $/);
+          expect(query.facets).to.equal(undefined);
+          expect(query.hitsPerPage).to.equal(undefined);
+        }
       } finally {
         watch.restore();
       }
@@ -632,18 +663,6 @@ describe('public search and suggest', function () {
     it('answers zero results when nothing matches even loosely', async () => {
       const res = await ok('q=qwxzvbnm');
       expect(res.json).to.include({ total: 0, looseMatch: false });
-    });
-    it('rewrites queries in word forms', () => {
-      expect(singular('batteries')).to.equal('battery');
-      expect(singular('boxes')).to.equal('box');
-      expect(singular('shoes')).to.equal('shoe');
-      expect(singular('glass')).to.equal('glass');
-      expect(singular('jeans')).to.equal('jeans');
-      expect(wordForms('Mugs 500ml, 2-pack')).to.equal('Mug 500 ml 2 pack');
-      expect(looseAttempts('mug 500 ml').map((a) => [a.strategy, a.q])).to.deep.equal([
-        ['word_forms', 'mug 500ml'],
-        ['fewer_words', 'mug 500 ml'],
-      ]);
     });
   });
 

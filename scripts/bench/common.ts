@@ -67,10 +67,13 @@ export function parseFlags(argv: string[], switches: string[]): Map<string, stri
   return flags;
 }
 
-/** Starts the project-local PostgreSQL, Redis and Meilisearch (a no-op for those already up). */
+/**
+ * Starts the project-local PostgreSQL, Redis and Meilisearch (a no-op for those already up). What the
+ * script prints goes to stderr (fd 2), so that stdout stays the JSON records alone.
+ */
 export function startServices(): void {
   log('starting services');
-  const services = spawnSync('bash', [path.join(PROJECT_ROOT, 'scripts/services'), 'start'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const services = spawnSync('bash', [path.join(PROJECT_ROOT, 'scripts/services'), 'start'], { stdio: ['ignore', 2, 'inherit'] });
   if (services.status !== 0) throw new Error('scripts/services start failed');
 }
 

@@ -11,7 +11,7 @@ import { accessLog, errorHandler, requestId } from '../api/http/middleware';
 import { relayedClientIp } from '../api/http/client-relay';
 import { buildOpenApiDocument } from '../api/http/openapi';
 import type { RouteDef } from '../api/http/route';
-import { buildRouter, fallback } from '../api/http/router';
+import { buildRouter, exactPathRoutes, fallback } from '../api/http/router';
 import { allRoutes } from '../api/routes';
 import { registerScopesOf } from '../api/api-keys/api-keys.scopes';
 import { buildSystemRouter } from '../api/system/system.router';
@@ -66,6 +66,9 @@ export function createApp(deps: AppDeps): Koa {
   app.use(accessLog(deps.logger));
   app.use(errorHandler(deps.logger));
   app.use(securityHeaders());
+  // Operations at a path without parameters (public search and suggest among them) in one lookup;
+  // the routers below serve the rest exactly as before.
+  app.use(exactPathRoutes(api, [system]));
   app.use(system.routes());
   app.use(api.routes());
   // The storefront and merchant console (web/), built on the HTTP API above.

@@ -24,18 +24,17 @@ let sequence = 0;
 const POOL = Buffer.alloc(4096);
 let poolOffset = POOL.length;
 
-function random16(): Buffer {
+/** The two lowercase hex digits of each byte value. */
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+
+export function uuidv7(now: number = Date.now()): string {
+  // 16 random bytes read in place from the pool (no copy, no BigInt: ids are made for every request).
   if (poolOffset + 16 > POOL.length) {
     randomFillSync(POOL);
     poolOffset = 0;
   }
-  const bytes = Buffer.from(POOL.subarray(poolOffset, poolOffset + 16));
+  const at = poolOffset;
   poolOffset += 16;
-  return bytes;
-}
-
-export function uuidv7(now: number = Date.now()): string {
-  const bytes = random16();
   if (now <= lastMillis) {
     // Same (or earlier, after a clock step back) millisecond: keep order with a 12-bit counter in rand_a.
     sequence += 1;
@@ -46,13 +45,32 @@ export function uuidv7(now: number = Date.now()): string {
     now = lastMillis;
   } else {
     lastMillis = now;
-    sequence = bytes[6]! & 0x07; // random start, leaving room to count up
+    sequence = POOL[at + 6]! & 0x07; // random start, leaving room to count up
   }
-  const ms = BigInt(now);
-  for (let i = 0; i < 6; i += 1) bytes[i] = Number((ms >> BigInt(8 * (5 - i))) & 0xffn);
-  bytes[6] = 0x70 | ((sequence >> 8) & 0x0f);
-  bytes[7] = sequence & 0xff;
-  bytes[8] = 0x80 | (bytes[8]! & 0x3f);
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  // The 48-bit big-endian milliseconds (the low 48 bits of a larger value, as a bit mask would give).
+  const ms = Number.isSafeInteger(now) && now >= 0 ? now % 2 ** 48 : Number(BigInt.asUintN(48, BigInt(now)));
+  const high = Math.floor(ms / 2 ** 24);
+  const low = ms % 2 ** 24;
+  return (
+    HEX[(high >>> 16) & 0xff]! +
+    HEX[(high >>> 8) & 0xff]! +
+    HEX[high & 0xff]! +
+    HEX[(low >>> 16) & 0xff]! +
+    '-' +
+    HEX[(low >>> 8) & 0xff]! +
+    HEX[low & 0xff]! +
+    '-' +
+    HEX[0x70 | ((sequence >> 8) & 0x0f)]! +
+    HEX[sequence & 0xff]! +
+    '-' +
+    HEX[0x80 | (POOL[at + 8]! & 0x3f)]! +
+    HEX[POOL[at + 9]!]! +
+    '-' +
+    HEX[POOL[at + 10]!]! +
+    HEX[POOL[at + 11]!]! +
+    HEX[POOL[at + 12]!]! +
+    HEX[POOL[at + 13]!]! +
+    HEX[POOL[at + 14]!]! +
+    HEX[POOL[at + 15]!]!
+  );
 }

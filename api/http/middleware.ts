@@ -26,6 +26,8 @@ export function requestId(): Koa.Middleware {
 /** One JSON line per request, written when the response is finished (so streamed bodies count). */
 export function accessLog(logger: Logger): Koa.Middleware {
   return async (ctx, next) => {
+    // While the logger's level leaves request lines out, nothing is timed or built for them.
+    if (!logger.isLevelEnabled('info')) return next();
     const started = process.hrtime.bigint();
     ctx.res.once('finish', () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;

@@ -7,12 +7,16 @@ import Joi from 'joi';
 import { ValidationError, type FieldError } from '../../lib/errors';
 import { pathParamNames, type RouteDef } from './route';
 import { text, uuid } from './schema-types';
+import { compileFastCheck, UNDECIDED, type FastCheck } from './fast-input';
 
 export interface CompiledInput {
   params: Joi.ObjectSchema;
   query: Joi.ObjectSchema;
   /** Names of query parameters that accept a comma-separated list. */
   commaSeparated: Set<string>;
+  /** Fast checkers compiled from the same schemas (api/http/fast-input.ts); absent where joi alone decides. */
+  fastParams?: FastCheck;
+  fastQuery?: FastCheck;
 }
 
 const VALIDATION_OPTIONS: Joi.ValidationOptions = {
@@ -39,7 +43,15 @@ export function compileInput(route: RouteDef): CompiledInput {
     const meta = (schema.describe() as { metas?: Array<Record<string, unknown>> }).metas ?? [];
     if (meta.some((m) => m.commaSeparated)) commaSeparated.add(name);
   }
-  return { params: Joi.object(params), query: Joi.object(route.query ?? {}), commaSeparated };
+  const paramsSchema = Joi.object(params);
+  const querySchema = Joi.object(route.query ?? {});
+  return {
+    params: paramsSchema,
+    query: querySchema,
+    commaSeparated,
+    fastParams: noCsvFields(paramsSchema) ? compileFastCheck(params) : undefined,
+    fastQuery: noCsvFields(querySchema) ? compileFastCheck(route.query ?? {}) : undefined,
+  };
 }
 
 function toFieldErrors(location: string, error: Joi.ValidationError): FieldError[] {
@@ -117,6 +129,40 @@ function csvFields(schema: Joi.Schema): { whole: boolean; fields: Set<string> } 
     csvFieldsOf.set(schema, found);
   }
   return found;
+}
+
+function noCsvFields(schema: Joi.Schema): boolean {
+  const csv = csvFields(schema);
+  return !csv.whole && csv.fields.size === 0;
+}
+
+/**
+ * Whether a flat object of parameters (string values, or arrays of strings) holds a name or a string
+ * with a character no column can store; anything deeper counts as holding one (the full check decides).
+ */
+function mayHoldUnstorable(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  for (const [key, item] of Object.entries(value)) {
+    if (unstorableCharacter(key)) return true;
+    if (typeof item === 'string') {
+      if (unstorableCharacter(item)) return true;
+    } else if (Array.isArray(item)) {
+      for (const element of item) if (typeof element !== 'string' || unstorableCharacter(element)) return true;
+    } else return true;
+  }
+  return false;
+}
+
+/**
+ * Path or query parameters validated by the route's fast checker when it can decide them (well-formed
+ * input), else by `validatePart` with joi: the same value either way, and every error from joi.
+ */
+export function validateParameters<T>(location: 'params' | 'query', schema: Joi.Schema, fast: FastCheck | undefined, value: unknown): T {
+  if (fast && !mayHoldUnstorable(value)) {
+    const checked = fast(value);
+    if (checked !== UNDECIDED) return checked as T;
+  }
+  return validatePart<T>(location, schema, value);
 }
 
 export function validatePart<T>(location: 'params' | 'query' | 'body', schema: Joi.Schema, value: unknown): T {

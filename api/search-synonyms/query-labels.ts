@@ -3,11 +3,12 @@
  * search index (docs/search.md, "Zero-result and weak-result queries"):
  *
  * - answeredNow: published products match every word of the query, with the store's synonyms as they
- *   are: the strict pass of the public search (matching strategy `all`).
+ *   are: the strict pass of the public search, with its words (strictWords: a short last word matched
+ *   whole) and matching strategy `all`.
  * - answeredBy: PRODUCT when products match every word without the synonyms too; SYNONYM when they
  *   match only through a synonym (without the rules nothing is found); null when not answered.
- * - answeredLoosely: not answered strictly, but a looser search finds something (the `frequency`
- *   strategy, which drops the commonest words, as the loosest public pass does): a weak result.
+ * - answeredLoosely: not answered strictly, but one of the public search's looser readings of it
+ *   (search/loose-query.ts: other word forms, fewer words) finds something: a weak result.
  *
  * Meilisearch cannot switch synonyms off for one search, so "without synonyms" is asked with the query
  * rewritten: every word that is a word of a synonym rule's trigger (a key of the store's synonyms map,
@@ -20,15 +21,18 @@
  * product that matches only a misspelt or longer form of a synonym-bearing word ("stoves" for
  * "stove") counts as the synonym's answer.
  *
- * Cost: one Meilisearch multi-search for the whole list (at most ZERO_RESULT_LIST_CAP queries): per
- * query one strict search, one loose search, and one rewritten search when a word triggers a rule;
- * each asks for one id of a published product.
+ * Cost: two Meilisearch multi-searches for the whole list (at most ZERO_RESULT_LIST_CAP queries), each
+ * search asking for one id of a published product: first, per query, the strict search and, when a
+ * word triggers a rule, the rewritten one; then the looser readings of the queries not answered
+ * strictly (at most MAX_READINGS each), skipped when every query is answered.
  */
 import type { RequestContext } from '../../storage/request-context';
 import { servicesOf } from '../../storage/request-context';
 import { MeiliResponseError } from '../../search/search-transport';
 import { storeIndexUid } from '../../search/index-names';
 import { storeSynonyms } from '../../search/index-settings';
+import { completeWords, strictWords } from '../../search/public-search-request';
+import { looseReadings } from '../../search/loose-query';
 
 export type AnsweredBy = 'SYNONYM' | 'PRODUCT';
 
@@ -66,47 +70,60 @@ export function withoutSynonyms(query: string, triggerWords: ReadonlySet<string>
 const UNKNOWN: QueryLabel = { answeredNow: null, answeredBy: null, answeredLoosely: null };
 const NOTHING: QueryLabel = { answeredNow: false, answeredBy: null, answeredLoosely: false };
 
+class IndexMissing extends Error {}
+
 /** The label of each query, in order; all unknown (null) when Meilisearch cannot answer, all unanswered when the store has no index. */
 export async function labelQueries(ctx: RequestContext, storeId: string, queries: string[]): Promise<QueryLabel[]> {
   if (queries.length === 0) return [];
   const synonyms = await storeSynonyms(ctx.manager, storeId);
   const triggerWords = new Set(Object.keys(synonyms).flatMap(foldedWords));
   const indexUid = storeIndexUid(storeId);
-  const search = (q: string, matchingStrategy: 'all' | 'frequency') => ({
+  const search = (q: string) => ({
     indexUid,
     q,
     limit: 1,
     filter: 'status = "PUBLISHED"',
     attributesToRetrieve: ['id'],
-    matchingStrategy,
+    matchingStrategy: 'all' as const,
   });
-  // Per query: strict, loose, then (only where a word triggers a rule) strict without synonyms.
+  // The process's search-only connection (the storefront search's, with its derived key).
+  const found = async (qs: string[]): Promise<boolean[]> => {
+    if (qs.length === 0) return [];
+    try {
+      const response = await servicesOf(ctx).meiliSearch.multiSearch<{ hits: unknown[] }>({ queries: qs.map(search) });
+      return response.results.map((result) => result.hits.length > 0);
+    } catch (error) {
+      if (error instanceof MeiliResponseError && error.code === 'index_not_found') throw new IndexMissing();
+      throw error;
+    }
+  };
   const plans = queries.map((q) => ({ q, literal: withoutSynonyms(q, triggerWords) }));
-  const requests = plans.flatMap(({ q, literal }) => [
-    search(q, 'all'),
-    search(q, 'frequency'),
-    ...(literal === undefined ? [] : [search(literal, 'all')]),
-  ]);
-  let found: boolean[];
   try {
-    // The process's search-only connection (the storefront search's, with its derived key).
-    const response = await servicesOf(ctx).meiliSearch.multiSearch<{ hits: unknown[] }>({ queries: requests });
-    found = response.results.map((result) => result.hits.length > 0);
+    // First request: per query the strict search (the public search's words) and, where a word triggers a rule, the same without synonyms.
+    const strict = await found(
+      plans.flatMap(({ q, literal }) => [strictWords(q), ...(literal === undefined ? [] : [strictWords(literal)])]),
+    );
+    let at = 0;
+    const measured = plans.map(({ literal }) => {
+      const withRules = strict[at++]!;
+      const withoutRules = literal === undefined ? withRules : strict[at++]!;
+      return { answered: withRules || withoutRules, byProducts: withoutRules };
+    });
+    // Second request, only for queries not answered strictly: the public search's looser readings of them.
+    const readings = plans.map(({ q }, i) => (measured[i]!.answered ? [] : looseReadings(q).map((r) => completeWords(r.q))));
+    const loose = await found(readings.flat());
+    at = 0;
+    return measured.map(({ answered, byProducts }, i) => {
+      const looseHits = loose.slice(at, (at += readings[i]!.length));
+      return {
+        answeredNow: answered,
+        answeredBy: byProducts ? 'PRODUCT' : answered ? 'SYNONYM' : null,
+        answeredLoosely: !answered && looseHits.some(Boolean),
+      };
+    });
   } catch (error) {
-    if (error instanceof MeiliResponseError && error.code === 'index_not_found') return queries.map(() => NOTHING);
+    if (error instanceof IndexMissing) return queries.map(() => NOTHING);
     servicesOf(ctx).logger.warn({ err: error, storeId }, 'search queries: Meilisearch could not say which queries are answered');
     return queries.map(() => UNKNOWN);
   }
-  let at = 0;
-  return plans.map(({ literal }) => {
-    const strict = found[at++]!;
-    const loose = found[at++]!;
-    const literally = literal === undefined ? strict : found[at++]!;
-    const answered = strict || literally;
-    return {
-      answeredNow: answered,
-      answeredBy: literally ? 'PRODUCT' : answered ? 'SYNONYM' : null,
-      answeredLoosely: !answered && loose,
-    };
-  });
 }

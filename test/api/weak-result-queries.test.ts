@@ -222,6 +222,24 @@ describe('weak-result queries', function () {
       expect(await items('zero', m)).to.deep.equal([]);
     });
 
+    it('labels a query the way the public search answers it now: strictly (answered), only loosely, or not at all', async () => {
+      const m = await newMerchant();
+      await product(m, 'Yoga Block');
+      await product(m, 'Material Bag');
+      await drain(m);
+      const queries = ['yoga', 'yoga blocks', 'yoga mat', 'mat', 'block zorblax', 'zorblax'];
+      for (const q of queries) await recordZeroResult(server.runtime.dataSource, m.storeId, q, undefined, 'weak');
+      const labels = new Map((await items('weak', m)).map((i) => [i.query, [i.answeredNow, i.answeredLoosely]]));
+      for (const q of queries) {
+        const answer = await search(m, q);
+        const strict = answer.total > 0 && !answer.looseMatch;
+        expect(labels.get(q), q).to.deep.equal([strict, answer.looseMatch]);
+      }
+      // "mat" is matched whole by the public search, never as the start of "Material".
+      expect(labels.get('mat')).to.deep.equal([false, false]);
+      expect(labels.get('yoga mat')).to.deep.equal([false, true]);
+    });
+
     it('answers readers of the tenant and keys with search-synonyms:read; 404 for another tenant, 400, 401', async () => {
       const m = await newMerchant();
       const stranger = await newMerchant();

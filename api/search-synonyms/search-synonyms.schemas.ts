@@ -103,7 +103,7 @@ const searchQueryItem = (label: string, counted: string): Joi.ObjectSchema =>
       .allow(null)
       .required()
       .description(
-        'True when the query is not answered strictly but a looser search (fewer words) finds products: still a weak result. null when the search engine cannot be reached.',
+        "True when the query is not answered strictly but one of the public search's looser readings (other word forms, fewer words) finds products: still a weak result. null when the search engine cannot be reached.",
       ),
   }).label(label);
 

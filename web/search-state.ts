@@ -82,6 +82,47 @@ function facetParam(key: string): { param: string; multi: boolean } | undefined 
   return undefined;
 }
 
+export interface PriceSlider {
+  /** The slider's bounds: the facet's stats, widened to whole steps. */
+  min: number;
+  max: number;
+  step: number;
+  /** Where its thumbs stand: the chosen priceMin and priceMax, else the bounds. */
+  from: number;
+  to: number;
+}
+
+/**
+ * The price slider of the search page, bounded by the lowest and highest price of the results (the
+ * facet's stats, which ignore the price selection); none without stats or when every result has one
+ * price (nothing to slide). Whole units for ranges of 100 and more, cents below.
+ */
+export function priceSlider(stats: { min: number; max: number } | null | undefined, state: SearchState): PriceSlider | undefined {
+  if (!stats || !(stats.max > stats.min)) return undefined;
+  const cents = stats.max - stats.min < 100;
+  const step = cents ? 0.01 : 1;
+  // Prices carry at most 2 decimals; the small nudge keeps 0.29 * 100 = 28.999… from flooring to 0.28.
+  const min = cents ? Math.floor(stats.min * 100 + 1e-6) / 100 : Math.floor(stats.min);
+  const max = cents ? Math.ceil(stats.max * 100 - 1e-6) / 100 : Math.ceil(stats.max);
+  const clamp = (v: number) => Math.min(max, Math.max(min, v));
+  const chosen = (key: 'priceMin' | 'priceMax', fallback: number) => {
+    const value = Number(state[key]?.[0]);
+    return state[key] && Number.isFinite(value) ? clamp(value) : fallback;
+  };
+  return { min, max, step, from: chosen('priceMin', min), to: chosen('priceMax', max) };
+}
+
+/** How many filters a shopper chose (the Filters button on narrow screens says it). */
+export function activeFilterCount(state: SearchState): number {
+  let n = 0;
+  for (const [key, values] of Object.entries(state)) {
+    if (key === 'q' || key === 'sort' || key === 'page') continue;
+    if (key === 'priceMax' && state.priceMin) continue; // one price range
+    n += LIST_KEYS.includes(key as never) ? values.length : 1;
+  }
+  return n;
+}
+
 export function facetView(facets: Facet[], pathname: string, state: SearchState, hidden: { categoryId?: boolean; brandId?: boolean } = {}) {
   const views: unknown[] = [];
   const withoutPage = { ...state };
@@ -96,16 +137,21 @@ export function facetView(facets: Facet[], pathname: string, state: SearchState,
         stats: facet.stats,
         min: state.priceMin?.[0] ?? '',
         max: state.priceMax?.[0] ?? '',
-        buckets: (facet.buckets ?? []).map((b) => ({
-          ...b,
-          url: stateUrl(
-            pathname,
-            withoutPage,
-            b.selected
-              ? { priceMin: undefined, priceMax: undefined }
-              : { priceMin: [String(b.min)], priceMax: b.max === null ? undefined : [String(b.max)] },
-          ),
-        })),
+        slider: priceSlider(facet.stats, state),
+        // A bucket with no product under the current filters is not offered: its link would lead to
+        // "No products found". A selected one stays, so it can be undone.
+        buckets: (facet.buckets ?? [])
+          .filter((b) => b.selected || b.count === undefined || b.count > 0)
+          .map((b) => ({
+            ...b,
+            url: stateUrl(
+              pathname,
+              withoutPage,
+              b.selected
+                ? { priceMin: undefined, priceMax: undefined }
+                : { priceMin: [String(b.min)], priceMax: b.max === null ? undefined : [String(b.max)] },
+            ),
+          })),
       });
       continue;
     }

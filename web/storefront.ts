@@ -7,7 +7,7 @@ import type Koa from 'koa';
 import rawBody from 'raw-body';
 import { ApiError, apiClientFor, type ApiClient, type Json } from './api-client';
 import { PageNotFound, type PageContext, type SectionLoader, type SectionRef, type ThemeEngine } from './theme-engine';
-import { SORTS, apiQuery, facetView, pagination, searchState, stateUrl } from './search-state';
+import { SORTS, activeFilterCount, apiQuery, facetView, pagination, searchState, stateUrl } from './search-state';
 import { STOREFRONT_CSP } from './page-security';
 import { ownUrlAsPath } from './own-url';
 import { isUuid } from '../storage/ids';
@@ -95,6 +95,7 @@ export const sectionLoaders: Record<string, SectionLoader> = {
       pagination: pagination(page.path, state, res.page, res.totalPages),
       clear_url: stateUrl(page.path, state.q ? { q: state.q } : {}),
       filtered: Object.keys(state).some((k) => !['q', 'sort', 'page'].includes(k)),
+      filter_count: activeFilterCount(state),
     };
   },
   'main-product': async (api, page) => {

@@ -3,7 +3,7 @@
  * sends to the public search, the facet controls and the page links. Pure functions, no services.
  */
 import { expect } from 'chai';
-import { SORTS, apiQuery, facetView, pagination, searchState, stateUrl } from '../../web/search-state';
+import { SORTS, activeFilterCount, apiQuery, facetView, pagination, priceSlider, searchState, stateUrl } from '../../web/search-state';
 
 describe('web: search state in the URL', () => {
   it('keeps the known parameters, splits lists, and drops unknown or malformed values', () => {
@@ -118,5 +118,46 @@ describe('web: search state in the URL', () => {
       '/shop/s/categories/shoes?q=x&priceMin=0&priceMax=50',
       '/shop/s/categories/shoes?q=x',
     ]);
+  });
+
+  it('offers no link for a price range without products under the current filters, unless it is the one chosen', () => {
+    const price = (buckets: Array<{ min: number; max: number | null; label: string; count: number; selected: boolean }>) =>
+      facetView(
+        [{ key: 'price', label: 'Price', display: 'range', values: [], stats: { min: 120, max: 7690 }, buckets }],
+        '/s',
+        {},
+      ) as Array<Record<string, any>>;
+    const [view] = price([
+      { min: 100, max: 250, label: '100–250', count: 0, selected: false },
+      { min: 250, max: 1000, label: '250–1,000', count: 4, selected: false },
+      { min: 1000, max: null, label: '1,000+', count: 0, selected: true },
+    ]);
+    expect(view!.buckets.map((b: { label: string }) => b.label)).to.deep.equal(['250–1,000', '1,000+']);
+  });
+
+  it('bounds the price slider by the facet stats (whole units, cents for small ranges), its thumbs at the chosen range', () => {
+    expect(priceSlider({ min: 138.99, max: 7690.99 }, {})).to.deep.equal({ min: 138, max: 7691, step: 1, from: 138, to: 7691 });
+    expect(priceSlider({ min: 138.99, max: 7690.99 }, { priceMin: ['500'], priceMax: ['99999'] })).to.deep.equal({
+      min: 138,
+      max: 7691,
+      step: 1,
+      from: 500,
+      to: 7691,
+    });
+    expect(priceSlider({ min: 0.29, max: 2.99 }, { priceMax: ['1.5'] })).to.deep.equal({
+      min: 0.29,
+      max: 2.99,
+      step: 0.01,
+      from: 0.29,
+      to: 1.5,
+    });
+    expect(priceSlider({ min: 49.9, max: 49.9 }, {})).to.equal(undefined);
+    expect(priceSlider(null, {})).to.equal(undefined);
+  });
+
+  it('counts the chosen filters for the Filters button (a price range counts once; the query, sort and page not at all)', () => {
+    expect(activeFilterCount({ q: ['lamp'], sort: ['newest'], page: ['2'] })).to.equal(0);
+    expect(activeFilterCount({ brandIds: ['a', 'b'], priceMin: ['100'], priceMax: ['250'], inStock: ['true'] })).to.equal(4);
+    expect(activeFilterCount({ priceMax: ['250'] })).to.equal(1);
   });
 });

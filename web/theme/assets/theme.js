@@ -1,5 +1,5 @@
 /* Progressive enhancement of the server-rendered pages: search suggestions (ARIA combobox), filters
-   that apply on change, the product gallery and variant price, and drag-and-drop for photo search.
+   that apply on change, the price slider, the filters drawer on narrow screens, the product gallery and variant price, and drag-and-drop for photo search.
    Everything works without this file; it only saves clicks. */
 /* global document, window, fetch, setTimeout, clearTimeout, URLSearchParams, URL */
 (function () {
@@ -119,6 +119,7 @@
   if (filters) {
     filters.addEventListener('change', function (e) {
       if (e.target && e.target.type === 'number') return; // price fields apply on Enter or blur
+      if (e.target && e.target.type === 'range') return; // the price slider applies once it rests (below)
       submit(filters);
     });
     filters.querySelectorAll('input[type=number]').forEach(function (field) {
@@ -128,6 +129,107 @@
       // Empty fields stay out of the shareable URL.
       filters.querySelectorAll('input,select').forEach(function (f) { if (f.name && f.value === '' ) f.disabled = true; });
     });
+  }
+
+  // --- Price slider: two range inputs bounded by the lowest and highest price of the results ------------
+  // They only move the Min and Max fields (the form's priceMin and priceMax, which work without this
+  // script); a thumb at its end clears its field (no bound). Applied once the slider rests, so arrow
+  // keys can take several steps before the page reloads.
+  var slider = document.querySelector('[data-price-slider]');
+  if (slider && filters) {
+    var from = slider.querySelector('#price-from');
+    var to = slider.querySelector('#price-to');
+    var output = slider.querySelector('output');
+    var lowField = document.getElementById(from.getAttribute('data-for'));
+    var highField = document.getElementById(to.getAttribute('data-for'));
+    var fmt = function (v) { return Number(v).toLocaleString(undefined, { maximumFractionDigits: 2 }); };
+    var applyTimer = null;
+    var sync = function (moved) {
+      var lo = Number(from.value);
+      var hi = Number(to.value);
+      if (lo > hi) {
+        if (moved === from) { to.value = from.value; hi = lo; } else { from.value = to.value; lo = hi; }
+      }
+      lowField.value = lo <= Number(from.min) ? '' : from.value;
+      highField.value = hi >= Number(to.max) ? '' : to.value;
+      output.textContent = fmt(lo) + ' – ' + fmt(hi);
+      from.setAttribute('aria-valuetext', fmt(lo));
+      to.setAttribute('aria-valuetext', fmt(hi));
+    };
+    [from, to].forEach(function (range) {
+      range.addEventListener('input', function () { sync(range); });
+      range.addEventListener('change', function () {
+        sync(range);
+        clearTimeout(applyTimer);
+        applyTimer = setTimeout(function () { submit(filters); }, 600);
+      });
+    });
+    sync(null);
+  }
+
+  // --- Filters drawer on narrow screens -------------------------------------------------------------------
+  // At 768px and below the CSS hides the filters; the Filters button opens them as a modal drawer: focus
+  // moves in and stays in, Escape, the close button or a tap beside it close it, and the page behind
+  // does not scroll. Wider screens keep the sidebar (the button is hidden there).
+  var opener = document.querySelector('[data-drawer-open]');
+  var drawer = opener && document.getElementById(opener.getAttribute('aria-controls'));
+  if (opener && drawer) {
+    var narrow = window.matchMedia('(max-width: 768px)');
+    var backdrop = el('div', { class: 'drawer-backdrop', 'data-drawer-close': '' });
+    drawer.parentNode.insertBefore(backdrop, drawer);
+    var focusables = function () {
+      return Array.prototype.filter.call(
+        drawer.querySelectorAll('a[href],button,input,select,textarea,[tabindex]:not([tabindex="-1"])'),
+        function (node) { return !node.disabled && node.offsetParent !== null; },
+      );
+    };
+    var isOpen = function () { return drawer.classList.contains('open'); };
+    var openDrawer = function () {
+      drawer.classList.add('open');
+      backdrop.classList.add('open');
+      drawer.setAttribute('role', 'dialog');
+      drawer.setAttribute('aria-modal', 'true');
+      opener.setAttribute('aria-expanded', 'true');
+      document.documentElement.classList.add('drawer-open');
+      var first = drawer.querySelector('[data-drawer-close]');
+      (first || drawer).focus();
+    };
+    var closeDrawer = function (restoreFocus) {
+      if (!isOpen()) return;
+      drawer.classList.remove('open');
+      backdrop.classList.remove('open');
+      drawer.removeAttribute('role');
+      drawer.removeAttribute('aria-modal');
+      opener.setAttribute('aria-expanded', 'false');
+      document.documentElement.classList.remove('drawer-open');
+      if (restoreFocus) opener.focus();
+    };
+    opener.addEventListener('click', function () { if (isOpen()) closeDrawer(true); else openDrawer(); });
+    document.querySelectorAll('[data-drawer-close]').forEach(function (button) {
+      button.addEventListener('click', function () { closeDrawer(true); });
+    });
+    document.addEventListener('keydown', function (e) {
+      if (!isOpen()) return;
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        closeDrawer(true);
+      } else if (e.key === 'Tab') {
+        var items = focusables();
+        if (!items.length) return;
+        var first = items[0];
+        var last = items[items.length - 1];
+        if (e.shiftKey && (document.activeElement === first || document.activeElement === drawer)) { e.preventDefault(); last.focus(); }
+        else if (!e.shiftKey && document.activeElement === last) { e.preventDefault(); first.focus(); }
+      }
+    });
+    // Focus that leaves the open drawer (a radio group's Tab, a click behind it) comes back into it.
+    document.addEventListener('focusin', function (e) {
+      if (isOpen() && !drawer.contains(e.target)) (drawer.querySelector('[data-drawer-close]') || drawer).focus();
+    });
+    // Growing past the breakpoint (a phone turned sideways) shows the sidebar again: no drawer left open.
+    var onWidth = function () { if (!narrow.matches) closeDrawer(false); };
+    if (narrow.addEventListener) narrow.addEventListener('change', onWidth);
+    else if (narrow.addListener) narrow.addListener(onWidth);
   }
 
   // --- Product gallery and variant price -----------------------------------------------------------

@@ -1,6 +1,6 @@
 /**
- * Per-store index settings, derived from the store's data (its locales; its synonyms once they are
- * stored), and applied idempotently: when a store's index is created, or when the settings on the
+ * Per-store index settings, derived from the store's data (its locales; its synonyms, built-in and
+ * its own), and applied idempotently: when a store's index is created, or when the settings on the
  * server differ from what they should be.
  */
 import type { DataSource, EntityManager } from 'typeorm';
@@ -9,6 +9,7 @@ import { MeilisearchApiError } from 'meilisearch';
 import { localeField } from './product-document';
 import { MeiliTaskError, settle } from './meili-tasks';
 import { storeEmbedderDimensions } from '../storage/vectors';
+import { mergeSynonyms, type StoreSynonymRule } from './unit-synonyms';
 
 /** page ≤ 100 × perPage ≤ 60 of the public search, with room to spare. */
 export const MAX_TOTAL_HITS = 10_000;
@@ -75,33 +76,25 @@ export interface StoreSearchData {
   defaultLocale: string;
   /** Locale keys found in the translations of the store's products. */
   locales: string[];
-  /** Meilisearch synonyms (a term → its equivalents). Filled by the synonyms area once it stores rules. */
+  /** Meilisearch synonyms (a term → its equivalents): the built-in unit synonyms merged with the store's rules. */
   synonyms: Record<string, string[]>;
   /** Vector length of the store's image embedder while visual search is enabled (vision/). */
   imageDimensions?: number;
 }
 
 /**
- * Meilisearch's synonyms map from the store's active rules: a MULTI_WAY rule maps every term to all
- * the others; a ONE_WAY rule maps its input to its synonyms. Terms shared by several rules get the
- * union of their equivalents (sorted, so the map is stable for settingsMatch).
+ * Meilisearch's synonyms map of a store: the built-in unit synonyms (search/unit-synonyms.ts) and the
+ * store's rules. A MULTI_WAY rule maps every term to all the others; a ONE_WAY rule maps its input to
+ * its synonyms. A term a store rule maps from (active or not) loses its built-in mapping; only active
+ * rules add their own. Terms shared by several rules get the union of their equivalents (sorted, so
+ * the map is stable for settingsMatch).
  */
 export async function storeSynonyms(db: DataSource | EntityManager, storeId: string): Promise<Record<string, string[]>> {
-  const rules: Array<{ type: string; input: string | null; terms: string[] }> = await db.query(
-    'SELECT type, input, terms FROM search_synonyms WHERE store_id = $1 AND is_active ORDER BY id',
+  const rules: StoreSynonymRule[] = await db.query(
+    'SELECT id, type, input, terms, is_active AS "isActive" FROM search_synonyms WHERE store_id = $1 ORDER BY id',
     [storeId],
   );
-  const map = new Map<string, Set<string>>();
-  const add = (from: string, to: string[]): void => {
-    const set = map.get(from) ?? new Set<string>();
-    for (const t of to) if (t !== from) set.add(t);
-    if (set.size > 0) map.set(from, set);
-  };
-  for (const rule of rules) {
-    if (rule.type === 'ONE_WAY' && rule.input !== null) add(rule.input, rule.terms);
-    else for (const term of rule.terms) add(term, rule.terms);
-  }
-  return Object.fromEntries([...map.keys()].sort().map((k) => [k, [...map.get(k)!].sort()]));
+  return mergeSynonyms(rules);
 }
 
 export async function loadStoreSearchData(dataSource: DataSource, storeId: string): Promise<StoreSearchData> {
@@ -178,7 +171,7 @@ export function indexSettings(data: StoreSearchData): Settings {
     // (snow/show, boot/book, mat/map), so "snow boots" must not find show tickets.
     typoTolerance: {
       enabled: true,
-      minWordSizeForTypos: { oneTypo: 5, twoTypos: 9 },
+      minWordSizeForTypos: { oneTypo: 4, twoTypos: 8 },
       disableOnNumbers: true,
     },
     pagination: { maxTotalHits: MAX_TOTAL_HITS },

@@ -11,6 +11,7 @@ import { deliverIndexRows, pendingIndexRows } from '../helpers/indexing';
 import { uuidv7 } from '../../storage/ids';
 import { storeSynonyms } from '../../search/index-settings';
 import { storeIndexUid } from '../../search/index-names';
+import { mergeSynonyms } from '../../search/unit-synonyms';
 
 describe('search synonyms', function () {
   this.timeout(60_000);
@@ -198,18 +199,21 @@ describe('search synonyms', function () {
     expect((await list(`&search=${'x'.repeat(201)}`)).status).to.equal(400);
   });
 
-  it('storeSynonyms() maps multi-way terms to each other and one-way inputs to their synonyms, from active rules only', async () => {
+  it('storeSynonyms() maps multi-way terms to each other and one-way inputs to their synonyms, from active rules only, after the built-ins', async () => {
     const m = await newMerchant();
     await create(m, { type: 'MULTI_WAY', terms: ['sofa', 'couch', 'settee'] });
     await create(m, { type: 'ONE_WAY', input: 'phone', synonyms: ['smartphone', 'mobile phone'] });
     await create(m, { type: 'MULTI_WAY', terms: ['tv', 'television'], isActive: false });
+    const builtIns = mergeSynonyms([]);
+    expect(builtIns).to.have.property('gallon');
     expect(await storeSynonyms(server.runtime.dataSource, m.storeId)).to.deep.equal({
+      ...builtIns,
       couch: ['settee', 'sofa'],
       phone: ['mobile phone', 'smartphone'],
       settee: ['couch', 'sofa'],
       sofa: ['couch', 'settee'],
     });
-    expect(await storeSynonyms(server.runtime.dataSource.manager, uuidv7())).to.deep.equal({});
+    expect(await storeSynonyms(server.runtime.dataSource.manager, uuidv7())).to.deep.equal(builtIns);
   });
 
   it("makes the store's search find a product by a synonym once the outbox rows are delivered", async () => {
@@ -238,6 +242,7 @@ describe('search synonyms', function () {
     expect(oneWay.status, oneWay.text).to.equal(201);
     await drain();
     expect(await server.runtime.meiliAdmin.index(storeIndexUid(m.storeId)).getSynonyms()).to.deep.equal({
+      ...mergeSynonyms([]),
       couch: ['sofa'],
       'living room seat': ['couch'],
       sofa: ['couch'],

@@ -393,9 +393,16 @@ export function buildConsoleRouter(theme: ThemeEngine, options: { formLimitBytes
 
   // Synonyms: list, create, edit, delete.
   router.get('/stores/:storeId/synonyms', async (ctx) => {
-    const res = await new ConsoleApi(ctx).call('GET', '/search-synonyms', { query: { storeId: ctx.params.storeId, limit: 100 } });
+    const api = new ConsoleApi(ctx);
+    const res = await api.call('GET', '/search-synonyms', { query: { storeId: ctx.params.storeId, limit: 100 } });
     if (!res.ok) return page(ctx, 'message', 'Synonyms', { error: problemText(res) });
-    await page(ctx, 'synonyms', 'Synonyms', { rules: res.json.items });
+    // After the first call, which may have refreshed the session.
+    const builtIn = await api.call('GET', '/search-synonyms/built-in', { query: { storeId: ctx.params.storeId } });
+    await page(ctx, 'synonyms', 'Synonyms', {
+      rules: res.json.items,
+      builtIn: builtIn.ok ? builtIn.json.items : [],
+      builtInError: builtIn.ok ? undefined : problemText(builtIn),
+    });
   });
 
   function synonymBody(body: URLSearchParams): Record<string, unknown> {

@@ -1,10 +1,12 @@
 /**
- * Search synonym rules of a store, the queries that found nothing and, as an extension, the queries
- * answered only loosely (docs/search.md, "Search index" and "Zero-result and weak-result queries").
+ * Search synonym rules of a store, the queries that found nothing and, as extensions, the queries
+ * answered only loosely and the built-in unit synonyms (docs/search.md, "Search index", "Built-in unit
+ * synonyms" and "Zero-result and weak-result queries").
  */
 import { defineRoutes, listedRequired, type RouteRequest } from '../http/route';
 import { cursor, positiveInt, storeId, text } from '../http/schema-types';
 import {
+  BuiltInSynonymListResponse,
   CreateSearchSynonymRuleDto,
   SearchSynonymRuleListResponse,
   SearchSynonymRuleResponse,
@@ -15,6 +17,7 @@ import {
 import { listWeakResultQueries, listZeroResultQueries, ZERO_RESULT_LIST_CAP } from './zero-result-queries.service';
 import {
   createSynonym,
+  listBuiltInSynonyms,
   deleteSynonym,
   getSynonym,
   listSynonyms,
@@ -24,6 +27,7 @@ import {
   type UpdateSynonymInput,
 } from './search-synonyms.service';
 import {
+  BUILT_IN_DESCRIPTION,
   CREATE_DESCRIPTION,
   DELETE_DESCRIPTION,
   LIST_DESCRIPTION,
@@ -36,7 +40,7 @@ import {
 type Params = Record<string, string>;
 
 /** The operations of this table that the specification does not list (extensions; their descriptions say so). */
-export const searchSynonymExtensionOperationIds = ['searchSynonyms.weakResultQueries'] as const;
+export const searchSynonymExtensionOperationIds = ['searchSynonyms.weakResultQueries', 'searchSynonyms.builtIn'] as const;
 
 export const searchSynonymRoutes = defineRoutes({ tag: 'search-synonyms', auth: 'merchant' }, [
   {
@@ -87,6 +91,17 @@ export const searchSynonymRoutes = defineRoutes({ tag: 'search-synonyms', auth: 
     status: 200,
     response: WeakResultQueryListResponse,
     handler: (req: RouteRequest<Params>) => listWeakResultQueries(req.context, req.query.storeId!),
+  },
+  {
+    operationId: 'searchSynonyms.builtIn',
+    method: 'GET',
+    path: '/search-synonyms/built-in',
+    summary: 'Built-in unit synonyms of a store, with the store rules that override them (extension)',
+    description: BUILT_IN_DESCRIPTION,
+    query: { storeId: storeId() },
+    status: 200,
+    response: BuiltInSynonymListResponse,
+    handler: (req: RouteRequest<Params>) => listBuiltInSynonyms(req.context, req.query.storeId!),
   },
   {
     operationId: 'searchSynonyms.get',

@@ -6,7 +6,7 @@
  */
 import Joi from 'joi';
 import { dto } from '../http/route';
-import { t, typedDto } from '../http/typed-schema';
+import { t, typedDto, type InputOf } from '../http/typed-schema';
 import { bool } from '../http/schema-types';
 
 export const SYNONYM_TYPES = ['MULTI_WAY', 'ONE_WAY'] as const;
@@ -75,6 +75,30 @@ export const SearchSynonymRuleListResponse = dto(
   'SearchSynonymRuleListResponse',
   Joi.object({ items: Joi.array().items(RuleItem).required(), nextCursor: Joi.string().allow(null).required() }),
 );
+
+const termArray = (description: string) => t.array(t.string(), Joi.array().description(description));
+
+/** One built-in unit synonym rule of a store, with the store rules that replace it (search/unit-synonyms.ts). */
+const BuiltInSynonymItem = t
+  .object({
+    type: t.oneOf(SYNONYM_TYPES).required(),
+    terms: termArray('MULTI_WAY: the equivalent terms; null for ONE_WAY.').nullable().required(),
+    input: t.string(Joi.string().description('ONE_WAY: the input term; null for MULTI_WAY.')).nullable().required(),
+    synonyms: termArray('ONE_WAY: the terms the input also finds; null for MULTI_WAY.').nullable().required(),
+    overriddenTerms: termArray(
+      "The rule's terms (its MULTI_WAY terms, or its ONE_WAY input) whose built-in mapping a store rule replaces; empty when the whole rule is in force.",
+    ).required(),
+    overriddenBy: termArray(
+      'The ids of the store rules (active or not) that replace it: each has one of overriddenTerms as its input or among its MULTI_WAY terms. Empty when the rule is in force.',
+    ).required(),
+  })
+  .rules((o) => o.label('BuiltInSynonymRule'));
+
+export const BuiltInSynonymListResponse = typedDto(
+  'BuiltInSynonymListResponse',
+  t.object({ items: t.array(BuiltInSynonymItem, Joi.array().description('Every built-in rule, in a fixed order.')).required() }),
+);
+export type BuiltInSynonymListView = InputOf<typeof BuiltInSynonymListResponse>;
 
 /** One listed query of the zero-result or weak-result list (same fields; `counted` says what its count counts). */
 const searchQueryItem = (label: string, counted: string): Joi.ObjectSchema =>

@@ -14,7 +14,8 @@ import { NotFoundError, ValidationError } from '../../lib/errors';
 import { UUID_PATTERN } from '../http/schema-types';
 import { requireStore } from '../../domain/store-access';
 import { searchSynonymsError } from './search-synonyms.errors';
-import type { CreateSearchSynonymRuleDto, UpdateSearchSynonymRuleDto } from './search-synonyms.schemas';
+import type { BuiltInSynonymListView, CreateSearchSynonymRuleDto, UpdateSearchSynonymRuleDto } from './search-synonyms.schemas';
+import { builtInSynonymStates } from '../../search/unit-synonyms';
 import type { InputOf } from '../http/typed-schema';
 
 export type SynonymType = 'MULTI_WAY' | 'ONE_WAY';
@@ -89,6 +90,25 @@ export async function listSynonyms(
     .getMany();
   const page = rows.slice(0, query.limit);
   return { items: page.map(synonymView), nextCursor: rows.length > query.limit ? page[page.length - 1]!.id : null };
+}
+
+/**
+ * The built-in unit synonyms every store's index gets, each with the ids of the store's rules (active
+ * or not) that replace it: a rule replaces the built-in mapping of every term it maps from.
+ */
+export async function listBuiltInSynonyms(ctx: RequestContext, storeId: string): Promise<BuiltInSynonymListView> {
+  const store = await requireStore(ctx, storeId);
+  const rules = await tenantRepository(ctx, SearchSynonym).find({ where: { storeId: store.id }, order: { id: 'ASC' } });
+  return {
+    items: builtInSynonymStates(rules).map(({ rule, overriddenTerms, overriddenBy }) => ({
+      type: rule.type,
+      terms: rule.type === 'MULTI_WAY' ? [...rule.terms] : null,
+      input: rule.type === 'ONE_WAY' ? rule.input : null,
+      synonyms: rule.type === 'ONE_WAY' ? [...rule.synonyms] : null,
+      overriddenTerms,
+      overriddenBy,
+    })),
+  };
 }
 
 export type CreateSynonymInput = InputOf<typeof CreateSearchSynonymRuleDto>;

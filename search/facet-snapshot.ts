@@ -21,6 +21,8 @@ import type { MeiliQuery, QueryRole, SearchPlan } from './public-search-request'
 export interface QueryResult {
   hits: Array<Record<string, unknown>>;
   totalHits?: number;
+  /** Probes (limit, no page) count roughly. */
+  estimatedTotalHits?: number;
   facetDistribution?: Record<string, Record<string, number>>;
   facetStats?: Record<string, { min: number; max: number }>;
 }

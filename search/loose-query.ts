@@ -59,16 +59,18 @@ export function looseReadings(q: string): LooseReading[] {
   const changed = words.flatMap((w, i) => (forms[i] !== w ? [{ from: w, to: forms[i]! }] : []));
   if (changed.length) add({ strategy: 'word_forms', q: forms.join(' '), dropped: [], changed, score: 0.999 });
 
-  // 2. Fewer words: one dropped (each in turn), two dropped from longer queries.
+  // 2. Fewer words: one dropped (each in turn), two dropped from longer queries; the words kept in
+  // the singular (a plural such as "dresses" is too far from "dress" for a typo).
+  const singulars = words.map((w, i) => (kinds[i] === 'stop' ? w : singular(w)));
   const keptReading = (drop: number[]): void => {
     const keptIndexes = words.map((_, i) => i).filter((i) => !drop.includes(i));
     if (!keptIndexes.some((i) => isInformative(words[i]!, kinds[i]!))) return;
     const score = keptIndexes.reduce((sum, i) => sum + weights[i]!, 0) / whole;
     add({
       strategy: 'fewer_words',
-      q: keptIndexes.map((i) => words[i]!).join(' '),
+      q: keptIndexes.map((i) => singulars[i]!).join(' '),
       dropped: drop.map((i) => words[i]!),
-      changed: [],
+      changed: keptIndexes.flatMap((i) => (singulars[i] !== words[i] ? [{ from: words[i]!, to: singulars[i]! }] : [])),
       score,
     });
   };

@@ -13,7 +13,7 @@
 import { hitsRequest, type FacetSnapshot } from './facet-snapshot';
 import { looseReadings, type LooseReading, type LooseStrategy } from './loose-query';
 import type { ParsedSearch } from './public-search-parse';
-import { buildSearchPlan, completeWords, type MeiliQuery, type SearchPlan } from './public-search-request';
+import { buildSearchPlan, looseWords, type MeiliQuery, type SearchPlan } from './public-search-request';
 import { sponsoredFor, type StoreProfile } from './store-profile';
 
 /**
@@ -131,5 +131,5 @@ export function planSearch(parsed: ParsedSearch, profile: StoreProfile, snapshot
 /** The main query with a reading's words: its first `limit` products with their result fields, no facets, no count. */
 function probeFor(main: MeiliQuery, reading: LooseReading, limit: number): MeiliQuery {
   const { page: _page, hitsPerPage: _hitsPerPage, facets: _facets, ...query } = main;
-  return { ...query, q: completeWords(reading.q), limit };
+  return { ...query, q: looseWords(reading.q), limit };
 }

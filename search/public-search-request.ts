@@ -248,7 +248,7 @@ const hasSelection = (group: FacetGroup): boolean => Boolean(group.selection?.le
 
 export interface RequestOptions {
   matchingStrategy?: MatchingStrategy;
-  /** Overrides params.q: a looser reading of it, whose words are all matched whole (completeWords). */
+  /** Overrides params.q: a looser reading of it, whose words are all matched whole, short ones exactly (looseWords). */
   q?: string;
   /** Product ids of sponsored candidates; adds a query for those that match the filters. */
   sponsoredIds?: string[];
@@ -269,6 +269,25 @@ export function completeWords(q: string): string {
 }
 
 /**
+ * The words of a looser reading as Meilisearch receives them: every word whole (completeWords), and
+ * a word of MAX_EXACT_LENGTH letters or fewer as a one-word phrase, which Meilisearch matches
+ * exactly: one letter changed in a short word mostly makes another word (snow/show, boot/book), and
+ * a looser reading that already left words out must not also swap the ones it keeps.
+ */
+export function looseWords(q: string): string {
+  return completeWords(
+    q
+      .trim()
+      .split(/\s+/)
+      .map((word) => ([...word].length <= MAX_EXACT_LENGTH && /\p{L}/u.test(word) && !/["]/.test(word) ? `"${word}"` : word))
+      .join(' '),
+  );
+}
+
+/** Words this short are matched exactly in the looser readings (see looseWords). */
+export const MAX_EXACT_LENGTH = 4;
+
+/**
  * The shopper's words for the strict pass. Meilisearch matches the last word also as a prefix, which
  * helps a longer word still being typed ("headphon") but turns a short one into noise: "mat" would
  * match "Material:" in every description. So a last word shorter than MIN_PREFIX_LENGTH characters
@@ -284,7 +303,7 @@ export function strictWords(q: string): string {
 export function buildSearchPlan(params: PublicSearchParams, facets: FacetSpec[], options: RequestOptions = {}): SearchPlan {
   const { groups, context } = facetGroups(params, facets);
   const indexUid = storeIndexUid(params.storeId);
-  const q = options.q !== undefined ? completeWords(options.q) : strictWords(params.q ?? '');
+  const q = options.q !== undefined ? looseWords(options.q) : strictWords(params.q ?? '');
   const localeLang = params.locale ? meiliLocale(params.locale) : undefined;
   const base = {
     indexUid,

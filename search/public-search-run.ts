@@ -62,6 +62,8 @@ export function meiliRunner(client: SearchTransport, logger: Logger, split: () =
   };
 }
 
+const found = (result: QueryResult): number => result.estimatedTotalHits ?? result.totalHits ?? result.hits.length;
+
 export async function runSearch(attempts: SearchAttempts, run: MeiliRunner): Promise<SearchRun> {
   // Another page or sort of a search answered before: its counts are known, only the hits are read.
   const fromSnapshot = attempts.fromSnapshot;
@@ -82,15 +84,20 @@ export async function runSearch(attempts: SearchAttempts, run: MeiliRunner): Pro
     partial,
     full: { attempt: undefined },
   });
-  const found = main?.totalHits ?? 0;
+  const strictFound = main?.totalHits ?? 0;
   const perPage = main ? (strict.queries[0]!.hitsPerPage ?? 0) : 0;
-  if (!main || found >= perPage) return strictAnswer();
+  if (!main || strictFound >= perPage) return strictAnswer();
   const loose = attempts.loose();
-  if (found > 0 && !loose.fills) return strictAnswer();
+  if (strictFound > 0 && !loose.fills) return strictAnswer();
   const probed = loose.probes.length ? await run(loose.probes) : undefined;
   if (!probed) return strictAnswer();
-  const answering = loose.readings.map((reading, i) => ({ reading, result: probed[i]! })).filter((r) => r.result.hits.length > 0);
-  if (found > 0) return strictAnswer(partialMatches(main.hits, answering, perPage));
+  // Best first: the readings keeping most of the query; among equals, the one finding more products
+  // (the more common reading of the words).
+  const answering = loose.readings
+    .map((reading, i) => ({ reading, result: probed[i]! }))
+    .filter((r) => r.result.hits.length > 0)
+    .sort((a, b) => b.reading.score - a.reading.score || found(b.result) - found(a.result));
+  if (strictFound > 0) return strictAnswer(partialMatches(main.hits, answering, perPage));
 
   // Nothing matched every word: the best reading answers, in full.
   const best = answering[0];

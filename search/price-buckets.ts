@@ -10,13 +10,17 @@
  * gives the exact number of products below each candidate: the bound of the j-th of k buckets is
  * the k - 1 bounds are the ladder values that put the buckets' counts nearest the quantiles' fair
  * share (n/k products each, least squares), so the shares are measured in products, not in price
- * distance. No bucket may be empty: where the prices cluster so that k - 1 bounds cannot all have
- * products between them, fewer bounds are chosen. Fewer than two buckets (one product, all
+ * distance. Neighbouring bounds at least double (100, 250, 500, 1,000, 2,500 …, never 2,000 beside
+ * 2,500), so every bucket is a range a shopper reads as distinct. No bucket may be empty: where the
+ * prices cluster so that k - 1 bounds cannot all have products between them, fewer bounds are chosen. Fewer than two buckets (one product, all
  * products at one price, no products) give no buckets at all: a single range narrows nothing.
  */
 
 /** How many buckets a store gets when its prices allow (fewer when they cluster). */
 export const DERIVED_BUCKET_TARGET = 5;
+
+/** How much a bucket's upper bound at least exceeds its lower one (between two derived bounds). */
+const MIN_BOUND_RATIO = 2;
 
 /** The mantissas of the nice numbers. */
 const NICE_MANTISSAS = [1, 2, 2.5, 5] as const;
@@ -77,9 +81,12 @@ export function distributionOf(prices: number[]): PriceDistribution {
   };
 }
 
+/** `toLocaleString('en-US', { maximumFractionDigits: 2 })`, set up once: a number format is costly to build, and labels are made per search. */
+const BOUND_FORMAT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+
 /** A bound as shoppers read it: thousands grouped, at most two decimals (1,000; 2.5; 0.25). */
 export function formatBound(value: number): string {
-  return value.toLocaleString('en-US', { maximumFractionDigits: 2 });
+  return BOUND_FORMAT.format(value);
 }
 
 /** The label of a bucket without one: "100–250", or "2,500+" for the open-ended last one. */
@@ -150,6 +157,8 @@ function fairestBounds(candidates: number[], below: number[], count: number, m: 
       for (let p = 0; p < i; p += 1) {
         const between = below[candidates[i]!]! - below[candidates[p]!]!;
         if (between <= 0 || best[j - 1]![p] === Infinity) continue;
+        // Neighbouring bounds at least double (no 2,000–2,500 sliver beside 1,000–2,000).
+        if (NICE_LADDER[candidates[i]!]! < MIN_BOUND_RATIO * NICE_LADDER[candidates[p]!]! - 1e-9) continue;
         const total = best[j - 1]![p]! + cost(between);
         if (total < best[j]![i]!) {
           best[j]![i] = total;

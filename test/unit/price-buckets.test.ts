@@ -70,6 +70,7 @@ describe('derived price buckets', () => {
     // Fair: no bucket holds more than twice its share of 20.
     for (const b of buckets) expect(b.count).to.be.within(8, 40);
     expect(buckets.map((b) => b.label)).to.deep.equal(buckets.map((b) => bucketLabel(b)));
+    for (let i = 1; i < buckets.length - 1; i += 1) expect(buckets[i]!.max! / buckets[i]!.min).to.be.at.least(2);
   });
 
   it('a uniform spread 130–7,700 gets fair buckets too', () => {
@@ -100,7 +101,8 @@ describe('derived price buckets', () => {
     const buckets = deriveBuckets(distributionOf(prices));
     checkBuckets(buckets, prices);
     expect(buckets[0]!.min).to.equal(0.5);
-    expect(buckets.map((b) => b.label)).to.deep.equal(['0.5–1', '1–2', '2–2.5', '2.5+']);
+    // Neighbouring bounds at least double: no 2–2.5 sliver.
+    expect(buckets.map((b) => b.label)).to.deep.equal(['0.5–1', '1–2', '2+']);
   });
 
   it('heavy skew (95 cheap, 5 very expensive): fewer buckets, none empty, the cluster kept tight', () => {

@@ -10,6 +10,7 @@
  * CHROMIUM_PATH points at another binary.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { call, type TestServer } from '../helpers/harness';
@@ -17,8 +18,10 @@ import { apiSuite } from '../helpers/api-suite';
 import { brand, merchant, product, variant, type Merchant } from '../helpers/fixtures';
 import { deliverIndexRows, indexHandler } from '../helpers/indexing';
 import { NICE_LADDER } from '../../search/price-buckets';
+import { PROJECT_ROOT } from '../../lib/config';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = path.join(PROJECT_ROOT, 'test-artifacts');
 
 /** 30 prices from 131.5 to 7,690.99, evenly in log scale (the demo shop's span). */
 const PRICES = Array.from({ length: 30 }, (_, i) => Math.round(131.5 * (7690.99 / 131.5) ** (i / 29) * 100) / 100);
@@ -76,6 +79,7 @@ describe('web: search filters on a phone and a desktop, price ranges and the pri
       throw new Error(
         `No browser at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium; scripts/test does it as root) or set CHROMIUM_PATH.`,
       );
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
     derived = suite.addMerchant(await merchant(server, { currency: 'TRY' }), { indexed: true });
     configured = suite.addMerchant(await merchant(server, { currency: 'TRY' }), { indexed: true });
     const put = await call(server, 'PUT', `/api/v1/storefront/filter-config?storeId=${configured.storeId}`, {
@@ -129,6 +133,7 @@ describe('web: search filters on a phone and a desktop, price ranges and the pri
     expect(await page.locator('fieldset[data-facet="brand"]').isVisible()).to.equal(true);
     expect(await page.locator('fieldset[data-facet="price"]').isVisible()).to.equal(true);
     expect(await page.getByLabel('Lowest price').isVisible()).to.equal(true);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'search-filters-phone-drawer.png') });
     // The page behind does not scroll.
     expect(await page.evaluate<string>('getComputedStyle(document.documentElement).overflow')).to.equal('hidden');
     // Tab stays inside the drawer.
@@ -180,6 +185,7 @@ describe('web: search filters on a phone and a desktop, price ranges and the pri
     expect(await page.locator('#facets').isVisible()).to.equal(true);
     expect(await page.locator('#filters-toggle').isVisible()).to.equal(false);
     expect(await page.locator('#facets').getAttribute('role')).to.equal(null);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'search-filters-desktop.png'), fullPage: true });
     const side = (await page.locator('#facets').boundingBox())!;
     const results = (await page.locator('#results').boundingBox())!;
     expect(side.x + side.width).to.be.at.most(results.x);

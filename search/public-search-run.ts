@@ -22,6 +22,7 @@ import { assembleResults, type FacetSnapshot, type QueryResult } from './facet-s
 import type { LooseReading } from './loose-query';
 import { matchingOf, type Matching, type SearchAttempts } from './public-search-plan';
 import type { MeiliQuery, SearchPlan } from './public-search-request';
+import { MAX_TOTAL_HITS } from './index-settings';
 import { MeiliResponseError, type SearchTransport } from './search-transport';
 
 /** Sends queries as one multi-search; their results in query order, undefined when the store has no index yet. */
@@ -75,7 +76,7 @@ export async function runSearch(attempts: SearchAttempts, run: MeiliRunner): Pro
   }
 
   const strict = attempts.strict();
-  const results = await run(strict.queries);
+  const results = await exactTotal(strict, await run(strict.queries), run);
   const main = results?.[0];
   const strictAnswer = (partial: QueryResult['hits'] = []): SearchRun => ({
     plan: strict,
@@ -103,12 +104,31 @@ export async function runSearch(attempts: SearchAttempts, run: MeiliRunner): Pro
   const best = answering[0];
   if (!best) return strictAnswer();
   const plan = loose.planFor(best.reading);
-  const bestResults = await run(plan.queries);
+  const bestResults = await exactTotal(plan, await run(plan.queries), run);
   const bestMain = bestResults?.[0];
   if (!bestResults || !bestMain) return strictAnswer();
   const partial = loose.fills ? partialMatches(bestMain.hits, answering.slice(1), perPage) : [];
   const attempt = { strategy: best.reading.strategy, q: best.reading.q, dropped: best.reading.dropped, changed: best.reading.changed };
   return { plan, results: bestResults, matching: matchingOf(undefined, attempt, partial.length), partial, full: { attempt } };
+}
+
+/**
+ * Meilisearch counts matches exhaustively only up to the index's `maxTotalHits` (MAX_TOTAL_HITS,
+ * enough for page 100 of 60). A search reaching that bound (an empty or broad search of a large
+ * store) asks once more for the exact count: the distribution of `status`, which every matching
+ * document has (the filter keeps published ones) and which Meilisearch counts over all of them.
+ */
+export async function exactTotal(
+  plan: SearchPlan,
+  results: QueryResult[] | undefined,
+  run: MeiliRunner,
+): Promise<QueryResult[] | undefined> {
+  const main = results?.[0];
+  if (!results || !main || (main.totalHits ?? 0) < MAX_TOTAL_HITS) return results;
+  const { sort: _sort, attributesToRetrieve: _fields, ...query } = plan.queries[0]!;
+  const counted = await run([{ ...query, page: 1, hitsPerPage: 0, facets: ['status'] }]);
+  const exact = counted?.[0]?.facetDistribution?.status?.PUBLISHED;
+  return exact === undefined ? results : [{ ...main, totalHits: Math.max(exact, main.totalHits ?? 0) }, ...results.slice(1)];
 }
 
 /**

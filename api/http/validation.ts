@@ -208,8 +208,14 @@ export function splitCommas(value: string): string[] {
 /** Normalises koa's parsed query (string | string[]) and splits comma-separated lists. */
 export function normaliseQuery(raw: Record<string, string | string[] | undefined>, commaSeparated: Set<string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(raw)) {
+  for (const key of Object.keys(raw)) {
+    const value = raw[key];
     if (value === undefined) continue;
+    // The common case, a parameter given once as a plain value: kept as it is.
+    if (typeof value === 'string' && out[key] === undefined && !commaSeparated.has(key) && !key.endsWith('[]')) {
+      out[key] = value;
+      continue;
+    }
     // `ids[]=a&ids[]=b` is a common client spelling of repeated parameters.
     const name = key.endsWith('[]') ? key.slice(0, -2) : key;
     let values = Array.isArray(value) ? value : [value];

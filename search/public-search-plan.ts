@@ -40,6 +40,8 @@ export interface LoosePlan {
   readings: LooseReading[];
   /** One query per reading, in order: its first products (ids and result fields, no facets). */
   probes: MeiliQuery[];
+  /** How many products the filters alone allow (no words): a reading finding most of them is too broad to stand for the query. */
+  catalogue?: MeiliQuery;
   /** The full plan (facets, counts, sponsored candidates) of a reading, when it answers alone. */
   planFor: (reading: LooseReading) => SearchPlan;
   /** Whether the first page may be filled with partial matches after fewer than a page of full ones. */
@@ -120,12 +122,19 @@ export function planSearch(parsed: ParsedSearch, profile: StoreProfile, snapshot
       return {
         readings,
         probes: main ? readings.map((reading) => probeFor(main, reading, params.perPage)) : [],
+        ...(main ? { catalogue: catalogueFor(main) } : {}),
         planFor: (reading) => plan(reading.q),
         fills: fillsPage(parsed),
       };
     },
     sponsored: { slots, candidates },
   };
+}
+
+/** The main query without words: a count of what its filters allow. */
+function catalogueFor(main: MeiliQuery): MeiliQuery {
+  const { facets: _facets, sort: _sort, attributesToRetrieve: _fields, ...query } = main;
+  return { ...query, q: '', page: 1, hitsPerPage: 0 };
 }
 
 /** The main query with a reading's words: its first `limit` products with their result fields, no facets, no count. */

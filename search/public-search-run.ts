@@ -90,13 +90,15 @@ export async function runSearch(attempts: SearchAttempts, run: MeiliRunner): Pro
   if (!main || strictFound >= perPage) return strictAnswer();
   const loose = attempts.loose();
   if (strictFound > 0 && !loose.fills) return strictAnswer();
-  const probed = loose.probes.length ? await run(loose.probes) : undefined;
+  const probed = loose.probes.length ? await run(loose.catalogue ? [...loose.probes, loose.catalogue] : loose.probes) : undefined;
   if (!probed) return strictAnswer();
+  const catalogue = loose.catalogue ? probed[loose.probes.length]?.totalHits : undefined;
   // Best first: the readings keeping most of the query; among equals, the one finding more products
-  // (the more common reading of the words).
+  // (the more common reading of the words). A reading with words left out that finds most of what the
+  // filters allow says nothing about the query ("yoga care" → every product with care instructions).
   const answering = loose.readings
     .map((reading, i) => ({ reading, result: probed[i]! }))
-    .filter((r) => r.result.hits.length > 0)
+    .filter((r) => r.result.hits.length > 0 && !tooBroad(r.reading, found(r.result), catalogue))
     .sort((a, b) => b.reading.score - a.reading.score || found(b.result) - found(a.result));
   if (strictFound > 0) return strictAnswer(partialMatches(main.hits, answering, perPage));
 
@@ -111,6 +113,12 @@ export async function runSearch(attempts: SearchAttempts, run: MeiliRunner): Pro
   const attempt = { strategy: best.reading.strategy, q: best.reading.q, dropped: best.reading.dropped, changed: best.reading.changed };
   return { plan, results: bestResults, matching: matchingOf(undefined, attempt, partial.length), partial, full: { attempt } };
 }
+
+/** A reading is too broad when it drops words and finds more than this share of a catalogue of at least BROAD_MIN_CATALOGUE products. */
+export const BROAD_SHARE = 0.5;
+const BROAD_MIN_CATALOGUE = 10;
+const tooBroad = (reading: LooseReading, matches: number, catalogue: number | undefined): boolean =>
+  reading.dropped.length > 0 && catalogue !== undefined && catalogue >= BROAD_MIN_CATALOGUE && matches > catalogue * BROAD_SHARE;
 
 /**
  * Meilisearch counts matches exhaustively only up to the index's `maxTotalHits` (MAX_TOTAL_HITS,

@@ -289,6 +289,15 @@ export const BENCH_FACETS = [
   { key: 'option:colour', label: 'Colour', display: 'swatch' },
 ] as const;
 
+/** The bench store's configured price buckets; the public search counts each (one query per bucket). */
+export const BENCH_PRICE_BUCKETS = [
+  { min: 0, max: 50 },
+  { min: 50, max: 100 },
+  { min: 100, max: 250 },
+  { min: 250, max: 500 },
+  { min: 500, max: null },
+];
+
 const slugify = (s: string): string =>
   s
     .toLowerCase()
@@ -361,13 +370,7 @@ export async function createBenchStore(db: DataSource, _rng: Rng): Promise<Bench
   );
 
   const facets = BENCH_FACETS.map((f, position) => ({ ...f, position, enabled: true }));
-  const priceBuckets = [
-    { min: 0, max: 50 },
-    { min: 50, max: 100 },
-    { min: 100, max: 250 },
-    { min: 250, max: 500 },
-    { min: 500, max: null },
-  ];
+  const priceBuckets = BENCH_PRICE_BUCKETS;
   await db.query(
     `INSERT INTO storefront_filter_configs (store_id, tenant_id, facets, price_buckets) VALUES ($1, $2, $3::jsonb, $4::jsonb)`,
     [storeId, tenantId, JSON.stringify(facets), JSON.stringify(priceBuckets)],

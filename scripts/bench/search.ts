@@ -29,7 +29,7 @@ import { meiliRequestFor, type PublicSearchParams } from '../../search/public-se
 import { reindexStore } from '../../indexer/reindex';
 import { settle } from '../../search/meili-tasks';
 import { emit, freePort, log, meiliAloneIngest, parseFlags, round, sleep, startServices, stopProcess } from './common';
-import { createBenchStore, deleteBenchStore, insertProducts, Rng, type BenchStore } from './search-data';
+import { BENCH_PRICE_BUCKETS, createBenchStore, deleteBenchStore, insertProducts, Rng, type BenchStore } from './search-data';
 import { distinctParams, searchPath, suggestPrefixes, zipfSequence } from './search-queries';
 import { percentile, runLoad, type LoadRequest, type LoadResult } from './load';
 
@@ -336,7 +336,8 @@ async function main(): Promise<void> {
     const searchKey = await ensureSearchKey(meili, config.meiliMasterKey);
     const meiliHeaders = { authorization: `Bearer ${searchKey}`, 'content-type': 'application/json' };
     const facetKeys = store.facetKeys;
-    const meiliBody = (p: PublicSearchParams): string => JSON.stringify(meiliRequestFor(p, facetKeys));
+    // The same queries the public search sends, its price bucket counts included.
+    const meiliBody = (p: PublicSearchParams): string => JSON.stringify(meiliRequestFor(p, facetKeys, BENCH_PRICE_BUCKETS));
 
     const pool = distinctParams(store, rng, options.distinctPool + 500 + 200 + MIX_SAMPLE);
     const distinct = pool.slice(0, options.distinctPool);

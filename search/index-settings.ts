@@ -126,9 +126,13 @@ export function indexSettings(data: StoreSearchData): Settings {
     // Most important first: the attribute ranking rule prefers matches in earlier attributes. The
     // brand leads so a query naming a brand shows that brand's products before others that merely
     // mention it; brand names rarely contain the generic words of other queries, so this costs
-    // nothing elsewhere. Category names come right after the title, above tags and description.
+    // nothing elsewhere. Then the product words of the title (product-document.ts titleProductWords):
+    // a query naming a kind of product finds that kind before titles that merely mention the word
+    // (+0.01 nDCG@10 on the relevance benchmark). Category names come right after the title, above
+    // tags and description.
     searchableAttributes: [
       'brand',
+      'titleProductWords',
       'title',
       ...fields.map((f) => `title_${f}`),
       'categories',

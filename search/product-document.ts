@@ -27,6 +27,12 @@ export interface ProductDocument {
    * that match a query equally well the one whose title is mostly about it comes first.
    */
   titleWords: number;
+  /**
+   * The product word of each part of the title (titleProductWords), searched right after the brand:
+   * a query naming the kind of product ("yellow dress") finds the dresses before a "Yellow Dress
+   * Shirt", whose title only mentions the word.
+   */
+  titleProductWords: string[];
   description: string;
   brandId: string | null;
   brand: string | null;
@@ -117,6 +123,21 @@ interface CategoryNode {
 }
 
 /** Field-name form of a locale key: `pt-BR` → `pt_br`. */
+/**
+ * The last word of each part of a title, the parts split at dashes, commas, brackets, slashes and
+ * "with"/"for"/"w/": "Men's Yellow Dress Shirt" → shirt; "Keurig K45 Coffee Maker with 48 K-Cup
+ * Packs" → maker, packs; "Samsung S860 - digital camera" → s860, camera.
+ */
+export function titleProductWords(title: string): string[] {
+  const parts = title.toLowerCase().split(/\s[-–—|]\s|[,;:()[\]/]|\s(?:with|for|w\/|in|by)\s/u);
+  const heads = new Set<string>();
+  for (const part of parts) {
+    const words = part.match(/[\p{L}\p{N}]+/gu)?.filter((w) => /\p{L}/u.test(w)) ?? [];
+    if (words.length) heads.add(words[words.length - 1]!);
+  }
+  return [...heads];
+}
+
 /** Words (runs of letters and digits) in a title. */
 export const titleWordCount = (title: string): number => title.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
 
@@ -256,6 +277,7 @@ export class ProductDocumentBuilder {
         type: row.type,
         title: row.title,
         titleWords: titleWordCount(row.title),
+        titleProductWords: titleProductWords(row.title),
         description: plainText(row.description_html),
         slug: row.slug,
         brandId: row.brand_id,

@@ -85,7 +85,7 @@ describe('indexer: products into one Meilisearch index per store', function () {
     expect(discountPercent('10', '10')).to.equal(0);
     expect(discountPercent('10', null)).to.equal(0);
     const s = indexSettings({ defaultLocale: 'en', locales: ['de', 'pt-BR'], synonyms: {} });
-    expect(s.searchableAttributes?.slice(0, 4)).to.deep.equal(['brand', 'title', 'title_de', 'title_pt_br']);
+    expect(s.searchableAttributes?.slice(0, 5)).to.deep.equal(['brand', 'titleProductWords', 'title', 'title_de', 'title_pt_br']);
     expect(s.localizedAttributes).to.deep.include({ attributePatterns: ['title_de', 'description_de'], locales: ['deu'] });
     expect(s.pagination?.maxTotalHits).to.be.at.least(100 * 60);
   });

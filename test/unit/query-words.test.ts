@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { queryWords, singular, wordKinds } from '../../search/query-words';
 import { looseReadings, MAX_READINGS } from '../../search/loose-query';
 import { completeWords, strictWords } from '../../search/public-search-request';
+import { titleProductWords } from '../../search/product-document';
 
 const readings = (q: string): string[] => looseReadings(q).map((r) => r.q);
 
@@ -120,5 +121,16 @@ describe('words sent to Meilisearch', () => {
     expect(strictWords(' headphon ')).to.equal('headphon');
     expect(completeWords('sofa')).to.equal('sofa ');
     expect(completeWords('  ')).to.equal('');
+  });
+});
+
+describe('product words of a title', () => {
+  it('takes the last word of each part of the title', () => {
+    expect(titleProductWords("Men's Yellow Dress Shirt")).to.deep.equal(['shirt']);
+    expect(titleProductWords('Keurig K45 Coffee Maker with 48 K-Cup Packs')).to.deep.equal(['maker', 'packs']);
+    expect(titleProductWords('Samsung S860 - digital camera')).to.deep.equal(['s860', 'camera']);
+    expect(titleProductWords('Oak Bathroom Vanity (White)')).to.deep.equal(['vanity', 'white']);
+    expect(titleProductWords('Bike Lock for Kids, Blue')).to.deep.equal(['lock', 'kids', 'blue']);
+    expect(titleProductWords('12 / 8')).to.deep.equal([]);
   });
 });

@@ -129,6 +129,8 @@ export type QueryRole =
 export interface SearchPlan {
   queries: MeiliQuery[];
   roles: QueryRole[];
+  /** The price buckets the `priceBucket` queries count, in bucket order. */
+  priceBuckets?: PriceBucketSpec[];
   /** Meilisearch facet attribute of each facet group. */
   groups: Map<string, FacetGroup>;
 }
@@ -358,7 +360,7 @@ export function buildSearchPlan(params: PublicSearchParams, facets: FacetSpec[],
     });
     roles.push({ kind: 'sponsored' });
   }
-  return { queries, roles, groups };
+  return { queries, roles, groups, ...(roles.some((r) => r.kind === 'priceBucket') ? { priceBuckets: buckets } : {}) };
 }
 
 /**

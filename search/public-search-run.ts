@@ -76,7 +76,7 @@ export async function runSearch(attempts: SearchAttempts, run: MeiliRunner): Pro
   }
 
   const strict = attempts.strict();
-  const results = await exactTotal(strict, await run(strict.queries), run);
+  const results = await exactTotal(strict, await runPlan(strict, run), run);
   const main = results?.[0];
   const strictAnswer = (partial: QueryResult['hits'] = []): SearchRun => ({
     plan: strict,
@@ -106,7 +106,7 @@ export async function runSearch(attempts: SearchAttempts, run: MeiliRunner): Pro
   const best = answering[0];
   if (!best) return strictAnswer();
   const plan = loose.planFor(best.reading);
-  const bestResults = await exactTotal(plan, await run(plan.queries), run);
+  const bestResults = await exactTotal(plan, await runPlan(plan, run), run);
   const bestMain = bestResults?.[0];
   if (!bestResults || !bestMain) return strictAnswer();
   const partial = loose.fills ? partialMatches(bestMain.hits, answering.slice(1), perPage) : [];
@@ -119,6 +119,55 @@ export const BROAD_SHARE = 0.5;
 const BROAD_MIN_CATALOGUE = 10;
 const tooBroad = (reading: LooseReading, matches: number, catalogue: number | undefined): boolean =>
   reading.dropped.length > 0 && catalogue !== undefined && catalogue >= BROAD_MIN_CATALOGUE && matches > catalogue * BROAD_SHARE;
+
+/**
+ * A plan's results in plan order. The price bucket counts are not asked for when the price
+ * distribution that comes with the facets anyway holds every matching product (at most
+ * MAX_VALUES_PER_FACET distinct prices: the common case) — each bucket's count is then summed from
+ * it; only otherwise do the bucket count queries follow, in a second request.
+ */
+export async function runPlan(plan: SearchPlan, run: MeiliRunner): Promise<QueryResult[] | undefined> {
+  const buckets = plan.roles.flatMap((role, i) => (role.kind === 'priceBucket' ? [i] : []));
+  if (buckets.length === 0) return run(plan.queries);
+  const others = plan.roles.flatMap((role, i) => (role.kind === 'priceBucket' ? [] : [i]));
+  const sent = await run(others.map((i) => plan.queries[i]!));
+  if (!sent) return undefined;
+  const results: QueryResult[] = new Array<QueryResult>(plan.queries.length);
+  others.forEach((at, k) => (results[at] = sent[k]!));
+  const counts = bucketCountsFromDistribution(plan, results);
+  if (counts) {
+    buckets.forEach((at, k) => (results[at] = { hits: [], totalHits: counts[k]! }));
+    return results;
+  }
+  const counted = await run(buckets.map((i) => plan.queries[i]!));
+  if (!counted) return undefined;
+  buckets.forEach((at, k) => (results[at] = counted[k]!));
+  return results;
+}
+
+/**
+ * Each price bucket's count from the price distribution the bucket counts would filter by (the
+ * price group's own count query when a price range is selected, else the main query), or undefined
+ * when that distribution does not hold every match.
+ */
+function bucketCountsFromDistribution(plan: SearchPlan, results: QueryResult[]): number[] | undefined {
+  const group = plan.groups.get('price');
+  const buckets = plan.priceBuckets;
+  if (!group || !buckets) return undefined;
+  const own = plan.roles.findIndex((r) => r.kind === 'facet' && r.group === 'price');
+  const source = results[own >= 0 ? own : 0];
+  const distribution = source?.facetDistribution?.[group.attribute];
+  if (!source || !distribution) return source && (source.totalHits ?? 0) === 0 ? buckets.map(() => 0) : undefined;
+  const counts = buckets.map(() => 0);
+  let seen = 0;
+  for (const [value, count] of Object.entries(distribution)) {
+    seen += count;
+    const price = Number(value);
+    const at = buckets.findIndex((b) => price >= b.min && (b.max === null || price < b.max));
+    if (at >= 0) counts[at]! += count;
+  }
+  return seen === source.totalHits ? counts : undefined;
+}
 
 /**
  * Meilisearch counts matches exhaustively only up to the index's `maxTotalHits` (MAX_TOTAL_HITS,

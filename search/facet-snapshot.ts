@@ -33,7 +33,7 @@ export interface FacetSnapshot {
   total: number;
   /** The main query's facets and stats. */
   main: Pick<QueryResult, 'facetDistribution' | 'facetStats'>;
-  /** Results of the count queries by role key (`facet:<group>`, `priceBucket:<n>`). */
+  /** Results of the count queries by role key (`facet:<group>`, `priceBucket:<n>`, `catalogue`). */
   counts: Record<string, QueryResult>;
 }
 
@@ -44,7 +44,7 @@ const roleKey = (role: QueryRole): string =>
 export function takeSnapshot(plan: SearchPlan, results: QueryResult[], attempt: FacetSnapshot['attempt']): FacetSnapshot {
   const counts: Record<string, QueryResult> = {};
   plan.roles.forEach((role, i) => {
-    if (role.kind === 'facet' || role.kind === 'priceBucket')
+    if (role.kind === 'facet' || role.kind === 'priceBucket' || role.kind === 'catalogue')
       counts[roleKey(role)] = {
         hits: [],
         totalHits: results[i]!.totalHits,

@@ -40,7 +40,10 @@ export interface LoosePlan {
   readings: LooseReading[];
   /** One query per reading, in order: its first products (ids and result fields, no facets). */
   probes: MeiliQuery[];
-  /** How many products the filters alone allow (no words): a reading finding most of them is too broad to stand for the query. */
+  /**
+   * How many products the filters alone allow (no words), asked with the probes when the strict
+   * attempt did not count it: a reading finding most of them is too broad to stand for the query.
+   */
   catalogue?: MeiliQuery;
   /** The full plan (facets, counts, sponsored candidates) of a reading, when it answers alone. */
   planFor: (reading: LooseReading) => SearchPlan;
@@ -114,7 +117,7 @@ export function planSearch(parsed: ParsedSearch, profile: StoreProfile, snapshot
 
   return {
     fromSnapshot,
-    strict: () => plan(),
+    strict: () => buildSearchPlan(params, facets, { priceBuckets: profile.priceBuckets, sponsoredIds, catalogueCount: true }),
     strictMatching,
     loose: () => {
       const readings = q ? looseReadings(q) : [];

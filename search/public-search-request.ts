@@ -124,7 +124,11 @@ export interface MeiliQuery {
 
 /** What each query of the request is for, in order, so the answer can be read back. */
 export type QueryRole =
-  { kind: 'main' } | { kind: 'facet'; group: string } | { kind: 'priceBucket'; bucket: number } | { kind: 'sponsored' };
+  | { kind: 'main' }
+  | { kind: 'facet'; group: string }
+  | { kind: 'priceBucket'; bucket: number }
+  | { kind: 'sponsored' }
+  | { kind: 'catalogue' };
 
 export interface SearchPlan {
   queries: MeiliQuery[];
@@ -254,6 +258,13 @@ export interface RequestOptions {
   q?: string;
   /** Product ids of sponsored candidates; adds a query for those that match the filters. */
   sponsoredIds?: string[];
+  /**
+   * Adds a count of what the filters alone allow (no words) to a search with words and filters: the
+   * run step skips the looser readings when the strict words already found all of it, and a reading
+   * finding most of it is too broad to answer (a count by filters is one of Meilisearch's cheapest
+   * queries).
+   */
+  catalogueCount?: boolean;
   /** The store's price buckets (configured or derived), each counted: shown with the range or as links. */
   priceBuckets?: PriceBucketSpec[];
 }
@@ -331,6 +342,10 @@ export function buildSearchPlan(params: PublicSearchParams, facets: FacetSpec[],
     attributesToRetrieve: fields,
   });
   roles.push({ kind: 'main' });
+  if (options.catalogueCount && q && (allSelections.length > 0 || context.length > 1)) {
+    queries.push({ ...base, q: '', filter: [...context, ...allSelections], page: 1, hitsPerPage: 0 });
+    roles.push({ kind: 'catalogue' });
+  }
 
   for (const group of groups.values()) {
     if (!hasSelection(group)) continue;

@@ -88,11 +88,17 @@ export async function runSearch(attempts: SearchAttempts, run: MeiliRunner): Pro
   const strictFound = main?.totalHits ?? 0;
   const perPage = main ? (strict.queries[0]!.hitsPerPage ?? 0) : 0;
   if (!main || strictFound >= perPage) return strictAnswer();
+  // What the filters alone allow, when the strict attempt counted it: nothing looser can find more.
+  const counted = results![strict.roles.findIndex((r) => r.kind === 'catalogue')]?.totalHits;
+  if (counted !== undefined && counted <= strictFound) return strictAnswer();
   const loose = attempts.loose();
   if (strictFound > 0 && !loose.fills) return strictAnswer();
-  const probed = loose.probes.length ? await run(loose.catalogue ? [...loose.probes, loose.catalogue] : loose.probes) : undefined;
+  // Filling after some full matches needs only the rest of the page from each reading.
+  const probes = strictFound > 0 ? loose.probes.map((probe) => ({ ...probe, limit: perPage - strictFound })) : loose.probes;
+  const ask = counted === undefined && loose.catalogue ? [...probes, loose.catalogue] : probes;
+  const probed = loose.probes.length ? await run(ask) : undefined;
   if (!probed) return strictAnswer();
-  const catalogue = loose.catalogue ? probed[loose.probes.length]?.totalHits : undefined;
+  const catalogue = counted ?? (ask.length > loose.probes.length ? probed[loose.probes.length]?.totalHits : undefined);
   // Best first: the readings keeping most of the query; among equals, the one finding more products
   // (the more common reading of the words). A reading with words left out that finds most of what the
   // filters allow says nothing about the query ("yoga care" → every product with care instructions).

@@ -54,15 +54,19 @@ export function createSearchTransport(meiliUrl: string, apiKey: string, timeoutM
   const agent = new transport.Agent({ keepAlive: true, maxSockets: 128, maxFreeSockets: 64 });
   const prefix = base.pathname.replace(/\/+$/, '');
   const authorization = `Bearer ${apiKey}`;
+  // Read once: the URL's getters are not free, and every search makes a request.
+  const protocol = base.protocol;
+  const hostname = base.hostname;
+  const port = base.port || (secure ? 443 : 80);
 
   const post = <T>(path: string, body: unknown): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       const payload = Buffer.from(JSON.stringify(body));
       const request = transport.request(
         {
-          protocol: base.protocol,
-          hostname: base.hostname,
-          port: base.port || (secure ? 443 : 80),
+          protocol,
+          hostname,
+          port,
           path: `${prefix}${path}`,
           method: 'POST',
           agent,

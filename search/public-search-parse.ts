@@ -31,8 +31,24 @@ export function parseSearch(requested: PublicSearchParams, pricesShown: boolean)
     ignored,
     pricesShown,
     q,
-    cacheKey: cacheKey(params, pricesShown, q, ignored),
-    snapshotKey: snapshotKey(params, q, pricesShown),
+    ...keys(params, q, pricesShown, ignored),
+  };
+}
+
+/**
+ * cacheKey and snapshotKey of one search, with its words and filters normalised and serialised once
+ * for both: the same text as the two functions below give.
+ */
+function keys(
+  params: PublicSearchParams,
+  q: string,
+  pricesShown: boolean,
+  ignored: string[],
+): Pick<ParsedSearch, 'cacheKey' | 'snapshotKey'> {
+  const filters = JSON.stringify(wordsAndFilters(params, q)).slice(1, -1);
+  return {
+    cacheKey: `[${filters},${JSON.stringify([params.page, params.perPage, params.sort, pricesShown, ignored]).slice(1)}`,
+    snapshotKey: `["facets",${filters},${JSON.stringify(pricesShown)}]`,
   };
 }
 

@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { Meilisearch } from 'meilisearch';
+import Redis from 'ioredis';
 import { PROJECT_ROOT } from '../../lib/config';
 import { INDEX_BATCH } from '../../indexer/index-consumer';
 import { applyIndexSettings, indexSettings, loadStoreSearchData } from '../../search/index-settings';
@@ -130,4 +131,41 @@ export async function meiliAloneIngest(
     if (done.status !== 'succeeded') throw new Error(`Meilisearch task ${done.uid} ${done.status}: ${done.error?.message ?? ''}`);
   }
   return { ms: Date.now() - started, buildMs, documents };
+}
+
+/** Waits until the app started as `child` answers /readyz with 200 (60 s at most); stops it and throws otherwise. */
+export async function waitUntilReady(child: ChildProcess, port: number): Promise<ChildProcess> {
+  const deadline = Date.now() + 60_000;
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  while (Date.now() < deadline) {
+    if (exited) throw new Error('the app exited while starting (see its output above)');
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+      await res.arrayBuffer();
+      if (res.status === 200) return child;
+    } catch {
+      // not listening yet
+    }
+    await sleep(250);
+  }
+  child.kill('SIGTERM');
+  throw new Error('the app did not become ready within 60 s');
+}
+
+/** Deletes every Redis key under a bench run's own queue prefix (its queues and their bookkeeping). */
+export async function clearQueuePrefix(redisUrl: string, queuePrefix: string): Promise<void> {
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    for (let cursor = '0'; ;) {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${queuePrefix}:*`, 'COUNT', 1000);
+      if (keys.length) await redis.del(...keys);
+      if ((cursor = next) === '0') break;
+    }
+  } catch (error) {
+    log(`queue cleanup failed: ${(error as Error).message}`);
+  } finally {
+    redis.disconnect();
+  }
 }

@@ -22,7 +22,6 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import Redis from 'ioredis';
 import { loadConfig, PROJECT_ROOT, type Config } from '../../lib/config';
 import { createDataSource } from '../../storage/data-source';
 import { runMigrations } from '../../storage/migrate';
@@ -30,7 +29,7 @@ import { createAdminClient } from '../../search/meili';
 import { storeIndexUid } from '../../search/index-names';
 import { settle } from '../../search/meili-tasks';
 import { toCsv } from '../../api/http/csv';
-import { emit, freePort, log, meiliAloneIngest, parseFlags, round, sleep, startServices, stopProcess } from './common';
+import { emit, freePort, log, meiliAloneIngest, parseFlags, round, sleep, startServices, stopProcess, clearQueuePrefix } from './common';
 import { commandCpuMs, processCpuMs } from './load';
 import { COLOURS, MATERIALS, ORIGINS, SIZES, createBenchStore, deleteBenchStore, Rng, ADJECTIVES, type BenchStore } from './search-data';
 
@@ -232,19 +231,7 @@ async function main(): Promise<void> {
   const cleanup = async (): Promise<void> => {
     for (const proc of procs.splice(0)) await stopProcess(proc.child);
     fs.rmSync(file, { force: true });
-    const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-    try {
-      await redis.connect();
-      for (let cursor = '0'; ;) {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${queuePrefix}:*`, 'COUNT', 1000);
-        if (keys.length) await redis.del(...keys);
-        if ((cursor = next) === '0') break;
-      }
-    } catch (error) {
-      log(`queue cleanup failed: ${(error as Error).message}`);
-    } finally {
-      redis.disconnect();
-    }
+    await clearQueuePrefix(config.redisUrl, queuePrefix);
     await settle(meili.deleteIndex(scratchUid), 600_000, ['index_not_found']).catch(() => undefined);
     if (store && !options.keep) {
       log('cleaning up');

@@ -26,7 +26,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
-import Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { loadConfig, PROJECT_ROOT, type Config } from '../../lib/config';
 import { createDataSource } from '../../storage/data-source';
@@ -35,7 +34,7 @@ import { createAdminClient } from '../../search/meili';
 import { storeIndexUid } from '../../search/index-names';
 import { settle } from '../../search/meili-tasks';
 import { reindexStore } from '../../indexer/reindex';
-import { emit, freePort, log, parseFlags, round, sleep, startServices, stopProcess } from './common';
+import { emit, freePort, log, parseFlags, round, sleep, startServices, stopProcess, waitUntilReady, clearQueuePrefix } from './common';
 import { percentile } from './load';
 import { createBenchStore, deleteBenchStore, Rng } from './search-data';
 import { handleOf, readRelevanceData, writeImportCsv, type RelevanceData } from './relevance-data';
@@ -106,22 +105,7 @@ async function startApp(port: number, env: NodeJS.ProcessEnv): Promise<ChildProc
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const deadline = Date.now() + 60_000;
-  let exited = false;
-  child.once('exit', () => (exited = true));
-  while (Date.now() < deadline) {
-    if (exited) throw new Error('the app exited while starting (see its output above)');
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
-      await res.arrayBuffer();
-      if (res.status === 200) return child;
-    } catch {
-      // not listening yet
-    }
-    await sleep(250);
-  }
-  child.kill('SIGTERM');
-  throw new Error('the app did not become ready within 60 s');
+  return waitUntilReady(child, port);
 }
 
 // ---- the import ----------------------------------------------------------------------------------
@@ -338,19 +322,7 @@ async function main(): Promise<void> {
     (cleaning ??= (async () => {
       if (app) await stopProcess(app);
       fs.rmSync(file, { force: true });
-      const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-      try {
-        await redis.connect();
-        for (let cursor = '0'; ;) {
-          const [next, keys] = await redis.scan(cursor, 'MATCH', `${queuePrefix}:*`, 'COUNT', 1000);
-          if (keys.length) await redis.del(...keys);
-          if ((cursor = next) === '0') break;
-        }
-      } catch (error) {
-        log(`queue cleanup failed: ${(error as Error).message}`);
-      } finally {
-        redis.disconnect();
-      }
+      await clearQueuePrefix(config.redisUrl, queuePrefix);
       // A store this run created goes unless --keep; a reused store (--store) always stays.
       if (created && !options.keep) {
         log('cleaning up');

@@ -28,7 +28,7 @@ import { storeIndexUid } from '../../search/index-names';
 import { meiliRequestFor, type PublicSearchParams } from '../../search/public-search-request';
 import { reindexStore } from '../../indexer/reindex';
 import { settle } from '../../search/meili-tasks';
-import { emit, freePort, log, meiliAloneIngest, parseFlags, round, sleep, startServices, stopProcess } from './common';
+import { emit, freePort, log, meiliAloneIngest, parseFlags, round, sleep, startServices, stopProcess, waitUntilReady } from './common';
 import { BENCH_PRICE_BUCKETS, createBenchStore, deleteBenchStore, insertProducts, Rng, type BenchStore } from './search-data';
 import { distinctParams, searchPath, suggestPrefixes, zipfSequence } from './search-queries';
 import { percentile, runLoad, type LoadRequest, type LoadResult } from './load';
@@ -104,21 +104,7 @@ async function startApp(port: number): Promise<ChildProcess> {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const deadline = Date.now() + 60_000;
-  let exited = false;
-  child.once('exit', () => (exited = true));
-  while (Date.now() < deadline) {
-    if (exited) throw new Error('the app exited while starting (see its output above)');
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
-      if (res.status === 200) return child;
-    } catch {
-      // not listening yet
-    }
-    await sleep(250);
-  }
-  child.kill('SIGTERM');
-  throw new Error('the app did not become ready within 60 s');
+  return waitUntilReady(child, port);
 }
 
 /** The pid of the project-local Meilisearch (none when MEILI_URL points elsewhere). */

@@ -104,6 +104,10 @@ export function planSearch(parsed: ParsedSearch, profile: StoreProfile, snapshot
   const plan = (words?: string): SearchPlan =>
     buildSearchPlan(params, facets, { priceBuckets: profile.priceBuckets, sponsoredIds, ...(words === undefined ? {} : { q: words }) });
 
+  let strictPlan: SearchPlan | undefined;
+  const strict = (): SearchPlan =>
+    (strictPlan ??= buildSearchPlan(params, facets, { priceBuckets: profile.priceBuckets, sponsoredIds, catalogueCount: true }));
+
   let fromSnapshot: SearchAttempts['fromSnapshot'];
   // A first page in relevance order that had fewer full matches than a page is filled again, so it
   // does not come from the snapshot (which keeps counts, not the partial matches).
@@ -117,11 +121,12 @@ export function planSearch(parsed: ParsedSearch, profile: StoreProfile, snapshot
 
   return {
     fromSnapshot,
-    strict: () => buildSearchPlan(params, facets, { priceBuckets: profile.priceBuckets, sponsoredIds, catalogueCount: true }),
+    strict,
     strictMatching,
     loose: () => {
       const readings = q ? looseReadings(q) : [];
-      const main = readings.length ? plan().queries[0]! : undefined;
+      // The strict plan's main query (built already: the readings are asked after it ran).
+      const main = readings.length ? strict().queries[0]! : undefined;
       return {
         readings,
         probes: main ? readings.map((reading) => probeFor(main, reading, params.perPage)) : [],

@@ -212,7 +212,8 @@ export function queryWords(q: string): string[] {
 
 export type WordKind = 'stop' | 'measure' | 'product' | 'descriptive';
 
-export const isNumber = (word: string): boolean => new RegExp(`^${NUMBER}$`).test(word);
+const WHOLE_NUMBER = new RegExp(`^${NUMBER}$`);
+export const isNumber = (word: string): boolean => WHOLE_NUMBER.test(word);
 
 /**
  * What each word of the query says about the product wanted (see the module comment): the last

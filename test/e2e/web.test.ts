@@ -378,6 +378,13 @@ describe('web: storefront and console in a browser', function () {
     expect(loose).to.contain('No products match every word of “canvas xyzzyq”');
     expect(loose).to.contain('Showing products without “xyzzyq”');
     expect(await resultTitles()).to.have.members(['Canvas Running Shoe', 'Canvas Tote Bag', 'Canvas Cap']);
+    // One product has both words; the page goes on with those that have one, after a line saying so.
+    await page.goto(shop('/search?q=canvas%20shoe'));
+    const partial = await resultTitles();
+    expect(partial[0]).to.equal('Canvas Running Shoe');
+    expect(partial.length).to.be.greaterThan(1);
+    expect(await page.locator('[data-partial-matches]').textContent()).to.contain('Products matching some of your words');
+    expect(await page.locator('[data-loose-match]').count()).to.equal(0);
     await page.goto(shop('/search?q=zzqxj'));
     expect(await page.locator('[data-zero-results]').textContent()).to.contain('No products found for “zzqxj”');
   });

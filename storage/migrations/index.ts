@@ -22,6 +22,7 @@ import { ProductChildKeys1795000001700 } from './1795000001700-product-child-key
 import { ExportCursor1795000001800 } from './1795000001800-export-cursor';
 import { SandboxRefreshFamilies1795000001900 } from './1795000001900-sandbox-refresh-families';
 import { WeakResultsSearchReady1795000002000 } from './1795000002000-weak-results-search-ready';
+import { SearchDocumentVersion1795000002100 } from './1795000002100-search-document-version';
 
 export const migrations = [
   Outbox1795000000000,
@@ -47,4 +48,5 @@ export const migrations = [
   ExportCursor1795000001800,
   SandboxRefreshFamilies1795000001900,
   WeakResultsSearchReady1795000002000,
+  SearchDocumentVersion1795000002100,
 ];

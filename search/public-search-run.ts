@@ -93,9 +93,9 @@ export async function runSearch(attempts: SearchAttempts, run: MeiliRunner): Pro
   if (counted !== undefined && counted <= strictFound) return strictAnswer();
   const loose = attempts.loose();
   if (strictFound > 0 && !loose.fills) return strictAnswer();
-  // Filling after some full matches needs only the rest of the page from each reading.
-  const probes = strictFound > 0 ? loose.probes.map((probe) => ({ ...probe, limit: perPage - strictFound })) : loose.probes;
-  const ask = counted === undefined && loose.catalogue ? [...probes, loose.catalogue] : probes;
+  // Each reading asks a whole page: the full matches contain every reading's words, so they may
+  // come first among a reading's products and take places the partial ones would fill.
+  const ask = counted === undefined && loose.catalogue ? [...loose.probes, loose.catalogue] : loose.probes;
   const probed = loose.probes.length ? await run(ask) : undefined;
   if (!probed) return strictAnswer();
   const catalogue = counted ?? (ask.length > loose.probes.length ? probed[loose.probes.length]?.totalHits : undefined);

@@ -1,15 +1,16 @@
 /**
  * The public search's own connection to Meilisearch: the two calls the storefront makes on every
- * keystroke and every results page (`POST /multi-search` and `POST /indexes/{uid}/search`), over
- * node:http with kept-alive sockets.
+ * keystroke and every results page (`POST /multi-search` and `POST /indexes/{uid}/search`), over a
+ * pool of kept-alive connections (undici's Pool, driven through `dispatch`).
  *
  * Why not the `meilisearch` client for these: it goes through fetch, whose web streams cost the api
  * process about a third of its CPU per search in the search benchmark's profile (reading a 20–30 KB
- * answer through a ReadableStream, then text, then JSON). Everything else (settings, documents, keys,
- * tasks) keeps using the official client.
+ * answer through a ReadableStream, then text, then JSON). Why not node:http: its request objects,
+ * agent bookkeeping and per-request timers cost about as much again as undici's dispatch (see
+ * docs/benchmarks.md). Everything else (settings, documents, keys, tasks) keeps using the official
+ * client.
  */
-import http from 'node:http';
-import https from 'node:https';
+import { Pool } from 'undici';
 
 /** Meilisearch answered with an error status; `code` is its error code (`index_not_found`, …). */
 export class MeiliResponseError extends Error {
@@ -47,80 +48,77 @@ declare module '../storage/request-context' {
 /** The most bytes read from one answer (a page of 60 hits with facets is about 30 KB). */
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
+/** undici's codes for a connection, answer head or answer body that did not come in time. */
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
 export function createSearchTransport(meiliUrl: string, apiKey: string, timeoutMs = 5_000): SearchTransport {
   const base = new URL(meiliUrl);
-  const secure = base.protocol === 'https:';
-  const transport = secure ? https : http;
-  const agent = new transport.Agent({ keepAlive: true, maxSockets: 128, maxFreeSockets: 64 });
+  // undici's own timers (coarse, shared) bound each step; none is set per request.
+  const pool = new Pool(base.origin, {
+    connections: 128,
+    keepAliveTimeout: 30_000,
+    connectTimeout: timeoutMs,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
   const prefix = base.pathname.replace(/\/+$/, '');
-  const authorization = `Bearer ${apiKey}`;
-  // Read once: the URL's getters are not free, and every search makes a request.
-  const protocol = base.protocol;
-  const hostname = base.hostname;
-  const port = base.port || (secure ? 443 : 80);
+  const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+  const failure = (error: Error): MeiliUnreachableError => {
+    if (error instanceof MeiliUnreachableError) return error;
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && TIMEOUT_CODES.has(code))
+      return new MeiliUnreachableError(`Meilisearch did not answer within ${timeoutMs} ms`, { cause: error });
+    return new MeiliUnreachableError(`Meilisearch request failed: ${error.message}`, { cause: error });
+  };
 
   const post = <T>(path: string, body: unknown): Promise<T> =>
     new Promise<T>((resolve, reject) => {
-      const payload = Buffer.from(JSON.stringify(body));
-      const request = transport.request(
+      const chunks: Buffer[] = [];
+      let bytes = 0;
+      let status = 0;
+      let abort: ((error: Error) => void) | undefined;
+      // dispatch with a handler of our own: no stream or promise per answer, the chunks are kept as they come.
+      pool.dispatch(
+        { path: `${prefix}${path}`, method: 'POST', headers, body: JSON.stringify(body) },
         {
-          protocol,
-          hostname,
-          port,
-          path: `${prefix}${path}`,
-          method: 'POST',
-          agent,
-          headers: { authorization, 'content-type': 'application/json', 'content-length': payload.length },
-        },
-        (response) => {
-          const chunks: Buffer[] = [];
-          let bytes = 0;
-          response.on('data', (chunk: Buffer) => {
+          onConnect: (abortRequest) => (abort = abortRequest),
+          onHeaders: (statusCode) => {
+            status = statusCode;
+            return true;
+          },
+          onData: (chunk) => {
             bytes += chunk.length;
-            if (bytes > MAX_ANSWER_BYTES)
-              request.destroy(new MeiliUnreachableError(`Meilisearch answered more than ${MAX_ANSWER_BYTES} bytes`));
-            else chunks.push(chunk);
-          });
-          response.on('error', (error) => reject(new MeiliUnreachableError('Meilisearch answer broken off', { cause: error })));
-          response.on('end', () => {
-            clearTimeout(timer);
+            if (bytes > MAX_ANSWER_BYTES) {
+              abort?.(new MeiliUnreachableError(`Meilisearch answered more than ${MAX_ANSWER_BYTES} bytes`));
+              return false;
+            }
+            chunks.push(chunk);
+            return true;
+          },
+          onComplete: () => {
             const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
             let parsed: unknown;
             try {
               parsed = text === '' ? undefined : JSON.parse(text);
             } catch (error) {
-              reject(
-                new MeiliUnreachableError(`Meilisearch answered ${response.statusCode} with a body that is not JSON`, { cause: error }),
-              );
+              reject(new MeiliUnreachableError(`Meilisearch answered ${status} with a body that is not JSON`, { cause: error }));
               return;
             }
-            const status = response.statusCode ?? 0;
             if (status >= 200 && status < 300) resolve(parsed as T);
             else {
               const problem = (parsed ?? {}) as { code?: string; message?: string };
               reject(new MeiliResponseError(status, problem.code, problem.message ?? `Meilisearch answered ${status}`));
             }
-          });
+          },
+          onError: (error) => reject(failure(error)),
         },
       );
-      const timer = setTimeout(
-        () => request.destroy(new MeiliUnreachableError(`Meilisearch did not answer within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-      request.on('error', (error) => {
-        clearTimeout(timer);
-        reject(
-          error instanceof MeiliUnreachableError
-            ? error
-            : new MeiliUnreachableError(`Meilisearch request failed: ${error.message}`, { cause: error }),
-        );
-      });
-      request.end(payload);
     });
 
   return {
     multiSearch: (body) => post('/multi-search', body),
     search: (indexUid, body) => post(`/indexes/${encodeURIComponent(indexUid)}/search`, body),
-    close: () => agent.destroy(),
+    // Searches still running finish first; new ones are refused.
+    close: () => void pool.close().catch(() => undefined),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Rebuilds, once, the search index of every store whose product documents have an older shape than
- * this code builds (docs/search.md, "Matching": a field the ranking relies on, such as
- * `titleProductWords`, is missing from documents built before it existed).
+ * this code builds (a field the search relies on is missing from documents built before it existed:
+ * version 1 added `titleProductWords`, docs/search.md "Matching"; version 2 `priceCell`, "Price buckets").
  *
  * The indexer role runs it in the background when it starts: each stale store is rebuilt with the
  * reindex command's blue/green copy (indexer/reindex.ts: a fresh index, swapped in, searches go on
@@ -16,7 +16,7 @@ import type { Logger } from 'pino';
 import { reindexStore, type ReindexOptions } from './reindex';
 
 /** The shape of the product documents this code builds; a migration moves stores.search_document_version's default with it. */
-export const SEARCH_DOCUMENT_VERSION = 1;
+export const SEARCH_DOCUMENT_VERSION = 2;
 
 const lockKey = (storeId: string): string => `search-documents:${storeId}`;
 

@@ -153,6 +153,7 @@ export function indexSettings(data: StoreSearchData): Settings {
       'vendorId',
       'tagIds',
       'price',
+      'priceCell',
       'rating',
       'stars',
       'inStock',

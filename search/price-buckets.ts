@@ -69,6 +69,31 @@ export function ladderCell(price: number): number {
   return lo;
 }
 
+/** The lowest price of a ladder cell (cell 0 starts at 0: prices are never negative). */
+export const cellFloor = (cell: number): number => (cell === 0 ? 0 : NICE_LADDER[cell - 1]!);
+
+/** Whether a bound is 0 or a ladder value, so that no ladder cell straddles it. */
+export const onLadder = (bound: number): boolean => bound === 0 || NICE_LADDER[ladderCell(bound) - 1] === bound;
+
+/**
+ * Each bucket's count from the distribution of the products' ladder cells (the documents'
+ * `priceCell`), or undefined when a bucket bound is not on the ladder (a merchant's own bounds such
+ * as 75): then a cell may hold prices on both sides of it.
+ */
+export function bucketCountsFromCells(
+  buckets: ReadonlyArray<{ min: number; max: number | null }>,
+  cells: Record<string, number>,
+): number[] | undefined {
+  if (!buckets.every((b) => onLadder(b.min) && (b.max === null || onLadder(b.max)))) return undefined;
+  const counts = buckets.map(() => 0);
+  for (const cell in cells) {
+    const floor = cellFloor(Number(cell));
+    const at = buckets.findIndex((b) => floor >= b.min && (b.max === null || floor < b.max));
+    if (at >= 0) counts[at]! += cells[cell]!;
+  }
+  return counts;
+}
+
 /** The distribution of a list of prices, as the store profile's SQL reads it (for tests and tools). */
 export function distributionOf(prices: number[]): PriceDistribution {
   const histogram = new Array<number>(NICE_LADDER.length + 1).fill(0);

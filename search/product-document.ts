@@ -13,6 +13,7 @@ import sanitizeHtml from 'sanitize-html';
 import type { ProductStatus, ProductType } from '../storage/entities/product.entity';
 import { currentVectors } from '../storage/vectors';
 import { publicPrices } from '../domain/pricing-engine';
+import { ladderCell } from './price-buckets';
 import { isPlainParagraphs } from '../domain/product-rules';
 import { discountPercent, toUnits } from '../domain/money';
 
@@ -60,6 +61,13 @@ export interface ProductDocument {
    * scheduler re-indexes a product when a window that reaches it opens or closes.
    */
   price: number;
+  /**
+   * The price's cell on the ladder of nice numbers (search/price-buckets.ts ladderCell): a facet of
+   * at most 49 values from which the count of every price bucket with bounds on the ladder (all
+   * derived buckets, and configured ones such as 0–50, 50–100, 100–250) is summed, instead of one
+   * count query per bucket.
+   */
+  priceCell: number;
   /** When the engine lowers the price: the higher of the stored price and the stored compare-at price; otherwise the stored compare-at price. */
   compareAtPrice: number | null;
   discountPercent: number;
@@ -295,6 +303,7 @@ export class ProductDocumentBuilder {
         attrValues: [...new Set(attributes.map(([, value]) => String(value)))],
         currency: row.currency,
         price: Number(price),
+        priceCell: ladderCell(Number(price)),
         compareAtPrice: compareAt === null ? null : Number(compareAt),
         discountPercent: percent,
         discounted: percent > 0,

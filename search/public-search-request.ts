@@ -11,9 +11,13 @@
  *
  * So the request holds the main query (hits, plus the counts of every facet without a selection)
  * and one `limit 0` query per facet that has a selection, filtered by everything except that
- * facet. The price facet's buckets (configured or derived) add one count query per bucket.
+ * facet. The price facet's buckets (configured or derived) are counted from the distribution of the
+ * products' price cells, asked with the price facet, where their bounds allow (every derived bucket,
+ * and configured bounds on the ladder of nice numbers); otherwise, and for an index built before the
+ * cells, by one count query per bucket (public-search-run.ts runPlan).
  */
 import { localeField } from './product-document';
+import { bucketCountsFromCells } from './price-buckets';
 import { meiliLocale } from './index-settings';
 import { storeIndexUid } from './index-names';
 
@@ -66,6 +70,12 @@ export interface PriceBucketSpec {
   max: number | null;
   label?: string;
 }
+
+/** The facet attribute of the products' price cells (search/product-document.ts `priceCell`). */
+export const PRICE_CELL = 'priceCell';
+
+/** Whether every bucket's count can be summed from the price cells (all bounds on the ladder). */
+const countableFromCells = (buckets: PriceBucketSpec[]): boolean => bucketCountsFromCells(buckets, {}) !== undefined;
 
 /** The nine public search sorts → Meilisearch sort; ties fall back to the newest first. */
 export const SORTS: Record<PublicSearchSort, string[]> = {
@@ -135,6 +145,12 @@ export interface SearchPlan {
   roles: QueryRole[];
   /** The price buckets the `priceBucket` queries count, in bucket order. */
   priceBuckets?: PriceBucketSpec[];
+  /**
+   * The price facet's queries also ask for the distribution of `priceCell`, from which every bucket is
+   * counted (its bounds are all on the ladder of nice numbers, search/price-buckets.ts): the bucket
+   * count queries are then sent only if the index's documents lack the cells (built before them).
+   */
+  bucketCells?: boolean;
   /** Meilisearch facet attribute of each facet group. */
   groups: Map<string, FacetGroup>;
 }
@@ -329,7 +345,12 @@ export function buildSearchPlan(params: PublicSearchParams, facets: FacetSpec[],
   const queries: MeiliQuery[] = [];
   const roles: QueryRole[] = [];
 
-  const mainFacets = [...new Set([...groups.values()].filter((g) => !hasSelection(g)).map((g) => g.attribute))];
+  const buckets = options.priceBuckets ?? [];
+  const price = facets.find((f) => f.key === 'price');
+  const bucketCells = Boolean(price && groups.has('price') && buckets.length && countableFromCells(buckets));
+  const facetsOfGroup = (group: FacetGroup): string[] =>
+    bucketCells && group.key === 'price' ? [group.attribute, PRICE_CELL] : [group.attribute];
+  const mainFacets = [...new Set([...groups.values()].filter((g) => !hasSelection(g)).flatMap(facetsOfGroup))];
   const fields = [...ITEM_FIELDS];
   if (params.locale) fields.push(`title_${localeField(params.locale)}`);
   queries.push({
@@ -350,12 +371,10 @@ export function buildSearchPlan(params: PublicSearchParams, facets: FacetSpec[],
   for (const group of groups.values()) {
     if (!hasSelection(group)) continue;
     const others = [...groups.values()].filter((g) => g !== group).flatMap(groupFilter);
-    queries.push({ ...base, filter: [...context, ...others], page: 1, hitsPerPage: 0, facets: [group.attribute] });
+    queries.push({ ...base, filter: [...context, ...others], page: 1, hitsPerPage: 0, facets: facetsOfGroup(group) });
     roles.push({ kind: 'facet', group: group.key });
   }
 
-  const price = facets.find((f) => f.key === 'price');
-  const buckets = options.priceBuckets ?? [];
   if (price && groups.has('price')) {
     const others = [...groups.values()].filter((g) => g.key !== 'price').flatMap(groupFilter);
     buckets.forEach((bucket, i) => {
@@ -375,12 +394,19 @@ export function buildSearchPlan(params: PublicSearchParams, facets: FacetSpec[],
     });
     roles.push({ kind: 'sponsored' });
   }
-  return { queries, roles, groups, ...(roles.some((r) => r.kind === 'priceBucket') ? { priceBuckets: buckets } : {}) };
+  return {
+    queries,
+    roles,
+    groups,
+    ...(roles.some((r) => r.kind === 'priceBucket') ? { priceBuckets: buckets, bucketCells } : {}),
+  };
 }
 
 /**
  * The body our public search POSTs to Meilisearch's `/multi-search` for `params` (strict matching,
- * no sponsored slots): what the search benchmark sends to Meilisearch directly for comparison.
+ * no sponsored slots): what the search benchmark sends to Meilisearch directly for comparison. The
+ * price bucket count queries are left out where the buckets are counted from the price cells (an
+ * index built by this code always has them), as the search itself leaves them out.
  */
 export function meiliRequestFor(
   params: PublicSearchParams,
@@ -388,5 +414,6 @@ export function meiliRequestFor(
   priceBuckets: PriceBucketSpec[] = [],
 ): { queries: MeiliQuery[] } {
   const facets = facetKeys.map((key) => ({ key, label: key, display: key === 'price' ? 'range' : 'checkbox' }));
-  return { queries: buildSearchPlan(params, facets, { priceBuckets }).queries };
+  const plan = buildSearchPlan(params, facets, { priceBuckets });
+  return { queries: plan.queries.filter((_, i) => !(plan.bucketCells && plan.roles[i]!.kind === 'priceBucket')) };
 }

@@ -21,7 +21,8 @@ import { calmLog } from '../lib/calm-log';
 import { assembleResults, type FacetSnapshot, type QueryResult } from './facet-snapshot';
 import type { LooseReading } from './loose-query';
 import { matchingOf, type Matching, type SearchAttempts } from './public-search-plan';
-import type { MeiliQuery, SearchPlan } from './public-search-request';
+import { PRICE_CELL, type MeiliQuery, type SearchPlan } from './public-search-request';
+import { bucketCountsFromCells } from './price-buckets';
 import { MAX_TOTAL_HITS } from './index-settings';
 import { MeiliResponseError, type SearchTransport } from './search-transport';
 
@@ -127,10 +128,12 @@ const tooBroad = (reading: LooseReading, matches: number, catalogue: number | un
   reading.dropped.length > 0 && catalogue !== undefined && catalogue >= BROAD_MIN_CATALOGUE && matches > catalogue * BROAD_SHARE;
 
 /**
- * A plan's results in plan order. The price bucket counts are not asked for when the price
- * distribution that comes with the facets anyway holds every matching product (at most
- * MAX_VALUES_PER_FACET distinct prices: the common case) — each bucket's count is then summed from
- * it; only otherwise do the bucket count queries follow, in a second request.
+ * A plan's results in plan order. The price bucket counts are not asked for when a distribution that
+ * comes with the facets anyway holds every matching product: the price cells' (at most 49 values,
+ * asked where the buckets' bounds allow: plan.bucketCells), else the prices' (complete up to
+ * MAX_VALUES_PER_FACET distinct prices) — each bucket's count is then summed from it; only
+ * otherwise (an index whose documents predate the cells, a merchant's own bounds over many prices)
+ * do the bucket count queries follow, in a second request.
  */
 export async function runPlan(plan: SearchPlan, run: MeiliRunner): Promise<QueryResult[] | undefined> {
   const buckets = plan.roles.flatMap((role, i) => (role.kind === 'priceBucket' ? [i] : []));
@@ -162,8 +165,11 @@ function bucketCountsFromDistribution(plan: SearchPlan, results: QueryResult[]):
   if (!group || !buckets) return undefined;
   const own = plan.roles.findIndex((r) => r.kind === 'facet' && r.group === 'price');
   const source = results[own >= 0 ? own : 0];
+  if (source && (source.totalHits ?? 0) === 0) return buckets.map(() => 0);
+  const cells = plan.bucketCells ? source?.facetDistribution?.[PRICE_CELL] : undefined;
+  if (cells && sumOf(cells) === source!.totalHits) return bucketCountsFromCells(buckets, cells);
   const distribution = source?.facetDistribution?.[group.attribute];
-  if (!source || !distribution) return source && (source.totalHits ?? 0) === 0 ? buckets.map(() => 0) : undefined;
+  if (!source || !distribution) return undefined;
   const counts = buckets.map(() => 0);
   let seen = 0;
   for (const [value, count] of Object.entries(distribution)) {
@@ -174,6 +180,12 @@ function bucketCountsFromDistribution(plan: SearchPlan, results: QueryResult[]):
   }
   return seen === source.totalHits ? counts : undefined;
 }
+
+const sumOf = (counts: Record<string, number>): number => {
+  let sum = 0;
+  for (const value in counts) sum += counts[value]!;
+  return sum;
+};
 
 /**
  * Meilisearch counts matches exhaustively only up to the index's `maxTotalHits` (MAX_TOTAL_HITS,

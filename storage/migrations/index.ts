@@ -23,6 +23,7 @@ import { ExportCursor1795000001800 } from './1795000001800-export-cursor';
 import { SandboxRefreshFamilies1795000001900 } from './1795000001900-sandbox-refresh-families';
 import { WeakResultsSearchReady1795000002000 } from './1795000002000-weak-results-search-ready';
 import { SearchDocumentVersion1795000002100 } from './1795000002100-search-document-version';
+import { SearchDocumentPriceCell1795000002200 } from './1795000002200-search-document-price-cell';
 
 export const migrations = [
   Outbox1795000000000,
@@ -49,4 +50,5 @@ export const migrations = [
   SandboxRefreshFamilies1795000001900,
   WeakResultsSearchReady1795000002000,
   SearchDocumentVersion1795000002100,
+  SearchDocumentPriceCell1795000002200,
 ];

@@ -91,6 +91,36 @@ describe('public search: price buckets derived from the store, or configured', f
     expect(after.filter((b) => b.selected).map((b) => b.label)).to.deep.equal([second.label]);
   });
 
+  it('counts every bucket exactly in one request, even with more distinct prices than a facet lists', async () => {
+    const m = await newMerchant();
+    // 230 distinct prices: more than Meilisearch lists for one facet (index-settings MAX_VALUES_PER_FACET).
+    const prices = Array.from({ length: 230 }, (_, i) => Math.round(5 * (4000 / 5) ** (i / 229) * 100) / 100);
+    expect(new Set(prices).size).to.equal(230);
+    await stock(m, prices);
+    const client = server.runtime.meiliSearch;
+    const original = client.multiSearch.bind(client);
+    const bodies: Array<{ queries: unknown[] }> = [];
+    client.multiSearch = ((body: { queries: unknown[] }) => {
+      bodies.push(body);
+      return original(body);
+    }) as typeof client.multiSearch;
+    server.runtime.services.search!.setOptions({ splitMaxInFlight: 0 });
+    try {
+      const res = await search(m);
+      const { buckets } = priceFacet(res);
+      expect(buckets.length).to.be.within(4, 5);
+      for (const b of buckets) {
+        const inside = prices.filter((p) => p >= b.min && (b.max === null || p < b.max)).length;
+        expect(b.count, b.label).to.equal(inside);
+      }
+      expect(bodies).to.have.length(1);
+      expect(bodies[0]!.queries).to.have.length(1);
+    } finally {
+      client.multiSearch = original;
+      server.runtime.services.search!.setOptions({ splitMaxInFlight: server.runtime.config.search.splitMaxInFlight });
+    }
+  });
+
   it('a store whose products share one price gets no buckets; an empty store none either', async () => {
     const same = await newMerchant();
     await stock(same, [49.9, 49.9, 49.9]);

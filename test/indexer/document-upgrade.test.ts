@@ -10,6 +10,7 @@ import { merchant, product, type Merchant } from '../helpers/fixtures';
 import { apiSuite } from '../helpers/api-suite';
 import { storeIndexUid } from '../../search/index-names';
 import { SEARCH_DOCUMENT_VERSION, upgradeStoreDocuments } from '../../indexer/document-upgrade';
+import { ladderCell } from '../../search/price-buckets';
 
 describe('indexer: rebuilding stores whose documents have an older shape', function () {
   this.timeout(120_000);
@@ -27,9 +28,9 @@ describe('indexer: rebuilding stores whose documents have an older shape', funct
     const id = await product(server, m, { title: 'Yellow Dress Shirt', status: 'PUBLISHED', price: 10, published_at: new Date() });
     await indexHandler(server).indexer.syncProducts([id]);
     const index = meili.index(storeIndexUid(m.storeId));
-    const { titleProductWords: _words, titleWords: _count, ...old } = await index.getDocument(id);
+    const { titleProductWords: _words, titleWords: _count, priceCell: _cell, ...old } = await index.getDocument(id);
     await index.addDocuments([old]).waitTask();
-    expect(await index.getDocument(id)).to.not.have.property('titleProductWords');
+    expect(await index.getDocument(id)).to.not.have.any.keys('titleProductWords', 'priceCell');
     await db('UPDATE stores SET search_document_version = 0 WHERE id = $1', [m.storeId]);
     return { m, id };
   }
@@ -42,7 +43,11 @@ describe('indexer: rebuilding stores whose documents have an older shape', funct
     const { m, id } = await staleStore();
     const upgraded = await upgradeStoreDocuments(server.runtime.dataSource, meili, silentLogger, { storeIds: [m.storeId] });
     expect(upgraded).to.deep.equal([m.storeId]);
-    expect(await meili.index(storeIndexUid(m.storeId)).getDocument(id)).to.deep.include({ titleProductWords: ['shirt'], titleWords: 3 });
+    expect(await meili.index(storeIndexUid(m.storeId)).getDocument(id)).to.deep.include({
+      titleProductWords: ['shirt'],
+      titleWords: 3,
+      priceCell: ladderCell(10),
+    });
     expect(await version(m.storeId)).to.equal(SEARCH_DOCUMENT_VERSION);
     const search = await call(server, 'GET', `/api/v1/catalog/public/search?storeId=${m.storeId}&q=shirt`);
     expect(search.json.items.map((i: { title: string }) => i.title)).to.deep.equal(['Yellow Dress Shirt']);

@@ -5,12 +5,15 @@
  */
 import { expect } from 'chai';
 import {
+  bucketCountsFromCells,
   bucketLabel,
+  cellFloor,
   deriveBuckets,
   distributionOf,
   formatBound,
   ladderCell,
   NICE_LADDER,
+  onLadder,
   type DerivedBucket,
 } from '../../search/price-buckets';
 
@@ -125,5 +128,39 @@ describe('derived price buckets', () => {
     const buckets = deriveBuckets(distributionOf(prices));
     checkBuckets(buckets, prices);
     expect(buckets[0]!.min).to.equal(0);
+  });
+});
+
+describe('price bucket counts from ladder cells', () => {
+  it('every derived bucket is counted from the cells exactly as from the prices themselves', () => {
+    const prices = [...logSpread(400, 0.5, 9_000), 0, 0, 138.99, 7_690.99, 250, 250, 2_500];
+    const buckets = deriveBuckets(distributionOf(prices));
+    const cells: Record<string, number> = {};
+    for (const price of prices) cells[ladderCell(price)] = (cells[ladderCell(price)] ?? 0) + 1;
+    expect(bucketCountsFromCells(buckets, cells)).to.deep.equal(buckets.map((b) => b.count));
+  });
+
+  it('a cell starts at its ladder value; bounds on the ladder (and 0) are countable, others are not', () => {
+    expect([0, 1, 17, 20].map(cellFloor)).to.deep.equal([0, 0.01, 100, 500]);
+    expect([0, 0.01, 50, 100, 250, 2_500, 1e9].every(onLadder)).to.equal(true);
+    expect([75, 99.99, 300, 0.03, 1_500].some(onLadder)).to.equal(false);
+    expect(
+      bucketCountsFromCells(
+        [
+          { min: 0, max: 75 },
+          { min: 75, max: null },
+        ],
+        { '16': 3 },
+      ),
+    ).to.equal(undefined);
+    expect(
+      bucketCountsFromCells(
+        [
+          { min: 0, max: 50 },
+          { min: 50, max: null },
+        ],
+        { '15': 2, '16': 3, '17': 1 },
+      ),
+    ).to.deep.equal([2, 4]);
   });
 });

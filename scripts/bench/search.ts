@@ -35,6 +35,9 @@ import { percentile, runLoad, type LoadRequest, type LoadResult } from './load';
 
 /** Distinct queries sent one by one after the load runs to tell how the mix was answered. */
 const MIX_SAMPLE = 400;
+/** The warm-up: at most this many seconds for each target, with this many distinct queries (more than it gets through). */
+const WARM_SECONDS = 5;
+const WARM_QUERIES = 6_000;
 
 interface Options {
   n: number;
@@ -325,11 +328,11 @@ async function main(): Promise<void> {
     // The same queries the public search sends, its price bucket counts included.
     const meiliBody = (p: PublicSearchParams): string => JSON.stringify(meiliRequestFor(p, facetKeys, BENCH_PRICE_BUCKETS));
 
-    const pool = distinctParams(store, rng, options.distinctPool + 500 + 200 + MIX_SAMPLE);
+    const pool = distinctParams(store, rng, options.distinctPool + 500 + WARM_QUERIES + MIX_SAMPLE);
     const distinct = pool.slice(0, options.distinctPool);
     const repeatSet = pool.slice(options.distinctPool, options.distinctPool + 500);
-    const warmSet = pool.slice(options.distinctPool + 500, options.distinctPool + 700);
-    const mixSample = pool.slice(options.distinctPool + 700);
+    const warmSet = pool.slice(options.distinctPool + 500, options.distinctPool + 500 + WARM_QUERIES);
+    const mixSample = pool.slice(options.distinctPool + 500 + WARM_QUERIES);
     // CPU per request of the app and of Meilisearch (the local one: its pid file), and of the load generator itself.
     const cpuOf: Record<string, number> = { loadgen: process.pid, ...(app.pid ? { app: app.pid } : {}) };
     const meiliPid = localMeiliPid(config);
@@ -349,9 +352,11 @@ async function main(): Promise<void> {
     if (meiliProbe.status !== 200)
       throw new Error(`Meilisearch /multi-search answered ${meiliProbe.status}: ${meiliProbeText.slice(0, 300)}`);
 
-    // Warm-up (JIT, connection pools, Meilisearch page cache) with queries used nowhere else.
+    // Warm-up (JIT, connection pools, Meilisearch page cache) with queries used nowhere else, each
+    // sent once (a repeated one would be answered from the cache and warm nothing but the cache
+    // path), long enough for the search path's code to be optimised as it is in a running server.
     let warmAt = 0;
-    const warmDuration = Math.min(2, options.durationS);
+    const warmDuration = Math.min(WARM_SECONDS, options.durationS);
     if (oursAvailable)
       await runLoad({
         url: base,

@@ -5,8 +5,8 @@
  *
  * Why not the `meilisearch` client for these: it goes through fetch, whose web streams cost the api
  * process about a third of its CPU per search in the search benchmark's profile (reading a 20–30 KB
- * answer through a ReadableStream, then text, then JSON). Why not node:http: its request objects,
- * agent bookkeeping and per-request timers cost about as much again as undici's dispatch (see
+ * answer through a ReadableStream, then text, then JSON). Why not node:http: its request objects
+ * and agent bookkeeping cost about a quarter more than undici's dispatch (see
  * docs/benchmarks.md). Everything else (settings, documents, keys, tasks) keeps using the official
  * client.
  */
@@ -53,13 +53,12 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
 
 export function createSearchTransport(meiliUrl: string, apiKey: string, timeoutMs = 5_000): SearchTransport {
   const base = new URL(meiliUrl);
-  // undici's own timers (coarse, shared) bound each step; none is set per request.
   const pool = new Pool(base.origin, {
     connections: 128,
     keepAliveTimeout: 30_000,
     connectTimeout: timeoutMs,
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
+    headersTimeout: timeoutMs + 1_000,
+    bodyTimeout: timeoutMs + 1_000,
   });
   const prefix = base.pathname.replace(/\/+$/, '');
   const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
@@ -76,12 +75,30 @@ export function createSearchTransport(meiliUrl: string, apiKey: string, timeoutM
       const chunks: Buffer[] = [];
       let bytes = 0;
       let status = 0;
+      let settled = false;
       let abort: ((error: Error) => void) | undefined;
+      const settle = (outcome: () => void): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        outcome();
+      };
+      const fail = (error: Error): void => settle(() => reject(failure(error)));
+      // The whole request within timeoutMs (undici's own timers tick about once a second: a backstop only).
+      const timer = setTimeout(() => {
+        const late = new MeiliUnreachableError(`Meilisearch did not answer within ${timeoutMs} ms`);
+        fail(late);
+        abort?.(late);
+      }, timeoutMs);
       // dispatch with a handler of our own: no stream or promise per answer, the chunks are kept as they come.
       pool.dispatch(
         { path: `${prefix}${path}`, method: 'POST', headers, body: JSON.stringify(body) },
         {
-          onConnect: (abortRequest) => (abort = abortRequest),
+          onConnect: (abortRequest) => {
+            abort = abortRequest;
+            // Timed out while waiting for a connection: not sent at all.
+            if (settled) abortRequest(new MeiliUnreachableError('Meilisearch request given up'));
+          },
           onHeaders: (statusCode) => {
             status = statusCode;
             return true;
@@ -89,28 +106,31 @@ export function createSearchTransport(meiliUrl: string, apiKey: string, timeoutM
           onData: (chunk) => {
             bytes += chunk.length;
             if (bytes > MAX_ANSWER_BYTES) {
-              abort?.(new MeiliUnreachableError(`Meilisearch answered more than ${MAX_ANSWER_BYTES} bytes`));
+              const tooLarge = new MeiliUnreachableError(`Meilisearch answered more than ${MAX_ANSWER_BYTES} bytes`);
+              fail(tooLarge);
+              abort?.(tooLarge);
               return false;
             }
             chunks.push(chunk);
             return true;
           },
-          onComplete: () => {
-            const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
-            let parsed: unknown;
-            try {
-              parsed = text === '' ? undefined : JSON.parse(text);
-            } catch (error) {
-              reject(new MeiliUnreachableError(`Meilisearch answered ${status} with a body that is not JSON`, { cause: error }));
-              return;
-            }
-            if (status >= 200 && status < 300) resolve(parsed as T);
-            else {
-              const problem = (parsed ?? {}) as { code?: string; message?: string };
-              reject(new MeiliResponseError(status, problem.code, problem.message ?? `Meilisearch answered ${status}`));
-            }
-          },
-          onError: (error) => reject(failure(error)),
+          onComplete: () =>
+            settle(() => {
+              const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+              let parsed: unknown;
+              try {
+                parsed = text === '' ? undefined : JSON.parse(text);
+              } catch (error) {
+                reject(new MeiliUnreachableError(`Meilisearch answered ${status} with a body that is not JSON`, { cause: error }));
+                return;
+              }
+              if (status >= 200 && status < 300) resolve(parsed as T);
+              else {
+                const problem = (parsed ?? {}) as { code?: string; message?: string };
+                reject(new MeiliResponseError(status, problem.code, problem.message ?? `Meilisearch answered ${status}`));
+              }
+            }),
+          onError: fail,
         },
       );
     });

@@ -11,8 +11,14 @@ import { MeiliTaskError, settle } from './meili-tasks';
 import { storeEmbedderDimensions } from '../storage/vectors';
 import { mergeSynonyms, type StoreSynonymRule } from './unit-synonyms';
 
-/** page ≤ 100 × perPage ≤ 60 of the public search, with room to spare. */
-export const MAX_TOTAL_HITS = 10_000;
+/**
+ * Up to how many matches Meilisearch counts exactly (`pagination.maxTotalHits`: it caps the reported
+ * total and the reachable offset; the public search pages no further than 100 × 60). High, so that
+ * `total` is exact in the first request for any store below a million products: the cap costs
+ * Meilisearch nothing measurable on broad searches (docs/benchmarks.md), while a total at the cap
+ * needs one more request for the exact count (public-search-run.ts exactTotal).
+ */
+export const MAX_TOTAL_HITS = 1_000_000;
 export const MAX_VALUES_PER_FACET = 200;
 
 /** Meilisearch's ISO 639-3 codes for the ISO 639-1 primary subtags stores use most. */

@@ -3,7 +3,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Product documents gain `priceCell` (search/price-buckets.ts): search document version 2. Stores
  * that exist keep the version they have, so the indexer rebuilds their index once in the
- * background; stores created from now on start at 2.
+ * background, which also gives it this version's settings (`priceCell` filterable, `maxTotalHits`
+ * 1 000 000); stores created from now on start at 2.
  */
 export class SearchDocumentPriceCell1795000002200 implements MigrationInterface {
   name = 'SearchDocumentPriceCell1795000002200';

@@ -87,10 +87,16 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
 /** The app of the same build as this benchmark (dist/ or another output folder such as dist-perf/): <outDir>/scripts/bench → <outDir>/app/main.js. */
 const APP_ENTRY = path.resolve(__dirname, '../../app/main.js');
 
+/** Node's flags for the service, as `npm start` passes them (scripts/node-flags; NODE_FLAGS replaces them there and here). */
+function serviceNodeFlags(): string[] {
+  const flags = process.env.NODE_FLAGS ?? readFileSync(path.join(PROJECT_ROOT, 'scripts/node-flags'), 'utf8');
+  return flags.split(/\s+/).filter(Boolean);
+}
+
 async function startApp(port: number): Promise<ChildProcess> {
   // BENCH_APP_NODE_ARGS: extra node arguments for the app only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it under load.
   const extra = (process.env.BENCH_APP_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-  const child = spawn(process.execPath, ['--enable-source-maps', ...extra, APP_ENTRY], {
+  const child = spawn(process.execPath, ['--enable-source-maps', ...serviceNodeFlags(), ...extra, APP_ENTRY], {
     cwd: PROJECT_ROOT,
     env: {
       ...process.env,

@@ -16,6 +16,10 @@ export const AUTH_ERRORS = defineErrorCodes('auth', {
   invalid_api_key: { status: 401, description: 'The API key is invalid, expired or revoked.' },
   api_key_not_allowed: { status: 403, description: 'API keys cannot call this operation.' },
   insufficient_scope: { status: 403, description: 'The API key lacks the scope the operation needs.' },
+  platform_role_required: {
+    status: 403,
+    description: "The operation is for other platform roles than the caller's (its route lists them: x-platform-roles).",
+  },
   invalid_refresh_token: { status: 401, description: 'The refresh token is invalid or expired.' },
   refresh_token_reused: {
     status: 401,

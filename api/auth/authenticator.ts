@@ -41,10 +41,10 @@ export class PlatformAuthenticator implements Authenticator {
   async authenticate(ctx: Koa.Context, requirement: Exclude<AuthRequirement, 'public'>, route: RouteDef): Promise<Authenticated> {
     const presented = credentials(ctx);
     if (!presented) throw new UnauthorizedError();
-    return presented.kind === 'api_key' ? this.apiKey(presented.value, requirement, route) : this.user(presented.value, requirement);
+    return presented.kind === 'api_key' ? this.apiKey(presented.value, requirement, route) : this.user(presented.value, requirement, route);
   }
 
-  private async user(token: string, requirement: Exclude<AuthRequirement, 'public'>): Promise<Authenticated> {
+  private async user(token: string, requirement: Exclude<AuthRequirement, 'public'>, route: RouteDef): Promise<Authenticated> {
     const claims = await verifyAccessToken(this.appSecret, token);
     if (claims === 'expired') throw authError('token_expired', 'The access token has expired; refresh it.');
     if (claims === 'invalid') throw authError('invalid_token', 'The access token is invalid.', [], 401);
@@ -66,6 +66,8 @@ export class PlatformAuthenticator implements Authenticator {
       platformRole: user.platformRole ?? undefined,
     };
     if (requirement === 'platform' && !user.platformRole) throw new ForbiddenError('This operation is for platform staff.');
+    if (requirement === 'platform' && route.platformRoles && !route.platformRoles.includes(user.platformRole!))
+      throw authError('platform_role_required', `This operation is for ${route.platformRoles.join(' or ')}.`);
     if (requirement === 'merchant' && !user.tenantId) throw new ForbiddenError('This operation needs a member of a tenant.');
     if (requirement === 'partner') {
       const tenant = user.tenantId ? await this.dataSource.manager.findOneBy(Tenant, { id: user.tenantId }) : null;

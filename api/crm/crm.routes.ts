@@ -19,7 +19,7 @@ import {
   UpdateLeadDto,
 } from './crm.schemas';
 
-export const crmRoutes = defineRoutes({ tag: 'crm', auth: 'platform' }, [
+export const crmRoutes = defineRoutes({ tag: 'crm', auth: 'platform', platformRoles: ['sales_rep', 'platform_admin'] }, [
   {
     operationId: 'crm.requestBankTransfer',
     method: 'POST',

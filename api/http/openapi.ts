@@ -140,7 +140,7 @@ function operationFor(route: RouteDef, renames: Map<string, string>): Json {
 
   const description = [
     route.description,
-    `Access: ${ACCESS_TEXT[route.auth]}`,
+    `Access: ${route.platformRoles ? `Platform operator staff with the role ${route.platformRoles.join(' or ')}.` : ACCESS_TEXT[route.auth]}`,
     implemented ? undefined : 'Not built yet: validates its input, then answers 501 with code `not_implemented`.',
   ]
     .filter(Boolean)
@@ -155,6 +155,7 @@ function operationFor(route: RouteDef, renames: Map<string, string>): Json {
     responses,
     security: route.auth === 'public' ? [] : route.auth === 'merchant' ? [{ bearerAuth: [] }, { apiKey: [] }] : [{ bearerAuth: [] }],
     'x-access': route.auth,
+    ...(route.platformRoles ? { 'x-platform-roles': [...route.platformRoles] } : {}),
     'x-implemented': implemented,
   };
   if (route.body)

@@ -7,6 +7,7 @@ import type Koa from 'koa';
 import Joi from 'joi';
 import { CSV_CELLS_CHECKED } from './schema-types';
 import type { RequestContext } from '../../storage/request-context';
+import type { PlatformRole } from '../../storage/entities/user.entity';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -61,6 +62,12 @@ export interface RouteDef {
   summary: string;
   description?: string;
   auth: AuthRequirement;
+  /**
+   * With auth `platform`: the platform roles that may call the operation; staff with another role
+   * answer 403 `platform_role_required`. Absent: any platform staff. Declared here, never checked by
+   * hand in a service (docs/architecture.md, "An area module").
+   */
+  platformRoles?: readonly PlatformRole[];
   /** Overrides of the path parameter schemas derived from the placeholders (ids are UUIDs by default). */
   params?: Record<string, Joi.Schema>;
   /** Query parameters; unknown parameters are rejected with 400. */
@@ -104,12 +111,17 @@ export interface RouteUpload {
 export interface AreaDefaults {
   tag: string;
   auth: AuthRequirement;
+  /** The platform roles of the area's `platform` rows (rows with another `auth` ignore them). */
+  platformRoles?: readonly PlatformRole[];
 }
 
 export type RouteRow = Omit<RouteDef, 'tag' | 'auth'> & Partial<Pick<RouteDef, 'tag' | 'auth'>>;
 
 export function defineRoutes(defaults: AreaDefaults, rows: RouteRow[]): RouteDef[] {
-  return rows.map((row) => ({ ...defaults, ...row }));
+  return rows.map((row) => {
+    const { platformRoles, ...rest } = { ...defaults, ...row };
+    return rest.auth === 'platform' && platformRoles ? { ...rest, platformRoles } : rest;
+  });
 }
 
 /** A DTO whose fields are known: validated strictly (unknown fields are a 400). */

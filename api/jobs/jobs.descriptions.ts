@@ -1,7 +1,7 @@
 /** The long descriptions of the jobs route table (jobs.routes.ts), kept out of its rows. */
 
 export const who =
-  'Platform admins only (platformRole platform_admin): other platform staff and merchants answer 403. An unknown queue answers 404 queue_not_found.';
+  'Platform admins only (platformRole platform_admin): other platform staff answer 403 platform_role_required, merchants 403 forbidden. An unknown queue answers 404 queue_not_found.';
 
 export const LIST_QUEUES_DESCRIPTION = `${who} Every queue of the deployment (index, vision, jobs, webhooks, import, export) with its counts and whether it is paused.`;
 

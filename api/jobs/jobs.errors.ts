@@ -6,7 +6,6 @@
 import { defineErrorCodes } from '../../lib/errors';
 
 export const JOBS_ERRORS = defineErrorCodes('jobs', {
-  platform_admin_required: { status: 403, description: 'The jobs console is for platform admins.' },
   queue_not_found: { status: 404, description: 'There is no queue of this name.' },
   job_not_found: { status: 404, description: 'The queue has no job with this id.' },
   job_not_failed: { status: 409, description: 'Only failed jobs are retried; this one is not failed.' },

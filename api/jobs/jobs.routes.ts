@@ -21,7 +21,7 @@ const jobId = text(1, 200).required();
 
 type Params = Record<string, string>;
 
-export const jobsRoutes = defineRoutes({ tag: 'jobs', auth: 'platform' }, [
+export const jobsRoutes = defineRoutes({ tag: 'jobs', auth: 'platform', platformRoles: ['platform_admin'] }, [
   {
     operationId: 'jobs.listQueues',
     method: 'GET',

@@ -21,7 +21,8 @@ import {
   UpdateTicketDto,
 } from './support.schemas';
 
-export const supportRoutes = defineRoutes({ tag: 'support', auth: 'merchant' }, [
+// The rows for platform staff (auth 'platform') are for the support desk: support agents and platform admins.
+export const supportRoutes = defineRoutes({ tag: 'support', auth: 'merchant', platformRoles: ['support_agent', 'platform_admin'] }, [
   {
     operationId: 'support.listIncidents',
     method: 'GET',

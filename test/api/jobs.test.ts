@@ -218,17 +218,22 @@ describe('jobs console', function () {
   it('is for platform admins only', async () => {
     const merchant = await signUp(server);
     const support = await signUp(server);
+    const sales = await signUp(server);
     await server.runtime.dataSource.query("UPDATE users SET platform_role = 'support_agent' WHERE id = $1", [support.userId]);
+    await server.runtime.dataSource.query("UPDATE users SET platform_role = 'sales_rep' WHERE id = $1", [sales.userId]);
     expectProblem(await call(server, 'GET', '/api/v1/jobs/queues', { headers: bearer(merchant.accessToken) }), 403, 'forbidden');
-    expectProblem(
-      await call(server, 'GET', '/api/v1/jobs/queues', { headers: bearer(support.accessToken) }),
-      403,
-      'platform_admin_required',
-    );
+    const refused = await call(server, 'GET', '/api/v1/jobs/queues', { headers: bearer(support.accessToken) });
+    expectProblem(refused, 403, 'platform_role_required');
+    expect(refused.json.detail).to.equal('This operation is for platform_admin.');
     expectProblem(
       await call(server, 'POST', `/api/v1/jobs/queues/${QUEUE}/pause`, { headers: bearer(support.accessToken) }),
       403,
-      'platform_admin_required',
+      'platform_role_required',
+    );
+    expectProblem(
+      await call(server, 'GET', `/api/v1/jobs/queues/${QUEUE}/jobs`, { headers: bearer(sales.accessToken) }),
+      403,
+      'platform_role_required',
     );
     expectProblem(await call(server, 'GET', '/api/v1/jobs/queues'), 401, 'unauthorized');
     expect((await queue()).paused).to.equal(false);

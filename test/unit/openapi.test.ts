@@ -142,6 +142,17 @@ describe('OpenAPI document', () => {
     expect(doc.components.securitySchemes.apiKey).to.include({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
   });
 
+  it('names the platform roles a platform operation is for, and only on platform operations', () => {
+    expect(operation('get', '/jobs/queues')['x-platform-roles']).to.deep.equal(['platform_admin']);
+    expect(operation('get', '/jobs/queues').description).to.include('Platform operator staff with the role platform_admin.');
+    expect(operation('get', '/crm/leads')['x-platform-roles']).to.deep.equal(['sales_rep', 'platform_admin']);
+    expect(operation('get', '/support/handoffs')['x-platform-roles']).to.deep.equal(['support_agent', 'platform_admin']);
+    // The area's roles do not reach its rows for other callers: the public demo request, a merchant's ticket.
+    expect(operation('post', '/crm/demo-request')).to.not.have.property('x-platform-roles');
+    expect(operation('post', '/support/tickets')).to.not.have.property('x-platform-roles');
+    for (const route of allRoutes) if (route.platformRoles) expect(route.auth, route.operationId).to.equal('platform');
+  });
+
   describe('GET /catalog/public/search parameters', () => {
     const search = operation('get', '/catalog/public/search');
 

@@ -130,23 +130,17 @@ interface CategoryNode {
   name: string;
 }
 
+/** Field-name form of a locale key: `pt-BR` → `pt_br`. */
 /**
  * The last word of each part of a title, the parts split at dashes, commas, brackets, slashes and
  * "with"/"for"/"w/": "Men's Yellow Dress Shirt" → shirt; "Keurig K45 Coffee Maker with 48 K-Cup
- * Packs" → maker, packs; "Samsung S860 - digital camera" → s860, camera. A part after "in" or "by"
- * names a finish, a colour or a maker, not a kind of product ("Vanity Top in White", "Mug by
- * Acme"): it ends the part before it and gives no word of its own.
+ * Packs" → maker, packs; "Samsung S860 - digital camera" → s860, camera.
  */
 export function titleProductWords(title: string): string[] {
-  // split() with a capturing group: parts at even places, the separator before part i at 2i - 1.
-  const pieces = title.toLowerCase().split(/(\s[-–—|]\s|[,;:()[\]/]|\s(?:with|for|w\/|in|by)\s)/u);
+  const parts = title.toLowerCase().split(/\s[-–—|]\s|[,;:()[\]/]|\s(?:with|for|w\/|in|by)\s/u);
   const heads = new Set<string>();
-  for (let i = 0; i < pieces.length; i += 2) {
-    const before = i > 0 ? pieces[i - 1]!.trim() : '';
-    // "in" after a number is the inch ("24 in Vanity"), not a finish.
-    const inches = before === 'in' && /\d$/.test(pieces[i - 2]!);
-    if ((before === 'in' && !inches) || before === 'by') continue;
-    const words = pieces[i]!.match(/[\p{L}\p{N}]+/gu)?.filter((w) => /\p{L}/u.test(w)) ?? [];
+  for (const part of parts) {
+    const words = part.match(/[\p{L}\p{N}]+/gu)?.filter((w) => /\p{L}/u.test(w)) ?? [];
     if (words.length) heads.add(words[words.length - 1]!);
   }
   return [...heads];
@@ -155,7 +149,6 @@ export function titleProductWords(title: string): string[] {
 /** Words (runs of letters and digits) in a title. */
 export const titleWordCount = (title: string): number => title.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
 
-/** Field-name form of a locale key: `pt-BR` → `pt_br`. */
 export function localeField(locale: string): string {
   return locale.toLowerCase().replace(/[^a-z0-9]+/g, '_');
 }

@@ -17,7 +17,7 @@
  *   content_post, pricing_rule (<aggregate>.created|updated|deleted); flash_sale_campaign
  *   (flash_sale_campaign.created|updated|archived).
  * - vision: product (product.image_changed, visual_search.index_requested).
- * - jobs: product_bulk_edit (product_bulk_edit.run).
+ * - jobs: product_bulk_edit (product_bulk_edit.run); outbound_message (outbound_message.send).
  * - webhooks: webhook_event (one topic of WEBHOOK_TOPICS).
  * - import: transfer_job (product_import.queued). export: transfer_job (product_export.queued).
  */
@@ -96,7 +96,10 @@ export type VisionEvent =
 
 // ------------------------------------------------------------------------------------------- jobs
 
-export type JobsEvent = Event<'jobs', 'product_bulk_edit', 'product_bulk_edit.run'>;
+export type JobsEvent =
+  | Event<'jobs', 'product_bulk_edit', 'product_bulk_edit.run'>
+  /** An e-mail recorded `queued` by the outbound port: handed to SMTP once its transaction committed. */
+  | Event<'jobs', 'outbound_message', 'outbound_message.send'>;
 
 // --------------------------------------------------------------------------------------- webhooks
 

@@ -1,5 +1,5 @@
 /**
- * The jobs role: consumes the `jobs` queue (bulk edits), `import` and `export` (product imports and
+ * The jobs role: consumes the `jobs` queue (bulk edits, e-mail delivery), `import` and `export` (product imports and
  * exports) and `webhooks` (event fan-out to deliveries); it also runs the webhook dispatcher, which
  * sends due deliveries, and the pricing window scheduler.
  *
@@ -38,6 +38,11 @@ export type JobHandler<A extends AggregateTypeOf<'jobs'> = AggregateTypeOf<'jobs
 /** Handlers of the `jobs` queue by outbox aggregate type: one entry per aggregate type of JobsEvent. */
 export const jobHandlers: { [A in AggregateTypeOf<'jobs'>]: JobHandler<A> } = {
   product_bulk_edit: runBulkEditJob,
+  // An e-mail queued by the outbound port (storage/outbound-messages.ts), handed to SMTP after its commit.
+  outbound_message: async (delivery, deps) => {
+    if (!deps.services) throw new Error('the outbound_message job needs the process services');
+    await deps.services.outbound.deliver(deps.dataSource, delivery.aggregateId);
+  },
 };
 
 /** The `jobs` queue consumer: dispatches each delivery to the handler of its aggregate type. */
@@ -47,11 +52,14 @@ export function createJobsHandler(deps: JobDeps): DeliveryHandler<'jobs'> {
       case 'product_bulk_edit':
         await jobHandlers.product_bulk_edit(delivery, deps);
         return;
+      case 'outbound_message':
+        await jobHandlers.outbound_message(delivery, deps);
+        return;
       default: {
         // Every aggregate type of the queue is handled above. A row of an older version with another
         // one has nothing to process it: fail loudly; the outbox keeps the rows and retries with backoff.
-        const _exhaustive: never = delivery.aggregateType;
-        throw new Error(`no jobs handler for aggregate type ${String(_exhaustive)}`);
+        const _exhaustive: never = delivery;
+        throw new Error(`no jobs handler for aggregate type ${String((_exhaustive as OutboxDelivery<'jobs'>).aggregateType)}`);
       }
     }
   };

@@ -19,6 +19,7 @@ import {
 import { DeviceCode } from './device-code.entity';
 import { OneTimeToken } from './one-time-token.entity';
 import { OutboundMessage } from './outbound-message.entity';
+import { MerchantNotification } from './merchant-notification.entity';
 import { OutboxMessage } from './outbox-message.entity';
 import { PhoneOtp } from './phone-otp.entity';
 import { RefreshToken } from './refresh-token.entity';
@@ -54,6 +55,7 @@ export const entities = [
   ApiKey,
   AuditEntry,
   OutboundMessage,
+  MerchantNotification,
   Category,
   CategoryAttribute,
   Brand,
@@ -111,6 +113,7 @@ export {
   DeviceCode,
   OneTimeToken,
   OutboundMessage,
+  MerchantNotification,
   OutboxMessage,
   PhoneOtp,
   RefreshToken,

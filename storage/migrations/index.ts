@@ -24,6 +24,7 @@ import { SandboxRefreshFamilies1795000001900 } from './1795000001900-sandbox-ref
 import { WeakResultsSearchReady1795000002000 } from './1795000002000-weak-results-search-ready';
 import { SearchDocumentVersion1795000002100 } from './1795000002100-search-document-version';
 import { SearchDocumentPriceCell1795000002200 } from './1795000002200-search-document-price-cell';
+import { NotificationsOutboundDelivery1795000002250 } from './1795000002250-notifications-outbound-delivery';
 
 export const migrations = [
   Outbox1795000000000,
@@ -51,4 +52,5 @@ export const migrations = [
   WeakResultsSearchReady1795000002000,
   SearchDocumentVersion1795000002100,
   SearchDocumentPriceCell1795000002200,
+  NotificationsOutboundDelivery1795000002250,
 ];

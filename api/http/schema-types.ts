@@ -51,10 +51,13 @@ export const bool = (): Joi.BooleanSchema => Joi.boolean();
 
 export const oneOf = <T extends string>(values: readonly T[]): Joi.StringSchema => Joi.string().valid(...values);
 
-/** A calendar date written YYYY-MM-DD. */
+/** A calendar date written YYYY-MM-DD that exists (2030-02-30 does not). */
 export const date = (): Joi.StringSchema =>
   Joi.string()
     .pattern(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'date')
+    .custom((value: string, helpers) =>
+      new Date(`${value}T00:00:00Z`).toISOString().startsWith(value) ? value : helpers.error('string.pattern.name', { name: 'date' }),
+    )
     .meta({ format: 'date' })
     .messages({ 'string.pattern.name': '{{#label}} must be a date written YYYY-MM-DD' });
 

@@ -16,9 +16,11 @@ import { BUNDLES_ERRORS } from './bundles/bundles.errors';
 import { CATEGORIES_ERRORS } from './categories/categories.errors';
 import { COLLECTIONS_ERRORS } from './collections/collections.errors';
 import { CONTENT_ERRORS } from './content/content.errors';
+import { CRM_ERRORS } from './crm/crm.errors';
 import { FLASH_SALES_ERRORS } from './flash-sales/flash-sales.errors';
 import { IMPORTS_ERRORS } from './imports/imports.errors';
 import { JOBS_ERRORS } from './jobs/jobs.errors';
+import { HANDOFFS_ERRORS } from './onboarding-handoffs/handoffs.errors';
 import { ORDERS_ERRORS } from './orders/orders.errors';
 import { ORGANIZATION_ERRORS } from './organization/organization.errors';
 import { PRICING_ERRORS } from './pricing/pricing.errors';
@@ -31,6 +33,7 @@ import { SEARCH_SYNONYMS_ERRORS } from './search-synonyms/search-synonyms.errors
 import { SHIPPING_RATES_ERRORS } from './shipping-rates/shipping-rates.errors';
 import { SPONSORED_LISTINGS_ERRORS } from './sponsored-listings/sponsored-listings.errors';
 import { STOREFRONT_ERRORS } from './storefront/storefront.errors';
+import { SUPPORT_ERRORS } from './support/support.errors';
 import { VISUAL_SEARCH_ERRORS } from './visual-search/visual-search.errors';
 import { WEBHOOKS_ERRORS } from './webhooks/webhooks.errors';
 
@@ -47,9 +50,11 @@ export const ERROR_REGISTRIES: readonly ErrorRegistry[] = [
   CATEGORIES_ERRORS,
   COLLECTIONS_ERRORS,
   CONTENT_ERRORS,
+  CRM_ERRORS,
   FLASH_SALES_ERRORS,
   IMPORTS_ERRORS,
   JOBS_ERRORS,
+  HANDOFFS_ERRORS,
   ORDERS_ERRORS,
   ORGANIZATION_ERRORS,
   PRICING_ERRORS,
@@ -62,6 +67,7 @@ export const ERROR_REGISTRIES: readonly ErrorRegistry[] = [
   SHIPPING_RATES_ERRORS,
   SPONSORED_LISTINGS_ERRORS,
   STOREFRONT_ERRORS,
+  SUPPORT_ERRORS,
   VISUAL_SEARCH_ERRORS,
   WEBHOOKS_ERRORS,
 ];

@@ -118,6 +118,18 @@ export interface Config {
   webhooks: WebhookConfig;
   /** Storefront render budgets per section (docs/storefront.md, "Render budgets"). */
   renderBudgets: RenderBudgetConfig;
+  /** The support desk (docs/support.md, "SLA"). */
+  support: SupportConfig;
+}
+
+/** SLA targets of one ticket priority, in hours from the ticket's creation. */
+export interface SupportSla {
+  firstResponseHours: number;
+  resolutionHours: number;
+}
+
+export interface SupportConfig {
+  sla: Record<'URGENT' | 'HIGH' | 'NORMAL' | 'LOW', SupportSla>;
 }
 
 export interface RenderBudget {
@@ -364,6 +376,30 @@ const VARIABLES: Record<string, VariableSpec> = {
     ),
     fix: 'set section budgets as type:key=value[,key=value][;type:...] with keys ms, ops, bytes, e.g. featured-products:bytes=2000;search-results:ms=500',
   },
+  SUPPORT_SLA_URGENT: {
+    schema: Joi.string()
+      .pattern(/^\d{1,4},\d{1,4}$/)
+      .default('1,8'),
+    fix: 'set "first-response hours,resolution hours" for URGENT tickets, each 1 to 8760 and the first at most the second (default 1,8)',
+  },
+  SUPPORT_SLA_HIGH: {
+    schema: Joi.string()
+      .pattern(/^\d{1,4},\d{1,4}$/)
+      .default('4,24'),
+    fix: 'set "first-response hours,resolution hours" for HIGH tickets, each 1 to 8760 and the first at most the second (default 4,24)',
+  },
+  SUPPORT_SLA_NORMAL: {
+    schema: Joi.string()
+      .pattern(/^\d{1,4},\d{1,4}$/)
+      .default('8,48'),
+    fix: 'set "first-response hours,resolution hours" for NORMAL tickets, each 1 to 8760 and the first at most the second (default 8,48)',
+  },
+  SUPPORT_SLA_LOW: {
+    schema: Joi.string()
+      .pattern(/^\d{1,4},\d{1,4}$/)
+      .default('24,120'),
+    fix: 'set "first-response hours,resolution hours" for LOW tickets, each 1 to 8760 and the first at most the second (default 24,120)',
+  },
   BULK_SYNC_MAX: {
     schema: Joi.number().integer().min(0).max(10_000).default(500),
     fix: 'set an integer between 0 and 10000 (default 500): bulk edits of more products run on the jobs worker',
@@ -461,6 +497,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `WEBHOOK_CLAIM_TIMEOUT_MS (${values.WEBHOOK_CLAIM_TIMEOUT_MS as number}) must be above WEBHOOK_TIMEOUT_MS (${values.WEBHOOK_TIMEOUT_MS as number}); fix: raise WEBHOOK_CLAIM_TIMEOUT_MS`,
     );
   }
+  const supportSla = {} as SupportConfig['sla'];
+  for (const priority of ['URGENT', 'HIGH', 'NORMAL', 'LOW'] as const) {
+    const raw = values[`SUPPORT_SLA_${priority}`] as string | undefined;
+    if (raw === undefined) continue;
+    const [firstResponseHours, resolutionHours] = raw.split(',').map(Number) as [number, number];
+    if (firstResponseHours < 1 || resolutionHours > 8760 || firstResponseHours > resolutionHours)
+      problems.push(
+        `SUPPORT_SLA_${priority}=${JSON.stringify(raw)} is invalid; fix: set "first-response hours,resolution hours", each 1 to 8760 and the first at most the second`,
+      );
+    supportSla[priority] = { firstResponseHours, resolutionHours };
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -529,6 +576,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       publicQueriesPerMinute: values.VISION_PUBLIC_QUERIES_PER_MINUTE as number,
     },
     bulkEdits: { syncMax: values.BULK_SYNC_MAX as number },
+    support: { sla: supportSla },
     renderBudgets: {
       defaults: {
         ms: values.RENDER_BUDGET_MS as number,

@@ -1,8 +1,10 @@
 /**
- * Creates (or promotes) the first platform administrator:
+ * Creates (or promotes) platform staff, the first platform administrator to begin with:
  *   npm run create-platform-admin -- --email ops@example.org --name "Ops Lead"
- * The password comes from PLATFORM_ADMIN_PASSWORD, or a strong one is generated and printed once.
- * An existing user with that e-mail is given the platform_admin role instead (password unchanged).
+ *   npm run create-platform-admin -- --email rep@example.org --role sales_rep
+ * `--role` is platform_admin (default), sales_rep or support_agent (docs/back-office.md). The
+ * password comes from PLATFORM_ADMIN_PASSWORD, or a strong one is generated and printed once. An
+ * existing user with that e-mail is given the role instead (password unchanged).
  */
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
@@ -11,17 +13,26 @@ import { hashPassword, passwordProblems } from '../api/auth/passwords';
 import { createDataSource } from '../storage/data-source';
 import { runMigrations } from '../storage/migrate';
 import { User } from '../storage/entities';
+import type { PlatformRole } from '../storage/entities/user.entity';
 import { uuidv7 } from '../storage/ids';
 import { inTransaction, systemContext } from '../storage/request-context';
 import { recordAudit } from '../storage/audit';
 
+const PLATFORM_ROLES: readonly PlatformRole[] = ['platform_admin', 'sales_rep', 'support_agent'];
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { email: { type: 'string' }, name: { type: 'string', default: 'Platform admin' } } });
+  const { values } = parseArgs({
+    options: { email: { type: 'string' }, name: { type: 'string' }, role: { type: 'string', default: 'platform_admin' } },
+  });
   const email = values.email?.trim().toLowerCase();
-  if (!email || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) {
-    process.stderr.write('usage: npm run create-platform-admin -- --email <address> [--name <name>]\n');
+  const role = values.role as PlatformRole;
+  if (!email || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email) || !PLATFORM_ROLES.includes(role)) {
+    process.stderr.write(
+      `usage: npm run create-platform-admin -- --email <address> [--name <name>] [--role ${PLATFORM_ROLES.join('|')}]\n`,
+    );
     process.exit(64);
   }
+  const label = role.replace('_', ' ');
   const config = loadConfigOrExit();
   const dataSource = await createDataSource(config, 'commerce-admin').initialize();
   try {
@@ -39,14 +50,14 @@ async function main(): Promise<void> {
     const outcome = await inTransaction(ctx, async (tx) => {
       const existing = await tx.manager.getRepository(User).createQueryBuilder('u').where('lower(u.email) = :email', { email }).getOne();
       if (existing) {
-        await tx.manager.update(User, { id: existing.id }, { platformRole: 'platform_admin', updatedAt: new Date() });
+        await tx.manager.update(User, { id: existing.id }, { platformRole: role, updatedAt: new Date() });
         await recordAudit(tx, {
           action: 'user.grant_platform_role',
           resourceType: 'user',
           resourceId: existing.id,
           tenantId: existing.tenantId,
           before: { platformRole: existing.platformRole },
-          after: { platformRole: 'platform_admin' },
+          after: { platformRole: role },
         });
         return 'promoted' as const;
       }
@@ -54,24 +65,24 @@ async function main(): Promise<void> {
       await tx.manager.insert(User, {
         id,
         email,
-        name: values.name!,
+        name: values.name ?? (role === 'platform_admin' ? 'Platform admin' : `A ${label}`),
         passwordHash: await hashPassword(password),
-        platformRole: 'platform_admin',
+        platformRole: role,
         tenantId: null,
         tenantRole: null,
         emailVerifiedAt: new Date(),
       });
       await recordAudit(tx, {
-        action: 'user.create_platform_admin',
+        action: role === 'platform_admin' ? 'user.create_platform_admin' : 'user.create_platform_staff',
         resourceType: 'user',
         resourceId: id,
         tenantId: null,
-        after: { email, platformRole: 'platform_admin' },
+        after: { email, platformRole: role },
       });
       return 'created' as const;
     });
-    if (outcome === 'promoted') process.stdout.write(`${email} is now a platform admin (password unchanged)\n`);
-    else process.stdout.write(`created platform admin ${email}${generated ? `\npassword (shown once): ${password}` : ''}\n`);
+    if (outcome === 'promoted') process.stdout.write(`${email} is now a ${label} (password unchanged)\n`);
+    else process.stdout.write(`created ${label} ${email}${generated ? `\npassword (shown once): ${password}` : ''}\n`);
   } finally {
     await dataSource.destroy();
   }

@@ -90,7 +90,11 @@ export class OutboundMessages {
       this.logger.warn({ err: error, template: row.template, messageId }, 'SMTP delivery failed; the outbox retries it');
       throw error;
     }
-    await dataSource.manager.update(OutboundMessage, { id: messageId, status: 'queued' }, { status: 'sent', sentAt: new Date(), lastError: null });
+    await dataSource.manager.update(
+      OutboundMessage,
+      { id: messageId, status: 'queued' },
+      { status: 'sent', sentAt: new Date(), lastError: null },
+    );
     return 'sent';
   }
 }

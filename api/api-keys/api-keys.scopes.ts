@@ -19,7 +19,10 @@ let known: ReadonlySet<string> | undefined;
 
 /** Computes the known scopes from every operation of the application (called once, at start). */
 export function registerScopesOf(routes: readonly RouteDef[]): void {
-  known = new Set([ALL_SCOPES, ...routes.filter((route) => route.auth === 'merchant').map((route) => scopeFor(route))]);
+  known = new Set([
+    ALL_SCOPES,
+    ...routes.filter((route) => route.auth === 'merchant' || route.auth === 'merchant_or_platform').map((route) => scopeFor(route)),
+  ]);
 }
 
 /** Every scope a merchant operation can need, plus `*`. */

@@ -5,12 +5,11 @@
  * 403 `insufficient_role`, API keys 403 `api_key_not_allowed`). Entries are written by
  * storage/audit.ts in the transaction of each write.
  */
-import { Readable } from 'node:stream';
 import type { SelectQueryBuilder } from 'typeorm';
 import { AuditEntry } from '../../storage/entities';
 import type { RequestContext } from '../../storage/request-context';
 import { tenantRepository, type TenantOwned } from '../../storage/tenancy';
-import { attachment, toCsv, type CsvColumn, type CsvDownload } from '../http/csv';
+import { attachment, streamedCsv, type CsvColumn, type CsvDownload } from '../http/csv';
 import { ValidationError } from '../../lib/errors';
 import { UUID_PATTERN } from '../http/schema-types';
 import { requireTenantUser, TENANT_ADMINS } from '../../domain/store-access';
@@ -156,20 +155,7 @@ export async function exportAuditLog(ctx: RequestContext, filters: AuditFilters)
     return query.orderBy('a.id', 'ASC').take(EXPORT_BATCH).getMany();
   };
   const first = await batch();
-  async function* chunks(): AsyncGenerator<string> {
-    let rows = first;
-    yield toCsv(rows, CSV_COLUMNS);
-    try {
-      while (rows.length === EXPORT_BATCH) {
-        rows = await batch(rows[rows.length - 1]!.id);
-        if (rows.length > 0) yield toCsv(rows, CSV_COLUMNS, { header: false });
-      }
-    } catch (error) {
-      // The status line is sent: the client sees the download cut off; the log says why.
-      ctx.services?.logger.error({ err: error, requestId: ctx.requestId }, 'audit log export failed while streaming');
-      throw error;
-    }
-  }
+  const body = streamedCsv(ctx, first, batch, { columns: CSV_COLUMNS, batchSize: EXPORT_BATCH, label: 'audit log' });
   const day = new Date().toISOString().slice(0, 10);
-  return { body: Readable.from(chunks()), disposition: attachment(`audit-log-${day}.csv`) };
+  return { body, disposition: attachment(`audit-log-${day}.csv`) };
 }

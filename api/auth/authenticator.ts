@@ -69,6 +69,12 @@ export class PlatformAuthenticator implements Authenticator {
     if (requirement === 'platform' && route.platformRoles && !route.platformRoles.includes(user.platformRole!))
       throw authError('platform_role_required', `This operation is for ${route.platformRoles.join(' or ')}.`);
     if (requirement === 'merchant' && !user.tenantId) throw new ForbiddenError('This operation needs a member of a tenant.');
+    if (requirement === 'merchant_or_platform' && !user.tenantId) {
+      // Not a tenant member: only platform staff with one of the row's roles (acting platform-wide).
+      if (!user.platformRole) throw new ForbiddenError('This operation needs a member of a tenant or platform staff.');
+      if (route.platformRoles && !route.platformRoles.includes(user.platformRole))
+        throw authError('platform_role_required', `This operation is for tenant members or ${route.platformRoles.join(' or ')}.`);
+    }
     if (requirement === 'partner') {
       const tenant = user.tenantId ? await this.dataSource.manager.findOneBy(Tenant, { id: user.tenantId }) : null;
       if (tenant?.kind !== 'partner') throw new ForbiddenError('This operation is for partner accounts.');
@@ -84,7 +90,8 @@ export class PlatformAuthenticator implements Authenticator {
     if (!key || !valid || key.revokedAt || (key.expiresAt && key.expiresAt.getTime() <= Date.now())) {
       throw authError('invalid_api_key', 'The API key is invalid, expired or revoked.');
     }
-    if (requirement !== 'merchant') throw authError('api_key_not_allowed', 'API keys cannot call this operation.');
+    if (requirement !== 'merchant' && requirement !== 'merchant_or_platform')
+      throw authError('api_key_not_allowed', 'API keys cannot call this operation.');
     const needed = scopeFor(route);
     if (!key.scopes.includes(needed) && !key.scopes.includes('*')) {
       throw authError('insufficient_scope', `The API key lacks the scope ${needed}.`);

@@ -5,7 +5,7 @@
  * LibreOffice and Google Sheets show it as text instead of evaluating it. Numbers and booleans are
  * written as they are (a negative number is data, not a formula); dates as ISO 8601; null as empty.
  */
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import type { RequestContext } from '../../storage/request-context';
 import type { RouteRequest } from './route';
@@ -61,6 +61,34 @@ export function csvDownload<Q>(
     req.koa.set('Content-Disposition', disposition);
     return body;
   };
+}
+
+/**
+ * A CSV export read in keyset batches and streamed: the header with the first batch (read before
+ * the answer starts, so a failure there is still a proper error response), then each next batch
+ * after the last row of the one before, until a batch comes back short. Once the status line is
+ * sent, a failure can only cut the download off: it is logged with `label` and the request id.
+ */
+export function streamedCsv<T extends { id: string }>(
+  ctx: RequestContext,
+  first: readonly T[],
+  next: (afterId: string) => Promise<readonly T[]>,
+  options: { columns: readonly CsvColumn<T>[]; batchSize: number; label: string },
+): Readable {
+  async function* chunks(): AsyncGenerator<string> {
+    let rows = first;
+    yield toCsv(rows, options.columns);
+    try {
+      while (rows.length === options.batchSize) {
+        rows = await next(rows[rows.length - 1]!.id);
+        if (rows.length > 0) yield toCsv(rows, options.columns, { header: false });
+      }
+    } catch (error) {
+      ctx.services?.logger.error({ err: error, requestId: ctx.requestId }, `${options.label} export failed while streaming`);
+      throw error;
+    }
+  }
+  return Readable.from(chunks());
 }
 
 /** The Content-Disposition value of a CSV download (the name is reduced to safe characters). */

@@ -42,7 +42,18 @@ const ACCESS_TEXT: Record<string, string> = {
   merchant: 'A member or API key of the tenant that owns the store.',
   partner: 'A partner account.',
   platform: 'Platform operator staff.',
+  merchant_or_platform: 'A member or API key of a tenant, acting for that tenant, or platform operator staff, acting platform-wide.',
 };
+
+/** The access sentence of an operation: its `auth`, with the platform roles a row names. */
+function accessText(route: RouteDef): string {
+  const roles = route.platformRoles?.join(' or ');
+  if (route.auth === 'merchant_or_platform')
+    return roles
+      ? `A member or API key of a tenant, acting for that tenant, or platform operator staff with the role ${roles}, acting platform-wide.`
+      : ACCESS_TEXT[route.auth]!;
+  return roles ? `Platform operator staff with the role ${roles}.` : ACCESS_TEXT[route.auth]!;
+}
 
 function parameterSchema(schema: import('joi').Schema): { schema: JsonSchema; note: string } {
   const json = toJsonSchema(schema);
@@ -140,7 +151,7 @@ function operationFor(route: RouteDef, renames: Map<string, string>): Json {
 
   const description = [
     route.description,
-    `Access: ${route.platformRoles ? `Platform operator staff with the role ${route.platformRoles.join(' or ')}.` : ACCESS_TEXT[route.auth]}`,
+    `Access: ${accessText(route)}`,
     implemented ? undefined : 'Not built yet: validates its input, then answers 501 with code `not_implemented`.',
   ]
     .filter(Boolean)
@@ -153,7 +164,12 @@ function operationFor(route: RouteDef, renames: Map<string, string>): Json {
     description,
     parameters,
     responses,
-    security: route.auth === 'public' ? [] : route.auth === 'merchant' ? [{ bearerAuth: [] }, { apiKey: [] }] : [{ bearerAuth: [] }],
+    security:
+      route.auth === 'public'
+        ? []
+        : route.auth === 'merchant' || route.auth === 'merchant_or_platform'
+          ? [{ bearerAuth: [] }, { apiKey: [] }]
+          : [{ bearerAuth: [] }],
     'x-access': route.auth,
     ...(route.platformRoles ? { 'x-platform-roles': [...route.platformRoles] } : {}),
     'x-implemented': implemented,

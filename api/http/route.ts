@@ -18,8 +18,13 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - merchant: a member or API key of a tenant; store-scoped operations also check the store is the tenant's.
  * - partner: a partner account (apps built for other tenants).
  * - platform: staff of the platform operator (moderation, CRM, support desk, queue administration).
+ * - merchant_or_platform: a member or API key of a tenant acting for that tenant, or platform staff
+ *   with one of the row's `platformRoles` acting platform-wide (a ticket read by both sides). The
+ *   service asks which view the caller gets (the platform one when `actor.platformRole` is one of the
+ *   row's roles, else the tenant one); staff of another role who are no tenant member answer 403
+ *   `platform_role_required`.
  */
-export type AuthRequirement = 'public' | 'user' | 'merchant' | 'partner' | 'platform';
+export type AuthRequirement = 'public' | 'user' | 'merchant' | 'partner' | 'platform' | 'merchant_or_platform';
 
 export type BodyContentType = 'application/json' | 'text/csv';
 
@@ -63,7 +68,7 @@ export interface RouteDef {
   description?: string;
   auth: AuthRequirement;
   /**
-   * With auth `platform`: the platform roles that may call the operation; staff with another role
+   * With auth `platform` (or `merchant_or_platform`, for its platform side): the platform roles that may call the operation; staff with another role
    * answer 403 `platform_role_required`. Absent: any platform staff. Declared here, never checked by
    * hand in a service (docs/architecture.md, "An area module").
    */
@@ -111,7 +116,7 @@ export interface RouteUpload {
 export interface AreaDefaults {
   tag: string;
   auth: AuthRequirement;
-  /** The platform roles of the area's `platform` rows (rows with another `auth` ignore them). */
+  /** The platform roles of the area's `platform` and `merchant_or_platform` rows (rows with another `auth` ignore them). */
   platformRoles?: readonly PlatformRole[];
 }
 
@@ -120,7 +125,7 @@ export type RouteRow = Omit<RouteDef, 'tag' | 'auth'> & Partial<Pick<RouteDef, '
 export function defineRoutes(defaults: AreaDefaults, rows: RouteRow[]): RouteDef[] {
   return rows.map((row) => {
     const { platformRoles, ...rest } = { ...defaults, ...row };
-    return rest.auth === 'platform' && platformRoles ? { ...rest, platformRoles } : rest;
+    return (rest.auth === 'platform' || rest.auth === 'merchant_or_platform') && platformRoles ? { ...rest, platformRoles } : rest;
   });
 }
 

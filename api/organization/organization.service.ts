@@ -92,20 +92,40 @@ export interface OnboardingStep {
 
 /** Said of the steps and readiness checks whose data the platform does not hold yet: never reported as done. */
 export const NOT_BUILT = {
-  products: 'The catalog (products) is not available on this platform yet, so no product can be published; this is reported as not done.',
   checkout: 'Checkout settings are not available on this platform yet; this is reported as not done.',
 } as const;
 
+/** Whether a store (or, without one, any active store of the tenant) has a published product. */
+async function hasPublishedProduct(ctx: RequestContext, storeId?: string): Promise<boolean> {
+  const rows: unknown[] = await ctx.manager.query(
+    `SELECT 1 FROM products p JOIN stores s ON s.id = p.store_id
+      WHERE s.tenant_id = $1 AND s.status = 'active' AND p.status = 'PUBLISHED' AND ($2::uuid IS NULL OR s.id = $2)
+      LIMIT 1`,
+    [ctx.tenantId, storeId ?? null],
+  );
+  return rows.length > 0;
+}
+
 /**
- * Onboarding computed from the data, in the order a merchant goes through it. Steps whose areas are
- * not built yet (products, checkout settings) are `available: false` and never `done`, so `complete`
- * stays false until they can really be done.
+ * Onboarding computed from the data, in the order a merchant goes through it. A step whose area is
+ * not built yet (checkout settings) is `available: false` and never `done`, so `complete` stays
+ * false until it can really be done.
  */
 export async function onboardingStatus(ctx: RequestContext) {
   requireTenantUser(ctx);
-  const [verified, storeExists, keyExists] = await Promise.all([
+  return tenantOnboardingStatus(ctx);
+}
+
+/**
+ * The onboarding of the tenant of `ctx` (ctx.tenantId), without asking who calls: for a caller that
+ * has already been authorised to see it (the member above; the CRM's activation of a lead's store,
+ * read by platform staff for the store's tenant).
+ */
+export async function tenantOnboardingStatus(ctx: RequestContext) {
+  const [verified, storeExists, published, keyExists] = await Promise.all([
     ownerVerified(ctx),
     tenantRepository(ctx, Store).exists({ status: 'active' }),
+    hasPublishedProduct(ctx),
     tenantRepository(ctx, ApiKey)
       .count({ where: activeKeyWhere() })
       .then((n) => n > 0),
@@ -113,7 +133,7 @@ export async function onboardingStatus(ctx: RequestContext) {
   const steps: OnboardingStep[] = [
     { key: 'account_verified', title: "Verify the owner's e-mail address", done: verified, available: true },
     { key: 'store_created', title: 'Create a store', done: storeExists, available: true },
-    { key: 'product_published', title: 'Publish a product', done: false, available: false, reason: NOT_BUILT.products },
+    { key: 'product_published', title: 'Publish a product', done: published, available: true },
     { key: 'checkout_configured', title: 'Configure checkout', done: false, available: false, reason: NOT_BUILT.checkout },
     { key: 'api_key_created', title: 'Create an API key for an integration', done: keyExists, available: true },
   ];
@@ -173,7 +193,7 @@ export async function storeReadiness(ctx: RequestContext, storeId: string) {
   if (!tenant.legalName) gap('tenant_legal_name', 'Set the registered company name (PATCH /organization/tenant).');
   if (!tenant.country) gap('tenant_country', 'Set the country of the company (PATCH /organization/tenant).');
   if (!verified) gap('owner_email_verified', "Verify the owner's e-mail address.");
-  gap('published_product', NOT_BUILT.products, false);
+  if (!(await hasPublishedProduct(ctx, store.id))) gap('published_product', 'Publish a product (POST /products with status PUBLISHED).');
   gap('checkout_configured', NOT_BUILT.checkout, false);
   return { storeId: store.id, ready: missing.length === 0, missing };
 }

@@ -14,6 +14,7 @@ import { communityRoutes } from '../community/community.routes';
 import { crmRoutes } from '../crm/crm.routes';
 import { emailSuppressionRoutes } from '../email-suppression/email-suppression.routes';
 import { marketingRoutes } from '../marketing/marketing.routes';
+import { crmHandoffRoutes, onboardingPlanRoutes, supportHandoffRoutes } from '../onboarding-handoffs/handoffs.routes';
 import { notificationPreferencesRoutes } from '../notification-preferences/notification-preferences.routes';
 import { paymentsRoutes } from '../payments/payments.routes';
 import { savedReportsRoutes } from '../saved-reports/saved-reports.routes';
@@ -23,7 +24,8 @@ import { walletsRoutes } from '../wallets/wallets.routes';
 
 export const platformRoutes: RouteDef[] = [
   ...communityRoutes, // 22
-  ...crmRoutes, // 30
+  ...crmRoutes, // 26
+  ...crmHandoffRoutes, // 4: onboarding handoffs, sales side
   ...billingRoutes, // 24
   ...appStoreRoutes, // 13
   ...paymentsRoutes, // 6
@@ -31,7 +33,9 @@ export const platformRoutes: RouteDef[] = [
   ...walletsRoutes, // 3
   ...storeIntegrationsRoutes, // 7
   ...clientErrorsRoutes, // 7
-  ...supportRoutes, // 24: tickets, incidents, handoffs, merchant onboarding plan
+  ...supportRoutes, // 15: tickets and incidents
+  ...supportHandoffRoutes, // 8: onboarding handoffs, support side
+  ...onboardingPlanRoutes, // 1: the merchant's onboarding plan
   ...communicationsRoutes, // 3
   ...savedReportsRoutes, // 3
   ...biRoutes, // 7

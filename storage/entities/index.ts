@@ -20,6 +20,9 @@ import { DeviceCode } from './device-code.entity';
 import { OneTimeToken } from './one-time-token.entity';
 import { OutboundMessage } from './outbound-message.entity';
 import { MerchantNotification } from './merchant-notification.entity';
+import { SupportTicket, TicketMessage } from './support-ticket.entity';
+import { IncidentBroadcastRecipient, IncidentUpdate, SupportIncident } from './support-incident.entity';
+import { OnboardingHandoff, OnboardingHandoffTask } from './onboarding-handoff.entity';
 import { OutboxMessage } from './outbox-message.entity';
 import { PhoneOtp } from './phone-otp.entity';
 import { RefreshToken } from './refresh-token.entity';
@@ -41,6 +44,7 @@ import { PricingRule } from './pricing-rule.entity';
 import { FlashSaleCampaign, FlashSaleItem } from './flash-sale.entity';
 import { ShippingRate } from './shipping-rate.entity';
 import { ContentEntry } from './content-entry.entity';
+import { Lead, LeadActivity, LeadPlanRequest, LeadStageChange } from './lead.entity';
 
 export const entities = [
   OutboxMessage,
@@ -56,6 +60,13 @@ export const entities = [
   AuditEntry,
   OutboundMessage,
   MerchantNotification,
+  SupportTicket,
+  TicketMessage,
+  SupportIncident,
+  IncidentUpdate,
+  IncidentBroadcastRecipient,
+  OnboardingHandoff,
+  OnboardingHandoffTask,
   Category,
   CategoryAttribute,
   Brand,
@@ -93,6 +104,10 @@ export const entities = [
   WebhookEndpoint,
   WebhookDelivery,
   WebhookAttempt,
+  Lead,
+  LeadStageChange,
+  LeadActivity,
+  LeadPlanRequest,
 ];
 export {
   ApiKey,
@@ -114,6 +129,13 @@ export {
   OneTimeToken,
   OutboundMessage,
   MerchantNotification,
+  SupportTicket,
+  TicketMessage,
+  SupportIncident,
+  IncidentUpdate,
+  IncidentBroadcastRecipient,
+  OnboardingHandoff,
+  OnboardingHandoffTask,
   OutboxMessage,
   PhoneOtp,
   RefreshToken,
@@ -145,4 +167,8 @@ export {
   WebhookEndpoint,
   WebhookDelivery,
   WebhookAttempt,
+  Lead,
+  LeadStageChange,
+  LeadActivity,
+  LeadPlanRequest,
 };

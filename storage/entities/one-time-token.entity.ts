@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-export type OneTimeTokenPurpose = 'verify_email' | 'reset_password' | 'two_factor_challenge' | 'recovery_code';
+export type OneTimeTokenPurpose = 'verify_email' | 'reset_password' | 'two_factor_challenge' | 'recovery_code' | 'lead_store_invitation';
 
 /** Single-use, expiring secrets (e-mail links, 2FA login challenges, recovery codes); only hashes are stored. */
 @Entity({ name: 'one_time_tokens' })

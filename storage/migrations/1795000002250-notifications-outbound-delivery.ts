@@ -43,7 +43,9 @@ export class NotificationsOutboundDelivery1795000002250 implements MigrationInte
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query('ALTER TABLE outbound_messages DROP COLUMN IF EXISTS sent_at, DROP COLUMN IF EXISTS attempts, DROP COLUMN IF EXISTS last_error');
+    await q.query(
+      'ALTER TABLE outbound_messages DROP COLUMN IF EXISTS sent_at, DROP COLUMN IF EXISTS attempts, DROP COLUMN IF EXISTS last_error',
+    );
     await q.query('DROP TABLE IF EXISTS merchant_notifications');
   }
 }

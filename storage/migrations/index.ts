@@ -25,6 +25,9 @@ import { WeakResultsSearchReady1795000002000 } from './1795000002000-weak-result
 import { SearchDocumentVersion1795000002100 } from './1795000002100-search-document-version';
 import { SearchDocumentPriceCell1795000002200 } from './1795000002200-search-document-price-cell';
 import { NotificationsOutboundDelivery1795000002250 } from './1795000002250-notifications-outbound-delivery';
+import { Crm1795000002300 } from './1795000002300-crm';
+import { OnboardingHandoffs1795000002400 } from './1795000002400-onboarding-handoffs';
+import { SupportDesk1795000002500 } from './1795000002500-support-desk';
 
 export const migrations = [
   Outbox1795000000000,
@@ -53,4 +56,7 @@ export const migrations = [
   SearchDocumentVersion1795000002100,
   SearchDocumentPriceCell1795000002200,
   NotificationsOutboundDelivery1795000002250,
+  Crm1795000002300,
+  OnboardingHandoffs1795000002400,
+  SupportDesk1795000002500,
 ];

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { call, type TestResponse, type TestServer } from '../helpers/harness';
 import { apiSuite } from '../helpers/api-suite';
-import { bearer, signUp } from '../helpers/accounts';
+import { bearer, platformStaff, signUp } from '../helpers/accounts';
 
 const STORE = '0190a5f0-8b7c-7def-8123-456789abcdef';
 const V4 = '3b241101-e2bb-4255-8caf-4136c566a962';
@@ -187,19 +187,21 @@ describe('error responses', () => {
 
   describe('501 for operations not built yet', () => {
     it('answers 501 not_implemented after validating the input', async () => {
-      expectProblem(await call(server, 'GET', '/api/v1/support/tickets/stats?periodDays=366'), 400, 'validation_failed');
-      const res = await call(server, 'GET', '/api/v1/support/tickets/stats?periodDays=30');
+      expectProblem(await call(server, 'GET', '/api/v1/client-errors/stats?hours=721'), 400, 'validation_failed');
+      const res = await call(server, 'GET', '/api/v1/client-errors/stats?hours=24');
       expectProblem(res, 501, 'not_implemented');
-      expect(res.json.detail).to.equal('GET /support/tickets/stats is part of the specification but is not built yet.');
+      expect(res.json.detail).to.equal('GET /client-errors/stats is part of the specification but is not built yet.');
       expectProblem(await call(server, 'GET', `/api/v1/app-store/listings?storeId=${STORE}&limit=201`), 400, 'validation_failed');
       expectProblem(await call(server, 'GET', `/api/v1/app-store/listings?storeId=${STORE}&limit=200`), 501, 'not_implemented');
     });
+  });
 
-    it('serves static paths before parameter paths', async () => {
-      const res = await call(server, 'GET', '/api/v1/crm/leads/follow-up-stats');
-      expectProblem(res, 501, 'not_implemented');
-      expect(res.json.detail).to.match(/^GET \/crm\/leads\/follow-up-stats /);
-    });
+  it('serves static paths before parameter paths', async () => {
+    // GET /crm/leads/follow-up-stats, not GET /crm/leads/{id} with id "follow-up-stats" (which would be a 400).
+    const rep = await platformStaff(server, 'sales_rep');
+    const res = await call(server, 'GET', '/api/v1/crm/leads/follow-up-stats', { headers: rep.headers });
+    expect(res.status, res.text).to.equal(200);
+    expectProblem(await call(server, 'GET', '/api/v1/crm/leads/follow-up', { headers: rep.headers }), 400, 'validation_failed');
   });
 
   it('echoes a well-formed X-Request-Id and replaces a malformed one', async () => {

@@ -9,7 +9,7 @@ import { uuidv7 } from '../../storage/ids';
 import { call, type TestResponse, type TestServer } from '../helpers/harness';
 import { apiSuite } from '../helpers/api-suite';
 import { addMember, auditRows, bearer, expectProblem, signUp, startIsolatedServer, type SignedUp } from '../helpers/accounts';
-import { apiKey, uniqueSlug } from '../helpers/fixtures';
+import { apiKey, product, uniqueSlug } from '../helpers/fixtures';
 import { CHECK_SLUG_LIMIT } from '../../api/organization/organization.service';
 
 describe('organization', () => {
@@ -455,7 +455,7 @@ describe('organization', () => {
       expect(full.json.counts).to.deep.equal({ stores: 1, users: 2, apiKeys: 1 });
     });
 
-    it('GET /organization/onboarding-status is computed from the data; unbuilt steps are not done and not available', async () => {
+    it('GET /organization/onboarding-status is computed from the data; an unbuilt step is not done and not available', async () => {
       const owner = await signUp(server);
       const h = bearer(owner.accessToken);
       const start = await call(server, 'GET', '/api/v1/organization/onboarding-status', { headers: h });
@@ -476,14 +476,15 @@ describe('organization', () => {
         api_key_created: false,
       });
       expect(start.json).to.include({ complete: false, nextStep: 'account_verified', completed: 0, total: 5 });
-      const product = start.json.steps.find((s: any) => s.key === 'product_published');
-      expect(product).to.include({ done: false, available: false });
-      expect(product.reason).to.match(/not available/);
+      expect(start.json.steps.find((s: any) => s.key === 'product_published')).to.include({ done: false, available: true });
+      const checkout = start.json.steps.find((s: any) => s.key === 'checkout_configured');
+      expect(checkout).to.include({ done: false, available: false });
+      expect(checkout.reason).to.match(/not available/);
 
       await server.runtime.dataSource.query('UPDATE users SET email_verified_at = now() WHERE id = $1', [owner.userId]);
       const store = await storeOf(owner);
       expect((await call(server, 'GET', '/api/v1/organization/onboarding-status', { headers: h })).json).to.include({
-        nextStep: 'api_key_created',
+        nextStep: 'product_published',
         completed: 2,
       });
       await apiKey(server, { headers: bearer(owner.accessToken), storeId: store.id }, ['organization:read']);
@@ -495,8 +496,16 @@ describe('organization', () => {
         checkout_configured: false,
         api_key_created: true,
       });
-      // Only unavailable steps are left: still not complete, and the next step is the first of them.
       expect(later.json).to.include({ complete: false, nextStep: 'product_published', completed: 3 });
+
+      // A draft product is not enough; a published one in an active store is.
+      await product(server, { owner, headers: h, storeId: store.id }, { status: 'DRAFT' });
+      expect(done(await call(server, 'GET', '/api/v1/organization/onboarding-status', { headers: h })).product_published).to.equal(false);
+      await product(server, { owner, headers: h, storeId: store.id }, { status: 'PUBLISHED' });
+      const published = await call(server, 'GET', '/api/v1/organization/onboarding-status', { headers: h });
+      expect(done(published).product_published).to.equal(true);
+      // Only the unavailable step is left: still not complete, and the next step is that one.
+      expect(published.json).to.include({ complete: false, nextStep: 'checkout_configured', completed: 4 });
     });
 
     it('GET /organization/stores/{id}/readiness lists what is missing, including what cannot be provided yet', async () => {
@@ -514,7 +523,8 @@ describe('organization', () => {
         'published_product',
         'checkout_configured',
       ]);
-      expect(res.json.missing.find((m: any) => m.key === 'published_product')).to.include({ available: false });
+      expect(res.json.missing.find((m: any) => m.key === 'published_product')).to.include({ available: true });
+      expect(res.json.missing.find((m: any) => m.key === 'checkout_configured')).to.include({ available: false });
 
       await call(server, 'PATCH', `/api/v1/organization/stores/${store.id}`, { headers: h, body: { contactEmail: 'shop@example.test' } });
       await call(server, 'PATCH', '/api/v1/organization/tenant', { headers: h, body: { legalName: 'Co Ltd', country: 'TR' } });
@@ -522,9 +532,12 @@ describe('organization', () => {
       const later = await call(server, 'GET', `/api/v1/organization/stores/${store.id}/readiness`, { headers: h });
       expect(later.json.ready).to.equal(false);
       expect(later.json.missing.map((m: any) => [m.key, m.available])).to.deep.equal([
-        ['published_product', false],
+        ['published_product', true],
         ['checkout_configured', false],
       ]);
+      await product(server, { owner, headers: h, storeId: store.id }, { status: 'PUBLISHED' });
+      const published = await call(server, 'GET', `/api/v1/organization/stores/${store.id}/readiness`, { headers: h });
+      expect(published.json.missing.map((m: any) => [m.key, m.available])).to.deep.equal([['checkout_configured', false]]);
     });
   });
 

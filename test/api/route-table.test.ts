@@ -46,7 +46,7 @@ describe('route tables', () => {
       expect(route.operationId, routeKey(route)).to.match(/^[a-zA-Z0-9]+\.[a-zA-Z0-9]+$/);
       expect(route.tag, routeKey(route)).to.be.a('string').and.not.empty;
       expect(route.summary, routeKey(route)).to.be.a('string').and.not.empty;
-      expect(['public', 'user', 'merchant', 'partner', 'platform'], routeKey(route)).to.include(route.auth);
+      expect(['public', 'user', 'merchant', 'partner', 'platform', 'merchant_or_platform'], routeKey(route)).to.include(route.auth);
       expect([200, 201, 202, 204], routeKey(route)).to.include(route.status);
     }
   });

@@ -9,10 +9,10 @@ import { PROJECT_ROOT } from '../../lib/config';
 import { call, startTestServer, type TestServer } from '../helpers/harness';
 import { bearer, signIn, uniqueEmail } from '../helpers/accounts';
 
-function createAdmin(email: string, env: Record<string, string> = {}) {
+function createAdmin(email: string, env: Record<string, string> = {}, args: string[] = []) {
   return spawnSync(
     process.execPath,
-    [path.join(PROJECT_ROOT, 'dist', 'scripts', 'create-platform-admin.js'), '--email', email, '--name', 'Ops Lead'],
+    [path.join(PROJECT_ROOT, 'dist', 'scripts', 'create-platform-admin.js'), '--email', email, '--name', 'Ops Lead', ...args],
     {
       cwd: PROJECT_ROOT,
       env: { ...process.env, NODE_ENV: 'test', ...env },
@@ -53,9 +53,26 @@ describe('create-platform-admin command', () => {
     expect(weak.stderr).to.match(/PLATFORM_ADMIN_PASSWORD is not acceptable/);
   });
 
-  it('refuses a missing or malformed e-mail with usage (exit 64)', () => {
+  it('creates or promotes sales reps and support agents with --role', async () => {
+    const email = uniqueEmail('rep');
+    const created = createAdmin(email, { PLATFORM_ADMIN_PASSWORD: 'Sales-Rep-Strong-Pass-7' }, ['--role', 'sales_rep']);
+    expect(created.status, created.stderr).to.equal(0);
+    expect(created.stdout).to.match(/created sales rep/);
+    const tokens = await signIn(server, email, 'Sales-Rep-Strong-Pass-7');
+    const account = await call(server, 'GET', '/api/v1/auth/account', { headers: bearer(tokens.accessToken) });
+    expect(account.json.platformRole).to.equal('sales_rep');
+    const promoted = createAdmin(email, {}, ['--role', 'support_agent']);
+    expect(promoted.stdout).to.match(/is now a support agent/);
+    const [row] = await server.runtime.dataSource.query('SELECT platform_role FROM users WHERE lower(email) = $1', [email]);
+    expect(row.platform_role).to.equal('support_agent');
+  });
+
+  it('refuses a missing or malformed e-mail, or an unknown role, with usage (exit 64)', () => {
     const result = createAdmin('not-an-email');
     expect(result.status).to.equal(64);
     expect(result.stderr).to.match(/usage: npm run create-platform-admin/);
+    const role = createAdmin(uniqueEmail('x'), {}, ['--role', 'owner']);
+    expect(role.status).to.equal(64);
+    expect(role.stderr).to.match(/--role platform_admin\|sales_rep\|support_agent/);
   });
 });

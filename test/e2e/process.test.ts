@@ -39,7 +39,7 @@ describe('process entry point', () => {
         { timeoutMs: 20_000, intervalMs: 100 },
       );
       expect(output()).to.match(/"roles":\["api","relay","indexer","vision","jobs"\]/);
-      const notBuilt = await fetch(`${base}/api/v1/support/tickets/stats`);
+      const notBuilt = await fetch(`${base}/api/v1/client-errors/stats`);
       expect(notBuilt.status).to.equal(501);
       child.kill('SIGTERM');
       expect(await exited).to.equal(0);

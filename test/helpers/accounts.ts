@@ -195,13 +195,19 @@ export async function auditRows(
   return server.runtime.dataSource.query('SELECT * FROM audit_log WHERE tenant_id = $1 ORDER BY id', [tenantId]);
 }
 
-/** Platform staff with `role`: a signed-up account given the platform role (there is no operation to grant one). */
+/** A member of the platform staff, with the Authorization header of their session. */
+export type Staff = SignedUp & { headers: Record<string, string> };
+
+/**
+ * Platform staff with `role`: a signed-up account given the platform role in the database (there is
+ * no operation to grant one). The default name is unique, so lists by person tell them apart.
+ */
 export async function platformStaff(
   server: TestServer,
   role: 'platform_admin' | 'support_agent' | 'sales_rep',
   overrides: { name?: string } = {},
-): Promise<SignedUp & { headers: Record<string, string> }> {
-  const user = await signUp(server, { name: overrides.name ?? `A ${role.replace('_', ' ')}` });
+): Promise<Staff> {
+  const user = await signUp(server, { name: overrides.name ?? `Staff ${role} ${uuidv7().slice(-6)}` });
   await server.runtime.dataSource.query('UPDATE users SET platform_role = $1 WHERE id = $2', [role, user.userId]);
   return { ...user, headers: bearer(user.accessToken) };
 }

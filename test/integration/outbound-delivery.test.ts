@@ -78,7 +78,10 @@ describe('outbound e-mail through SMTP is sent after commit', () => {
     const [queued] = await messagesTo(to);
     expect(queued).to.include({ status: 'queued', transport: 'smtp', attempts: 0, sent_at: null });
     expect(await outboxRows(queued.id)).to.deep.equal([{ queue: 'jobs', topic: 'outbound_message.send' }]);
-    expect(transport.sent.filter((m) => m.to === to), 'nothing leaves before the worker delivers').to.deep.equal([]);
+    expect(
+      transport.sent.filter((m) => m.to === to),
+      'nothing leaves before the worker delivers',
+    ).to.deep.equal([]);
 
     const delivery = { aggregateType: 'outbound_message', aggregateId: queued.id } as never;
     const services = { outbound } as never;

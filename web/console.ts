@@ -109,7 +109,7 @@ const EMAIL_TOKEN_MAX = 512;
 const INCOMPLETE_LINK = 'This link is incomplete; open the whole link from the e-mail.';
 const TOO_MANY_ATTEMPTS = 'Too many attempts; wait a minute.';
 /** The pages the platform links to from outside (the device flow, the e-mails). */
-const LINKED_PAGES = new Set(['device', 'verify-email', 'reset-password']);
+const LINKED_PAGES = new Set(['device', 'verify-email', 'reset-password', 'register']);
 
 export function buildConsoleRouter(theme: ThemeEngine, options: { formLimitBytes: number; publicBaseUrl: string }): Router {
   const router = new Router({ prefix: '/console' });
@@ -340,6 +340,56 @@ export function buildConsoleRouter(theme: ThemeEngine, options: { formLimitBytes
       error: res.status === 429 ? TOO_MANY_ATTEMPTS : broken.length ? 'The password breaks these rules:' : problemText(res),
       broken,
     });
+  });
+
+  // The e-mailed link of a sales team's store invitation: a sign-up form that spends the invitation
+  // (POST /auth/register with invitationToken), signs the new owner in and creates their first
+  // store (POST /organization/stores), which links it to the sales lead.
+  router.get('/register', async (ctx) => {
+    const token = queryParam(ctx, 'invitation_token', EMAIL_TOKEN_MAX);
+    if (!token) ctx.status = 400;
+    await page(ctx, 'register', 'Open your store', { token, error: token ? undefined : INCOMPLETE_LINK });
+  });
+
+  router.post('/register', async (ctx) => {
+    const body = await form(ctx);
+    const token = (body.get('invitation_token') ?? '').slice(0, EMAIL_TOKEN_MAX);
+    const fields = {
+      name: body.get('name') ?? '',
+      company: body.get('company') ?? '',
+      email: body.get('email') ?? '',
+      store: body.get('store') ?? '',
+    };
+    const again = (status: number, error: string, broken: string[] = []): Promise<void> => {
+      ctx.status = status;
+      return page(ctx, 'register', 'Open your store', { ...fields, token, error, broken });
+    };
+    if (!token) return again(400, INCOMPLETE_LINK);
+    const password = body.get('password') ?? '';
+    if (password !== (body.get('password_repeat') ?? '')) return again(400, 'The two passwords differ; type the same password twice.');
+    const api = apiClientFor(ctx);
+    const res = await api.request('POST', '/auth/register', {
+      body: { email: fields.email, password, name: fields.name, companyName: fields.company, invitationToken: token },
+    });
+    if (!res.ok) {
+      if (res.json?.code === 'invitation_invalid')
+        return again(400, 'This invitation is invalid, already used or expired; ask your contact for a new one.');
+      if (res.status === 429) return again(429, TOO_MANY_ATTEMPTS);
+      const broken =
+        res.json?.code === 'validation_failed' && Array.isArray(res.json.errors)
+          ? res.json.errors.map((e: { message: string }) => e.message)
+          : [];
+      return again(res.status === 409 ? 409 : 400, broken.length ? 'Please correct these:' : problemText(res), broken);
+    }
+    setTokens(ctx, res.json);
+    const created = await api
+      .withHeaders({ Authorization: `Bearer ${res.json.accessToken as string}` })
+      .request('POST', '/organization/stores', { body: { name: fields.store.trim() || fields.company } });
+    if (!created.ok)
+      return ctx.redirect(
+        `/console?flash=${encodeURIComponent('Your account is ready; creating the store failed, create it from the API.')}`,
+      );
+    ctx.redirect(`/console/stores/${created.json.id as string}/zero-results?flash=${encodeURIComponent('Your store is ready.')}`);
   });
 
   router.post('/pick', async (ctx) => {

@@ -89,6 +89,7 @@ export function buildWeb(deps: WebDeps): { middleware: Koa.Middleware; routers: 
     ['/device', '/console/device'],
     ['/verify-email', '/console/verify-email'],
     ['/reset-password', '/console/reset-password'],
+    ['/register', '/console/register'],
   ] as const) {
     root.get(from, (ctx) => {
       ctx.set('Cache-Control', 'no-store');

@@ -35,6 +35,14 @@ export const RegisterDto = typedDto(
     name: t.string(personName().description('Name of the person registering (the owner).')).required(),
     companyName: t.string(Joi.string().trim().min(1).max(200).description('Name of the merchant tenant that is created.')).required(),
     locale: t.string(languageTag()),
+    invitationToken: t.string(
+      Joi.string()
+        .min(16)
+        .max(512)
+        .description(
+          "The token of a store invitation sent by the platform's sales team (its e-mailed link carries it): spent by this registration, and the tenant's first store is then linked to the sales lead. Unknown, used or expired: 400 invitation_invalid, and nothing is registered.",
+        ),
+    ),
   }),
 );
 

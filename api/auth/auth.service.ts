@@ -14,6 +14,7 @@ import { inTransaction, servicesOf, type RequestContext } from '../../storage/re
 import { commonPasswordCount, hashPassword, PASSWORD_RULES, verifyPassword } from './passwords';
 import { openSession, revokeSession, rotateRefreshToken, type TokenPair } from './sessions';
 import { sha256 } from './secrets';
+import { acceptStoreInvitation } from '../crm/lead-invitations';
 import { sendVerificationEmail } from './email-tokens.service';
 import { actingAs, assertPasswordRules, clientIp, findUserByEmail, hitLimit, limitKey, userSummary, type UserSummary } from './accounts';
 import { createTwoFactorChallenge } from './two-factor.service';
@@ -75,7 +76,8 @@ export function registrationOptions(ctx: RequestContext) {
 // Registration
 
 /** A partner's body; a merchant's is the same without website. */
-export type RegisterInput = InputOf<typeof RegisterPartnerDto>;
+/** A merchant's or a partner's registration (only a merchant's carries an invitation token). */
+export type RegisterInput = InputOf<typeof RegisterPartnerDto> & { invitationToken?: string };
 
 function emailTaken(): ConflictError {
   return authError('email_taken', 'An account with this e-mail address already exists; sign in or reset the password.', [
@@ -121,6 +123,7 @@ export async function register(ctx: RequestContext, input: RegisterInput, kind: 
       // Checked here so the usual case does not fail a query; the unique index still decides races.
       if (await findUserByEmail(tx, user.email)) throw emailTaken();
       await tx.manager.insert(User, user);
+      if (input.invitationToken) await acceptStoreInvitation(self, input.invitationToken, tenant.id);
       await recordAudit(self, {
         action: 'user.register',
         resourceType: 'user',

@@ -24,6 +24,10 @@ export const CRM_ERRORS = defineErrorCodes('crm', {
     description: 'The lead is already linked to another store (unlink it first), or has a store so an invitation makes no sense.',
   },
   store_linked_to_other_lead: { status: 409, description: 'The store is already linked to another lead.' },
+  invitation_invalid: {
+    status: 400,
+    description: 'The store invitation token given at registration is unknown, already used or expired, or its lead already has a store.',
+  },
   lead_contact_email_missing: { status: 409, description: 'The lead has no contact e-mail address to send to; set contactEmail first.' },
 });
 

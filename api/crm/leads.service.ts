@@ -79,7 +79,7 @@ export type CreateLeadInput = InputOf<typeof CreateLeadDto>;
 /** Inserts a NEW lead with its creation stage change and audit entry (inside the caller's transaction). */
 export async function insertLead(
   tx: RequestContext,
-  fields: Omit<Lead, 'id' | 'stage' | 'storeId' | 'lostReason' | 'stageChangedAt' | 'createdAt' | 'updatedAt'>,
+  fields: Omit<Lead, 'id' | 'stage' | 'storeId' | 'invitedTenantId' | 'lostReason' | 'stageChangedAt' | 'createdAt' | 'updatedAt'>,
 ): Promise<Lead> {
   const now = new Date();
   const lead: Lead = {
@@ -87,6 +87,7 @@ export async function insertLead(
     id: uuidv7(),
     stage: 'NEW',
     storeId: null,
+    invitedTenantId: null,
     lostReason: null,
     stageChangedAt: now,
     createdAt: now,

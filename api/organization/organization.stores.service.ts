@@ -21,6 +21,7 @@ import { enqueueOutbox } from '../../storage/outbox';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { requireStore, requireTenantUser, TENANT_ADMINS } from '../../domain/store-access';
+import { linkInvitedLead } from '../crm/lead-invitations';
 import { loadTenant } from './organization.service';
 import { freeSlug, slugProblem, slugTaken } from './organization.slugs';
 import { organizationError } from './organization.errors';
@@ -98,6 +99,8 @@ async function insertStore(
   await tx.manager.insert(Store, store);
   const view = storeView(await stores.getOneBy({ id: store.id }));
   await recordAudit(tx, { action: 'store.create', resourceType: 'store', resourceId: view.id, after: view });
+  // A tenant that registered through a sales lead's store invitation: its first store is that lead's.
+  await linkInvitedLead(tx, tx.tenantId!, view.id);
   return view;
 }
 

@@ -42,6 +42,8 @@ export class Lead {
   @Column('timestamptz', { name: 'next_follow_up_at', nullable: true }) nextFollowUpAt!: Date | null;
   @Column('text', { nullable: true }) notes!: string | null;
   @Column('uuid', { name: 'store_id', nullable: true }) storeId!: string | null;
+  /** The tenant that registered with the lead's store invitation; its first store is linked to the lead. */
+  @Column('uuid', { name: 'invited_tenant_id', nullable: true }) invitedTenantId!: string | null;
   @Column('text', { name: 'lost_reason', nullable: true }) lostReason!: string | null;
   @Column('timestamptz', { name: 'stage_changed_at', default: () => 'now()' }) stageChangedAt!: Date;
   @Column('timestamptz', { name: 'created_at', default: () => 'now()' }) createdAt!: Date;

@@ -28,6 +28,7 @@ import { NotificationsOutboundDelivery1795000002250 } from './1795000002250-noti
 import { Crm1795000002300 } from './1795000002300-crm';
 import { OnboardingHandoffs1795000002400 } from './1795000002400-onboarding-handoffs';
 import { SupportDesk1795000002500 } from './1795000002500-support-desk';
+import { LeadInvitations1795000002600 } from './1795000002600-lead-invitations';
 
 export const migrations = [
   Outbox1795000000000,
@@ -59,4 +60,5 @@ export const migrations = [
   Crm1795000002300,
   OnboardingHandoffs1795000002400,
   SupportDesk1795000002500,
+  LeadInvitations1795000002600,
 ];

@@ -35,10 +35,11 @@ describe('auth: sign-up', () => {
       expect(res.json.open).to.equal(true);
       expect(res.json.passwordRules).to.equal('/api/v1/auth/password-rules');
       const byName = Object.fromEntries((res.json.fields as Array<{ name: string }>).map((f) => [f.name, f]));
-      expect(Object.keys(byName)).to.have.members(['email', 'password', 'name', 'companyName', 'locale']);
+      expect(Object.keys(byName)).to.have.members(['email', 'password', 'name', 'companyName', 'locale', 'invitationToken']);
       expect(byName.email).to.include({ required: true, type: 'email' });
       expect(byName.password).to.include({ required: true, type: 'password' });
       expect(byName.locale).to.include({ required: false });
+      expect(byName.invitationToken).to.include({ required: false });
       expect((res.json.partnerFields as Array<{ name: string }>).map((f) => f.name)).to.include('website');
     });
 

@@ -27,44 +27,9 @@ import {
 } from '../helpers/accounts';
 import { apiKey, merchant } from '../helpers/fixtures';
 import { uuidv7 } from '../../storage/ids';
+import { FORM, web, type PageResponse } from '../helpers/web-page';
 
-const FORM = 'application/x-www-form-urlencoded';
 const EVIL = 'http://evil.example';
-
-interface PageResponse {
-  status: number;
-  text: string;
-  location: string | null;
-  headers: Headers;
-  cookies: Record<string, string>;
-}
-
-/** A form post or page load as a browser would send it, without following redirects; cookies set are returned by name. */
-async function web(
-  server: TestServer,
-  method: 'GET' | 'POST',
-  path: string,
-  options: { form?: Record<string, string>; headers?: Record<string, string>; cookies?: Record<string, string> } = {},
-): Promise<PageResponse> {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.cookies && Object.keys(options.cookies).length)
-    headers.Cookie = Object.entries(options.cookies)
-      .map(([k, v]) => `${k}=${v}`)
-      .join('; ');
-  let body: string | undefined;
-  if (options.form) {
-    body = new URLSearchParams(options.form).toString();
-    headers['Content-Type'] = FORM;
-  }
-  const res = await fetch(`${server.baseUrl}${path}`, { method, headers, body, redirect: 'manual' });
-  const cookies: Record<string, string> = {};
-  for (const line of res.headers.getSetCookie()) {
-    const [pair] = line.split(';');
-    const eq = pair!.indexOf('=');
-    cookies[pair!.slice(0, eq)] = pair!.slice(eq + 1);
-  }
-  return { status: res.status, text: await res.text(), location: res.headers.get('location'), headers: res.headers, cookies };
-}
 
 /** Signs in to the console with e-mail and password (from the server's own origin); answers its two cookies. */
 async function consoleSignIn(server: TestServer, email: string, password = GOOD_PASSWORD): Promise<Record<string, string>> {

@@ -9,11 +9,14 @@ import { COMMON_ERRORS, type ErrorCodeRow, type ErrorRegistry } from '../lib/err
 import { DOMAIN_ERRORS } from '../domain/domain.errors';
 import { HTTP_ERRORS } from './http/http.errors';
 import { API_KEYS_ERRORS } from './api-keys/api-keys.errors';
+import { APP_STORE_ERRORS } from './app-store/app-store.errors';
 import { AUDIT_LOG_ERRORS } from './audit-log/audit-log.errors';
 import { AUTH_ERRORS } from './auth/auth.errors';
+import { BILLING_ERRORS } from './billing/billing.errors';
 import { BRANDS_ERRORS } from './brands/brands.errors';
 import { BUNDLES_ERRORS } from './bundles/bundles.errors';
 import { CATEGORIES_ERRORS } from './categories/categories.errors';
+import { CHECKOUT_ERRORS } from './checkout/checkout.errors';
 import { COLLECTIONS_ERRORS } from './collections/collections.errors';
 import { CONTENT_ERRORS } from './content/content.errors';
 import { CRM_ERRORS } from './crm/crm.errors';
@@ -23,6 +26,8 @@ import { JOBS_ERRORS } from './jobs/jobs.errors';
 import { HANDOFFS_ERRORS } from './onboarding-handoffs/handoffs.errors';
 import { ORDERS_ERRORS } from './orders/orders.errors';
 import { ORGANIZATION_ERRORS } from './organization/organization.errors';
+import { PAYMENTS_ERRORS } from './payments/payments.errors';
+import { IDEMPOTENCY_ERRORS } from '../storage/idempotency.errors';
 import { PRICING_ERRORS } from './pricing/pricing.errors';
 import { PRODUCT_BULK_EDITS_ERRORS } from './product-bulk-edits/product-bulk-edits.errors';
 import { PRODUCT_RELATIONS_ERRORS } from './product-relations/product-relations.errors';
@@ -33,6 +38,7 @@ import { SEARCH_SYNONYMS_ERRORS } from './search-synonyms/search-synonyms.errors
 import { SHIPPING_RATES_ERRORS } from './shipping-rates/shipping-rates.errors';
 import { SPONSORED_LISTINGS_ERRORS } from './sponsored-listings/sponsored-listings.errors';
 import { STOREFRONT_ERRORS } from './storefront/storefront.errors';
+import { STOREFRONT_CHECKOUT_ERRORS } from './storefront-checkout/storefront-checkout.errors';
 import { SUPPORT_ERRORS } from './support/support.errors';
 import { VISUAL_SEARCH_ERRORS } from './visual-search/visual-search.errors';
 import { WEBHOOKS_ERRORS } from './webhooks/webhooks.errors';
@@ -43,11 +49,14 @@ export const ERROR_REGISTRIES: readonly ErrorRegistry[] = [
   HTTP_ERRORS,
   DOMAIN_ERRORS,
   API_KEYS_ERRORS,
+  APP_STORE_ERRORS,
   AUDIT_LOG_ERRORS,
   AUTH_ERRORS,
+  BILLING_ERRORS,
   BRANDS_ERRORS,
   BUNDLES_ERRORS,
   CATEGORIES_ERRORS,
+  CHECKOUT_ERRORS,
   COLLECTIONS_ERRORS,
   CONTENT_ERRORS,
   CRM_ERRORS,
@@ -57,6 +66,8 @@ export const ERROR_REGISTRIES: readonly ErrorRegistry[] = [
   HANDOFFS_ERRORS,
   ORDERS_ERRORS,
   ORGANIZATION_ERRORS,
+  PAYMENTS_ERRORS,
+  IDEMPOTENCY_ERRORS,
   PRICING_ERRORS,
   PRODUCT_BULK_EDITS_ERRORS,
   PRODUCT_RELATIONS_ERRORS,
@@ -67,6 +78,7 @@ export const ERROR_REGISTRIES: readonly ErrorRegistry[] = [
   SHIPPING_RATES_ERRORS,
   SPONSORED_LISTINGS_ERRORS,
   STOREFRONT_ERRORS,
+  STOREFRONT_CHECKOUT_ERRORS,
   SUPPORT_ERRORS,
   VISUAL_SEARCH_ERRORS,
   WEBHOOKS_ERRORS,

@@ -120,6 +120,20 @@ export interface Config {
   renderBudgets: RenderBudgetConfig;
   /** The support desk (docs/support.md, "SLA"). */
   support: SupportConfig;
+  /**
+   * Payments (docs/payments.md): whether the built-in payment simulator may answer for the providers
+   * (PAYMENT_SIMULATOR_ALLOWED; default true outside production, false in production).
+   */
+  payments: { simulatorAllowed: boolean };
+  /** Billing (docs/billing.md, "Dunning"): dunning step delays and the jobs worker's pass interval. */
+  billing: { dunningGraceAfterMs: number; dunningSuspendAfterMs: number; dunningIntervalMs: number };
+  /**
+   * Wallet domain verification (docs/checkout.md, "Domain association"): where the association file
+   * of a domain is fetched (`{domain}` replaced; https on port 443 outside tests) and the addresses
+   * that fetch may reach although not public. Neither comes from the environment: only tests change
+   * them (a local HTTP server).
+   */
+  wallets: { verifyBaseUrl: string; allowAddresses: string[] };
 }
 
 /** SLA targets of one ticket priority, in hours from the ticket's creation. */
@@ -376,6 +390,22 @@ const VARIABLES: Record<string, VariableSpec> = {
     ),
     fix: 'set section budgets as type:key=value[,key=value][;type:...] with keys ms, ops, bytes, e.g. featured-products:bytes=2000;search-results:ms=500',
   },
+  BILLING_DUNNING_GRACE_AFTER_MS: {
+    schema: millis(1, 31_536_000_000).default(259_200_000),
+    fix: 'set milliseconds between 1 and 31536000000 (default 259200000, 3 days): from a dunning reminder to the grace step',
+  },
+  BILLING_DUNNING_SUSPEND_AFTER_MS: {
+    schema: millis(1, 31_536_000_000).default(604_800_000),
+    fix: 'set milliseconds between 1 and 31536000000 (default 604800000, 7 days): from the grace step to suspending the tenant',
+  },
+  BILLING_DUNNING_INTERVAL_MS: {
+    schema: millis(100, 3_600_000).default(60_000),
+    fix: 'set milliseconds between 100 and 3600000 (default 60000): pause between passes of the dunning scheduler',
+  },
+  PAYMENT_SIMULATOR_ALLOWED: {
+    schema: Joi.boolean(),
+    fix: 'set true or false (default: true outside production, false in production): whether the built-in payment simulator answers for iyzico, stripe and adyen',
+  },
   SUPPORT_SLA_URGENT: {
     schema: Joi.string()
       .pattern(/^\d{1,4},\d{1,4}$/)
@@ -577,6 +607,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     bulkEdits: { syncMax: values.BULK_SYNC_MAX as number },
     support: { sla: supportSla },
+    wallets: { verifyBaseUrl: 'https://{domain}', allowAddresses: [] },
+    payments: { simulatorAllowed: (values.PAYMENT_SIMULATOR_ALLOWED as boolean | undefined) ?? nodeEnv !== 'production' },
+    billing: {
+      dunningGraceAfterMs: values.BILLING_DUNNING_GRACE_AFTER_MS as number,
+      dunningSuspendAfterMs: values.BILLING_DUNNING_SUSPEND_AFTER_MS as number,
+      dunningIntervalMs: values.BILLING_DUNNING_INTERVAL_MS as number,
+    },
     renderBudgets: {
       defaults: {
         ms: values.RENDER_BUDGET_MS as number,

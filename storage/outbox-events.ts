@@ -17,7 +17,8 @@
  *   content_post, pricing_rule (<aggregate>.created|updated|deleted); flash_sale_campaign
  *   (flash_sale_campaign.created|updated|archived).
  * - vision: product (product.image_changed, visual_search.index_requested).
- * - jobs: product_bulk_edit (product_bulk_edit.run); outbound_message (outbound_message.send).
+ * - jobs: product_bulk_edit (product_bulk_edit.run); outbound_message (outbound_message.send);
+ *   provider_callback (provider_callback.send).
  * - webhooks: webhook_event (one topic of WEBHOOK_TOPICS).
  * - import: transfer_job (product_import.queued). export: transfer_job (product_export.queued).
  */
@@ -99,7 +100,9 @@ export type VisionEvent =
 export type JobsEvent =
   | Event<'jobs', 'product_bulk_edit', 'product_bulk_edit.run'>
   /** An e-mail recorded `queued` by the outbound port: handed to SMTP once its transaction committed. */
-  | Event<'jobs', 'outbound_message', 'outbound_message.send'>;
+  | Event<'jobs', 'outbound_message', 'outbound_message.send'>
+  /** A signed payment-simulator callback (api/payments/providers/callback-delivery.ts), POSTed after its commit with retries. */
+  | Event<'jobs', 'provider_callback', 'provider_callback.send'>;
 
 // --------------------------------------------------------------------------------------- webhooks
 

@@ -8,7 +8,8 @@ import rawBody from 'raw-body';
 import { ApiError, apiClientFor, type ApiClient, type Json } from './api-client';
 import { PageNotFound, type PageContext, type SectionLoader, type SectionRef, type ThemeEngine } from './theme-engine';
 import { SORTS, activeFilterCount, apiQuery, facetView, pagination, searchState, stateUrl } from './search-state';
-import { STOREFRONT_CSP } from './page-security';
+import { STOREFRONT_CSP, pageHeaders } from './page-security';
+import { addCheckoutRoutes } from './checkout';
 import { ownUrlAsPath } from './own-url';
 import { isUuid } from '../storage/ids';
 
@@ -149,7 +150,10 @@ async function storeExists(ctx: Koa.Context, storeId: string): Promise<boolean> 
   return true;
 }
 
-export function buildStorefrontRouter(theme: ThemeEngine, options: { uploadMaxBytes: number }): Router {
+export function buildStorefrontRouter(
+  theme: ThemeEngine,
+  options: { uploadMaxBytes: number; appSecret?: string; formLimitBytes?: number },
+): Router {
   const router = new Router();
 
   function context(ctx: Koa.Context, page: Record<string, unknown> = {}): { page: PageContext; api: ApiClient } {
@@ -199,8 +203,9 @@ export function buildStorefrontRouter(theme: ThemeEngine, options: { uploadMaxBy
   }
 
   router.param('storeId', async (id, ctx, next) => {
-    // Every answer under /shop/<storeId>, the 404 pages included.
-    ctx.set('Content-Security-Policy', STOREFRONT_CSP);
+    // Every answer under /shop/<storeId>, the 404 pages included; Referrer-Policy same-origin so the
+    // cart and checkout forms post with their Origin (web/page-security.ts).
+    pageHeaders(ctx, STOREFRONT_CSP);
     if (!isUuid(id) || !(await storeExists(ctx, id))) {
       ctx.status = 404;
       ctx.type = 'text/html; charset=utf-8';
@@ -277,6 +282,13 @@ export function buildStorefrontRouter(theme: ThemeEngine, options: { uploadMaxBy
     }
     await render(ctx, 'photo', 'Search by photo', { photo_results: res.json.items, searched: true });
   });
+  if (options.appSecret)
+    addCheckoutRoutes(router, {
+      appSecret: options.appSecret,
+      publicBaseUrl: theme.publicBaseUrl,
+      formLimitBytes: options.formLimitBytes ?? 64 * 1024,
+      render: (ctx, template, title, page) => render(ctx, template, title, page),
+    });
   router.get('/shop/:storeId/{*rest}', (ctx) => notFound(ctx));
   return router;
 }

@@ -26,7 +26,7 @@ const ASSET_TYPES: Record<string, string> = {
 };
 
 export interface WebDeps {
-  config: Pick<Config, 'renderBudgets' | 'vision' | 'bodyLimitFormBytes' | 'publicBaseUrl'>;
+  config: Pick<Config, 'renderBudgets' | 'vision' | 'bodyLimitFormBytes' | 'publicBaseUrl'> & Partial<Pick<Config, 'appSecret'>>;
   logger: Logger;
 }
 
@@ -102,7 +102,11 @@ export function buildWeb(deps: WebDeps): { middleware: Koa.Middleware; routers: 
     ctx.redirect(/^[0-9a-f-]{36}$/i.test(store) ? `/shop/${store}` : '/');
   });
 
-  const storefront = buildStorefrontRouter(theme, { uploadMaxBytes: deps.config.vision.uploadMaxBytes });
+  const storefront = buildStorefrontRouter(theme, {
+    uploadMaxBytes: deps.config.vision.uploadMaxBytes,
+    appSecret: deps.config.appSecret,
+    formLimitBytes: deps.config.bodyLimitFormBytes,
+  });
   const consoleRouter = buildConsoleRouter(theme, {
     formLimitBytes: deps.config.bodyLimitFormBytes,
     publicBaseUrl: deps.config.publicBaseUrl,

@@ -14,6 +14,7 @@ import { ApiKey, Session, Tenant, User } from '../../storage/entities';
 import { verifyAccessToken } from './access-tokens';
 import { constantTimeEqual, sha256 } from './secrets';
 import { authError } from './auth.errors';
+import { countApiCall, refuseSuspendedWrite } from '../billing/suspension';
 
 export const API_KEY_PREFIX = 'sk_';
 
@@ -41,7 +42,14 @@ export class PlatformAuthenticator implements Authenticator {
   async authenticate(ctx: Koa.Context, requirement: Exclude<AuthRequirement, 'public'>, route: RouteDef): Promise<Authenticated> {
     const presented = credentials(ctx);
     if (!presented) throw new UnauthorizedError();
-    return presented.kind === 'api_key' ? this.apiKey(presented.value, requirement, route) : this.user(presented.value, requirement, route);
+    const authenticated =
+      presented.kind === 'api_key'
+        ? await this.apiKey(presented.value, requirement, route)
+        : await this.user(presented.value, requirement, route);
+    // A suspended tenant's merchant writes are refused (docs/billing.md, "Suspension").
+    if (requirement === 'merchant' || requirement === 'merchant_or_platform')
+      await refuseSuspendedWrite(this.dataSource, authenticated.tenantId, route);
+    return authenticated;
   }
 
   private async user(token: string, requirement: Exclude<AuthRequirement, 'public'>, route: RouteDef): Promise<Authenticated> {
@@ -97,6 +105,7 @@ export class PlatformAuthenticator implements Authenticator {
       throw authError('insufficient_scope', `The API key lacks the scope ${needed}.`);
     }
     void this.dataSource.manager.update(ApiKey, { id: key.id }, { lastUsedAt: new Date() }).catch(() => undefined);
+    countApiCall(this.dataSource, key.tenantId); // the usage's apiCalls (docs/billing.md, "Usage")
     return { actor: { type: 'api_key', id: key.id, storeId: key.storeId, scopes: key.scopes }, tenantId: key.tenantId };
   }
 }

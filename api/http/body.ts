@@ -63,6 +63,8 @@ export async function readDeclaredBody(ctx: Koa.Context, contentType: BodyConten
     if (!hasBody(ctx)) return undefined;
     if (!isJsonMediaType(type)) throw new UnsupportedMediaTypeError(type, ['application/json']);
     const raw = await readText(ctx, limits.jsonBytes);
+    // Kept as received for signatures over the raw body (rawBodyOf in api/http/route.ts).
+    (ctx.state as { rawBody?: Buffer }).rawBody = Buffer.from(raw, 'utf8');
     if (raw.trim() === '') return undefined;
     try {
       return JSON.parse(raw) as unknown;
@@ -70,6 +72,19 @@ export async function readDeclaredBody(ctx: Koa.Context, contentType: BodyConten
       throw httpError('invalid_json', 'The request body is not valid JSON.');
     }
   }
+  if (contentType === 'application/x-www-form-urlencoded') {
+    // An HTML form post: flat fields, each once (a repeated field is refused by the DTO as an array).
+    if (!hasBody(ctx)) return undefined;
+    if (type !== 'application/x-www-form-urlencoded') throw new UnsupportedMediaTypeError(type, ['application/x-www-form-urlencoded']);
+    const raw = await readText(ctx, limits.jsonBytes);
+    const fields: Record<string, string | string[]> = {};
+    for (const [key, value] of new URLSearchParams(raw)) {
+      const seen = fields[key];
+      fields[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+    }
+    return fields;
+  }
+  if (contentType !== 'text/csv') throw new Error(`${contentType} is not a request body type.`);
   if (!hasBody(ctx)) return undefined;
   if (type !== 'text/csv' && type !== 'application/csv') throw new UnsupportedMediaTypeError(type, ['text/csv']);
   return readText(ctx, limits.csvBytes);

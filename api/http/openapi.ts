@@ -127,10 +127,25 @@ function operationFor(route: RouteDef, renames: Map<string, string>): Json {
     parameters.push(parameter);
   }
 
+  if (route.idempotencyKey)
+    parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+      description:
+        'Optional. Retrying with the same key and the same body answers the stored result of the first request (kept 24 hours, per tenant) without doing the work again; the same key with another body answers 409 `idempotency_key_reused`. 1 to 255 printable ASCII characters, else 400 `idempotency_key_invalid`.',
+    });
+
   const implemented = route.handler !== undefined;
   const responses: Json = {};
   if (route.status === 204) {
     responses['204'] = { description: 'Done; no content.' };
+  } else if (route.status === 303) {
+    responses['303'] = {
+      description: 'See Other: the browser is sent on to the address in Location.',
+      headers: { Location: { schema: { type: 'string' } } },
+    };
   } else if (route.response) {
     responses[String(route.status)] = { description: 'Success.', content: bodyContent(route.response) };
   } else {

@@ -26,7 +26,11 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  */
 export type AuthRequirement = 'public' | 'user' | 'merchant' | 'partner' | 'platform' | 'merchant_or_platform';
 
-export type BodyContentType = 'application/json' | 'text/csv';
+/**
+ * `text/html`: a response only (htmlDocument: a page served with the page security headers).
+ * `application/x-www-form-urlencoded`: a request only (formDto: an HTML form post).
+ */
+export type BodyContentType = 'application/json' | 'text/csv' | 'text/html' | 'application/x-www-form-urlencoded';
 
 /** A named request or response schema: one joi schema per DTO, also a component of the OpenAPI document. */
 export interface NamedSchema {
@@ -104,6 +108,12 @@ export interface RouteDef {
    * schema is then only the OpenAPI description (the handler checks the content).
    */
   streamBody?: boolean;
+  /**
+   * The operation takes an optional `Idempotency-Key` header (1 to 255 printable ASCII characters, 400
+   * `idempotency_key_invalid` otherwise): the handler reads it with idempotencyKeyOf(request) and passes
+   * it to storage/idempotency.ts idempotent(). The OpenAPI document lists the header parameter.
+   */
+  idempotencyKey?: boolean;
 }
 
 export interface RouteUpload {
@@ -148,6 +158,43 @@ export function pendingDto(name: string, contentType: BodyContentType = 'applica
 /** A CSV document (request or response) with a header row. */
 export function csvDocument(name: string, description: string): NamedSchema {
   return { name, schema: Joi.string().description(description).meta(CSV_CELLS_CHECKED), contentType: 'text/csv', pending: false };
+}
+
+/**
+ * An HTML page (a response): the handler returns the page as a string; the router answers it as
+ * `text/html; charset=utf-8` with the page security headers (Content-Security-Policy without inline
+ * code, Referrer-Policy same-origin: web/page-security.ts). Escape every value put into the page (lib
+ * html escaping, e.g. escapeHtml in api/payments/providers/html.ts).
+ */
+export function htmlDocument(name: string, description: string): NamedSchema {
+  return { name, schema: Joi.string().description(description), contentType: 'text/html', pending: false };
+}
+
+/** A request body sent by an HTML form (`application/x-www-form-urlencoded`), validated strictly like a JSON DTO. */
+export function formDto(name: string, schema: Joi.ObjectSchema): NamedSchema {
+  return { name, schema: schema.label(name), contentType: 'application/x-www-form-urlencoded', pending: false };
+}
+
+/**
+ * What a handler returns to answer `303 See Other` with `Location: location` instead of its row's
+ * status (a form post that sends the browser on, a page that redirects). Rows that do so say it in
+ * their description; the body is empty.
+ */
+export class SeeOther {
+  constructor(readonly location: string) {}
+}
+
+/** The validated `Idempotency-Key` header of a row with `idempotencyKey: true`; undefined when the request has none. */
+export function idempotencyKeyOf(request: Pick<RouteRequest, 'koa'>): string | undefined {
+  return (request.koa.state as { idempotencyKey?: string }).idempotencyKey;
+}
+
+/**
+ * The request body exactly as received (JSON rows): what a signature over the raw body is checked
+ * against (payment-provider callbacks). Empty when the request had no body.
+ */
+export function rawBodyOf(request: Pick<RouteRequest, 'koa'>): Buffer {
+  return (request.koa.state as { rawBody?: Buffer }).rawBody ?? Buffer.alloc(0);
 }
 
 /**

@@ -11,7 +11,8 @@ import { RawJson } from '../../lib/raw-json';
 import { readDeclaredBody, refuseUndeclaredBody, settleStreamedBody, streamDeclaredBody, type BodyLimits } from './body';
 import { isMultipart, readMultipart } from './multipart';
 import { MethodNotAllowedError, NotImplementedError, UnsupportedMediaTypeError } from '../../lib/errors';
-import type { RouteDef } from './route';
+import { SeeOther, type RouteDef } from './route';
+import { IDEMPOTENCY_KEY_PATTERN, idempotencyError } from '../../storage/idempotency';
 import { compileInput, normaliseQuery, validateParameters, validatePart } from './validation';
 import type { ContextServices, RequestContext } from '../../storage/request-context';
 import type { DataSource } from 'typeorm';
@@ -71,12 +72,32 @@ async function readInput(route: RouteDef, ctx: Koa.Context, deps: RouterDeps, co
         throw new UnsupportedMediaTypeError(ctx.get('Content-Type') || undefined, [declared, 'multipart/form-data']);
       throw error;
     });
-    const schema = raw === undefined && route.body.contentType === 'application/json' ? route.body.schema.required() : route.body.schema;
+    const schema =
+      raw === undefined && (declared === 'application/json' || declared === 'application/x-www-form-urlencoded')
+        ? route.body.schema.required()
+        : route.body.schema;
     body = validatePart('body', schema, raw);
   } else {
     await refuseUndeclaredBody(ctx, deps.bodyLimits);
   }
   return { params, query, body };
+}
+
+/**
+ * The page security headers of htmlDocument rows: the policy of the web pages (web/page-security.ts
+ * PAGE_CSP, which this layer may not import): nothing but this server's styles and scripts, no inline
+ * code, forms posting only here, no framing. Referrer-Policy same-origin so form posts carry Origin.
+ */
+const HTML_PAGE_CSP =
+  "default-src 'self'; img-src 'self' http: https: data:; style-src 'self'; script-src 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'; form-action 'self'";
+
+/** Checks the optional Idempotency-Key header of a row that takes one and keeps it for idempotencyKeyOf. */
+function readIdempotencyKey(ctx: Koa.Context): void {
+  const header = ctx.get('Idempotency-Key');
+  if (header === '') return;
+  if (!IDEMPOTENCY_KEY_PATTERN.test(header))
+    throw idempotencyError('idempotency_key_invalid', 'The Idempotency-Key header must be 1 to 255 printable ASCII characters.');
+  (ctx.state as { idempotencyKey?: string }).idempotencyKey = header;
 }
 
 function routeMiddleware(route: RouteDef, deps: RouterDeps): RouterMiddleware {
@@ -92,6 +113,7 @@ function routeMiddleware(route: RouteDef, deps: RouterDeps): RouterMiddleware {
       throw new NotImplementedError(operation);
     }
     const authenticated = await authenticateRequest(ctx, route);
+    if (route.idempotencyKey) readIdempotencyKey(ctx);
     const input = await readInput(route, ctx, deps, compiled);
     const context: RequestContext = {
       requestId: ctx.state.requestId as string,
@@ -113,7 +135,18 @@ function routeMiddleware(route: RouteDef, deps: RouterDeps): RouterMiddleware {
     if (checkResponse) assertResponseMatches(route, result);
     ctx.status = route.status;
     if (route.status === 204) return;
+    if (result instanceof SeeOther) {
+      ctx.status = 303;
+      ctx.set('Location', result.location);
+      ctx.set('Referrer-Policy', 'same-origin');
+      return;
+    }
     if (route.response?.contentType === 'text/csv') ctx.type = 'text/csv; charset=utf-8';
+    if (route.response?.contentType === 'text/html') {
+      ctx.set('Content-Security-Policy', HTML_PAGE_CSP);
+      ctx.set('Referrer-Policy', 'same-origin');
+      ctx.type = 'text/html; charset=utf-8';
+    }
     if (result instanceof RawJson) {
       ctx.type = 'application/json; charset=utf-8';
       ctx.body = result.json;

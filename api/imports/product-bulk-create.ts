@@ -32,6 +32,7 @@ import {
 } from '../../domain/product-rules';
 import { productState, type ProductParts } from '../products/products.view';
 import { emitProductEvents } from '../webhooks/product-events';
+import { assertWithinPlan } from '../billing/limits';
 
 export interface NewProduct {
   key: number;
@@ -131,6 +132,7 @@ export async function insertNewProducts(
   options: { final?: boolean } = {},
 ): Promise<void> {
   if (!built.length) return;
+  await assertWithinPlan(tx, 'products', built.length); // the plan's product limit (docs/billing.md, "Limits")
   const now = new Date();
   await bulkInsert(
     tx.manager,

@@ -60,7 +60,9 @@ export const OrderView = Joi.object({
   total: Joi.number()
     .min(0)
     .required()
-    .description('The subtotal rounded half up to 2 decimals (no shipping or tax is charged by this operation).'),
+    .description(
+      'The subtotal rounded half up to 2 decimals (no shipping or tax is charged by this operation); an order of the storefront checkout also carries its shipping charge: subtotal + shipping, rounded half up to 2 decimals.',
+    ),
   itemCount: Joi.number().integer().min(1).required().description('Sum of the quantities.'),
   shippingAddress: Joi.object({ city: Joi.string().required(), district: Joi.string().required() }).required(),
   items: Joi.array().items(OrderItemView).required(),

@@ -136,7 +136,15 @@ async function changeSalesCounts(
   );
 }
 
-export async function createOrder(ctx: RequestContext, input: CreateOrderInput): Promise<OrderViewBody> {
+/** What a caller other than POST /orders adds to an order (the storefront checkout). */
+export interface CreateOrderOptions {
+  /** A shipping charge (decimal text) carried in the order's total: total = subtotal + shipping, rounded half up to 2 decimals. */
+  shippingCharge?: string;
+  /** Price with these customer groups instead of the customer's tags (the storefront checkout: none, the shopper is not signed in). */
+  customerGroups?: readonly string[];
+}
+
+export async function createOrder(ctx: RequestContext, input: CreateOrderInput, options: CreateOrderOptions = {}): Promise<OrderViewBody> {
   return inTransaction(ctx, async (tx) => {
     const store = await requireStore(tx, await resolveStoreId(tx, input.storeId, 'body'), { forWrite: true });
     const customer = await tenantRepository(tx, Customer).findOneBy({ id: input.customerId.toLowerCase(), storeId: store.id });
@@ -195,7 +203,7 @@ export async function createOrder(ctx: RequestContext, input: CreateOrderInput):
       store.id,
       ordered.map(([id, line]) => ({ productId: byId.get(id)!.product_id, variantId: id, quantity: line.quantity })),
       now,
-      { customerGroups: customer.tags.map((t) => t.toLowerCase()) },
+      { customerGroups: options.customerGroups ?? customer.tags.map((t) => t.toLowerCase()) },
     );
     await recordFlashSaleSales(tx, cart.lines);
     const orderId = uuidv7();
@@ -224,7 +232,7 @@ export async function createOrder(ctx: RequestContext, input: CreateOrderInput):
         position,
       });
     });
-    const total = rescale(subtotal, SCALE, RESULT_DECIMALS);
+    const total = rescale(subtotal + (options.shippingCharge ? toUnits(options.shippingCharge) : 0n), SCALE, RESULT_DECIMALS);
     const order = tx.manager.create(Order, {
       id: orderId,
       tenantId: tx.tenantId!,

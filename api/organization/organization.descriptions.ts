@@ -4,7 +4,7 @@ export const members = 'Any member of the tenant; API keys cannot call it (403 a
 
 export const admins = 'Owners and admins of the tenant (staff 403 insufficient_role; API keys 403 api_key_not_allowed). Audited.';
 
-export const ONBOARDING_STATUS_DESCRIPTION = `${members} Computed from the data on every call. Steps whose platform area is not built yet (publishing a product, checkout settings) are reported as not done with available: false.`;
+export const ONBOARDING_STATUS_DESCRIPTION = `${members} Computed from the data on every call. checkout_configured is done once a store has saved checkout settings with at least one payment provider enabled (PUT /checkout-settings); the defaults alone do not count.`;
 
 export const CREATE_DEFAULT_STORE_DESCRIPTION = `${admins} Named after the tenant, with a free slug derived from the name and the tenant's currency and time zone; 409 default_store_exists when the tenant has a default store.`;
 

@@ -90,10 +90,19 @@ export interface OnboardingStep {
   reason?: string;
 }
 
-/** Said of the steps and readiness checks whose data the platform does not hold yet: never reported as done. */
-export const NOT_BUILT = {
-  checkout: 'Checkout settings are not available on this platform yet; this is reported as not done.',
-} as const;
+/**
+ * Whether a store (or, without one, any active store of the tenant) has saved checkout settings with at
+ * least one payment provider enabled (docs/checkout.md): the defaults alone do not count as configured.
+ */
+async function hasCheckoutConfigured(ctx: RequestContext, storeId?: string): Promise<boolean> {
+  const rows: unknown[] = await ctx.manager.query(
+    `SELECT 1 FROM checkout_settings c JOIN stores s ON s.id = c.store_id
+      WHERE s.tenant_id = $1 AND s.status = 'active' AND cardinality(c.enabled_providers) > 0 AND ($2::uuid IS NULL OR s.id = $2)
+      LIMIT 1`,
+    [ctx.tenantId, storeId ?? null],
+  );
+  return rows.length > 0;
+}
 
 /** Whether a store (or, without one, any active store of the tenant) has a published product. */
 async function hasPublishedProduct(ctx: RequestContext, storeId?: string): Promise<boolean> {
@@ -106,11 +115,7 @@ async function hasPublishedProduct(ctx: RequestContext, storeId?: string): Promi
   return rows.length > 0;
 }
 
-/**
- * Onboarding computed from the data, in the order a merchant goes through it. A step whose area is
- * not built yet (checkout settings) is `available: false` and never `done`, so `complete` stays
- * false until it can really be done.
- */
+/** Onboarding computed from the data, in the order a merchant goes through it. */
 export async function onboardingStatus(ctx: RequestContext) {
   requireTenantUser(ctx);
   return tenantOnboardingStatus(ctx);
@@ -122,10 +127,11 @@ export async function onboardingStatus(ctx: RequestContext) {
  * read by platform staff for the store's tenant).
  */
 export async function tenantOnboardingStatus(ctx: RequestContext) {
-  const [verified, storeExists, published, keyExists] = await Promise.all([
+  const [verified, storeExists, published, checkout, keyExists] = await Promise.all([
     ownerVerified(ctx),
     tenantRepository(ctx, Store).exists({ status: 'active' }),
     hasPublishedProduct(ctx),
+    hasCheckoutConfigured(ctx),
     tenantRepository(ctx, ApiKey)
       .count({ where: activeKeyWhere() })
       .then((n) => n > 0),
@@ -134,7 +140,7 @@ export async function tenantOnboardingStatus(ctx: RequestContext) {
     { key: 'account_verified', title: "Verify the owner's e-mail address", done: verified, available: true },
     { key: 'store_created', title: 'Create a store', done: storeExists, available: true },
     { key: 'product_published', title: 'Publish a product', done: published, available: true },
-    { key: 'checkout_configured', title: 'Configure checkout', done: false, available: false, reason: NOT_BUILT.checkout },
+    { key: 'checkout_configured', title: 'Configure checkout', done: checkout, available: true },
     { key: 'api_key_created', title: 'Create an API key for an integration', done: keyExists, available: true },
   ];
   const open = steps.filter((s) => !s.done);
@@ -194,7 +200,8 @@ export async function storeReadiness(ctx: RequestContext, storeId: string) {
   if (!tenant.country) gap('tenant_country', 'Set the country of the company (PATCH /organization/tenant).');
   if (!verified) gap('owner_email_verified', "Verify the owner's e-mail address.");
   if (!(await hasPublishedProduct(ctx, store.id))) gap('published_product', 'Publish a product (POST /products with status PUBLISHED).');
-  gap('checkout_configured', NOT_BUILT.checkout, false);
+  if (!(await hasCheckoutConfigured(ctx, store.id)))
+    gap('checkout_configured', 'Save checkout settings with at least one payment provider enabled (PUT /checkout-settings).');
   return { storeId: store.id, ready: missing.length === 0, missing };
 }
 

@@ -27,6 +27,7 @@ import { freeSlug, slugProblem, slugTaken } from './organization.slugs';
 import { organizationError } from './organization.errors';
 import type { CreateStoreDto, UpdateStoreDto } from './organization.schemas';
 import type { InputOf } from '../http/typed-schema';
+import { assertWithinPlan } from '../billing/limits';
 
 export interface StoreView {
   id: string;
@@ -110,6 +111,7 @@ export async function createStore(ctx: RequestContext, input: CreateStoreInput):
   requireTenantUser(ctx, TENANT_ADMINS);
   return storeWrite(ctx, async (tx) => {
     const tenant = await loadTenant(tx, { lock: true });
+    await assertWithinPlan(tx, 'stores'); // the plan's store limit (docs/billing.md, "Limits")
     if (input.slug !== undefined) await checkChosenSlug(tx, input.slug);
     const slug = input.slug ?? (await freeSlug(tx.manager, input.name));
     const hasDefault = await tenantRepository(tx, Store).exists({ isDefault: true });

@@ -40,6 +40,7 @@ import { loadParts, loadProduct, productState, productView, stableJson, type Pro
 import { productsError } from './products.errors';
 import type { CreateProductDto, ProductVariantInput, UpdateProductDto } from './products.schemas';
 import type { InputOf } from '../http/typed-schema';
+import { assertWithinPlan } from '../billing/limits';
 
 export type VariantInput = InputOf<typeof ProductVariantInput>;
 
@@ -306,6 +307,7 @@ export async function createProduct(ctx: RequestContext, input: CreateProductInp
     ctx,
     async (tx) => {
       const store = await requireStore(tx, input.storeId, { forWrite: true });
+      await assertWithinPlan(tx, 'products'); // the plan's product limit (docs/billing.md, "Limits")
       const { storeId: _storeId, ...fields } = input;
       const desired = await desiredProduct(tx, store, fields);
       await persist(tx, desired.parts, true);

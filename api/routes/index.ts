@@ -5,8 +5,10 @@
 import type { RouteDef } from '../http/route';
 import { importExtensionOperationIds, importRoutes } from '../imports/imports.routes';
 import { orderExtensionOperationIds, orderRoutes } from '../orders/orders.routes';
+import { paymentExtensionOperationIds } from '../payments/payments.routes';
 import { sandboxExtensionOperationIds, sandboxRoutes } from '../sandbox/sandbox.routes';
 import { searchSynonymExtensionOperationIds } from '../search-synonyms/search-synonyms.routes';
+import { storefrontCheckoutExtensionOperationIds } from '../storefront-checkout/storefront-checkout.routes';
 import { webhookExtensionOperationIds, webhookRoutes } from '../webhooks/webhooks.routes';
 import { accountRoutes } from './accounts';
 import { catalogRoutes } from './catalog';
@@ -28,5 +30,7 @@ export const extensionOperationIds: ReadonlySet<string> = new Set<string>([
   ...webhookExtensionOperationIds,
   ...orderExtensionOperationIds,
   ...sandboxExtensionOperationIds,
+  ...paymentExtensionOperationIds,
   ...searchSynonymExtensionOperationIds,
+  ...storefrontCheckoutExtensionOperationIds,
 ]);

@@ -19,6 +19,7 @@ import { notificationPreferencesRoutes } from '../notification-preferences/notif
 import { paymentsRoutes } from '../payments/payments.routes';
 import { savedReportsRoutes } from '../saved-reports/saved-reports.routes';
 import { storeIntegrationsRoutes } from '../store-integrations/store-integrations.routes';
+import { storefrontCheckoutRoutes } from '../storefront-checkout/storefront-checkout.routes';
 import { supportRoutes } from '../support/support.routes';
 import { walletsRoutes } from '../wallets/wallets.routes';
 
@@ -31,6 +32,7 @@ export const platformRoutes: RouteDef[] = [
   ...paymentsRoutes, // 6
   ...checkoutRoutes, // 4: checkout settings, storefront wallet checkout
   ...walletsRoutes, // 3
+  ...storefrontCheckoutRoutes, // 5 extensions: the storefront's cart and checkout
   ...storeIntegrationsRoutes, // 7
   ...clientErrorsRoutes, // 7
   ...supportRoutes, // 15: tickets and incidents

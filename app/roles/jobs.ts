@@ -20,7 +20,9 @@ import type { ContextServices } from '../../storage/request-context';
 import { runBulkEditJob } from '../../api/product-bulk-edits/product-bulk-edits.job';
 import { transferJobsHandler } from '../../api/imports/transfer-jobs.service';
 import { startPricingScheduler } from '../../api/pricing/reprice';
+import { startDunningScheduler } from '../../api/billing/dunning-scheduler';
 import { webhookEventsHandler, WebhookDispatcher } from '../../api/webhooks/dispatcher';
+import { deliverProviderCallback } from '../../api/payments/providers/callback-delivery';
 
 /** What a job handler may use. */
 export interface JobDeps {
@@ -43,6 +45,10 @@ export const jobHandlers: { [A in AggregateTypeOf<'jobs'>]: JobHandler<A> } = {
     if (!deps.services) throw new Error('the outbound_message job needs the process services');
     await deps.services.outbound.deliver(deps.dataSource, delivery.aggregateId);
   },
+  // A payment-simulator callback (api/payments/providers/callback-delivery.ts): POSTed signed; a failure is retried with backoff.
+  provider_callback: async (delivery, deps) => {
+    await deliverProviderCallback(deps.dataSource, deps.services, delivery.aggregateId);
+  },
 };
 
 /** The `jobs` queue consumer: dispatches each delivery to the handler of its aggregate type. */
@@ -54,6 +60,9 @@ export function createJobsHandler(deps: JobDeps): DeliveryHandler<'jobs'> {
         return;
       case 'outbound_message':
         await jobHandlers.outbound_message(delivery, deps);
+        return;
+      case 'provider_callback':
+        await jobHandlers.provider_callback(delivery, deps);
         return;
       default: {
         // Every aggregate type of the queue is handled above. A row of an older version with another
@@ -91,11 +100,14 @@ export async function startJobsRole(runtime: Runtime): Promise<RunningRole> {
   dispatcher.start();
   // Pricing windows (rules, flash sales) that open or close re-index their products on time: api/pricing/reprice.ts.
   const pricingScheduler = startPricingScheduler(runtime.dataSource, runtime.logger, runtime.config.pricingSchedulerIntervalMs);
+  // Dunning steps on their schedule and cancelled subscriptions ending: api/billing/dunning-scheduler.ts.
+  const dunningScheduler = startDunningScheduler(runtime.dataSource, runtime.logger, runtime.services);
   runtime.logger.info({ consumers: consumers.queues }, 'jobs worker started');
   return {
     name: 'jobs',
     stop: async () => {
       await pricingScheduler.stop();
+      await dunningScheduler.stop();
       await dispatcher.stop();
       await consumers.stop(runtime.config.shutdownTimeoutMs);
     },

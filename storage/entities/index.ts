@@ -45,6 +45,8 @@ import { FlashSaleCampaign, FlashSaleItem } from './flash-sale.entity';
 import { ShippingRate } from './shipping-rate.entity';
 import { ContentEntry } from './content-entry.entity';
 import { Lead, LeadActivity, LeadPlanRequest, LeadStageChange } from './lead.entity';
+import { AppListing, AppPurchase, StoreAppEntitlement } from './app-store.entity';
+import { CheckoutSettings, WalletConfig, WalletDomainVerification } from './checkout-settings.entity';
 
 export const entities = [
   OutboxMessage,
@@ -108,6 +110,12 @@ export const entities = [
   LeadStageChange,
   LeadActivity,
   LeadPlanRequest,
+  AppListing,
+  AppPurchase,
+  StoreAppEntitlement,
+  CheckoutSettings,
+  WalletConfig,
+  WalletDomainVerification,
 ];
 export {
   ApiKey,
@@ -171,4 +179,10 @@ export {
   LeadStageChange,
   LeadActivity,
   LeadPlanRequest,
+  AppListing,
+  AppPurchase,
+  StoreAppEntitlement,
+  CheckoutSettings,
+  WalletConfig,
+  WalletDomainVerification,
 };

@@ -29,6 +29,10 @@ import { Crm1795000002300 } from './1795000002300-crm';
 import { OnboardingHandoffs1795000002400 } from './1795000002400-onboarding-handoffs';
 import { SupportDesk1795000002500 } from './1795000002500-support-desk';
 import { LeadInvitations1795000002600 } from './1795000002600-lead-invitations';
+import { Payments1795000002700 } from './1795000002700-payments';
+import { Billing1795000002800 } from './1795000002800-billing';
+import { AppStoreCheckout1795000002900 } from './1795000002900-app-store-checkout';
+import { StorefrontCheckout1795000003000 } from './1795000003000-storefront-checkout';
 
 export const migrations = [
   Outbox1795000000000,
@@ -61,4 +65,8 @@ export const migrations = [
   OnboardingHandoffs1795000002400,
   SupportDesk1795000002500,
   LeadInvitations1795000002600,
+  Payments1795000002700,
+  Billing1795000002800,
+  AppStoreCheckout1795000002900,
+  StorefrontCheckout1795000003000,
 ];

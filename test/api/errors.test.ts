@@ -191,8 +191,8 @@ describe('error responses', () => {
       const res = await call(server, 'GET', '/api/v1/client-errors/stats?hours=24');
       expectProblem(res, 501, 'not_implemented');
       expect(res.json.detail).to.equal('GET /client-errors/stats is part of the specification but is not built yet.');
-      expectProblem(await call(server, 'GET', `/api/v1/app-store/listings?storeId=${STORE}&limit=201`), 400, 'validation_failed');
-      expectProblem(await call(server, 'GET', `/api/v1/app-store/listings?storeId=${STORE}&limit=200`), 501, 'not_implemented');
+      expectProblem(await call(server, 'GET', '/api/v1/client-errors?limit=201'), 400, 'validation_failed');
+      expectProblem(await call(server, 'GET', '/api/v1/client-errors?limit=200'), 501, 'not_implemented');
     });
   });
 

@@ -455,7 +455,7 @@ describe('organization', () => {
       expect(full.json.counts).to.deep.equal({ stores: 1, users: 2, apiKeys: 1 });
     });
 
-    it('GET /organization/onboarding-status is computed from the data; an unbuilt step is not done and not available', async () => {
+    it('GET /organization/onboarding-status is computed from the data, checkout from saved checkout settings', async () => {
       const owner = await signUp(server);
       const h = bearer(owner.accessToken);
       const start = await call(server, 'GET', '/api/v1/organization/onboarding-status', { headers: h });
@@ -477,9 +477,7 @@ describe('organization', () => {
       });
       expect(start.json).to.include({ complete: false, nextStep: 'account_verified', completed: 0, total: 5 });
       expect(start.json.steps.find((s: any) => s.key === 'product_published')).to.include({ done: false, available: true });
-      const checkout = start.json.steps.find((s: any) => s.key === 'checkout_configured');
-      expect(checkout).to.include({ done: false, available: false });
-      expect(checkout.reason).to.match(/not available/);
+      expect(start.json.steps.find((s: any) => s.key === 'checkout_configured')).to.include({ done: false, available: true });
 
       await server.runtime.dataSource.query('UPDATE users SET email_verified_at = now() WHERE id = $1', [owner.userId]);
       const store = await storeOf(owner);
@@ -504,11 +502,19 @@ describe('organization', () => {
       await product(server, { owner, headers: h, storeId: store.id }, { status: 'PUBLISHED' });
       const published = await call(server, 'GET', '/api/v1/organization/onboarding-status', { headers: h });
       expect(done(published).product_published).to.equal(true);
-      // Only the unavailable step is left: still not complete, and the next step is that one.
+      // Only checkout is left: saving settings without a provider does not count, with one it does.
       expect(published.json).to.include({ complete: false, nextStep: 'checkout_configured', completed: 4 });
+      const save = (enabledProviders: string[]) =>
+        call(server, 'PUT', '/api/v1/checkout-settings', { headers: h, body: { storeId: store.id, enabledProviders } });
+      expect((await save([])).status).to.equal(200);
+      expect(done(await call(server, 'GET', '/api/v1/organization/onboarding-status', { headers: h })).checkout_configured).to.equal(false);
+      expect((await save(['stripe'])).status).to.equal(200);
+      const configured = await call(server, 'GET', '/api/v1/organization/onboarding-status', { headers: h });
+      expect(done(configured).checkout_configured).to.equal(true);
+      expect(configured.json).to.include({ complete: true, nextStep: null, completed: 5 });
     });
 
-    it('GET /organization/stores/{id}/readiness lists what is missing, including what cannot be provided yet', async () => {
+    it('GET /organization/stores/{id}/readiness lists what is missing, checkout settings included', async () => {
       const owner = await signUp(server);
       const h = bearer(owner.accessToken);
       const store = await storeOf(owner);
@@ -524,7 +530,7 @@ describe('organization', () => {
         'checkout_configured',
       ]);
       expect(res.json.missing.find((m: any) => m.key === 'published_product')).to.include({ available: true });
-      expect(res.json.missing.find((m: any) => m.key === 'checkout_configured')).to.include({ available: false });
+      expect(res.json.missing.find((m: any) => m.key === 'checkout_configured')).to.include({ available: true });
 
       await call(server, 'PATCH', `/api/v1/organization/stores/${store.id}`, { headers: h, body: { contactEmail: 'shop@example.test' } });
       await call(server, 'PATCH', '/api/v1/organization/tenant', { headers: h, body: { legalName: 'Co Ltd', country: 'TR' } });
@@ -533,11 +539,18 @@ describe('organization', () => {
       expect(later.json.ready).to.equal(false);
       expect(later.json.missing.map((m: any) => [m.key, m.available])).to.deep.equal([
         ['published_product', true],
-        ['checkout_configured', false],
+        ['checkout_configured', true],
       ]);
       await product(server, { owner, headers: h, storeId: store.id }, { status: 'PUBLISHED' });
       const published = await call(server, 'GET', `/api/v1/organization/stores/${store.id}/readiness`, { headers: h });
-      expect(published.json.missing.map((m: any) => [m.key, m.available])).to.deep.equal([['checkout_configured', false]]);
+      expect(published.json.missing.map((m: any) => [m.key, m.available])).to.deep.equal([['checkout_configured', true]]);
+      const saved = await call(server, 'PUT', '/api/v1/checkout-settings', {
+        headers: h,
+        body: { storeId: store.id, enabledProviders: ['iyzico'] },
+      });
+      expect(saved.status, saved.text).to.equal(200);
+      const ready = await call(server, 'GET', `/api/v1/organization/stores/${store.id}/readiness`, { headers: h });
+      expect(ready.json).to.deep.equal({ storeId: store.id, ready: true, missing: [] });
     });
   });
 

@@ -19,6 +19,12 @@ const NOT_BODIES: Record<string, string> = {
     "query parameters gathered by the handler; a route row's query is a map of joi schemas, not a DTO",
   'api/orders/orders.service.ts ListOrdersInput':
     "query parameters gathered by the handler; a route row's query is a map of joi schemas, not a DTO",
+  'api/payments/payments.schemas.ts CapturePaymentInput':
+    "the capture's query parameter (amount); a route row's query is a map of joi schemas, not a DTO",
+  'api/payments/providers/port.ts AuthorizeInput':
+    'what the payment-provider port sends a provider (our call to an adapter), not an HTTP body',
+  'api/payments/payments.service.ts AuthorizeOrderPaymentInput':
+    'the arguments other areas (the storefront checkout, the wallet charge) pass to the payments service, built from their own DTOs',
 };
 
 /**

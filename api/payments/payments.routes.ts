@@ -84,7 +84,7 @@ export const paymentsRoutes = defineRoutes({ tag: 'payments', auth: 'merchant' }
     method: 'POST',
     path: '/payments/{id}/void',
     summary: 'Void an authorized payment that was not captured',
-    description: `Releases the authorization; only an AUTHORIZED payment with nothing captured. ${STATES}`,
+    description: `Releases the authorization; only an AUTHORIZED payment with nothing captured. When no other payment of the order holds money, the order is cancelled and its stock goes back (as POST /orders/{id}/cancel). ${STATES}`,
     response: PaymentView,
     status: 201,
     handler: (req: RouteRequest<Params>) => voidPayment(req.context, req.params.id!),

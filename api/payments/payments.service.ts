@@ -21,6 +21,7 @@ import { recordAudit } from '../../storage/audit';
 import { requireStore } from '../../domain/store-access';
 import { formatUnits, minorUnit, toUnits, unitsToNumber, SCALE } from '../../domain/money';
 import { emitEvent } from '../webhooks/events';
+import { cancelOrder } from '../orders/orders.service';
 import { paymentsError } from './payments.errors';
 import { paymentProvider, recordCallbackOnce, type CardDetails, type PaymentProviderName, type ReturnOutcome } from './providers';
 import { assertMove, canStart, HOLDS_AMOUNT, HOLDS_CAPTURED, type PaymentAction, type PaymentStatus } from './payment-states';
@@ -360,8 +361,23 @@ export function voidPayment(ctx: RequestContext, id: string): Promise<PaymentVie
     await ledger(tx, p, 'VOID', units(p.amount), p.provider_payment_id);
     const view = await viewOf(tx, id);
     await audit(tx, 'void', p, view);
+    await releaseUnpaidOrder(tx, p.order_id);
     return view;
   });
+}
+
+/**
+ * A voided payment gives the order's stock back when nothing else pays for the order: with no other
+ * payment holding money (authorized, waiting for 3-D Secure, or captured), the order is cancelled
+ * as POST /orders/{id}/cancel would (stock returned, order.cancelled emitted).
+ */
+async function releaseUnpaidOrder(tx: RequestContext, orderId: string): Promise<void> {
+  const [other] = (await tx.manager.query('SELECT 1 FROM payments WHERE order_id = $1 AND (status = ANY($2) OR status = ANY($3)) LIMIT 1', [
+    orderId,
+    HOLDS_AMOUNT,
+    HOLDS_CAPTURED,
+  ])) as unknown[];
+  if (!other) await cancelOrder(tx, orderId);
 }
 
 // ------------------------------------------------------------------------------------- refunds

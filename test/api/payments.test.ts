@@ -342,6 +342,18 @@ describe('Payments', function () {
       const [row] = await db('SELECT status, captured, refunded FROM payments WHERE id = $1', [p.id]);
       expect(row).to.deep.equal({ status: 'VOIDED', captured: '0.0000', refunded: '0.0000' });
       expectProblem(await post(`/payments/${p.id}/refund`, { amount: 1 }), 409, 'payment_transition_refused');
+      // Nothing else pays for the order: it is cancelled (its stock goes back).
+      const [order] = await db('SELECT status FROM orders WHERE id = $1', [p.orderId]);
+      expect(order.status).to.equal('CANCELLED');
+    });
+
+    it('a void leaves the order alone while another payment still pays for it', async () => {
+      const orderId = await order();
+      const first = await authorized('stripe', 40, orderId);
+      await authorized('adyen', 60, orderId);
+      expect((await post(`/payments/${first.id}/void`)).json.status).to.equal('VOIDED');
+      const [row] = await db('SELECT status FROM orders WHERE id = $1', [orderId]);
+      expect(row.status).to.equal('PLACED');
     });
 
     it('iyzico after a partial capture: the refund waits as a manual refund; confirm and cancel', async () => {

@@ -139,15 +139,21 @@ const shopperApi = (ctx: Koa.Context): ApiClient => apiClientFor(ctx);
 
 /** Stores known to answer the public API (an unknown or archived store answers 404 there), for a minute. */
 const knownStores = new Map<string, number>();
-async function storeExists(ctx: Koa.Context, storeId: string): Promise<boolean> {
+/**
+ * Whether the shop exists and is open (not suspended for an unpaid subscription invoice). An open
+ * shop is remembered for a minute, so a suspension shows within a minute; a closed one is asked
+ * about again on every page.
+ */
+async function storeState(ctx: Koa.Context, storeId: string): Promise<'open' | 'closed' | 'missing'> {
   const seen = knownStores.get(storeId);
-  if (seen && Date.now() - seen < 60_000) return true;
+  if (seen && Date.now() - seen < 60_000) return 'open';
   const res = await shopperApi(ctx).request('GET', `/catalog/public/stores/${storeId}/price-visibility`);
-  if (res.status === 404) return false;
+  if (res.status === 404) return 'missing';
   if (!res.ok) throw new ApiError(res.status, res.json, 'price-visibility');
+  if (res.json.open === false) return 'closed';
   if (knownStores.size > 10_000) knownStores.clear();
   knownStores.set(storeId, Date.now());
-  return true;
+  return 'open';
 }
 
 export function buildStorefrontRouter(
@@ -206,10 +212,14 @@ export function buildStorefrontRouter(
     // Every answer under /shop/<storeId>, the 404 pages included; Referrer-Policy same-origin so the
     // cart and checkout forms post with their Origin (web/page-security.ts).
     pageHeaders(ctx, STOREFRONT_CSP);
-    if (!isUuid(id) || !(await storeExists(ctx, id))) {
-      ctx.status = 404;
+    const state = isUuid(id) ? await storeState(ctx, id) : 'missing';
+    if (state !== 'open') {
+      ctx.status = state === 'missing' ? 404 : 503;
+      if (state === 'closed') ctx.set('Retry-After', '3600');
       ctx.type = 'text/html; charset=utf-8';
-      ctx.body = await theme.renderFile('landing.liquid', { error: 'There is no shop at this address.' });
+      ctx.body = await theme.renderFile('landing.liquid', {
+        error: state === 'missing' ? 'There is no shop at this address.' : 'This shop is temporarily unavailable. Please come back later.',
+      });
       return;
     }
     await next();

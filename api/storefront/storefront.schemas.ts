@@ -187,5 +187,10 @@ export const PriceVisibilityResponse = dto(
       .description(
         'Whether this request sees prices: true for EVERYONE; for SIGNED_IN only when the request carries a valid access token of a signed-in user (a missing, invalid or expired token is simply not signed in); false for HIDDEN.',
       ),
+    open: Joi.boolean()
+      .required()
+      .description(
+        'Whether the shop is open: false while its tenant is suspended for an unpaid subscription invoice (docs/billing.md, "Suspension"); the storefront then shows a temporarily-unavailable page.',
+      ),
   }),
 );

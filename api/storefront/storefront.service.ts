@@ -9,6 +9,7 @@
  * when this request may not see prices (pricesShown) every price field (prices, compare-at prices,
  * discount percentages, currencies, bundle totals) is left out of the answer, not set to null.
  */
+import { isTenantSuspended } from '../billing/suspension';
 import { NotFoundError } from '../../lib/errors';
 import { UUID_PATTERN } from '../http/schema-types';
 import { storeNotFound } from '../../domain/store-access';
@@ -49,9 +50,10 @@ async function publicStore(ctx: RequestContext, storeId: string): Promise<Public
 export async function publicPriceVisibility(
   ctx: RequestContext,
   storeId: string,
-): Promise<{ storeId: string; priceVisibility: PriceVisibility; pricesShown: boolean }> {
+): Promise<{ storeId: string; priceVisibility: PriceVisibility; pricesShown: boolean; open: boolean }> {
   const store = await publicStore(ctx, storeId);
-  return { storeId: store.id, priceVisibility: store.priceVisibility, pricesShown: store.pricesShown };
+  const open = !(await isTenantSuspended(ctx.manager, store.tenantId));
+  return { storeId: store.id, priceVisibility: store.priceVisibility, pricesShown: store.pricesShown, open };
 }
 
 /**

@@ -202,6 +202,12 @@ describe('Billing: invoices, dunning and suspension', function () {
       expect((await as(m, 'GET', '/organization/summary')).status).to.equal(200);
       const sub = await as(m, 'GET', '/billing/subscription');
       expect(sub.json.suspended).to.equal(true);
+      // The storefront is closed meanwhile (the public read says so; the shop answers 503).
+      const visibility = await call(server, 'GET', `/api/v1/catalog/public/stores/${m.storeId}/price-visibility`);
+      expect(visibility.json.open).to.equal(false);
+      const closedShop = await fetch(`${server.baseUrl}/shop/${m.storeId}`);
+      expect(closedShop.status).to.equal(503);
+      expect(await closedShop.text()).to.contain('temporarily unavailable');
       // Billing stays open: the tenant can still start a purchase.
       expect((await as(m, 'POST', '/billing/subscription/checkout', { plan: 'STARTER' })).status).to.equal(200);
 
@@ -211,6 +217,7 @@ describe('Billing: invoices, dunning and suspension', function () {
       expectProblem(await as(admin, 'POST', `/billing/dunning/${caseId}/advance`, {}), 409, 'dunning_transition_refused');
       const again = await as(m, 'POST', '/organization/stores', { name: 'More', slug: uniqueSlug('more') });
       expect(again.status, again.text).to.equal(201);
+      expect((await fetch(`${server.baseUrl}/shop/${m.storeId}`)).status).to.equal(200);
 
       const topics = await db('SELECT topic FROM merchant_notifications WHERE tenant_id = $1 AND topic LIKE $2 ORDER BY created_at', [
         m.owner.tenantId,

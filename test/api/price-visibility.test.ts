@@ -237,7 +237,12 @@ describe('price visibility', function () {
           const res = await visibility(m.storeId, headers);
           expect(res.status, `${setting} / ${label}: ${res.text}`).to.equal(200);
           const shown = setting === 'EVERYONE' || (setting === 'SIGNED_IN' && signedIn);
-          expect(res.json, `${setting} / ${label}`).to.deep.equal({ storeId: m.storeId, priceVisibility: setting, pricesShown: shown });
+          expect(res.json, `${setting} / ${label}`).to.deep.equal({
+            storeId: m.storeId,
+            priceVisibility: setting,
+            pricesShown: shown,
+            open: true,
+          });
         }
       }
     });
@@ -300,11 +305,13 @@ describe('price visibility', function () {
         storeId: open.storeId,
         priceVisibility: 'EVERYONE',
         pricesShown: true,
+        open: true,
       });
       expect((await visibility(hidden.storeId)).json).to.deep.equal({
         storeId: hidden.storeId,
         priceVisibility: 'HIDDEN',
         pricesShown: false,
+        open: true,
       });
       // The hidden store's products are not reachable through the open store either.
       expectProblem(await get(`${open.storeId}/products/${hiddenCatalog.base.slug}`), 404, 'product_not_found');

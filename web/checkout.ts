@@ -266,6 +266,7 @@ export function addCheckoutRoutes(router: Router, deps: CheckoutDeps): void {
         ...(fields.get('installments') && fields.get('installments') !== '1' ? { installments: Number(fields.get('installments')) } : {}),
       },
       returnUrl: `${ctx.protocol}://${ctx.host}${shopBase(ctx)}/checkout/return/${provider}`,
+      ...(fields.get('acceptTerms') === 'on' ? { acceptTerms: true } : {}),
     };
     // The total the page showed holds for the option it had selected; another option is quoted afresh by the API.
     const expected = Number(fields.get('expectedTotal'));
@@ -355,8 +356,12 @@ export function messageOf(status: number, body: Json): string {
       return 'That shipping option is not available for this address; choose one of the options shown.';
     case 'checkout_total_changed':
       return 'The total changed since you opened the page; check it and press Pay again.';
+    case 'terms_not_accepted':
+      return "Please accept the shop's terms to buy.";
     case 'provider_not_enabled':
     case 'checkout_unavailable':
+    case 'guest_checkout_disabled':
+    case 'installments_below_minimum':
       return body.detail ?? 'This shop cannot take this payment.';
     case 'validation_failed':
       return `Please check the form: ${(body.errors ?? []).map((e: { path: string; message: string }) => e.message).join('; ')}.`;

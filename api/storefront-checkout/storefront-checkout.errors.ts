@@ -18,6 +18,16 @@ export const STOREFRONT_CHECKOUT_ERRORS = defineErrorCodes('storefront-checkout'
       'The store does not sell through the storefront checkout now: its prices are not shown to everyone, or no payment provider is enabled.',
   },
   provider_not_enabled: { status: 409, description: "The payment provider chosen is not enabled in the store's checkout settings." },
+  guest_checkout_disabled: {
+    status: 409,
+    description:
+      "The shop's checkout settings allow only signed-in customers (guestCheckout false), and the storefront has no customer accounts yet.",
+  },
+  terms_not_accepted: { status: 400, description: 'The shop has terms and acceptTerms is not true; nothing was ordered.' },
+  installments_below_minimum: {
+    status: 409,
+    description: "Installments were asked for a total below the shop's installment minimum (installments.minAmount); nothing was ordered.",
+  },
   shipping_rate_unavailable: {
     status: 409,
     description: 'The shipping option chosen is not offered for this cart and address (quote again and pick one of its options).',

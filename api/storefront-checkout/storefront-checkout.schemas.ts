@@ -125,6 +125,11 @@ export const PlaceCheckoutDto = typedDto(
           'Makes Pay safe to send twice: a second checkout with the same key (per store, kept 24 hours) answers what the first did and orders nothing more; the same key with another body answers 409 checkout_key_reused. 1 to 255 printable ASCII characters.',
         ),
     ),
+    acceptTerms: t.boolean(
+      Joi.boolean().description(
+        "The shopper accepted the shop's terms (GET …/checkout/options answers them); required true when the shop has terms, else 400 terms_not_accepted.",
+      ),
+    ),
     expectedTotal: t.number(
       money().description('The total the shopper was shown; 409 checkout_total_changed when the total to pay differs.'),
     ),
@@ -188,6 +193,15 @@ export const CheckoutOptionsResponse = dto(
     available: Joi.boolean().required().description('The checkout sells now: prices shown to everyone and a provider enabled.'),
     providers: Joi.array().items(oneOf(CHECKOUT_PROVIDERS)).required().description('The payment providers the store enabled.'),
     maxInstallments: Joi.number().integer().min(1).max(12).required(),
+    installmentsMinAmount: Joi.number().min(0).required().description('Installments need a total of at least this much.'),
+    requirePhone: Joi.boolean().required().description('The checkout needs a phone number.'),
+    guestCheckout: Joi.boolean()
+      .required()
+      .description('False: only signed-in customers may buy; the storefront has no customer accounts yet, so such a shop does not sell.'),
+    terms: Joi.object({ url: Joi.string().allow(null).required(), text: Joi.string().allow(null).required() })
+      .allow(null)
+      .required()
+      .description("The shop's terms, which the shopper accepts with acceptTerms; null: none."),
     sandbox: Joi.boolean().required().description('A sandbox store: no money moves and the test cards below are accepted.'),
     testCards: Joi.array()
       .items(

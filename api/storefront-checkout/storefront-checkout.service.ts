@@ -79,7 +79,13 @@ interface CheckoutStore {
   pricesToEveryone: boolean;
   providers: CheckoutProvider[];
   maxInstallments: number;
+  /** Installments need a total of at least this much (decimal string). */
+  installmentsMinAmount: string;
   requirePhone: boolean;
+  /** False: only signed-in customers may buy, and the storefront has no customer accounts yet. */
+  guestCheckout: boolean;
+  /** The store's terms the shopper must accept, when it has any. */
+  terms: { url: string | null; text: string | null } | null;
 }
 
 /** The store `storeId` (not archived) with its checkout settings; 404 store_not_found otherwise. */
@@ -93,10 +99,15 @@ async function checkoutStore(ctx: RequestContext, storeId: string): Promise<Chec
     enabled_providers: string[] | null;
     installments_enabled: boolean | null;
     installments_max_count: number | null;
+    installments_min_amount: string | null;
     require_phone: boolean | null;
+    guest_checkout: boolean | null;
+    terms_url: string | null;
+    terms_text: string | null;
   }> = await ctx.manager.query(
     `SELECT s.id, s.tenant_id, s.currency, s.price_visibility, t.kind,
-            c.enabled_providers, c.installments_enabled, c.installments_max_count, c.require_phone
+            c.enabled_providers, c.installments_enabled, c.installments_max_count, c.installments_min_amount,
+            c.require_phone, c.guest_checkout, c.terms_url, c.terms_text
        FROM stores s JOIN tenants t ON t.id = s.tenant_id
        LEFT JOIN checkout_settings c ON c.store_id = s.id
       WHERE s.id = $1 AND s.status <> 'archived'`,
@@ -114,7 +125,10 @@ async function checkoutStore(ctx: RequestContext, storeId: string): Promise<Chec
     pricesToEveryone: asPriceVisibility(row.price_visibility) === 'EVERYONE',
     providers: CHECKOUT_PROVIDERS.filter((p) => enabled.includes(p)),
     maxInstallments: row.installments_enabled ? (row.installments_max_count ?? 1) : 1,
+    installmentsMinAmount: row.installments_min_amount ?? '0',
     requirePhone: row.require_phone ?? false,
+    guestCheckout: row.guest_checkout ?? true,
+    terms: row.terms_url || row.terms_text ? { url: row.terms_url, text: row.terms_text } : null,
   };
 }
 
@@ -139,6 +153,10 @@ export async function checkoutOptions(ctx: RequestContext, storeId: string) {
     available: store.pricesToEveryone && store.providers.length > 0,
     providers: store.providers,
     maxInstallments: store.maxInstallments,
+    installmentsMinAmount: Number(store.installmentsMinAmount),
+    requirePhone: store.requirePhone,
+    guestCheckout: store.guestCheckout,
+    terms: store.terms,
     sandbox: store.sandbox,
     testCards: store.sandbox
       ? TEST_CARDS.filter((c) => (store.providers as string[]).includes(c.provider)).map((c) => ({
@@ -520,6 +538,15 @@ export async function placeCheckout(
     throw checkoutError('provider_not_enabled', `The payment provider ${provider} is not enabled in this store.`, [
       { path: 'body.payment.provider', message: `one of ${store.providers.join(', ')}` },
     ]);
+  if (!store.guestCheckout)
+    throw checkoutError(
+      'guest_checkout_disabled',
+      'This shop sells only to signed-in customers, and the storefront has no customer accounts yet; the merchant turns guest checkout on in the checkout settings.',
+    );
+  if (store.terms && input.acceptTerms !== true)
+    throw checkoutError('terms_not_accepted', "The shop's terms must be accepted to buy.", [
+      { path: 'body.acceptTerms', message: 'must be true: the shop has terms' },
+    ]);
   const installments = input.payment.installments ?? 1;
   if (installments > store.maxInstallments)
     throw checkoutError('provider_not_enabled', `This store accepts at most ${store.maxInstallments} installments.`, [
@@ -550,6 +577,12 @@ export async function placeCheckout(
         'checkout_total_changed',
         `The total to pay is now ${formatUnits(totalUnits, RESULT_DECIMALS)} ${cart.currency}.`,
         [{ path: 'body.expectedTotal', message: `the total is ${formatUnits(totalUnits, RESULT_DECIMALS)}` }],
+      );
+    if (installments > 1 && rescale(totalUnits, RESULT_DECIMALS, SCALE) < toUnits(store.installmentsMinAmount))
+      throw checkoutError(
+        'installments_below_minimum',
+        `Installments start at a total of ${store.installmentsMinAmount} ${cart.currency} in this shop.`,
+        [{ path: 'body.payment.installments', message: 'only a single payment for this total' }],
       );
 
     const customerId = await customerFor(tx, store.id, input.customer, input.shippingAddress);

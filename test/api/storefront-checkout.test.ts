@@ -295,6 +295,40 @@ describe('storefront checkout', function () {
       expect(await stockOf(s.a)).to.equal(5);
     });
 
+    it("follows the shop's checkout settings: terms to accept, guest checkout, the installment minimum", async () => {
+      const s = await shop();
+      const settings = (body: Record<string, unknown>) =>
+        call(server, 'PUT', '/api/v1/checkout-settings', {
+          headers: s.m.headers,
+          body: { storeId: s.m.storeId, enabledProviders: ['iyzico', 'stripe', 'adyen'], ...body },
+        });
+      const saved = await settings({
+        termsText: 'No returns after 30 days.',
+        installments: { enabled: true, maxCount: 6, minAmount: 100 },
+      });
+      expect(saved.status, saved.text).to.equal(200);
+      const options = await call(server, 'GET', `/api/v1/storefront/stores/${s.m.storeId}/checkout/options`);
+      expect(options.json).to.deep.include({
+        terms: { url: null, text: 'No returns after 30 days.' },
+        guestCheckout: true,
+        maxInstallments: 6,
+      });
+      expect(options.json.installmentsMinAmount).to.equal(100);
+
+      const refused = await place(s, order(s));
+      expectProblem(refused, 400, 'terms_not_accepted');
+      expect(refused.json.errors[0].path).to.equal('body.acceptTerms');
+      // The total (36.79) is below the installment minimum (100): a single payment only.
+      const installments = order(s, { acceptTerms: true, payment: { provider: 'iyzico', card: SUCCESS, installments: 3 } });
+      expectProblem(await place(s, installments), 409, 'installments_below_minimum');
+      expect(await stockOf(s.a), 'nothing reserved').to.equal(5);
+      const paid = await place(s, order(s, { acceptTerms: true }));
+      expect(paid.status, paid.text).to.equal(201);
+
+      expect((await settings({ guestCheckout: false })).status).to.equal(200);
+      expectProblem(await place(s, order(s, { acceptTerms: true })), 409, 'guest_checkout_disabled');
+    });
+
     it('a declined card cancels the order, releases the stock and answers 402 with the decline code', async () => {
       const s = await shop();
       const res = await place(s, order(s, { payment: { provider: 'iyzico', card: FRAUD } }));

@@ -111,7 +111,7 @@ export async function idempotent<T>(
           const value = await work(tx);
           const json = JSON.stringify(value ?? null);
           const stored = (await tx.manager.query(
-            `UPDATE idempotency_keys SET state = 'done', result = $5::jsonb, locked_until = NULL
+            `UPDATE idempotency_keys SET state = 'done', result = $5, locked_until = NULL
               WHERE tenant_id = $1 AND scope = $2 AND key = $3 AND owner = $4 RETURNING 1`,
             [tenantId, scope, key, owner, json],
           )) as unknown[];
@@ -143,11 +143,11 @@ export async function idempotent<T>(
     const rows = (await db.query(
       `SELECT fingerprint, state, result FROM idempotency_keys WHERE tenant_id = $1 AND scope = $2 AND key = $3`,
       [tenantId, scope, key],
-    )) as Array<{ fingerprint: string; state: string; result: unknown }>;
+    )) as Array<{ fingerprint: string; state: string; result: string | null }>;
     const row = rows[0];
     if (!row) continue; // removed after a failed attempt: claim again
     if (row.fingerprint !== hash) throw reused();
-    if (row.state === 'done') return JSON.parse(JSON.stringify(row.result)) as T;
+    if (row.state === 'done') return JSON.parse(row.result ?? 'null') as T;
     // Running in another process: wait for it (backing off up to a quarter of a second).
     await sleep(Math.min(250, 10 * 2 ** Math.min(attempt, 5)));
   }

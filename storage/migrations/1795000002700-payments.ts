@@ -17,7 +17,8 @@ export class Payments1795000002700 implements MigrationInterface {
         fingerprint text NOT NULL,
         owner uuid NOT NULL,
         state text NOT NULL CHECK (state IN ('running', 'done')),
-        result jsonb NULL,
+        -- The first answer as the JSON text it was sent (text, not jsonb: a replay answers the same bytes, keys in the same order).
+        result text NULL,
         locked_until timestamptz NULL,
         created_at timestamptz NOT NULL DEFAULT now(),
         expires_at timestamptz NOT NULL,

@@ -32,11 +32,15 @@ describe('idempotency keys', function () {
     const work = async () => {
       runs += 1;
       await tick();
-      return { id: uuidv7(), at: new Date() };
+      return { identifier: uuidv7(), at: new Date() };
     };
     const answers = await Promise.all(Array.from({ length: 20 }, () => idempotent(ctx(), scope, key, { a: 1 }, work)));
     expect(runs).to.equal(1);
     expect(new Set(answers.map((a) => JSON.stringify(a))).size).to.equal(1);
+    // A later replay reads the stored answer: the same JSON, keys in the same order.
+    const replay = await idempotent(ctx(), scope, key, { a: 1 }, work);
+    expect(JSON.stringify(replay)).to.equal(JSON.stringify(answers[0]));
+    expect(runs).to.equal(1);
     let failed: unknown;
     await idempotent(ctx(), scope, key, { a: 2 }, work).catch((error: unknown) => (failed = error));
     expect((failed as { code?: string }).code).to.equal('idempotency_key_reused');
@@ -45,11 +49,16 @@ describe('idempotency keys', function () {
   it('lets a waiting duplicate run the work itself when the first attempt fails', async () => {
     const key = uuidv7();
     let runs = 0;
+    let started!: () => void;
+    const firstRunning = new Promise<void>((resolve) => (started = resolve));
     const first = idempotent(ctx(), scope, key, { a: 1 }, async () => {
       runs += 1;
+      started();
       await tick();
       throw new Error('out of stock');
     });
+    // The duplicate arrives while the first attempt holds the key.
+    await firstRunning;
     const second = idempotent(ctx(), scope, key, { a: 1 }, async () => {
       runs += 1;
       return 'second';

@@ -473,6 +473,16 @@ async function applyChallengeOutcome(
   return true;
 }
 
+/**
+ * Declines a payment of the context's tenant whose 3-D Secure challenge expired unanswered
+ * (`challenge_expired`): the shopper left. Answers false when the payment is no longer waiting.
+ */
+export async function expirePendingChallenge(tx: RequestContext, paymentId: string): Promise<boolean> {
+  const p = await lockPayment(tx, paymentId).catch(() => undefined);
+  if (!p) return false;
+  return applyChallengeOutcome(tx, p, 'DECLINED', 'challenge_expired');
+}
+
 async function lockByProviderId(
   tx: RequestContext,
   provider: PaymentProviderName,

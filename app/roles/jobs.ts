@@ -20,6 +20,7 @@ import type { ContextServices } from '../../storage/request-context';
 import { runBulkEditJob } from '../../api/product-bulk-edits/product-bulk-edits.job';
 import { transferJobsHandler } from '../../api/imports/transfer-jobs.service';
 import { startPricingScheduler } from '../../api/pricing/reprice';
+import { startAbandonedChallengeSweeper } from '../../api/storefront-checkout/abandoned-challenges';
 import { startDunningScheduler } from '../../api/billing/dunning-scheduler';
 import { webhookEventsHandler, WebhookDispatcher } from '../../api/webhooks/dispatcher';
 import { deliverProviderCallback } from '../../api/payments/providers/callback-delivery';
@@ -100,6 +101,8 @@ export async function startJobsRole(runtime: Runtime): Promise<RunningRole> {
   dispatcher.start();
   // Pricing windows (rules, flash sales) that open or close re-index their products on time: api/pricing/reprice.ts.
   const pricingScheduler = startPricingScheduler(runtime.dataSource, runtime.logger, runtime.config.pricingSchedulerIntervalMs);
+  // Storefront checkouts left on the 3-D Secure page: declined and their stock released once the challenge expired.
+  const checkoutSweeper = startAbandonedChallengeSweeper(runtime.dataSource, runtime.logger);
   // Dunning steps on their schedule and cancelled subscriptions ending: api/billing/dunning-scheduler.ts.
   const dunningScheduler = startDunningScheduler(runtime.dataSource, runtime.logger, runtime.services);
   runtime.logger.info({ consumers: consumers.queues }, 'jobs worker started');
@@ -107,6 +110,7 @@ export async function startJobsRole(runtime: Runtime): Promise<RunningRole> {
     name: 'jobs',
     stop: async () => {
       await pricingScheduler.stop();
+      await checkoutSweeper.stop();
       await dunningScheduler.stop();
       await dispatcher.stop();
       await consumers.stop(runtime.config.shutdownTimeoutMs);

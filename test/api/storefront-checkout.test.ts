@@ -9,6 +9,7 @@ import { apiSuite } from '../helpers/api-suite';
 import { expectProblem } from '../helpers/accounts';
 import { merchant, product, uniqueSlug, variant, type Merchant } from '../helpers/fixtures';
 import { call, type TestServer } from '../helpers/harness';
+import { ABANDON_MARGIN_MINUTES, sweepAbandonedChallenges } from '../../api/storefront-checkout/abandoned-challenges';
 import { readLimitKey, writeLimitKey, CHECKOUT_READ_LIMIT } from '../../api/storefront-checkout/storefront-checkout.service';
 
 const SUCCESS = { number: '4111111111111111', expiryMonth: 12, expiryYear: 2030, cvc: '123', holderName: 'Sandbox Tester' };
@@ -434,6 +435,30 @@ describe('storefront checkout', function () {
         body: { query: Object.fromEntries(location.searchParams) },
       });
       expectProblem(foreign, 404, 'return_not_recognised');
+    });
+
+    it('a shopper who leaves the challenge: once it expired, the payment is declined and the stock released', async () => {
+      const s = await shop();
+      const res = await place(s, order(s, { payment: { provider: 'iyzico', card: THREE_DS } }));
+      expect(res.json.status).to.equal('CHALLENGE_REQUIRED');
+      expect(await stockOf(s.a)).to.equal(3);
+      // Not before the challenge expired (and the margin passed).
+      await sweepAbandonedChallenges(server.runtime.dataSource, new Date());
+      expect(await stockOf(s.a)).to.equal(3);
+      const later = new Date(Date.now() + (15 + ABANDON_MARGIN_MINUTES + 1) * 60_000);
+      expect(await sweepAbandonedChallenges(server.runtime.dataSource, later)).to.be.at.least(1);
+      expect(await stockOf(s.a)).to.equal(5);
+      const [o] = await server.runtime.dataSource.query('SELECT status FROM orders WHERE id = $1', [res.json.orderId]);
+      expect(o.status).to.equal('CANCELLED');
+      const [p] = await server.runtime.dataSource.query('SELECT status, decline_code FROM payments WHERE order_id = $1', [
+        res.json.orderId,
+      ]);
+      expect(p).to.deep.equal({ status: 'DECLINED', decline_code: 'challenge_expired' });
+      const view = await call(server, 'GET', `/api/v1/storefront/stores/${s.m.storeId}/orders/${res.json.orderId}?key=${res.json.viewKey}`);
+      expect(view.json.checkoutStatus).to.equal('DECLINED');
+      // The sweep gives each checkout up once.
+      await sweepAbandonedChallenges(server.runtime.dataSource, later);
+      expect(await stockOf(s.a)).to.equal(5);
     });
   });
 

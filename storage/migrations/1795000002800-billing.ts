@@ -29,11 +29,11 @@ export class Billing1795000002800 implements MigrationInterface {
     await q.query(`
       INSERT INTO billing_plans (code, name, description, monthly_price, max_stores, max_products, max_staff, max_api_calls_per_month, features, position)
       VALUES
-        ('FREE', 'Free', 'Every tenant without a paid subscription.', 0, 10, 10000, 5, 50000,
+        ('FREE', 'Free', 'Every tenant without a paid subscription.', 0, 10, 250000, 5, 50000,
          '{"visualSearch": false, "sponsoredListings": false, "customDomain": false}', 0),
-        ('STARTER', 'Starter', 'A growing shop: more products and staff.', 299, 10, 25000, 10, 250000,
+        ('STARTER', 'Starter', 'A growing shop: more products and staff.', 299, 10, 500000, 10, 250000,
          '{"visualSearch": false, "sponsoredListings": false, "customDomain": true}', 1),
-        ('GROWTH', 'Growth', 'Several stores, visual search and sponsored listings.', 799, 25, 100000, 25, 1000000,
+        ('GROWTH', 'Growth', 'Several stores, visual search and sponsored listings.', 799, 25, 2000000, 25, 1000000,
          '{"visualSearch": true, "sponsoredListings": true, "customDomain": true}', 2),
         ('SCALE', 'Scale', 'No limits on stores, products or staff.', 2499, NULL, NULL, NULL, 10000000,
          '{"visualSearch": true, "sponsoredListings": true, "customDomain": true}', 3)`);

@@ -61,7 +61,7 @@ describe('Billing: subscription and plan purchases', function () {
       expect(codes.slice(0, 4)).to.deep.equal(['FREE', 'STARTER', 'GROWTH', 'SCALE']);
       const growth = res.json.items.find((p: any) => p.code === 'GROWTH');
       expect(growth).to.deep.include({ monthlyPrice: 799, currency: 'TRY' });
-      expect(growth.limits).to.deep.equal({ stores: 25, products: 100000, staffMembers: 25, apiCallsPerMonth: 1000000 });
+      expect(growth.limits).to.deep.equal({ stores: 25, products: 2000000, staffMembers: 25, apiCallsPerMonth: 1000000 });
       expect(growth.features).to.deep.equal({ visualSearch: true, sponsoredListings: true, customDomain: true });
     });
 

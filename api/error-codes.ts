@@ -13,6 +13,7 @@ import { APP_STORE_ERRORS } from './app-store/app-store.errors';
 import { AUDIT_LOG_ERRORS } from './audit-log/audit-log.errors';
 import { AUTH_ERRORS } from './auth/auth.errors';
 import { BILLING_ERRORS } from './billing/billing.errors';
+import { BI_ERRORS } from './bi/bi.errors';
 import { BRANDS_ERRORS } from './brands/brands.errors';
 import { BUNDLES_ERRORS } from './bundles/bundles.errors';
 import { CATEGORIES_ERRORS } from './categories/categories.errors';
@@ -20,6 +21,7 @@ import { CHECKOUT_ERRORS } from './checkout/checkout.errors';
 import { COLLECTIONS_ERRORS } from './collections/collections.errors';
 import { CONTENT_ERRORS } from './content/content.errors';
 import { CRM_ERRORS } from './crm/crm.errors';
+import { MARKETING_ERRORS } from './marketing/marketing.errors';
 import { FLASH_SALES_ERRORS } from './flash-sales/flash-sales.errors';
 import { IMPORTS_ERRORS } from './imports/imports.errors';
 import { JOBS_ERRORS } from './jobs/jobs.errors';
@@ -34,6 +36,7 @@ import { PRODUCT_RELATIONS_ERRORS } from './product-relations/product-relations.
 import { PRODUCT_TAGS_ERRORS } from './product-tags/product-tags.errors';
 import { PRODUCTS_ERRORS } from './products/products.errors';
 import { SANDBOX_ERRORS } from './sandbox/sandbox.errors';
+import { SAVED_REPORTS_ERRORS } from './saved-reports/saved-reports.errors';
 import { SEARCH_SYNONYMS_ERRORS } from './search-synonyms/search-synonyms.errors';
 import { SHIPPING_RATES_ERRORS } from './shipping-rates/shipping-rates.errors';
 import { SPONSORED_LISTINGS_ERRORS } from './sponsored-listings/sponsored-listings.errors';
@@ -42,6 +45,9 @@ import { STOREFRONT_CHECKOUT_ERRORS } from './storefront-checkout/storefront-che
 import { SUPPORT_ERRORS } from './support/support.errors';
 import { VISUAL_SEARCH_ERRORS } from './visual-search/visual-search.errors';
 import { WEBHOOKS_ERRORS } from './webhooks/webhooks.errors';
+import { EMAIL_SUPPRESSION_ERRORS } from './email-suppression/email-suppression.errors';
+import { NOTIFICATION_PREFERENCES_ERRORS } from './notification-preferences/notification-preferences.errors';
+import { COMMUNICATIONS_ERRORS } from './communications/communications.errors';
 
 /** Every registry: the shared ones first (common, http, domain), then the API areas by name. */
 export const ERROR_REGISTRIES: readonly ErrorRegistry[] = [
@@ -53,6 +59,7 @@ export const ERROR_REGISTRIES: readonly ErrorRegistry[] = [
   AUDIT_LOG_ERRORS,
   AUTH_ERRORS,
   BILLING_ERRORS,
+  BI_ERRORS,
   BRANDS_ERRORS,
   BUNDLES_ERRORS,
   CATEGORIES_ERRORS,
@@ -60,6 +67,7 @@ export const ERROR_REGISTRIES: readonly ErrorRegistry[] = [
   COLLECTIONS_ERRORS,
   CONTENT_ERRORS,
   CRM_ERRORS,
+  MARKETING_ERRORS,
   FLASH_SALES_ERRORS,
   IMPORTS_ERRORS,
   JOBS_ERRORS,
@@ -74,6 +82,7 @@ export const ERROR_REGISTRIES: readonly ErrorRegistry[] = [
   PRODUCT_TAGS_ERRORS,
   PRODUCTS_ERRORS,
   SANDBOX_ERRORS,
+  SAVED_REPORTS_ERRORS,
   SEARCH_SYNONYMS_ERRORS,
   SHIPPING_RATES_ERRORS,
   SPONSORED_LISTINGS_ERRORS,
@@ -82,6 +91,9 @@ export const ERROR_REGISTRIES: readonly ErrorRegistry[] = [
   SUPPORT_ERRORS,
   VISUAL_SEARCH_ERRORS,
   WEBHOOKS_ERRORS,
+  EMAIL_SUPPRESSION_ERRORS,
+  NOTIFICATION_PREFERENCES_ERRORS,
+  COMMUNICATIONS_ERRORS,
 ];
 
 /** The list: one row per code and status of each registry, in registry order. */

@@ -31,6 +31,7 @@ import {
 import type { TransferJobKind } from '../../storage/entities/transfer-job.entity';
 import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
+import { notifyTenant } from '../../storage/notifications';
 import { DeliveryReleased, enqueueOutbox, releaseIfStopping, type OutboxDelivery } from '../../storage/outbox';
 import { inTransaction, servicesOf, type ActorType, type ContextServices, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
@@ -450,10 +451,32 @@ export async function runImportJob(
     }
     throw error;
   }
-  await dataSource.query(
-    `UPDATE transfer_jobs SET state = 'COMPLETED', finished_at = now(), updated_at = now() WHERE id = $1 AND state = 'RUNNING'`,
-    [jobId],
-  );
+  await dataSource.transaction(async (manager) => {
+    const [done] = (await manager.query(
+      `UPDATE transfer_jobs SET state = 'COMPLETED', finished_at = now(), updated_at = now() WHERE id = $1 AND state = 'RUNNING' RETURNING tenant_id, store_id`,
+      [jobId],
+    )) as [Array<{ tenant_id: string; store_id: string }>, number];
+    // The merchant's in-app notification (docs/messaging.md), in the transaction that completes the import.
+    for (const job of done)
+      await notifyTenant(
+        {
+          requestId: `job:import:${jobId}`,
+          tenantId: job.tenant_id,
+          actor: { type: 'system', id: 'imports' },
+          dataSource,
+          manager,
+          inTransaction: true,
+        },
+        {
+          tenantId: job.tenant_id,
+          storeId: job.store_id,
+          topic: 'imports.finished',
+          title: 'Product import finished',
+          body: 'The product import has finished; its report lists any rows that failed.',
+          dedupeKey: `import:${jobId}`,
+        },
+      );
+  });
   return true;
 }
 

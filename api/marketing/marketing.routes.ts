@@ -1,91 +1,207 @@
-/** Marketing: campaigns and automations with their runs. */
-import { defineRoutes } from '../http/route';
-import { CreateAutomationDto, CreateCampaignDto, TriggerAutomationDto, UpdateAutomationDto, UpdateCampaignDto } from './marketing.schemas';
+/**
+ * Marketing (docs/marketing.md): campaigns and automations with their runs. Any member of the tenant
+ * (owner, admin, staff) and API keys of the store; another tenant's campaign, automation or run is a
+ * 404. Every message goes through the customer message pipeline (storage/customer-messages.ts).
+ */
+import { defineRoutes, pagedPlainList, type RouteRequest } from '../http/route';
+import { int, uuid } from '../http/schema-types';
+import {
+  AutomationListResponse,
+  AutomationResponse,
+  CampaignDetailResponse,
+  CampaignListResponse,
+  CreateAutomationDto,
+  CreateCampaignDto,
+  RunListResponse,
+  RunResponse,
+  TriggerAutomationDto,
+  UpdateAutomationDto,
+  UpdateCampaignDto,
+} from './marketing.schemas';
+import {
+  createCampaign,
+  deleteCampaign,
+  getCampaign,
+  listCampaigns,
+  sendCampaign,
+  updateCampaign,
+  type CreateCampaignInput,
+  type UpdateCampaignInput,
+} from './campaigns.service';
+import {
+  cancelRun,
+  createAutomation,
+  deleteAutomation,
+  getAutomation,
+  listAutomations,
+  listRuns,
+  triggerAutomation,
+  updateAutomation,
+  type CreateAutomationInput,
+  type TriggerAutomationInput,
+  type UpdateAutomationInput,
+} from './automations.service';
+
+type Params = Record<string, string>;
+type ListQ = { cursor?: string; limit: number };
+
+const listQuery = () => ({
+  cursor: uuid().description('The nextCursor of the previous page.'),
+  limit: int(1, 100).default(50),
+});
 
 export const marketingRoutes = defineRoutes({ tag: 'marketing', auth: 'merchant' }, [
-  { operationId: 'marketing.listCampaigns', method: 'GET', path: '/marketing/campaigns', summary: 'Marketing campaigns', status: 200 },
+  {
+    operationId: 'marketing.listCampaigns',
+    method: 'GET',
+    path: '/marketing/campaigns',
+    summary: 'Marketing campaigns',
+    description: `${pagedPlainList(50, 100)} Newest first, every store of the tenant (an API key: its store).`,
+    query: listQuery(),
+    response: CampaignListResponse,
+    status: 200,
+    handler: (req: RouteRequest<Params>) => listCampaigns(req.context, req.query as ListQ),
+  },
   {
     operationId: 'marketing.createCampaign',
     method: 'POST',
     path: '/marketing/campaigns',
     summary: 'Create a campaign',
+    description: 'Creates a DRAFT campaign; nothing is sent until POST …/send.',
     body: CreateCampaignDto,
+    response: CampaignDetailResponse,
     status: 201,
+    handler: (req: RouteRequest<Params, Params, CreateCampaignInput>) => createCampaign(req.context, req.body),
   },
-  { operationId: 'marketing.getCampaign', method: 'GET', path: '/marketing/campaigns/{id}', summary: 'One campaign', status: 200 },
+  {
+    operationId: 'marketing.getCampaign',
+    method: 'GET',
+    path: '/marketing/campaigns/{id}',
+    summary: 'One campaign',
+    description: 'The campaign with its audience size (recipients) and the count of recipients per delivery outcome.',
+    response: CampaignDetailResponse,
+    status: 200,
+    handler: (req: RouteRequest<Params>) => getCampaign(req.context, req.params.id!),
+  },
   {
     operationId: 'marketing.updateCampaign',
     method: 'PATCH',
     path: '/marketing/campaigns/{id}',
     summary: 'Update a campaign',
+    description:
+      'Only a DRAFT or SCHEDULED campaign changes (409 campaign_state_refused otherwise); clearing the scheduledAt of a SCHEDULED campaign makes it a DRAFT again.',
     body: UpdateCampaignDto,
+    response: CampaignDetailResponse,
     status: 200,
+    problems: [409],
+    handler: (req: RouteRequest<Params, Params, UpdateCampaignInput>) => updateCampaign(req.context, req.params.id!, req.body),
   },
   {
     operationId: 'marketing.deleteCampaign',
     method: 'DELETE',
     path: '/marketing/campaigns/{id}',
     summary: 'Delete a campaign',
+    description: 'Only a DRAFT or SCHEDULED campaign is deleted (409 campaign_state_refused otherwise).',
     status: 204,
+    problems: [409],
+    handler: (req: RouteRequest<Params>) => deleteCampaign(req.context, req.params.id!),
   },
   {
     operationId: 'marketing.sendCampaign',
     method: 'POST',
     path: '/marketing/campaigns/{id}/send',
     summary: 'Send a campaign to its audience',
+    description:
+      'A DRAFT campaign becomes SENDING now (its audience is taken and the jobs worker sends it in batches), or SCHEDULED when its scheduledAt lies ahead. Any other state answers 409 campaign_state_refused.',
+    response: CampaignDetailResponse,
     status: 201,
+    problems: [409],
+    handler: (req: RouteRequest<Params>) => sendCampaign(req.context, req.params.id!),
   },
   {
     operationId: 'marketing.listAutomations',
     method: 'GET',
     path: '/marketing/automations',
     summary: 'Marketing automations',
+    description: `${pagedPlainList(50, 100)} Newest first, every store of the tenant (an API key: its store).`,
+    query: listQuery(),
+    response: AutomationListResponse,
     status: 200,
+    handler: (req: RouteRequest<Params>) => listAutomations(req.context, req.query as ListQ),
   },
   {
     operationId: 'marketing.createAutomation',
     method: 'POST',
     path: '/marketing/automations',
     summary: 'Create an automation',
+    description:
+      'ORDER_PLACED and CUSTOMER_CREATED automations start a run for each order or customer of the store from their creation on.',
     body: CreateAutomationDto,
+    response: AutomationResponse,
     status: 201,
+    handler: (req: RouteRequest<Params, Params, CreateAutomationInput>) => createAutomation(req.context, req.body),
   },
-  { operationId: 'marketing.getAutomation', method: 'GET', path: '/marketing/automations/{id}', summary: 'One automation', status: 200 },
+  {
+    operationId: 'marketing.getAutomation',
+    method: 'GET',
+    path: '/marketing/automations/{id}',
+    summary: 'One automation',
+    response: AutomationResponse,
+    status: 200,
+    handler: (req: RouteRequest<Params>) => getAutomation(req.context, req.params.id!),
+  },
   {
     operationId: 'marketing.updateAutomation',
     method: 'PATCH',
     path: '/marketing/automations/{id}',
     summary: 'Update an automation',
     body: UpdateAutomationDto,
+    response: AutomationResponse,
     status: 200,
+    handler: (req: RouteRequest<Params, Params, UpdateAutomationInput>) => updateAutomation(req.context, req.params.id!, req.body),
   },
   {
     operationId: 'marketing.deleteAutomation',
     method: 'DELETE',
     path: '/marketing/automations/{id}',
     summary: 'Delete an automation',
+    description: 'Deletes the automation and its runs (their remaining steps are not sent).',
     status: 204,
+    handler: (req: RouteRequest<Params>) => deleteAutomation(req.context, req.params.id!),
   },
   {
     operationId: 'marketing.triggerAutomation',
     method: 'POST',
     path: '/marketing/automations/{id}/trigger',
     summary: 'Start a run of an automation by hand',
+    description:
+      'Starts a run for a customer of the store; its first step is due after its delay. An inactive automation answers 409 automation_inactive.',
     body: TriggerAutomationDto,
+    response: RunResponse,
     status: 201,
+    problems: [409],
+    handler: (req: RouteRequest<Params, Params, TriggerAutomationInput>) => triggerAutomation(req.context, req.params.id!, req.body),
   },
   {
     operationId: 'marketing.cancelAutomationRun',
     method: 'POST',
     path: '/marketing/automations/runs/{runId}/cancel',
     summary: 'Cancel a run of an automation',
+    description: 'Stops the remaining steps of a RUNNING run; a finished run answers 409 automation_run_finished.',
+    response: RunResponse,
     status: 200,
+    problems: [409],
+    handler: (req: RouteRequest<Params>) => cancelRun(req.context, req.params.runId!),
   },
   {
     operationId: 'marketing.listAutomationRuns',
     method: 'GET',
     path: '/marketing/automations/{id}/runs',
     summary: 'Runs of an automation',
+    description: `${pagedPlainList(50, 100)} Newest first, with each step's delivery outcome.`,
+    query: { cursor: uuid().description('The nextCursor of the previous page.'), limit: int(1, 100).default(50) },
+    response: RunListResponse,
     status: 200,
+    handler: (req: RouteRequest<Params>) => listRuns(req.context, req.params.id!, req.query as { cursor?: string; limit: number }),
   },
 ]);

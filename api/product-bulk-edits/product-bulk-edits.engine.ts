@@ -14,6 +14,7 @@ import type { BulkEditAction, BulkEditItemStatus, BulkEditOperation } from '../.
 import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
 import { enqueueOutbox, releaseIfStopping } from '../../storage/outbox';
+import { notifyTenant } from '../../storage/notifications';
 import { inTransaction, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
 import { AppError, NotFoundError } from '../../lib/errors';
@@ -257,6 +258,15 @@ async function finish(tx: RequestContext, edit: ProductBulkEdit): Promise<void> 
     { id: edit.id },
     { status: failed ? 'FAILED' : 'COMPLETED', finishedAt: now, updatedAt: now },
   );
+  // The merchant's in-app notification (docs/messaging.md), once per edit.
+  await notifyTenant(tx, {
+    tenantId: edit.tenantId,
+    storeId: edit.storeId,
+    topic: 'product_bulk_edits.finished',
+    title: failed ? 'Bulk edit failed' : 'Bulk edit finished',
+    body: `${edit.productCount - edit.failedCount} of ${edit.productCount} products changed.`,
+    dedupeKey: `product_bulk_edit:${edit.id}`,
+  });
 }
 
 /**

@@ -9,6 +9,7 @@ import { paymentExtensionOperationIds } from '../payments/payments.routes';
 import { sandboxExtensionOperationIds, sandboxRoutes } from '../sandbox/sandbox.routes';
 import { searchSynonymExtensionOperationIds } from '../search-synonyms/search-synonyms.routes';
 import { storefrontCheckoutExtensionOperationIds } from '../storefront-checkout/storefront-checkout.routes';
+import { emailSuppressionExtensionOperationIds } from '../email-suppression/email-suppression.routes';
 import { webhookExtensionOperationIds, webhookRoutes } from '../webhooks/webhooks.routes';
 import { accountRoutes } from './accounts';
 import { catalogRoutes } from './catalog';
@@ -33,4 +34,5 @@ export const extensionOperationIds: ReadonlySet<string> = new Set<string>([
   ...paymentExtensionOperationIds,
   ...searchSynonymExtensionOperationIds,
   ...storefrontCheckoutExtensionOperationIds,
+  ...emailSuppressionExtensionOperationIds,
 ]);

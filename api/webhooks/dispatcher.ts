@@ -251,7 +251,14 @@ export class WebhookDispatcher {
                 last_status_code = $5, last_error = $6, last_attempt_at = now(),
                 claimed_until = NULL, claim_token = NULL, updated_at = now()
           WHERE d.id = $1 AND d.claim_token = $2 AND d.status = 'PENDING'
-          RETURNING d.id, d.tenant_id, d.total_attempts)
+          RETURNING d.id, d.tenant_id, d.total_attempts),
+       -- A dead-lettered delivery tells the merchant in-app (docs/messaging.md), once per delivery, in this statement.
+       dead_notice AS (
+         INSERT INTO merchant_notifications (id, tenant_id, topic, title, body, dedupe_key)
+         SELECT gen_random_uuid(), tenant_id, 'webhooks.delivery_dead', 'A webhook delivery was dead-lettered',
+                'A webhook delivery failed ' || total_attempts || ' times and was given up; replay it from the dead letters.', 'webhook_dead:' || id
+           FROM upd WHERE $3 = 'DEAD'
+         ON CONFLICT (tenant_id, dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING)
        INSERT INTO webhook_attempts (tenant_id, delivery_id, number, outcome, status_code, error, duration_ms)
        SELECT tenant_id, id, total_attempts, $7, $5, $6, $8 FROM upd`,
       [

@@ -22,6 +22,9 @@ import { transferJobsHandler } from '../../api/imports/transfer-jobs.service';
 import { startPricingScheduler } from '../../api/pricing/reprice';
 import { startAbandonedChallengeSweeper } from '../../api/storefront-checkout/abandoned-challenges';
 import { startDunningScheduler } from '../../api/billing/dunning-scheduler';
+import { startDigestScheduler } from '../../api/notification-preferences/digest-scheduler';
+import { startMarketingScheduler } from '../../api/marketing/marketing-scheduler';
+import { startSavedReportScheduler } from '../../api/saved-reports/saved-reports.scheduler';
 import { webhookEventsHandler, WebhookDispatcher } from '../../api/webhooks/dispatcher';
 import { deliverProviderCallback } from '../../api/payments/providers/callback-delivery';
 
@@ -105,6 +108,12 @@ export async function startJobsRole(runtime: Runtime): Promise<RunningRole> {
   const checkoutSweeper = startAbandonedChallengeSweeper(runtime.dataSource, runtime.logger);
   // Dunning steps on their schedule and cancelled subscriptions ending: api/billing/dunning-scheduler.ts.
   const dunningScheduler = startDunningScheduler(runtime.dataSource, runtime.logger, runtime.services);
+  // Held customer e-mail sent as one digest per customer on the tenant's schedule: api/notification-preferences/digest-scheduler.ts.
+  const digestScheduler = startDigestScheduler(runtime.dataSource, runtime.logger, runtime.services);
+  // Scheduled saved reports emit saved_report.due when they come due: api/saved-reports/saved-reports.scheduler.ts.
+  const savedReportScheduler = startSavedReportScheduler(runtime.dataSource, runtime.logger, runtime.services);
+  // Campaign batches, scheduled campaigns and automation steps on their schedule: api/marketing/marketing-scheduler.ts.
+  const marketingScheduler = startMarketingScheduler(runtime.dataSource, runtime.logger, runtime.services);
   runtime.logger.info({ consumers: consumers.queues }, 'jobs worker started');
   return {
     name: 'jobs',
@@ -112,6 +121,9 @@ export async function startJobsRole(runtime: Runtime): Promise<RunningRole> {
       await pricingScheduler.stop();
       await checkoutSweeper.stop();
       await dunningScheduler.stop();
+      await digestScheduler.stop();
+      await marketingScheduler.stop();
+      await savedReportScheduler.stop();
       await dispatcher.stop();
       await consumers.stop(runtime.config.shutdownTimeoutMs);
     },

@@ -47,6 +47,12 @@ import { ContentEntry } from './content-entry.entity';
 import { Lead, LeadActivity, LeadPlanRequest, LeadStageChange } from './lead.entity';
 import { AppListing, AppPurchase, StoreAppEntitlement } from './app-store.entity';
 import { CheckoutSettings, WalletConfig, WalletDomainVerification } from './checkout-settings.entity';
+import {
+  CustomerNotificationPreference,
+  EmailSuppressionEntry,
+  TenantNotificationDigest,
+  TenantNotificationPolicy,
+} from './messaging.entity';
 
 export const entities = [
   OutboxMessage,
@@ -116,6 +122,10 @@ export const entities = [
   CheckoutSettings,
   WalletConfig,
   WalletDomainVerification,
+  EmailSuppressionEntry,
+  CustomerNotificationPreference,
+  TenantNotificationPolicy,
+  TenantNotificationDigest,
 ];
 export {
   ApiKey,
@@ -185,4 +195,8 @@ export {
   CheckoutSettings,
   WalletConfig,
   WalletDomainVerification,
+  EmailSuppressionEntry,
+  CustomerNotificationPreference,
+  TenantNotificationPolicy,
+  TenantNotificationDigest,
 };

@@ -33,6 +33,9 @@ import { Payments1795000002700 } from './1795000002700-payments';
 import { Billing1795000002800 } from './1795000002800-billing';
 import { AppStoreCheckout1795000002900 } from './1795000002900-app-store-checkout';
 import { StorefrontCheckout1795000003000 } from './1795000003000-storefront-checkout';
+import { Messaging1795000003100 } from './1795000003100-messaging';
+import { Marketing1795000003200 } from './1795000003200-marketing';
+import { Insight1795000003300 } from './1795000003300-insight';
 
 export const migrations = [
   Outbox1795000000000,
@@ -69,4 +72,7 @@ export const migrations = [
   Billing1795000002800,
   AppStoreCheckout1795000002900,
   StorefrontCheckout1795000003000,
+  Messaging1795000003100,
+  Marketing1795000003200,
+  Insight1795000003300,
 ];

@@ -519,6 +519,12 @@ describe('webhooks', function () {
       expect(dead.json.items[0]).to.include({ status: 'DEAD', attempts: 5, lastStatusCode: 503, nextAttemptAt: null });
       expect((await api(m, 'GET', `/webhooks/dead-letters?endpointId=${e.id}`)).json.items).to.have.length(1);
       expect((await api(m, 'GET', `/webhooks/endpoints/${e.id}/deliveries?status=DEAD`)).json.items).to.have.length(1);
+      // The merchant is told in-app, in the statement that dead-letters the delivery (docs/messaging.md).
+      const notices = await q('SELECT topic FROM merchant_notifications WHERE tenant_id = $1 AND dedupe_key = $2', [
+        m.owner.tenantId,
+        `webhook_dead:${row!.id}`,
+      ]);
+      expect(notices).to.deep.equal([{ topic: 'webhooks.delivery_dead' }]);
 
       const replay = await api(m, 'POST', `/webhooks/deliveries/${row!.id}/replay`);
       expect(replay.status, replay.text).to.equal(202);

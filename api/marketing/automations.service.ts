@@ -14,6 +14,7 @@ import { marketingError } from './marketing.errors';
 import type { CreateAutomationDto, TriggerAutomationDto, UpdateAutomationDto } from './marketing.schemas';
 import { automationView, runView, type AutomationRow, type AutomationStep, type RunRow } from './marketing.views';
 import type { ListQuery } from './campaigns.service';
+import { loadStoreScoped, tenantOf as tenantOfCaller } from './store-scoped';
 
 export type CreateAutomationInput = InputOf<typeof CreateAutomationDto>;
 export type UpdateAutomationInput = InputOf<typeof UpdateAutomationDto>;
@@ -26,24 +27,12 @@ export interface RunListQuery {
 const notFound = () => marketingError('automation_not_found', 'The automation does not exist.');
 const runNotFound = () => marketingError('automation_run_not_found', 'The automation run does not exist.');
 
-function tenantOf(ctx: RequestContext, missing: () => Error = notFound): string {
-  if (!ctx.tenantId) throw missing();
-  return ctx.tenantId;
-}
+const tenantOf = (ctx: RequestContext, missing: () => Error = notFound): string => tenantOfCaller(ctx, missing);
 
 const first = <T>(result: unknown): T => (result as [T[]])[0][0]!;
 
-async function loadAutomation(ctx: RequestContext, id: string, forWrite = false): Promise<AutomationRow> {
-  const rows: AutomationRow[] = await ctx.manager.query(
-    `SELECT * FROM marketing_automations WHERE id = $1 AND tenant_id = $2${forWrite ? ' FOR UPDATE' : ''}`,
-    [id, tenantOf(ctx)],
-  );
-  const row = rows[0];
-  if (!row) throw notFound();
-  if (ctx.actor.type === 'api_key' && ctx.actor.storeId !== row.store_id) throw notFound();
-  await requireStore(ctx, row.store_id, forWrite ? { forWrite: true } : {});
-  return row;
-}
+const loadAutomation = (ctx: RequestContext, id: string, forWrite = false): Promise<AutomationRow> =>
+  loadStoreScoped<AutomationRow>(ctx, 'marketing_automations', id, notFound, forWrite);
 
 export async function listAutomations(ctx: RequestContext, query: ListQuery) {
   const apiKeyStore = ctx.actor.type === 'api_key' ? (ctx.actor.storeId ?? null) : null;

@@ -14,6 +14,7 @@ import { marketingError } from './marketing.errors';
 import { RECIPIENT_STATUSES, type CampaignStatus, type CreateCampaignDto, type UpdateCampaignDto } from './marketing.schemas';
 import { campaignView, type CampaignRow } from './marketing.views';
 import { segmentQuery } from './segments';
+import { loadStoreScoped, tenantOf as tenantOfCaller } from './store-scoped';
 
 export type CreateCampaignInput = InputOf<typeof CreateCampaignDto>;
 export type UpdateCampaignInput = InputOf<typeof UpdateCampaignDto>;
@@ -36,23 +37,11 @@ const notFound = () => marketingError('campaign_not_found', 'The campaign does n
 const refused = (status: CampaignStatus, what: string) =>
   marketingError('campaign_state_refused', `A ${status} campaign cannot be ${what}.`);
 
-function tenantOf(ctx: RequestContext): string {
-  if (!ctx.tenantId) throw notFound();
-  return ctx.tenantId;
-}
+const tenantOf = (ctx: RequestContext): string => tenantOfCaller(ctx, notFound);
 
 /** The campaign of the caller's tenant (locked when `forWrite`), on a store the caller may use; 404 otherwise. */
-async function loadCampaign(ctx: RequestContext, id: string, forWrite = false): Promise<CampaignRow> {
-  const rows: CampaignRow[] = await ctx.manager.query(
-    `SELECT * FROM marketing_campaigns WHERE id = $1 AND tenant_id = $2${forWrite ? ' FOR UPDATE' : ''}`,
-    [id, tenantOf(ctx)],
-  );
-  const row = rows[0];
-  if (!row) throw notFound();
-  if (ctx.actor.type === 'api_key' && ctx.actor.storeId !== row.store_id) throw notFound();
-  await requireStore(ctx, row.store_id, forWrite ? { forWrite: true } : {});
-  return row;
-}
+const loadCampaign = (ctx: RequestContext, id: string, forWrite = false): Promise<CampaignRow> =>
+  loadStoreScoped<CampaignRow>(ctx, 'marketing_campaigns', id, notFound, forWrite);
 
 async function deliveryCounts(ctx: RequestContext, id: string) {
   const rows: Array<{ status: string; n: number }> = await ctx.manager.query(

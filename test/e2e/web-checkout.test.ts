@@ -9,29 +9,15 @@
  * A missing browser fails these tests (scripts/test installs chromium with apt-get when it can);
  * CHROMIUM_PATH points at another binary.
  */
-import http from 'node:http';
 import { expect } from 'chai';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { createApp } from '../../app/http-app';
-import { call, testRuntime, type TestServer } from '../helpers/harness';
+import { call, type TestServer } from '../helpers/harness';
 import { apiSuite } from '../helpers/api-suite';
 import { merchant, product, variant, type Merchant } from '../helpers/fixtures';
-import { freePort } from '../helpers/ports';
+import { startOnOwnAddress } from '../helpers/own-address';
 import { readLimitKey, writeLimitKey } from '../../api/storefront-checkout/storefront-checkout.service';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** The app on a port chosen first, with PUBLIC_BASE_URL set to that address. */
-async function startOnOwnAddress(): Promise<TestServer> {
-  const runtime = await testRuntime();
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const config = { ...runtime.config, publicBaseUrl: baseUrl };
-  const app = createApp({ ...runtime, config, services: { ...runtime.services, config } });
-  const server = http.createServer(app.callback());
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
-  return { baseUrl, runtime, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 describe('web: cart and checkout in the browser', function () {
   this.timeout(120_000);

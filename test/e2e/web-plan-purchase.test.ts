@@ -5,28 +5,15 @@
  * A wrong code ends on the return page saying the payment failed. The server listens on the address
  * of PUBLIC_BASE_URL, since the pages link to each other by absolute addresses.
  */
-import http from 'node:http';
 import { expect } from 'chai';
 import { chromium, type Browser } from 'playwright-core';
-import { createApp } from '../../app/http-app';
-import { call, testRuntime, type TestServer } from '../helpers/harness';
+import { call, type TestServer } from '../helpers/harness';
 import { apiSuite } from '../helpers/api-suite';
 import { merchant, type Merchant } from '../helpers/fixtures';
-import { freePort } from '../helpers/ports';
+import { startOnOwnAddress } from '../helpers/own-address';
 import { TEST_CARDS } from '../../api/sandbox/sandbox.cards';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-async function startOnOwnAddress(): Promise<TestServer> {
-  const runtime = await testRuntime();
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const config = { ...runtime.config, publicBaseUrl: baseUrl };
-  const app = createApp({ ...runtime, config, services: { ...runtime.services, config } });
-  const server = http.createServer(app.callback());
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
-  return { baseUrl, runtime, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 describe('web: a plan purchase paid through the 3-D Secure pages in the browser', function () {
   this.timeout(120_000);

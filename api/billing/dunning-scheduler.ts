@@ -6,13 +6,13 @@
  */
 import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
-import { calmLog } from '../../lib/calm-log';
 import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
 import { inTransaction, systemContext, type ContextServices, type RequestContext } from '../../storage/request-context';
 import { updatedRows, type DunningRow } from './billing.views';
 import { DUNNING_COLUMNS, DUNNING_TRANSITIONS, moveCase } from './dunning-steps';
 import { FREE_PLAN } from './plans';
+import { startPeriodicTask, type PeriodicTask } from '../../lib/periodic-task';
 
 export interface DunningPass {
   advanced: number;
@@ -64,28 +64,15 @@ export async function runDunningPass(ctx: RequestContext, now: Date = new Date()
 }
 
 /** Runs a pass every `intervalMs` until stopped (the jobs role starts it). */
-export function startDunningScheduler(dataSource: DataSource, logger: Logger, services: ContextServices): { stop(): Promise<void> } {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  const loop = (): void => {
-    if (stopped) return;
-    running = runDunningPass(systemContext(dataSource, uuidv7(), undefined, 'billing-dunning', services))
-      .then((pass) => {
-        if (pass.advanced || pass.expired) logger.info(pass, 'billing: dunning cases advanced, cancelled subscriptions ended');
-      })
-      .catch((error: unknown) => calmLog(logger).warn('billing:dunning', error, {}, 'billing dunning pass failed; retrying'))
-      .finally(() => {
-        running = undefined;
-        if (!stopped) timer = setTimeout(loop, services.config.billing.dunningIntervalMs);
-      });
-  };
-  loop();
-  return {
-    stop: async () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
+export function startDunningScheduler(dataSource: DataSource, logger: Logger, services: ContextServices): PeriodicTask {
+  return startPeriodicTask({
+    logger,
+    failureKey: 'billing:dunning',
+    failureMessage: 'billing dunning pass failed; retrying',
+    intervalMs: services.config.billing.dunningIntervalMs,
+    run: async () => {
+      const pass = await runDunningPass(systemContext(dataSource, uuidv7(), undefined, 'billing-dunning', services));
+      if (pass.advanced || pass.expired) logger.info(pass, 'billing: dunning cases advanced, cancelled subscriptions ended');
     },
-  };
+  });
 }

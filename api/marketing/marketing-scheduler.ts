@@ -14,7 +14,6 @@
  */
 import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
-import { calmLog } from '../../lib/calm-log';
 import { recordAudit } from '../../storage/audit';
 import { queueCustomerMessage, unsubscribeUrl } from '../../storage/customer-messages';
 import { uuidv7 } from '../../storage/ids';
@@ -22,6 +21,7 @@ import { inTransaction, systemContext, type ContextServices, type RequestContext
 import { startSending } from './campaigns.service';
 import { insertRun } from './automations.service';
 import { mergeFields, type AutomationRow, type AutomationStep, type CampaignRow, type RunOutcome, type RunRow } from './marketing.views';
+import { startPeriodicTask, type PeriodicTask } from '../../lib/periodic-task';
 
 export const MARKETING_INTERVAL_MS = 5_000;
 export const CAMPAIGN_BATCH = 500;
@@ -229,28 +229,16 @@ export async function runMarketingPass(ctx: RequestContext, now: Date = new Date
 }
 
 /** Runs a pass every MARKETING_INTERVAL_MS until stopped (the jobs role starts it). */
-export function startMarketingScheduler(dataSource: DataSource, logger: Logger, services: ContextServices): { stop(): Promise<void> } {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  const loop = (): void => {
-    if (stopped) return;
-    running = runMarketingPass(systemContext(dataSource, uuidv7(), undefined, 'marketing-scheduler', services))
-      .then((pass) => {
-        if (pass.campaignsStarted || pass.messages || pass.runsStarted || pass.stepsSent) logger.info(pass, 'marketing: messages sent');
-      })
-      .catch((error: unknown) => calmLog(logger).warn('marketing:scheduler', error, {}, 'marketing pass failed; retrying'))
-      .finally(() => {
-        running = undefined;
-        if (!stopped) timer = setTimeout(loop, MARKETING_INTERVAL_MS);
-      });
-  };
-  timer = setTimeout(loop, MARKETING_INTERVAL_MS);
-  return {
-    stop: async () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
+export function startMarketingScheduler(dataSource: DataSource, logger: Logger, services: ContextServices): PeriodicTask {
+  return startPeriodicTask({
+    logger,
+    failureKey: 'marketing:scheduler',
+    failureMessage: 'marketing pass failed; retrying',
+    intervalMs: MARKETING_INTERVAL_MS,
+    firstDelayMs: MARKETING_INTERVAL_MS,
+    run: async () => {
+      const pass = await runMarketingPass(systemContext(dataSource, uuidv7(), undefined, 'marketing-scheduler', services));
+      if (pass.campaignsStarted || pass.messages || pass.runsStarted || pass.stepsSent) logger.info(pass, 'marketing: messages sent');
     },
-  };
+  });
 }

@@ -10,10 +10,10 @@
  */
 import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
-import { calmLog } from '../../lib/calm-log';
 import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
 import { inTransaction, servicesOf, systemContext, type ContextServices, type RequestContext } from '../../storage/request-context';
+import { startPeriodicTask, type PeriodicTask } from '../../lib/periodic-task';
 
 const INTERVAL_MS = 60_000;
 /** Most held messages listed in one digest e-mail (the rest go into the next one). */
@@ -136,28 +136,15 @@ export function startDigestScheduler(
   logger: Logger,
   services: ContextServices,
   clock: () => Date = () => new Date(),
-): { stop(): Promise<void> } {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  const loop = (): void => {
-    if (stopped) return;
-    running = runDigestPass(systemContext(dataSource, uuidv7(), undefined, 'notification-digest', services), clock())
-      .then((count) => {
-        if (count) logger.info({ digests: count }, 'messaging: digest e-mails queued');
-      })
-      .catch((error: unknown) => calmLog(logger).warn('messaging:digest', error, {}, 'digest pass failed; retrying'))
-      .finally(() => {
-        running = undefined;
-        if (!stopped) timer = setTimeout(loop, INTERVAL_MS);
-      });
-  };
-  loop();
-  return {
-    stop: async () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
+): PeriodicTask {
+  return startPeriodicTask({
+    logger,
+    failureKey: 'messaging:digest',
+    failureMessage: 'digest pass failed; retrying',
+    intervalMs: INTERVAL_MS,
+    run: async () => {
+      const count = await runDigestPass(systemContext(dataSource, uuidv7(), undefined, 'notification-digest', services), clock());
+      if (count) logger.info({ digests: count }, 'messaging: digest e-mails queued');
     },
-  };
+  });
 }

@@ -19,7 +19,7 @@ import type { Logger } from 'pino';
 import type { Queryable } from '../../domain/pricing-engine';
 import { enqueueOutboxSelect } from '../../storage/outbox';
 import type { RepricingCause } from '../../storage/outbox-events';
-import { calmLog } from '../../lib/calm-log';
+import { startPeriodicTask, type PeriodicTask } from '../../lib/periodic-task';
 
 export type TargetScope = 'ALL' | 'PRODUCTS' | 'CATEGORIES' | 'BRANDS' | 'COLLECTIONS';
 
@@ -164,36 +164,19 @@ export async function runPricingSchedulerPass(
 }
 
 /** Runs a pass every `intervalMs` until stopped (the jobs role starts it). */
-export function startPricingScheduler(
-  dataSource: DataSource,
-  logger: Logger,
-  intervalMs = SCHEDULER_INTERVAL_MS,
-): { stop(): Promise<void> } {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  const loop = (): void => {
-    if (stopped) return;
-    running = runPricingSchedulerPass(dataSource)
-      .then((pass) => {
-        if (pass.products > 0)
-          logger.info(
-            { rules: pass.rules, campaigns: pass.campaigns, products: pass.products },
-            'pricing windows opened or closed; products queued for re-indexing',
-          );
-      })
-      .catch((error: unknown) => calmLog(logger).warn('pricing:pass', error, {}, 'pricing scheduler pass failed; retrying'))
-      .finally(() => {
-        running = undefined;
-        if (!stopped) timer = setTimeout(loop, intervalMs);
-      });
-  };
-  loop();
-  return {
-    stop: async () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
+export function startPricingScheduler(dataSource: DataSource, logger: Logger, intervalMs = SCHEDULER_INTERVAL_MS): PeriodicTask {
+  return startPeriodicTask({
+    logger,
+    failureKey: 'pricing:pass',
+    failureMessage: 'pricing scheduler pass failed; retrying',
+    intervalMs,
+    run: async () => {
+      const pass = await runPricingSchedulerPass(dataSource);
+      if (pass.products > 0)
+        logger.info(
+          { rules: pass.rules, campaigns: pass.campaigns, products: pass.products },
+          'pricing windows opened or closed; products queued for re-indexing',
+        );
     },
-  };
+  });
 }

@@ -8,12 +8,12 @@
  */
 import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
-import { calmLog } from '../../lib/calm-log';
 import { recordAudit } from '../../storage/audit';
 import { uuidv7 } from '../../storage/ids';
 import { inTransaction, systemContext, type ContextServices, type RequestContext } from '../../storage/request-context';
 import { emitEvent } from '../webhooks/events';
 import { NEXT_DUE, PERIOD_OF_RUN, SAVED_REPORT_COLUMNS, type SavedReportRow } from './saved-reports.sql';
+import { startPeriodicTask, type PeriodicTask } from '../../lib/periodic-task';
 
 const BATCH = 100;
 export const SAVED_REPORT_SCHEDULER_INTERVAL_MS = 60_000;
@@ -74,28 +74,16 @@ export function startSavedReportScheduler(
   logger: Logger,
   services: ContextServices,
   intervalMs = SAVED_REPORT_SCHEDULER_INTERVAL_MS,
-): { stop(): Promise<void> } {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  const loop = (): void => {
-    if (stopped) return;
-    running = runSavedReportPass(systemContext(dataSource, uuidv7(), undefined, 'saved-reports', services))
-      .then((emitted) => {
-        if (emitted) logger.info({ emitted }, 'saved reports: due events emitted');
-      })
-      .catch((error: unknown) => calmLog(logger).warn('saved-reports:scheduler', error, {}, 'saved report pass failed; retrying'))
-      .finally(() => {
-        running = undefined;
-        if (!stopped) timer = setTimeout(loop, intervalMs);
-      });
-  };
-  timer = setTimeout(loop, 0);
-  return {
-    stop: async () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
+): PeriodicTask {
+  return startPeriodicTask({
+    logger,
+    failureKey: 'saved-reports:scheduler',
+    failureMessage: 'saved report pass failed; retrying',
+    intervalMs,
+    firstDelayMs: 0,
+    run: async () => {
+      const emitted = await runSavedReportPass(systemContext(dataSource, uuidv7(), undefined, 'saved-reports', services));
+      if (emitted) logger.info({ emitted }, 'saved reports: due events emitted');
     },
-  };
+  });
 }

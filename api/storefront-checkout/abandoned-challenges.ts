@@ -11,6 +11,7 @@ import { inTransaction, systemContext } from '../../storage/request-context';
 import { uuidv7 } from '../../storage/ids';
 import { cancelOrder } from '../orders/orders.service';
 import { expirePendingChallenge } from '../payments/payments.service';
+import { startPeriodicTask, type PeriodicTask } from '../../lib/periodic-task';
 
 /** How long after the challenge's expiry a checkout is given up. */
 export const ABANDON_MARGIN_MINUTES = 5;
@@ -55,19 +56,16 @@ export async function sweepAbandonedChallenges(dataSource: DataSource, now = new
   return given;
 }
 
-/** Runs the sweep every `intervalMs` until stopped. */
-export function startAbandonedChallengeSweeper(dataSource: DataSource, logger: Logger, intervalMs = 60_000): { stop: () => Promise<void> } {
-  let running: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = sweepAbandonedChallenges(dataSource).catch((error: unknown) =>
-      logger.warn({ err: error }, 'the sweep of abandoned checkouts failed; it runs again in a minute'),
-    );
-  }, intervalMs);
-  timer.unref();
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await running;
+/** Runs the sweep every `intervalMs` until stopped, the first one an interval after start. */
+export function startAbandonedChallengeSweeper(dataSource: DataSource, logger: Logger, intervalMs = 60_000): PeriodicTask {
+  return startPeriodicTask({
+    logger,
+    failureKey: 'storefront-checkout:sweep',
+    failureMessage: 'the sweep of abandoned checkouts failed; it runs again in a minute',
+    intervalMs,
+    firstDelayMs: intervalMs,
+    run: async () => {
+      await sweepAbandonedChallenges(dataSource);
     },
-  };
+  });
 }

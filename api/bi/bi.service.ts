@@ -44,6 +44,28 @@ interface Window {
   to: string;
 }
 
+const QUARTER_HOUR = 15 * 60_000;
+const UTC_DAY = 86_400_000;
+const floorTo = (at: Date, step: number): Date => new Date(Math.floor(at.getTime() / step) * step);
+const ceilTo = (at: Date, step: number): Date => new Date(Math.ceil(at.getTime() / step) * step);
+
+/**
+ * The window's instants and the part of it the quarter-hour summaries cover whole (`lo` to `hi`):
+ * the arguments $2 to $5 of the order window queries of bi.sql.ts.
+ */
+const quarterHours = (since: Date, until: Date): [Date, Date, Date, Date] => [
+  since,
+  until,
+  ceilTo(since, QUARTER_HOUR),
+  floorTo(until, QUARTER_HOUR),
+];
+
+/** Whether the store has placed orders after `until`: then the summaries, which count every order, do not answer for the window. */
+async function ordersAfter(ctx: RequestContext, scope: Scope, until: Date): Promise<boolean> {
+  const [row] = (await ctx.manager.query(SQL.ORDERS_AFTER, [scope.storeId, until])) as Array<{ later: boolean }>;
+  return row!.later;
+}
+
 /** The last `days` days of the store's calendar, today included, up to now. */
 async function windowOf(ctx: RequestContext, scope: Scope, days: number, now: Date): Promise<Window> {
   const [row] = (await ctx.manager.query(SQL.WINDOW, [now, scope.timeZone, days])) as Array<{
@@ -76,7 +98,10 @@ export async function profitLoss(ctx: RequestContext, query: ProfitLossQuery) {
   const dayAfter = new Date(Date.parse(`${query.to}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
   const [period] = (await ctx.manager.query(SQL.PERIOD, [query.from, dayAfter, scope.timeZone])) as Array<{ since: Date; until: Date }>;
   const args = [scope.storeId, period!.since, period!.until];
-  const [orders] = (await ctx.manager.query(SQL.PROFIT_LOSS_ORDERS, args)) as Array<{
+  const [orders] = (await ctx.manager.query(SQL.PROFIT_LOSS_ORDERS, [
+    scope.storeId,
+    ...quarterHours(period!.since, period!.until),
+  ])) as Array<{
     orders: number;
     gross_sales: string;
     shipping: string;
@@ -111,21 +136,24 @@ export interface DaysQuery {
 export async function kpis(ctx: RequestContext, query: DaysQuery, now = new Date()) {
   const scope = await scopeOf(ctx, query.storeId);
   const window = await windowOf(ctx, scope, query.days, now);
-  const [row] = (await ctx.manager.query(SQL.KPIS, [scope.storeId, window.since, window.until])) as Array<{
+  const [sums] = (await ctx.manager.query(SQL.KPIS_ORDERS, [scope.storeId, ...quarterHours(window.since, window.until)])) as Array<{
     orders: number;
     revenue: string;
-    customers: number;
-    new_customers: number;
   }>;
-  const revenue = toUnits(row!.revenue);
+  const [people] = (
+    (await ordersAfter(ctx, scope, window.until))
+      ? await ctx.manager.query(SQL.KPIS_CUSTOMERS_FROM_ORDERS, [scope.storeId, window.since, window.until])
+      : await ctx.manager.query(SQL.KPIS_CUSTOMERS, [scope.storeId, window.since])
+  ) as Array<{ customers: number; new_customers: number }>;
+  const revenue = toUnits(sums!.revenue);
   return {
     ...header(scope, window, query.days),
     revenue: money(revenue),
-    orders: row!.orders,
-    averageOrderValue: row!.orders > 0 ? average(revenue, row!.orders) : null,
-    customers: row!.customers,
-    newCustomers: row!.new_customers,
-    returningCustomers: row!.customers - row!.new_customers,
+    orders: sums!.orders,
+    averageOrderValue: sums!.orders > 0 ? average(revenue, sums!.orders) : null,
+    customers: people!.customers,
+    newCustomers: people!.new_customers,
+    returningCustomers: people!.customers - people!.new_customers,
     conversionRate: null,
     conversionRateUnavailable: CONVERSION_UNAVAILABLE,
   };
@@ -138,7 +166,14 @@ export interface TopProductsQuery extends DaysQuery {
 export async function topProducts(ctx: RequestContext, query: TopProductsQuery, now = new Date()) {
   const scope = await scopeOf(ctx, query.storeId);
   const window = await windowOf(ctx, scope, query.days, now);
-  const rows = (await ctx.manager.query(SQL.TOP_PRODUCTS, [scope.storeId, window.since, window.until, query.limit])) as Array<{
+  const rows = (await ctx.manager.query(SQL.TOP_PRODUCTS, [
+    scope.storeId,
+    window.since,
+    window.until,
+    query.limit,
+    ceilTo(window.since, UTC_DAY),
+    floorTo(window.until, UTC_DAY),
+  ])) as Array<{
     product_id: string | null;
     title: string;
     quantity: string;
@@ -162,9 +197,8 @@ export async function revenueTimeseries(ctx: RequestContext, query: DaysQuery, n
   const window = await windowOf(ctx, scope, query.days, now);
   const rows = (await ctx.manager.query(SQL.REVENUE_TIMESERIES, [
     scope.storeId,
+    ...quarterHours(window.since, window.until),
     scope.timeZone,
-    window.since,
-    window.until,
     window.from,
     window.to,
   ])) as Array<{ day: string; orders: number; revenue: string }>;
@@ -193,13 +227,13 @@ export async function cohorts(ctx: RequestContext, query: CohortsQuery, now = ne
             ((date_trunc('month', $1::timestamptz AT TIME ZONE $2) - make_interval(months => $3::int - 1)) AT TIME ZONE $2) AS since`,
     [now, scope.timeZone, query.monthsBack],
   )) as Array<{ current: string; since: Date }>;
-  const rows = (await ctx.manager.query(SQL.COHORTS, [scope.storeId, scope.timeZone, bounds!.since, now])) as Array<{
-    cohort: string;
-    month: string;
-    customers: number;
-  }>;
-  const active = new Map(rows.map((r) => [`${r.cohort.slice(0, 7)}|${r.month.slice(0, 7)}`, r.customers]));
   const first = addMonths(bounds!.current, -(query.monthsBack - 1));
+  const rows = (
+    (await ordersAfter(ctx, scope, now))
+      ? await ctx.manager.query(SQL.COHORTS_FROM_ORDERS, [scope.storeId, scope.timeZone, bounds!.since, now])
+      : await ctx.manager.query(SQL.COHORTS, [scope.storeId, `${first}-01`])
+  ) as Array<{ cohort: string; month: string; customers: number }>;
+  const active = new Map(rows.map((r) => [`${r.cohort.slice(0, 7)}|${r.month.slice(0, 7)}`, r.customers]));
   const items = [];
   for (let c = 0; c < query.monthsBack; c++) {
     const month = addMonths(first, c);
@@ -217,7 +251,7 @@ export async function cohorts(ctx: RequestContext, query: CohortsQuery, now = ne
 export async function funnel(ctx: RequestContext, query: DaysQuery, now = new Date()) {
   const scope = await scopeOf(ctx, query.storeId);
   const window = await windowOf(ctx, scope, query.days, now);
-  const [row] = (await ctx.manager.query(SQL.FUNNEL, [scope.storeId, window.since, window.until])) as Array<{
+  const [row] = (await ctx.manager.query(SQL.FUNNEL, [scope.storeId, ...quarterHours(window.since, window.until)])) as Array<{
     checkouts_started: number;
     checkouts_paid: number;
     orders_placed: number;

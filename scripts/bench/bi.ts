@@ -5,11 +5,16 @@
  *
  * 1. Seeds a bench tenant, its owner, a store, 100000 customers, 500 products and N orders over the
  *    last two years (5 % cancelled; 1 to 4 lines each, about 2.5 N order lines) in INSERT … SELECT
- *    statements over generate_series (untimed), then VACUUM ANALYZE.
+ *    statements over generate_series (untimed; where the database user may, with the summary
+ *    triggers off and one `insight_rebuild` of the store after), then VACUUM ANALYZE.
  * 2. Starts the app in this process on an ephemeral port, signs the owner in and times R requests
  *    (default 30, after 3 warm-ups) of each case from the client.
- * Prints one JSON object per line: the config, the seed, one record per case (p50, p95, max) and a
- * summary. The bench tenant and everything of its store are deleted at the end, also after a failure.
+ * 3. What keeping the insight summaries costs a write: one order with 3 lines placed by a customer of
+ *    the store and then cancelled, each in its own transaction that is rolled back, W times with
+ *    the summary triggers and W times without them (session_replication_role = replica, where the
+ *    database user may set it), side by side.
+ * Prints one JSON object per line: the config, the seed, one record per case (p50, p95, max), the
+ * write cost and a summary. The bench tenant and everything of its store are deleted at the end, also after a failure.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -46,7 +51,19 @@ async function vacuumAnalyze(dataSource: import('typeorm').DataSource): Promise<
   const runner = dataSource.createQueryRunner();
   try {
     await runner.query('SET statement_timeout = 0');
-    for (const table of ['orders', 'order_items', 'customers', 'products', 'payments', 'storefront_checkouts'])
+    for (const table of [
+      'orders',
+      'order_items',
+      'customers',
+      'products',
+      'payments',
+      'storefront_checkouts',
+      'insight_order_buckets',
+      'insight_product_days',
+      'insight_customers',
+      'insight_customer_months',
+      'insight_cohort_months',
+    ])
       await runner.query(`VACUUM ANALYZE ${table}`);
     await runner.query('RESET statement_timeout');
   } finally {
@@ -80,6 +97,13 @@ async function seed(db: Db, ids: { tenantId: string; storeId: string; userId: st
      SELECT id, $1, $2, 'Bench product ' || ord, 'bi-bench-' || ord || '-' || $3, 'PHYSICAL', 'PUBLISHED', 10, 'EUR' FROM bench_products`,
     [tenantId, storeId, storeId.slice(-8)],
   );
+  // A bulk load is faster without the summary triggers and one rebuild after it (where the
+  // database user may switch triggers off); otherwise the triggers keep the summaries as it loads.
+  const [{ rolsuper: summariesOff }] = (await db.query('SELECT rolsuper FROM pg_roles WHERE rolname = current_user')) as [
+    { rolsuper: boolean },
+  ];
+  let rebuildSeconds: number | null = null;
+  if (summariesOff) await db.query('SET LOCAL session_replication_role = replica');
   // Orders: customers skewed towards low ordinals (some buy often), spread over 730 days.
   await db.query(
     `INSERT INTO orders (id, tenant_id, store_id, customer_id, status, currency, subtotal, total, item_count, shipping_city, shipping_district,
@@ -105,6 +129,12 @@ async function seed(db: Db, ids: { tenantId: string; storeId: string; userId: st
       WHERE o.store_id = $2`,
     [tenantId, storeId],
   );
+  if (summariesOff) {
+    await db.query('SET LOCAL session_replication_role = origin');
+    const rebuilding = performance.now();
+    await db.query('SELECT insight_rebuild($1)', [ids.storeId]);
+    rebuildSeconds = round((performance.now() - rebuilding) / 1000, 1);
+  }
   await db.query('DROP TABLE bench_customers');
   await db.query('DROP TABLE bench_products');
   const [{ items }] = await db.query(
@@ -117,8 +147,58 @@ async function seed(db: Db, ids: { tenantId: string; storeId: string; userId: st
     orderItems: items,
     customers: CUSTOMERS,
     products: PRODUCTS,
+    summaries: summariesOff ? 'rebuilt after the load' : 'kept by the triggers during the load',
+    rebuildSeconds,
     seconds: round((performance.now() - started) / 1000, 1),
   });
+}
+
+/** Marks a transaction rolled back on purpose. */
+class RolledBack extends Error {}
+
+/** Places and cancels one order of 3 lines in a transaction that is rolled back; the milliseconds it took. */
+async function placeAndCancel(dataSource: import('typeorm').DataSource, ids: { tenantId: string; storeId: string }, triggers: boolean) {
+  let ms = 0;
+  await dataSource
+    .transaction(async (tx) => {
+      if (!triggers) await tx.query('SET LOCAL session_replication_role = replica');
+      const started = performance.now();
+      const [order] = (await tx.query(
+        `INSERT INTO orders (id, tenant_id, store_id, customer_id, status, currency, subtotal, total, item_count, shipping_city, shipping_district)
+         SELECT gen_random_uuid(), $1, $2, (SELECT id FROM customers WHERE store_id = $2 ORDER BY id LIMIT 1 OFFSET floor(random() * 1000)::int),
+                'PLACED', 'EUR', 30, 34.99, 3, 'Istanbul', 'Kadikoy'
+         RETURNING id`,
+        [ids.tenantId, ids.storeId],
+      )) as Array<{ id: string }>;
+      await tx.query(
+        `INSERT INTO order_items (id, tenant_id, order_id, product_id, title, quantity, unit_price, line_total, position)
+         SELECT gen_random_uuid(), $1, $2, p.id, 'Bench line', 1, 10, 10, row_number() OVER ()
+           FROM (SELECT id FROM products WHERE store_id = $3 ORDER BY random() LIMIT 3) p`,
+        [ids.tenantId, order!.id, ids.storeId],
+      );
+      await tx.query(`UPDATE orders SET status = 'CANCELLED', cancelled_at = now() WHERE id = $1`, [order!.id]);
+      ms = performance.now() - started;
+      throw new RolledBack();
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof RolledBack)) throw error;
+    });
+  return ms;
+}
+
+/** The write cost of the summary triggers, with and without them in the same run. */
+async function writeCost(dataSource: import('typeorm').DataSource, ids: { tenantId: string; storeId: string }, writes: number) {
+  const [{ rolsuper: canSwitch }] = (await dataSource.query('SELECT rolsuper FROM pg_roles WHERE rolname = current_user')) as [
+    { rolsuper: boolean },
+  ];
+  const figures: Record<string, unknown> = { phase: 'write cost', writes, what: 'place an order of 3 lines and cancel it' };
+  for (const triggers of canSwitch ? [true, false] : [true]) {
+    const ms: number[] = [];
+    for (let i = 0; i < writes; i++) ms.push(await placeAndCancel(dataSource, ids, triggers));
+    ms.sort((x, y) => x - y);
+    figures[triggers ? 'withSummaries' : 'withoutSummaries'] = { p50Ms: round(percentile(ms, 50)), p95Ms: round(percentile(ms, 95)) };
+  }
+  emit(figures);
 }
 
 async function main(): Promise<void> {
@@ -184,6 +264,7 @@ async function main(): Promise<void> {
       results.push({ case: name, p95Ms: round(p95) });
       emit({ case: name, n: ms.length, p50Ms: round(percentile(ms, 50)), p95Ms: round(p95), maxMs: round(ms[ms.length - 1]!) });
     }
+    await writeCost(db, ids, 100);
     const worst = results.reduce((a, b) => (b.p95Ms > a.p95Ms ? b : a));
     emit({
       summary: 'bi',

@@ -36,6 +36,7 @@ import { StorefrontCheckout1795000003000 } from './1795000003000-storefront-chec
 import { Messaging1795000003100 } from './1795000003100-messaging';
 import { Marketing1795000003200 } from './1795000003200-marketing';
 import { Insight1795000003300 } from './1795000003300-insight';
+import { InsightRollups1795000003400 } from './1795000003400-insight-rollups';
 
 export const migrations = [
   Outbox1795000000000,
@@ -75,4 +76,5 @@ export const migrations = [
   Messaging1795000003100,
   Marketing1795000003200,
   Insight1795000003300,
+  InsightRollups1795000003400,
 ];

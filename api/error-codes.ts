@@ -19,6 +19,7 @@ import { BUNDLES_ERRORS } from './bundles/bundles.errors';
 import { CATEGORIES_ERRORS } from './categories/categories.errors';
 import { CHECKOUT_ERRORS } from './checkout/checkout.errors';
 import { COLLECTIONS_ERRORS } from './collections/collections.errors';
+import { COMMUNITY_ERRORS } from './community/community.errors';
 import { CONTENT_ERRORS } from './content/content.errors';
 import { CRM_ERRORS } from './crm/crm.errors';
 import { MARKETING_ERRORS } from './marketing/marketing.errors';
@@ -42,6 +43,7 @@ import { SHIPPING_RATES_ERRORS } from './shipping-rates/shipping-rates.errors';
 import { SPONSORED_LISTINGS_ERRORS } from './sponsored-listings/sponsored-listings.errors';
 import { STOREFRONT_ERRORS } from './storefront/storefront.errors';
 import { STOREFRONT_CHECKOUT_ERRORS } from './storefront-checkout/storefront-checkout.errors';
+import { STORE_INTEGRATIONS_ERRORS } from './store-integrations/store-integrations.errors';
 import { SUPPORT_ERRORS } from './support/support.errors';
 import { VISUAL_SEARCH_ERRORS } from './visual-search/visual-search.errors';
 import { WEBHOOKS_ERRORS } from './webhooks/webhooks.errors';
@@ -65,6 +67,7 @@ export const ERROR_REGISTRIES: readonly ErrorRegistry[] = [
   CATEGORIES_ERRORS,
   CHECKOUT_ERRORS,
   COLLECTIONS_ERRORS,
+  COMMUNITY_ERRORS,
   CONTENT_ERRORS,
   CRM_ERRORS,
   MARKETING_ERRORS,
@@ -88,6 +91,7 @@ export const ERROR_REGISTRIES: readonly ErrorRegistry[] = [
   SPONSORED_LISTINGS_ERRORS,
   STOREFRONT_ERRORS,
   STOREFRONT_CHECKOUT_ERRORS,
+  STORE_INTEGRATIONS_ERRORS,
   SUPPORT_ERRORS,
   VISUAL_SEARCH_ERRORS,
   WEBHOOKS_ERRORS,

@@ -39,6 +39,16 @@ export const PAGE_CSP = pageCsp("'self' http: https: data:");
 export const STOREFRONT_CSP = pageCsp("'self' http: https: data: blob:");
 
 /**
+ * The storefront of a store with enabled analytics tags (web/integrations-head.ts): scripts also from
+ * the tags' fixed hosts and beacons (connect-src) to theirs, nothing more; without tags, STOREFRONT_CSP.
+ */
+export function storefrontCsp(hosts: { scripts: readonly string[]; connect: readonly string[] }): string {
+  if (hosts.scripts.length === 0 && hosts.connect.length === 0) return STOREFRONT_CSP;
+  const scripts = ["'self'", ...hosts.scripts].join(' ');
+  return `${STOREFRONT_CSP.replace("script-src 'self'", `script-src ${scripts}`)}; connect-src ${["'self'", ...hosts.connect].join(' ')}`;
+}
+
+/**
  * The API answers every response with `Referrer-Policy: no-referrer`. Pages with forms need
  * `same-origin` instead: under `no-referrer` a browser sends `Origin: null` with its form posts (the
  * Fetch standard says so), which the check below refuses. `same-origin` still sends nothing to other

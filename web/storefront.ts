@@ -10,6 +10,7 @@ import { PageNotFound, type PageContext, type SectionLoader, type SectionRef, ty
 import { SORTS, activeFilterCount, apiQuery, facetView, pagination, searchState, stateUrl } from './search-state';
 import { STOREFRONT_CSP, pageHeaders } from './page-security';
 import { addCheckoutRoutes } from './checkout';
+import { integrationsHead } from './integrations-head';
 import { ownUrlAsPath } from './own-url';
 import { isUuid } from '../storage/ids';
 
@@ -177,7 +178,9 @@ export function buildStorefrontRouter(
     page: Record<string, unknown> = {},
     extra: SectionRef[] = [],
   ): Promise<void> {
-    const { page: pageCtx, api } = context(ctx, page);
+    // The store's analytics tags for the layout's head, and the page's CSP widened to their hosts.
+    const integrations = await integrationsHead(ctx, shopperApi(ctx), ctx.params.storeId!);
+    const { page: pageCtx, api } = context(ctx, { ...page, integrations });
     const sections = [...theme.template(template).sections, ...extra];
     try {
       const { html } = await theme.renderPage('theme', sections, pageCtx, api, title);

@@ -10,6 +10,7 @@ import { sandboxExtensionOperationIds, sandboxRoutes } from '../sandbox/sandbox.
 import { searchSynonymExtensionOperationIds } from '../search-synonyms/search-synonyms.routes';
 import { storefrontCheckoutExtensionOperationIds } from '../storefront-checkout/storefront-checkout.routes';
 import { emailSuppressionExtensionOperationIds } from '../email-suppression/email-suppression.routes';
+import { storeIntegrationExtensionOperationIds } from '../store-integrations/store-integrations.routes';
 import { webhookExtensionOperationIds, webhookRoutes } from '../webhooks/webhooks.routes';
 import { accountRoutes } from './accounts';
 import { catalogRoutes } from './catalog';
@@ -35,4 +36,5 @@ export const extensionOperationIds: ReadonlySet<string> = new Set<string>([
   ...searchSynonymExtensionOperationIds,
   ...storefrontCheckoutExtensionOperationIds,
   ...emailSuppressionExtensionOperationIds,
+  ...storeIntegrationExtensionOperationIds,
 ]);

@@ -37,6 +37,8 @@ import { Messaging1795000003100 } from './1795000003100-messaging';
 import { Marketing1795000003200 } from './1795000003200-marketing';
 import { Insight1795000003300 } from './1795000003300-insight';
 import { InsightRollups1795000003400 } from './1795000003400-insight-rollups';
+import { Community1795000003500 } from './1795000003500-community';
+import { StoreIntegrations1795000003700 } from './1795000003700-store-integrations';
 
 export const migrations = [
   Outbox1795000000000,
@@ -77,4 +79,6 @@ export const migrations = [
   Marketing1795000003200,
   Insight1795000003300,
   InsightRollups1795000003400,
+  Community1795000003500,
+  StoreIntegrations1795000003700,
 ];

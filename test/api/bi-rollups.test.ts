@@ -216,7 +216,33 @@ describe('Business intelligence summaries', function () {
          FROM orders o WHERE ${placed} GROUP BY 1 ORDER BY 1`,
       [storeId, w.since, w.tz],
     );
-    return { kpis, products, series };
+    const [period] = await db(
+      `SELECT ((now() AT TIME ZONE $1)::date - ($2::int - 1))::text AS "from", (now() AT TIME ZONE $1)::date::text AS "to",
+              ((now() AT TIME ZONE $1)::date + 1)::timestamp AT TIME ZONE $1 AS until`,
+      [w.tz, days],
+    );
+    const [profitLoss] = await db(
+      `SELECT count(*)::int AS orders, COALESCE(sum(subtotal), 0)::numeric(20, 2)::float8 AS gross_sales,
+              COALESCE(sum(total - subtotal), 0)::numeric(20, 2)::float8 AS shipping,
+              (SELECT COALESCE(sum(p.refunded), 0)::numeric(20, 2)::float8 FROM payments p JOIN orders r ON r.id = p.order_id
+                WHERE r.store_id = $1 AND r.status <> 'CANCELLED' AND r.created_at >= $2 AND r.created_at < $3) AS refunds
+         FROM orders o WHERE o.store_id = $1 AND o.status <> 'CANCELLED' AND o.created_at >= $2 AND o.created_at < $3`,
+      [storeId, w.since, period.until],
+    );
+    // Cohorts of the last 12 months: customers by the local month of their first order ever, and the months they ordered in.
+    const cohorts = await db(
+      `WITH firsts AS (
+         SELECT customer_id, to_char(min(created_at) AT TIME ZONE $2, 'YYYY-MM') AS cohort FROM orders
+          WHERE store_id = $1 AND status <> 'CANCELLED' GROUP BY 1),
+       active AS (
+         SELECT DISTINCT customer_id, to_char(created_at AT TIME ZONE $2, 'YYYY-MM') AS month FROM orders
+          WHERE store_id = $1 AND status <> 'CANCELLED')
+       SELECT f.cohort, a.month, count(*)::int AS customers FROM firsts f JOIN active a USING (customer_id)
+        WHERE f.cohort >= to_char((now() AT TIME ZONE $2) - interval '11 months', 'YYYY-MM')
+        GROUP BY 1, 2 ORDER BY 1, 2`,
+      [storeId, w.tz],
+    );
+    return { kpis, products, series, profitLoss: { from: period.from, to: period.to, ...profitLoss }, cohorts };
   }
 
   async function expectReportsMatchOrders(storeId: string, headers: Record<string, string>, days: number): Promise<void> {
@@ -243,6 +269,21 @@ describe('Business intelligence summaries', function () {
     ).to.deep.equal(want.series);
     const funnel = await get(`/bi/funnel?storeId=${storeId}&days=${days}`);
     expect(funnel.stages.find((s: any) => s.stage === 'ORDER_PLACED').count, `funnel days=${days}`).to.equal(want.kpis.orders);
+    const pl = await get(`/bi/profit-loss?storeId=${storeId}&from=${want.profitLoss.from}&to=${want.profitLoss.to}`);
+    expect(
+      { orders: pl.orders, gross_sales: pl.grossSales, shipping: pl.shipping, refunds: pl.refunds },
+      `profit-loss days=${days}`,
+    ).to.deep.equal({
+      orders: want.profitLoss.orders,
+      gross_sales: want.profitLoss.gross_sales,
+      shipping: want.profitLoss.shipping,
+      refunds: want.profitLoss.refunds,
+    });
+    const cohorts = await get(`/bi/cohorts?storeId=${storeId}&monthsBack=12`);
+    const cells = cohorts.cohorts.flatMap((c: any) =>
+      c.retention.filter((r: any) => r.customers > 0).map((r: any) => ({ cohort: c.month, month: r.month, customers: r.customers })),
+    );
+    expect(cells, 'cohorts monthsBack=12').to.deep.equal(want.cohorts);
   }
 
   it('answer every window like the orders themselves, edges of the day and the last minutes included', async () => {

@@ -18,6 +18,7 @@ import { BRANDS_ERRORS } from './brands/brands.errors';
 import { BUNDLES_ERRORS } from './bundles/bundles.errors';
 import { CATEGORIES_ERRORS } from './categories/categories.errors';
 import { CHECKOUT_ERRORS } from './checkout/checkout.errors';
+import { CLIENT_ERRORS_ERRORS } from './client-errors/client-errors.errors';
 import { COLLECTIONS_ERRORS } from './collections/collections.errors';
 import { COMMUNITY_ERRORS } from './community/community.errors';
 import { CONTENT_ERRORS } from './content/content.errors';
@@ -66,6 +67,7 @@ export const ERROR_REGISTRIES: readonly ErrorRegistry[] = [
   BUNDLES_ERRORS,
   CATEGORIES_ERRORS,
   CHECKOUT_ERRORS,
+  CLIENT_ERRORS_ERRORS,
   COLLECTIONS_ERRORS,
   COMMUNITY_ERRORS,
   CONTENT_ERRORS,

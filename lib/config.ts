@@ -134,6 +134,8 @@ export interface Config {
    * them (a local HTTP server).
    */
   wallets: { verifyBaseUrl: string; allowAddresses: string[] };
+  /** Client error intake and retention (docs/client-errors.md). */
+  clientErrors: { retentionDays: number; batchesPerMinute: number };
 }
 
 /** SLA targets of one ticket priority, in hours from the ticket's creation. */
@@ -434,6 +436,14 @@ const VARIABLES: Record<string, VariableSpec> = {
     schema: Joi.number().integer().min(0).max(10_000).default(500),
     fix: 'set an integer between 0 and 10000 (default 500): bulk edits of more products run on the jobs worker',
   },
+  CLIENT_ERROR_RETENTION_DAYS: {
+    schema: Joi.number().integer().min(1).max(365).default(30),
+    fix: 'set days between 1 and 365 (default 30): how long reported client errors are kept before the jobs worker prunes them',
+  },
+  CLIENT_ERROR_BATCHES_PER_MINUTE: {
+    schema: Joi.number().integer().min(1).max(1_000_000_000).default(60),
+    fix: 'set an integer between 1 and 1000000000 (default 60): client error batches accepted per client address and minute',
+  },
   ROLES: {
     schema: Joi.string()
       .pattern(/^(api|relay|indexer|vision|jobs)(,(api|relay|indexer|vision|jobs))*$/)
@@ -606,6 +616,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       publicQueriesPerMinute: values.VISION_PUBLIC_QUERIES_PER_MINUTE as number,
     },
     bulkEdits: { syncMax: values.BULK_SYNC_MAX as number },
+    clientErrors: {
+      retentionDays: values.CLIENT_ERROR_RETENTION_DAYS as number,
+      batchesPerMinute: values.CLIENT_ERROR_BATCHES_PER_MINUTE as number,
+    },
     support: { sla: supportSla },
     wallets: { verifyBaseUrl: 'https://{domain}', allowAddresses: [] },
     payments: { simulatorAllowed: (values.PAYMENT_SIMULATOR_ALLOWED as boolean | undefined) ?? nodeEnv !== 'production' },

@@ -25,7 +25,7 @@ export const COMMUNITY_ERRORS = defineErrorCodes('community', {
   report_not_found: { status: 404, description: 'The community report does not exist.' },
   invalid_reply_parent: {
     status: 400,
-    description: 'parentId is not a published top-level comment of this discussion (replies are one level deep).',
+    description: '`parentId` is not a published top-level comment of this discussion (replies are one level deep).',
   },
   empty_body: { status: 400, description: 'Nothing is left of the body once it is sanitised (it held only markup that is removed).' },
   discussion_locked: { status: 409, description: 'The discussion is locked by the moderators: it takes no new comments.' },

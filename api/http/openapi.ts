@@ -248,7 +248,10 @@ export function buildOpenApiDocument(routes: RouteDef[], info: OpenApiInfo): Jso
   }));
   const errorCodes = errorCodeList();
   const responses: Json = {};
+  // NotImplemented only while some operation is not built (components nothing refers to are noise).
+  const unbuilt = routes.some((r) => !r.handler);
   for (const [name, { description }] of Object.entries(PROBLEM_RESPONSES)) {
+    if (name === 'NotImplemented' && !unbuilt) continue;
     responses[name] = { description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
   }
   return {
@@ -258,7 +261,7 @@ export function buildOpenApiDocument(routes: RouteDef[], info: OpenApiInfo): Jso
       version: info.version,
       summary: 'Multi-tenant commerce platform whose heart is storefront search.',
       description: [
-        'Every operation of the specification. Errors are `application/problem+json` (RFC 9457). Identifiers are UUIDs; lists use cursor pagination (`items`, `nextCursor`); the public search uses page/perPage. Operations marked `x-implemented: false` validate their input and answer 501.',
+        'Every operation of the specification. Errors are `application/problem+json` (RFC 9457). Identifiers are UUIDs; lists use cursor pagination (`items`, `nextCursor`); the public search uses page/perPage. An operation marked `x-implemented: false` (none at present) validates its input and answers 501.',
         '## Error codes',
         'Every problem carries a stable `code`. The codes, with the status they come with, the area that answers them and what they mean (generated from the error-code registries; also in `x-error-codes`):',
         errorCodeTable(errorCodes),

@@ -25,6 +25,7 @@ import { startDunningScheduler } from '../../api/billing/dunning-scheduler';
 import { startDigestScheduler } from '../../api/notification-preferences/digest-scheduler';
 import { startMarketingScheduler } from '../../api/marketing/marketing-scheduler';
 import { startSavedReportScheduler } from '../../api/saved-reports/saved-reports.scheduler';
+import { startClientErrorPruner } from '../../api/client-errors/client-errors.pruner';
 import { webhookEventsHandler, WebhookDispatcher } from '../../api/webhooks/dispatcher';
 import { deliverProviderCallback } from '../../api/payments/providers/callback-delivery';
 
@@ -114,6 +115,8 @@ export async function startJobsRole(runtime: Runtime): Promise<RunningRole> {
   const savedReportScheduler = startSavedReportScheduler(runtime.dataSource, runtime.logger, runtime.services);
   // Campaign batches, scheduled campaigns and automation steps on their schedule: api/marketing/marketing-scheduler.ts.
   const marketingScheduler = startMarketingScheduler(runtime.dataSource, runtime.logger, runtime.services);
+  // Client errors past CLIENT_ERROR_RETENTION_DAYS removed every hour: api/client-errors/client-errors.pruner.ts.
+  const clientErrorPruner = startClientErrorPruner(runtime.dataSource, runtime.logger, runtime.services);
   runtime.logger.info({ consumers: consumers.queues }, 'jobs worker started');
   return {
     name: 'jobs',
@@ -124,6 +127,7 @@ export async function startJobsRole(runtime: Runtime): Promise<RunningRole> {
       await digestScheduler.stop();
       await marketingScheduler.stop();
       await savedReportScheduler.stop();
+      await clientErrorPruner.stop();
       await dispatcher.stop();
       await consumers.stop(runtime.config.shutdownTimeoutMs);
     },

@@ -38,6 +38,7 @@ import { Marketing1795000003200 } from './1795000003200-marketing';
 import { Insight1795000003300 } from './1795000003300-insight';
 import { InsightRollups1795000003400 } from './1795000003400-insight-rollups';
 import { Community1795000003500 } from './1795000003500-community';
+import { ClientErrors1795000003600 } from './1795000003600-client-errors';
 import { StoreIntegrations1795000003700 } from './1795000003700-store-integrations';
 
 export const migrations = [
@@ -80,5 +81,6 @@ export const migrations = [
   Insight1795000003300,
   InsightRollups1795000003400,
   Community1795000003500,
+  ClientErrors1795000003600,
   StoreIntegrations1795000003700,
 ];

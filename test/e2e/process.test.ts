@@ -39,8 +39,9 @@ describe('process entry point', () => {
         { timeoutMs: 20_000, intervalMs: 100 },
       );
       expect(output()).to.match(/"roles":\["api","relay","indexer","vision","jobs"\]/);
-      const notBuilt = await fetch(`${base}/api/v1/client-errors/stats`);
-      expect(notBuilt.status).to.equal(501);
+      // The api role serves the route table: an operation that needs a token answers 401 without one.
+      const guarded = await fetch(`${base}/api/v1/client-errors/stats`);
+      expect(guarded.status).to.equal(401);
       child.kill('SIGTERM');
       expect(await exited).to.equal(0);
       expect(output()).to.match(/"msg":"shutting down"/);

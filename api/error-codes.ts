@@ -51,6 +51,7 @@ import { WEBHOOKS_ERRORS } from './webhooks/webhooks.errors';
 import { EMAIL_SUPPRESSION_ERRORS } from './email-suppression/email-suppression.errors';
 import { NOTIFICATION_PREFERENCES_ERRORS } from './notification-preferences/notification-preferences.errors';
 import { COMMUNICATIONS_ERRORS } from './communications/communications.errors';
+import { THEMES_ERRORS } from './themes/themes.errors';
 
 /** Every registry: the shared ones first (common, http, domain), then the API areas by name. */
 export const ERROR_REGISTRIES: readonly ErrorRegistry[] = [
@@ -100,6 +101,7 @@ export const ERROR_REGISTRIES: readonly ErrorRegistry[] = [
   EMAIL_SUPPRESSION_ERRORS,
   NOTIFICATION_PREFERENCES_ERRORS,
   COMMUNICATIONS_ERRORS,
+  THEMES_ERRORS,
 ];
 
 /** The list: one row per code and status of each registry, in registry order. */

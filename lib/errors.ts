@@ -67,6 +67,7 @@ export const STATUS_TITLES: Readonly<Record<number, string>> = {
   410: 'Gone',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   501: 'Not Implemented',

@@ -11,6 +11,7 @@ import { SORTS, activeFilterCount, apiQuery, facetView, pagination, searchState,
 import { STOREFRONT_CSP, pageHeaders } from './page-security';
 import { addCheckoutRoutes } from './checkout';
 import { integrationsHead } from './integrations-head';
+import { StoreThemes } from './theme-packages';
 import { ownUrlAsPath } from './own-url';
 import { isUuid } from '../storage/ids';
 
@@ -162,6 +163,7 @@ export function buildStorefrontRouter(
   options: { uploadMaxBytes: number; appSecret?: string; formLimitBytes?: number },
 ): Router {
   const router = new Router();
+  const storeThemes = new StoreThemes(theme);
 
   function context(ctx: Koa.Context, page: Record<string, unknown> = {}): { page: PageContext; api: ApiClient } {
     const storeId = ctx.params.storeId!;
@@ -181,9 +183,11 @@ export function buildStorefrontRouter(
     // The store's analytics tags for the layout's head, and the page's CSP widened to their hosts.
     const integrations = await integrationsHead(ctx, shopperApi(ctx), ctx.params.storeId!);
     const { page: pageCtx, api } = context(ctx, { ...page, integrations });
-    const sections = [...theme.template(template).sections, ...extra];
+    // The store's active theme package, or the built-in theme (web/theme-packages.ts).
+    const themed = await storeThemes.forPage(api, ctx.params.storeId!, template);
+    const sections = [...themed.sections, ...extra];
     try {
-      const { html } = await theme.renderPage('theme', sections, pageCtx, api, title);
+      const { html } = await themed.engine.renderPage('theme', sections, pageCtx, api, title);
       ctx.type = 'text/html; charset=utf-8';
       ctx.body = html;
     } catch (err) {
@@ -194,7 +198,8 @@ export function buildStorefrontRouter(
 
   async function notFound(ctx: Koa.Context, pageCtx?: PageContext, api?: ApiClient): Promise<void> {
     const c = pageCtx && api ? { page: pageCtx, api } : context(ctx);
-    const { html } = await theme.renderPage('theme', theme.template('404').sections, c.page, c.api, 'Page not found');
+    const themed = await storeThemes.forPage(c.api, ctx.params.storeId!, '404');
+    const { html } = await themed.engine.renderPage('theme', themed.sections, c.page, c.api, 'Page not found');
     ctx.status = 404;
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = html;
@@ -302,6 +307,7 @@ export function buildStorefrontRouter(
       formLimitBytes: options.formLimitBytes ?? 64 * 1024,
       render: (ctx, template, title, page) => render(ctx, template, title, page),
     });
+  storeThemes.addAssetRoute(router);
   router.get('/shop/:storeId/{*rest}', (ctx) => notFound(ctx));
   return router;
 }

@@ -18,6 +18,7 @@ import {
   Tag,
   type Context,
   type Emitter,
+  type FS,
   type Liquid as LiquidEngine,
   type TagToken,
   type Template,
@@ -30,6 +31,59 @@ import type { ApiClient, CallMeter } from './api-client';
 import { ownUrlResolver } from './own-url';
 
 export const THEME_DIR = path.join(PROJECT_ROOT, 'web', 'theme');
+
+/** HTML the engine vouches for (rendered sections, sanitised rich text): output as is, everything else is escaped. */
+export class SafeHtml {
+  constructor(readonly html: string) {}
+  toString(): string {
+    return this.html;
+  }
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&#34;', "'": '&#39;' };
+function escapeOutput(value: unknown): string {
+  if (value instanceof SafeHtml) return value.html;
+  return String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+}
+
+/**
+ * A theme package's text files (layout, templates, sections, snippets) by path, and the URL of each
+ * asset: the engine renders them from memory, never from the disk.
+ */
+export interface PackageSource {
+  id: string;
+  files: ReadonlyMap<string, string>;
+  assetUrl: (name: string) => string | undefined;
+}
+
+/**
+ * The file system liquidjs sees for a package: only its own files, by name within their folder. A name
+ * with a slash, a backslash or a dot segment resolves to nothing, so `{% include '/etc/passwd' %}` or
+ * `{% render '../../x' %}` fails like a missing snippet (the section is left out), and nothing is
+ * ever read from the disk or the network.
+ */
+function packageFs(files: ReadonlyMap<string, string>): FS {
+  const MISSING = '\0missing';
+  const read = (file: string): string => {
+    const text = files.get(file);
+    if (text === undefined) throw new Error(`no such theme file: ${file.slice(0, 100)}`);
+    return text;
+  };
+  return {
+    exists: (file) => Promise.resolve(files.has(file)),
+    existsSync: (file) => files.has(file),
+    readFile: (file) => Promise.resolve(read(file)),
+    readFileSync: read,
+    resolve: (dir, file, ext) => {
+      if (!/^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/.test(file) || file.includes('..')) return MISSING;
+      return `${dir}/${file.endsWith(ext) ? file : file + ext}`;
+    },
+    contains: (root, file) => Promise.resolve(file.startsWith(`${root}/`) && files.has(file)),
+    containsSync: (root, file) => file.startsWith(`${root}/`) && files.has(file),
+    sep: '/',
+    dirname: (file) => file.slice(0, Math.max(0, file.lastIndexOf('/'))),
+  };
+}
 
 export class BudgetExceeded extends Error {
   constructor(
@@ -119,6 +173,7 @@ export interface SectionSchema {
 
 export interface SectionRef {
   type: string;
+  /** The settings of the template, with the store's saved settings over them. */
   settings?: Record<string, unknown>;
 }
 
@@ -178,21 +233,31 @@ export class ThemeEngine {
     readonly dir = THEME_DIR,
     /** Where people reach this service (PUBLIC_BASE_URL): its own absolute URLs render as paths (`own_url`). */
     readonly publicBaseUrl = 'http://localhost',
+    /** A theme package's files instead of the folder (docs/themes.md, "Sandbox and budgets"). */
+    readonly source?: PackageSource,
   ) {
     this.liquid = new Liquid({
-      root: [path.join(dir, 'sections')],
-      partials: path.join(dir, 'snippets'),
+      ...(source
+        ? { fs: packageFs(source.files), root: ['sections'], partials: ['snippets'], layouts: ['layout'], relativeReference: false }
+        : { root: [path.join(dir, 'sections')], partials: path.join(dir, 'snippets') }),
       extname: '.liquid',
-      outputEscape: 'escape',
+      outputEscape: escapeOutput,
       cache: true,
       strictFilters: true,
       jsTruthy: false,
+      ownPropertyOnly: true,
     });
     this.liquid.registerTag('schema', SchemaTag);
     this.liquid.registerFilter('money', (value: unknown, currency: unknown) => formatMoney(value, currency));
     this.liquid.registerFilter('json', (value: unknown) => JSON.stringify(value ?? null).replace(/</g, '\\u003c'));
     this.liquid.registerFilter('own_url', ownUrlResolver(publicBaseUrl));
     this.liquid.registerFilter('url_param', (value: unknown) => encodeURIComponent(String(value ?? '')));
+    // The built-in theme's assets are served from /assets/theme/; a package's at content-hashed URLs.
+    this.liquid.registerFilter('asset_url', (value: unknown) => {
+      const name = String(value ?? '');
+      if (!/^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/.test(name)) return '';
+      return source ? (source.assetUrl(name) ?? '') : `/assets/theme/${name}`;
+    });
     const renderer = this.liquid.renderer;
     const original = renderer.renderTemplates.bind(renderer);
     // Every list of template nodes (a section, a loop pass, an if branch, a snippet) passes here.
@@ -201,6 +266,27 @@ export class ThemeEngine {
       meter?.step(templates.length, emitter);
       return yield* original(templates, ctx, emitter);
     };
+  }
+
+  /** An engine with the same budgets, loaders and filters over a package's files. */
+  forPackage(source: PackageSource): ThemeEngine {
+    return new ThemeEngine(this.budgets, this.logger, this.loaders, this.dir, this.publicBaseUrl, source);
+  }
+
+  /** A text file of the theme (relative to its root); undefined when it has none. */
+  readText(relative: string): string | undefined {
+    if (this.source) return this.source.files.get(relative);
+    try {
+      return fs.readFileSync(path.join(this.dir, relative), 'utf8');
+    } catch {
+      return undefined;
+    }
+  }
+
+  private mustRead(relative: string): string {
+    const text = this.readText(relative);
+    if (text === undefined) throw new Error(`the theme has no ${relative}`);
+    return text;
   }
 
   budgetFor(type: string): RenderBudget {
@@ -214,7 +300,7 @@ export class ThemeEngine {
   private section(type: string): { templates: Template[]; schema: SectionSchema } {
     let entry = this.sections.get(type);
     if (!entry) {
-      const source = fs.readFileSync(path.join(this.dir, 'sections', `${type}.liquid`), 'utf8');
+      const source = this.mustRead(`sections/${type}.liquid`);
       const match = SCHEMA_RE.exec(source);
       if (!match) throw new Error(`section ${type} has no {% schema %}`);
       const schema = JSON.parse(match[1]!) as SectionSchema;
@@ -227,7 +313,7 @@ export class ThemeEngine {
   template(name: string): PageTemplate {
     let entry = this.templates.get(name);
     if (!entry) {
-      entry = JSON.parse(fs.readFileSync(path.join(this.dir, 'templates', `${name}.json`), 'utf8')) as PageTemplate;
+      entry = JSON.parse(this.mustRead(`templates/${name}.json`)) as PageTemplate;
       this.templates.set(name, entry);
     }
     return entry;
@@ -236,7 +322,7 @@ export class ThemeEngine {
   private layout(name: string): Template[] {
     let entry = this.layouts.get(name);
     if (!entry) {
-      entry = this.liquid.parse(fs.readFileSync(path.join(this.dir, 'layout', `${name}.liquid`), 'utf8'));
+      entry = this.liquid.parse(this.mustRead(`layout/${name}.liquid`));
       this.layouts.set(name, entry);
     }
     return entry;
@@ -244,12 +330,10 @@ export class ThemeEngine {
 
   /** One section under its budget; PageNotFound from a loader propagates, every other failure omits the section. */
   async renderSection(ref: SectionRef, page: PageContext, api: ApiClient): Promise<SectionResult> {
-    const { templates, schema } = this.section(ref.type);
-    const settings: Record<string, unknown> = {};
-    for (const s of schema.settings) settings[s.id] = s.default;
-    Object.assign(settings, ref.settings);
     const meter = new SectionMeter(this.budgetFor(ref.type));
     try {
+      const { templates, schema } = this.section(ref.type);
+      const settings = richTextAsHtml(schema, { ...defaultsOf(schema), ...ref.settings });
       const loader = this.loaders[ref.type];
       const data = loader ? await meter.within(loader(api.metered(meter), page, settings)) : {};
       const html = (await this.liquid.render(
@@ -307,15 +391,26 @@ export class ThemeEngine {
       .filter((r) => r.type !== 'header' && r.type !== 'footer')
       .map(wrap)
       .join('\n');
-    const html = (await this.liquid.render(this.layout(layout), {
+    const scope = {
       page_title: title,
       shop: { base: page.shopBase, storeId: page.storeId },
-      sections_header: header,
-      content_for_layout: main,
-      sections_footer: footer,
+      sections_header: new SafeHtml(header),
+      content_for_layout: new SafeHtml(main),
+      sections_footer: new SafeHtml(footer),
       page: page.page,
-    })) as string;
-    return { html, results };
+    };
+    if (!this.source) return { html: (await this.liquid.render(this.layout(layout), scope)) as string, results };
+    // A package's layout renders under the default budget; a layout that fails or runs over leaves a bare page.
+    const meter = new SectionMeter(this.budgets.defaults);
+    try {
+      const html = (await this.liquid.render(this.layout(layout), scope, { globals: { __meter: meter } })) as string;
+      meter.finish(html);
+      return { html, results };
+    } catch (err) {
+      this.logger.warn({ err, path: page.path, package: this.source.id }, 'storefront theme layout failed: a bare page was served');
+      const bare = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeOutput(title)}</title></head><body>${header}<main id="main">${main}</main>${footer}</body></html>`;
+      return { html: bare, results };
+    }
   }
 
   /** A plain Liquid file of the theme (console pages, landing page), no budgets. */
@@ -327,11 +422,35 @@ export class ThemeEngine {
   private parseFile(relative: string): Template[] {
     let entry = this.files.get(relative);
     if (!entry) {
-      entry = this.liquid.parse(fs.readFileSync(path.join(this.dir, relative), 'utf8'));
+      entry = this.liquid.parse(this.mustRead(relative));
       this.files.set(relative, entry);
     }
     return entry;
   }
+}
+
+function defaultsOf(schema: SectionSchema): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const s of schema.settings) out[s.id] = s.default;
+  return out;
+}
+
+/** Rich text is HTML (sanitised when it was saved, or the theme's own default): it is output as HTML. */
+function richTextAsHtml(schema: SectionSchema, settings: Record<string, unknown>): Record<string, unknown> {
+  for (const s of schema.settings) {
+    const value = settings[s.id];
+    if (s.type === 'richtext' && typeof value === 'string') settings[s.id] = new SafeHtml(value);
+    const fields = (s as { fields?: SettingSchema[] }).fields;
+    if (s.type === 'repeater' && Array.isArray(value) && fields) {
+      const rich = fields.filter((f) => f.type === 'richtext').map((f) => f.id);
+      settings[s.id] = value.map((item: Record<string, unknown>) => {
+        const copy = { ...item };
+        for (const id of rich) if (typeof copy[id] === 'string') copy[id] = new SafeHtml(copy[id] as string);
+        return copy;
+      });
+    }
+  }
+  return settings;
 }
 
 function findBudgetError(err: unknown): BudgetExceeded | undefined {

@@ -95,6 +95,12 @@ export type StreamedBody = AsyncIterable<Buffer>;
 
 const STREAM_STATE = Symbol('streamedBody');
 
+/** The media types a streamed body of each declared type may arrive as (archives: the handler tells tar.gz from zip). */
+const STREAMED_MEDIA_TYPES: Partial<Record<BodyContentType, readonly string[]>> = {
+  'text/csv': ['text/csv', 'application/csv'],
+  'application/gzip': ['application/gzip', 'application/x-gzip', 'application/zip', 'application/x-zip-compressed'],
+};
+
 interface StreamState {
   started: boolean;
   finished: boolean;
@@ -130,7 +136,8 @@ async function* limitedBody(ctx: Koa.Context, limit: number, state: StreamState)
  * bytes arrive (413) and reports a client that went away (400 body_incomplete). No body is an empty stream.
  */
 export function streamDeclaredBody(ctx: Koa.Context, contentType: BodyContentType, limits: BodyLimits): StreamedBody {
-  if (contentType !== 'text/csv') throw new Error('Only text/csv bodies can be streamed.');
+  const accepted = STREAMED_MEDIA_TYPES[contentType];
+  if (!accepted) throw new Error('Only text/csv bodies and archives can be streamed.');
   const state: StreamState = { started: false, finished: false };
   (ctx.state as Record<symbol, StreamState>)[STREAM_STATE] = state;
   if (!hasBody(ctx)) {
@@ -138,7 +145,8 @@ export function streamDeclaredBody(ctx: Koa.Context, contentType: BodyContentTyp
     return (async function* empty(): AsyncGenerator<Buffer> {})();
   }
   const type = mediaType(ctx);
-  if (type !== 'text/csv' && type !== 'application/csv') throw new UnsupportedMediaTypeError(type, ['text/csv']);
+  if (type === undefined || !accepted.includes(type))
+    throw new UnsupportedMediaTypeError(type, contentType === 'text/csv' ? ['text/csv'] : ['application/gzip', 'application/zip']);
   checkBeforeReading(ctx, limits.csvBytes);
   return limitedBody(ctx, limits.csvBytes, state);
 }

@@ -29,8 +29,9 @@ export type AuthRequirement = 'public' | 'user' | 'merchant' | 'partner' | 'plat
 /**
  * `text/html`: a response only (htmlDocument: a page served with the page security headers).
  * `application/x-www-form-urlencoded`: a request only (formDto: an HTML form post).
+ * `application/gzip`: a binary archive upload, streamed only (`streamBody`); `application/zip` is accepted too.
  */
-export type BodyContentType = 'application/json' | 'text/csv' | 'text/html' | 'application/x-www-form-urlencoded';
+export type BodyContentType = 'application/json' | 'text/csv' | 'text/html' | 'application/x-www-form-urlencoded' | 'application/gzip';
 
 /** A named request or response schema: one joi schema per DTO, also a component of the OpenAPI document. */
 export interface NamedSchema {

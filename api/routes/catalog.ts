@@ -12,6 +12,7 @@ import { brandRoutes } from '../brands/brands.routes';
 import { bundleRoutes } from '../bundles/bundles.routes';
 import { searchSynonymRoutes } from '../search-synonyms/search-synonyms.routes';
 import { visualSearchRoutes } from '../visual-search/visual-search.routes';
+import { themeRoutes } from '../themes/themes.routes';
 
 export const catalogRoutes: RouteDef[] = [
   // Products (merchant)
@@ -32,4 +33,6 @@ export const catalogRoutes: RouteDef[] = [
   ...bundleRoutes,
   ...searchSynonymRoutes,
   ...visualSearchRoutes,
+  // Theme packages and section settings (extensions)
+  ...themeRoutes,
 ];

@@ -11,6 +11,7 @@ import { searchSynonymExtensionOperationIds } from '../search-synonyms/search-sy
 import { storefrontCheckoutExtensionOperationIds } from '../storefront-checkout/storefront-checkout.routes';
 import { emailSuppressionExtensionOperationIds } from '../email-suppression/email-suppression.routes';
 import { storeIntegrationExtensionOperationIds } from '../store-integrations/store-integrations.routes';
+import { themeExtensionOperationIds } from '../themes/themes.routes';
 import { webhookExtensionOperationIds, webhookRoutes } from '../webhooks/webhooks.routes';
 import { accountRoutes } from './accounts';
 import { catalogRoutes } from './catalog';
@@ -37,4 +38,5 @@ export const extensionOperationIds: ReadonlySet<string> = new Set<string>([
   ...storefrontCheckoutExtensionOperationIds,
   ...emailSuppressionExtensionOperationIds,
   ...storeIntegrationExtensionOperationIds,
+  ...themeExtensionOperationIds,
 ]);

@@ -40,6 +40,7 @@ import { InsightRollups1795000003400 } from './1795000003400-insight-rollups';
 import { Community1795000003500 } from './1795000003500-community';
 import { ClientErrors1795000003600 } from './1795000003600-client-errors';
 import { StoreIntegrations1795000003700 } from './1795000003700-store-integrations';
+import { Themes1795000003800 } from './1795000003800-themes';
 
 export const migrations = [
   Outbox1795000000000,
@@ -83,4 +84,5 @@ export const migrations = [
   Community1795000003500,
   ClientErrors1795000003600,
   StoreIntegrations1795000003700,
+  Themes1795000003800,
 ];

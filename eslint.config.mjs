@@ -8,16 +8,17 @@ import tseslint from 'typescript-eslint';
  * folders beside it that it must not know). Tests and scripts may import anything.
  */
 const LAYERS = {
-  app: [],
-  web: ['app'],
-  api: ['app', 'web'],
-  indexer: ['app', 'web', 'api', 'vision', 'relay'],
-  vision: ['app', 'web', 'api', 'indexer', 'relay'],
-  relay: ['app', 'web', 'api', 'indexer', 'vision', 'search', 'domain'],
-  search: ['app', 'web', 'api', 'indexer', 'vision', 'relay'],
-  domain: ['app', 'web', 'api', 'indexer', 'vision', 'relay', 'search'],
-  storage: ['app', 'web', 'api', 'indexer', 'vision', 'relay', 'search', 'domain'],
-  lib: ['app', 'web', 'api', 'indexer', 'vision', 'relay', 'search', 'domain', 'storage'],
+  cli: ['app'],
+  app: ['cli'],
+  web: ['cli', 'app'],
+  api: ['cli', 'app', 'web'],
+  indexer: ['cli', 'app', 'web', 'api', 'vision', 'relay'],
+  vision: ['cli', 'app', 'web', 'api', 'indexer', 'relay'],
+  relay: ['cli', 'app', 'web', 'api', 'indexer', 'vision', 'search', 'domain'],
+  search: ['cli', 'app', 'web', 'api', 'indexer', 'vision', 'relay'],
+  domain: ['cli', 'app', 'web', 'api', 'indexer', 'vision', 'relay', 'search'],
+  storage: ['cli', 'app', 'web', 'api', 'indexer', 'vision', 'relay', 'search', 'domain'],
+  lib: ['cli', 'app', 'web', 'api', 'indexer', 'vision', 'relay', 'search', 'domain', 'storage'],
 };
 
 const layerRules = Object.entries(LAYERS)

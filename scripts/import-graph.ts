@@ -13,7 +13,7 @@ import ts from 'typescript';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 /** The product's source folders (tests and scripts may import anything and are not part of the graph). */
-export const SOURCE_FOLDERS = ['app', 'api', 'domain', 'indexer', 'jobs', 'lib', 'relay', 'search', 'storage', 'vision', 'web'];
+export const SOURCE_FOLDERS = ['app', 'api', 'cli', 'domain', 'indexer', 'jobs', 'lib', 'relay', 'search', 'storage', 'vision', 'web'];
 
 function sourceFiles(): string[] {
   const files: string[] = [];

@@ -4,8 +4,8 @@
  * strings with 4 decimals, which the service turns into money with domain/money.ts. Days and months
  * are those of the store's time zone ($tz).
  *
- * Windows are read from the insight summaries (storage/migrations/1795000003400-insight-rollups.ts)
- * where they cover them whole, and from the orders themselves at the edges: quarter hours for the
+ * Windows are read from the insight summaries (storage/migrations/1795000003400-insight-rollups.ts;
+ * their `_current` views, which add the changes not folded in yet) where they cover them whole, and from the orders themselves at the edges: quarter hours for the
  * order sums, UTC days for the product sums. A window is given as its instants and the edges of what
  * the summaries cover (the service computes them): `since`, `until`, `lo` (the first covered
  * instant) and `hi` (the end of what is covered).
@@ -25,7 +25,7 @@ const NO_PRODUCT = `'00000000-0000-0000-0000-000000000000'::uuid`;
 const orderWindow = (endExclusive: boolean): string => {
   const end = endExclusive ? '<' : '<=';
   return `
-    SELECT bucket_start AS at, orders, revenue, subtotal FROM insight_order_buckets
+    SELECT bucket_start AS at, orders, revenue, subtotal FROM insight_order_buckets_current
      WHERE store_id = $1 AND bucket_start >= $4 AND bucket_start < $5
     UNION ALL
     SELECT created_at, 1, total, subtotal FROM orders WHERE ${PLACED} AND created_at >= $2 AND created_at < $4 AND created_at ${end} $3
@@ -83,7 +83,7 @@ export const KPIS_CUSTOMERS_FROM_ORDERS = `
  */
 export const TOP_PRODUCTS = `
   WITH lines AS (
-    SELECT product_key, orders, quantity, revenue, title FROM insight_product_days
+    SELECT product_key, orders, quantity, revenue, title FROM insight_product_days_current
      WHERE store_id = $1 AND day >= ($5::timestamptz AT TIME ZONE 'UTC')::date AND day < ($6::timestamptz AT TIME ZONE 'UTC')::date
     UNION ALL
     SELECT COALESCE(i.product_id, ${NO_PRODUCT}), count(DISTINCT o.id), sum(i.quantity), sum(i.line_total), max(i.title)
@@ -112,7 +112,7 @@ export const REVENUE_TIMESERIES = `
 
 /** Customers per cohort (the month of their first placed order, from $2) and month they ordered in: $1 store, $2 first cohort. */
 export const COHORTS = `
-  SELECT cohort::text AS cohort, month::text AS month, customers FROM insight_cohort_months
+  SELECT cohort::text AS cohort, month::text AS month, customers FROM insight_cohort_months_current
    WHERE store_id = $1 AND cohort >= $2::date AND customers > 0`;
 
 /**

@@ -31,7 +31,7 @@ import {
 type Params = Record<string, string>;
 
 const FEED_DESCRIPTION =
-  'Extension. The store\'s published products as a Google Merchant Center feed, streamed in batches (docs/integrations.md, "Product feed"). 404 product_feed_not_found when the store is archived or closed, the integration is not an enabled marketplace_feed of this store, or its access is token and `token` is missing or wrong. Answers ETag, Last-Modified and Cache-Control: public, max-age=300; If-None-Match or If-Modified-Since that still hold answer 304 without a body.';
+  'Extension. The store\'s published products as a Google Merchant Center feed, streamed in batches (docs/integrations.md, "Product feed"). 404 product_feed_not_found when the store is archived or closed, the integration is not an enabled marketplace_feed of this store, or its access is token and `token` is missing or wrong. Answers ETag, Last-Modified and Cache-Control: public, max-age=300; If-None-Match naming the current ETag answers 304 without a body (If-Modified-Since alone is not honoured: a sale changes stock without a date the feed could give).';
 
 /**
  * The RSS 2.0 document. Route rows have no XML content type of their own, so this one is declared
@@ -59,7 +59,6 @@ function feedHandler(format: FeedFormat) {
       token: req.query.token,
       format,
       ifNoneMatch: req.koa.get('If-None-Match') || undefined,
-      ifModifiedSince: req.koa.get('If-Modified-Since') || undefined,
     });
     const koa = req.koa;
     koa.set('ETag', feed.etag);

@@ -137,7 +137,9 @@ export async function connectStoreIntegration(ctx: RequestContext, input: Connec
       `SELECT id, secrets_enc FROM store_integrations WHERE tenant_id = $1 AND store_id = $2 AND integration = $3 FOR UPDATE`,
       [tx.tenantId, store.id, entry.slug],
     )) as Array<{ id: string; secrets_enc: string | null }>;
-    const stored = existing?.secrets_enc ? openIntegrationSecrets(appSecret, existing.secrets_enc) : {};
+    // Secrets sealed under another APP_SECRET cannot be opened: treated as not stored, so a required
+    // secret is asked for again (400) instead of failing the request.
+    const stored = existing?.secrets_enc ? (storedSecrets(appSecret, existing.secrets_enc) ?? {}) : {};
     const checked = checkSettings(entry.settings_schema, input.settings, new Set(Object.keys(stored)));
     const secrets = { ...stored, ...checked.secrets };
     const sealed = Object.keys(secrets).length > 0 ? sealIntegrationSecrets(appSecret, secrets) : null;
@@ -275,4 +277,13 @@ export async function storefrontIntegrations(ctx: RequestContext, storeId: strin
   )) as Array<{ integration: string; settings: Record<string, unknown> }>;
   const analytics = rows.map((row) => analyticsTag(row.integration, row.settings)).filter((tag): tag is AnalyticsTag => tag !== undefined);
   return { storeId: store.id, analytics };
+}
+
+/** The secrets of a connection, or undefined when they were sealed with another key. */
+function storedSecrets(appSecret: string, sealed: string): Record<string, string> | undefined {
+  try {
+    return openIntegrationSecrets(appSecret, sealed);
+  } catch {
+    return undefined;
+  }
 }

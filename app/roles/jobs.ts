@@ -25,6 +25,7 @@ import { startDunningScheduler } from '../../api/billing/dunning-scheduler';
 import { startDigestScheduler } from '../../api/notification-preferences/digest-scheduler';
 import { startMarketingScheduler } from '../../api/marketing/marketing-scheduler';
 import { startSavedReportScheduler } from '../../api/saved-reports/saved-reports.scheduler';
+import { startInsightFolder } from '../../api/bi/insight-fold.scheduler';
 import { startClientErrorPruner } from '../../api/client-errors/client-errors.pruner';
 import { webhookEventsHandler, WebhookDispatcher } from '../../api/webhooks/dispatcher';
 import { deliverProviderCallback } from '../../api/payments/providers/callback-delivery';
@@ -113,6 +114,8 @@ export async function startJobsRole(runtime: Runtime): Promise<RunningRole> {
   const digestScheduler = startDigestScheduler(runtime.dataSource, runtime.logger, runtime.services);
   // Scheduled saved reports emit saved_report.due when they come due: api/saved-reports/saved-reports.scheduler.ts.
   const savedReportScheduler = startSavedReportScheduler(runtime.dataSource, runtime.logger, runtime.services);
+  // The deltas of the insight summaries folded in every few seconds: api/bi/insight-fold.scheduler.ts.
+  const insightFolder = startInsightFolder(runtime.dataSource, runtime.logger);
   // Campaign batches, scheduled campaigns and automation steps on their schedule: api/marketing/marketing-scheduler.ts.
   const marketingScheduler = startMarketingScheduler(runtime.dataSource, runtime.logger, runtime.services);
   // Client errors past CLIENT_ERROR_RETENTION_DAYS removed every hour: api/client-errors/client-errors.pruner.ts.
@@ -127,6 +130,7 @@ export async function startJobsRole(runtime: Runtime): Promise<RunningRole> {
       await digestScheduler.stop();
       await marketingScheduler.stop();
       await savedReportScheduler.stop();
+      await insightFolder.stop();
       await clientErrorPruner.stop();
       await dispatcher.stop();
       await consumers.stop(runtime.config.shutdownTimeoutMs);

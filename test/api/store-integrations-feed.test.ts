@@ -121,7 +121,14 @@ describe('Store integrations that do real work', function () {
       expect(again.status).to.equal(304);
       expect(again.text).to.equal('');
       expect(again.headers.get('etag')).to.equal(etag);
-      expect((await get(xmlPath, { 'If-Modified-Since': first.headers.get('last-modified')! })).status).to.equal(304);
+      // If-Modified-Since alone is not trusted: stock changes carry no date.
+      expect((await get(xmlPath, { 'If-Modified-Since': first.headers.get('last-modified')! })).status).to.equal(200);
+      // A sale (stock changed, the product row untouched) is a new state: a new ETag, not a 304.
+      await server.runtime.dataSource.query('UPDATE product_variants SET stock = stock - 1 WHERE product_id = $1', [mug.id]);
+      const sold = await get(xmlPath, { 'If-None-Match': etag });
+      expect(sold.status).to.equal(200);
+      expect(sold.headers.get('etag')).not.to.equal(etag);
+      await server.runtime.dataSource.query('UPDATE product_variants SET stock = stock + 1 WHERE product_id = $1', [mug.id]);
 
       // An update shows, with a new ETag.
       const patched = await call(server, 'PUT', `${API}/catalog/products/${mug.id}`, {

@@ -15,6 +15,7 @@ import { apiClientFor, type ApiAnswer, type ApiClient, type Json, type Query } f
 import type { ThemeEngine } from './theme-engine';
 import { FormBodyError, readFormBody } from './form-body';
 import { CROSS_SITE_MESSAGE, crossSiteReason, pageHeaders } from './page-security';
+import { addThemeEditorRoutes } from './theme-editor';
 import { isUuid } from '../storage/ids';
 
 const ACCESS = 'console_at';
@@ -535,6 +536,9 @@ export function buildConsoleRouter(theme: ThemeEngine, options: { formLimitBytes
         : `${base}?error=${encodeURIComponent(problemText(res))}`,
     );
   });
+
+  // The theme editor (web/theme-editor.ts): its routes on this router, under its checks.
+  addThemeEditorRoutes(router, { page, form, api: (ctx) => new ConsoleApi(ctx), problemText });
 
   return router;
 }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { defineRoutes, type RouteRequest } from '../http/route';
 import type { StreamedBody } from '../http/body';
 import { storeId, uuid } from '../http/schema-types';
+import { themeEditorRoute } from './theme-editor.routes';
 import { activeStoreTheme, publishedAsset, publishedPackageSource } from './theme-public.service';
 import { listSectionSettings, saveSectionSettings, type SaveSectionSettingsInput } from './theme-settings.service';
 import { downloadThemePackage, getThemePackage, listThemePackages, publishThemePackage, uploadThemePackage } from './themes.service';
@@ -62,9 +63,11 @@ export const themeExtensionOperationIds = [
   'themes.storeTheme',
   'themes.packageSource',
   'themes.asset',
+  'themes.editor',
 ] as const;
 
 export const themeRoutes = defineRoutes({ tag: 'themes', auth: 'merchant' }, [
+  themeEditorRoute, // the console's theme editor (api/themes/theme-editor.routes.ts)
   {
     operationId: 'themes.uploadPackage',
     method: 'POST',

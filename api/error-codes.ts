@@ -10,6 +10,8 @@ import { DOMAIN_ERRORS } from '../domain/domain.errors';
 import { HTTP_ERRORS } from './http/http.errors';
 import { API_KEYS_ERRORS } from './api-keys/api-keys.errors';
 import { APP_STORE_ERRORS } from './app-store/app-store.errors';
+import { PARTNER_APPS_ERRORS } from './app-store/partner-apps.errors';
+import { WEBHOOK_FORWARDING_ERRORS } from './webhooks/webhook-forwarding.errors';
 import { AUDIT_LOG_ERRORS } from './audit-log/audit-log.errors';
 import { AUTH_ERRORS } from './auth/auth.errors';
 import { BILLING_ERRORS } from './billing/billing.errors';
@@ -60,6 +62,8 @@ export const ERROR_REGISTRIES: readonly ErrorRegistry[] = [
   DOMAIN_ERRORS,
   API_KEYS_ERRORS,
   APP_STORE_ERRORS,
+  PARTNER_APPS_ERRORS,
+  WEBHOOK_FORWARDING_ERRORS,
   AUDIT_LOG_ERRORS,
   AUTH_ERRORS,
   BILLING_ERRORS,

@@ -6,8 +6,10 @@
 import { newProgram, runProgram } from './program';
 import { addLoginCommand } from './commands/login';
 import { addEnvCommands } from './commands/env';
+import { addAppCommands } from './commands/app';
 
 const program = newProgram('svc', 'The platform from the command line: sign in, environments, partner apps.');
 addLoginCommand(program);
 addEnvCommands(program);
+addAppCommands(program);
 void runProgram(program);

@@ -41,6 +41,7 @@ import {
 } from './app-store.service';
 import { handleCallback, handleReturn, payPurchase, threeDsPage, type PurchaseHooks } from './app-purchase-payment';
 import * as D from './app-store.descriptions';
+import { partnerAppRoutes } from './partner-apps.routes';
 
 type Params = Record<string, string>;
 type StoreBody = { storeId: string };
@@ -225,4 +226,5 @@ export const appStoreRoutes = defineRoutes({ tag: 'app-store', auth: 'merchant' 
     status: 200,
     handler: (req: RouteRequest<Params>) => getPublicListing(req.context, req.params.slug!),
   },
+  ...partnerAppRoutes,
 ]);

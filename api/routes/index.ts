@@ -12,6 +12,7 @@ import { storefrontCheckoutExtensionOperationIds } from '../storefront-checkout/
 import { emailSuppressionExtensionOperationIds } from '../email-suppression/email-suppression.routes';
 import { storeIntegrationExtensionOperationIds } from '../store-integrations/store-integrations.routes';
 import { themeExtensionOperationIds } from '../themes/themes.routes';
+import { partnerAppExtensionOperationIds } from '../app-store/partner-apps.routes';
 import { webhookExtensionOperationIds, webhookRoutes } from '../webhooks/webhooks.routes';
 import { accountRoutes } from './accounts';
 import { catalogRoutes } from './catalog';
@@ -39,4 +40,5 @@ export const extensionOperationIds: ReadonlySet<string> = new Set<string>([
   ...emailSuppressionExtensionOperationIds,
   ...storeIntegrationExtensionOperationIds,
   ...themeExtensionOperationIds,
+  ...partnerAppExtensionOperationIds,
 ]);

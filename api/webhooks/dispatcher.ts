@@ -163,7 +163,8 @@ export class WebhookDispatcher {
            LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
           WHERE d.status = 'PENDING' AND d.next_attempt_at <= now()
             AND (d.claimed_until IS NULL OR d.claimed_until < now())
-            AND (d.endpoint_id IS NULL OR e.enabled)
+            -- Development endpoints (svc-dev://…) are delivered by pull: webhook-forwarding.service.ts.
+            AND (d.endpoint_id IS NULL OR (e.enabled AND e.url NOT LIKE 'svc-dev:%'))
           ORDER BY d.next_attempt_at, d.id
           LIMIT $1
           FOR UPDATE OF d SKIP LOCKED)

@@ -58,6 +58,7 @@ import {
   TEST_DESCRIPTION,
   UPDATE_ENDPOINT_DESCRIPTION,
 } from './webhooks.descriptions';
+import { webhookForwardingExtensionOperationIds, webhookForwardingRoutes } from './webhook-forwarding.routes';
 
 type Params = Record<string, string>;
 
@@ -74,6 +75,7 @@ export const webhookExtensionOperationIds = [
   'webhooks.listDeadLetters',
   'webhooks.replayDelivery',
   'webhooks.replayDeadLetters',
+  ...webhookForwardingExtensionOperationIds,
 ] as const;
 
 export const webhookRoutes = defineRoutes({ tag: 'webhooks', auth: 'merchant' }, [
@@ -203,4 +205,5 @@ export const webhookRoutes = defineRoutes({ tag: 'webhooks', auth: 'merchant' },
     status: 202,
     handler: (req: RouteRequest<Params, Params, { endpointId?: string }>) => replayDeadLetters(req.context, req.body ?? {}),
   },
+  ...webhookForwardingRoutes,
 ]);

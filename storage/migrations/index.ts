@@ -41,6 +41,7 @@ import { Community1795000003500 } from './1795000003500-community';
 import { ClientErrors1795000003600 } from './1795000003600-client-errors';
 import { StoreIntegrations1795000003700 } from './1795000003700-store-integrations';
 import { Themes1795000003800 } from './1795000003800-themes';
+import { PartnerApps1795000003900 } from './1795000003900-partner-apps';
 
 export const migrations = [
   Outbox1795000000000,
@@ -85,4 +86,5 @@ export const migrations = [
   ClientErrors1795000003600,
   StoreIntegrations1795000003700,
   Themes1795000003800,
+  PartnerApps1795000003900,
 ];

@@ -11,6 +11,8 @@ import type { RunningRole } from './lifecycle';
 import type { Runtime } from './runtime';
 import { addHealthRoutes } from '../api/system/system.router';
 import { errorHandler } from '../api/http/middleware';
+import { setScrapeSources } from '../lib/metrics';
+import { metricsRoute, runtimeSources } from './metrics';
 
 export async function startHealthServer(runtime: Runtime, roles: readonly ProcessRole[], port: number): Promise<RunningRole> {
   const app = new Koa();
@@ -18,6 +20,11 @@ export async function startHealthServer(runtime: Runtime, roles: readonly Proces
   const router = new Router();
   addHealthRoutes(router, { monitor: runtime.monitor }, roles);
   app.use(errorHandler(runtime.logger));
+  // /metrics here too, unless METRICS_PORT gives it a listener of its own (app/metrics.ts).
+  if (!runtime.config.metricsPort) {
+    setScrapeSources(runtimeSources(runtime));
+    app.use(metricsRoute({ token: runtime.config.metricsToken, loopbackOnly: true }));
+  }
   app.use(router.routes());
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 5_000;

@@ -15,14 +15,21 @@ import { buildRouter, exactPathRoutes, fallback } from '../api/http/router';
 import { allRoutes } from '../api/routes';
 import { registerScopesOf } from '../api/api-keys/api-keys.scopes';
 import { buildSystemRouter } from '../api/system/system.router';
+import type Redis from 'ioredis';
+import { setScrapeSources } from '../lib/metrics';
+import { httpMetrics, metricsRoute, scrapeSourcesOf } from './metrics';
 import { setAuthenticator } from '../api/http/auth';
 import { buildWeb } from '../web/web.router';
+import { servedBy } from './cluster';
 import { PlatformAuthenticator } from '../api/auth/authenticator';
 import type { ContextServices } from '../storage/request-context';
 import type { DependencyMonitor } from '../storage/dependency-monitor';
 
 export interface AppDeps {
-  config: Pick<Config, 'redisUrl' | 'bodyLimitJsonBytes' | 'bodyLimitCsvBytes' | 'bodyLimitFormBytes'>;
+  config: Pick<Config, 'redisUrl' | 'bodyLimitJsonBytes' | 'bodyLimitCsvBytes' | 'bodyLimitFormBytes'> &
+    Partial<Pick<Config, 'metricsPort' | 'metricsToken'>>;
+  /** The plain Redis client (queue depths on /metrics); absent: they are left out. */
+  redis?: Redis;
   logger: Logger;
   dataSource: DataSource;
   meiliAdmin: Meilisearch;
@@ -61,11 +68,19 @@ export function createApp(deps: AppDeps): Koa {
     bodyLimits: { jsonBytes: deps.config.bodyLimitJsonBytes, csvBytes: deps.config.bodyLimitCsvBytes },
   });
 
+  // Every request timed by operation id (docs/operations.md); /metrics here unless METRICS_PORT has a listener of its own.
+  app.use(httpMetrics());
+  if (!deps.config.metricsPort) {
+    const { config, search } = deps.services;
+    setScrapeSources(scrapeSourcesOf({ ...deps, queuePrefix: config.queuePrefix, search, roles: config.roles }));
+  }
   app.use(requestId());
   app.use(relayedClientIp(deps.services.config.appSecret));
   app.use(accessLog(deps.logger));
   app.use(errorHandler(deps.logger));
   app.use(securityHeaders());
+  app.use(servedBy()); // X-Served-By: the answering api worker, only when API_PROCESSES > 1 (app/cluster.ts)
+  if (!deps.config.metricsPort) app.use(metricsRoute({ token: deps.config.metricsToken, loopbackOnly: true }));
   // Operations at a path without parameters (public search and suggest among them) in one lookup;
   // the routers below serve the rest exactly as before.
   app.use(exactPathRoutes(api, [system]));

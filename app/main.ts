@@ -13,6 +13,8 @@ import { startVisionRole } from './roles/vision';
 import { startRelayRole } from './roles/relay';
 import { ensureDemoSandbox } from '../api/sandbox/demo-sandbox';
 import { startHealthServer } from './health-server';
+import { followPrimary, runClusterPrimary, runsAsClusterPrimary } from './cluster';
+import { startMetricsServer } from './metrics';
 
 const STARTERS: Record<ProcessRole, (runtime: Runtime) => Promise<RunningRole>> = {
   relay: startRelayRole,
@@ -24,6 +26,9 @@ const STARTERS: Record<ProcessRole, (runtime: Runtime) => Promise<RunningRole>> 
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
+  // API_PROCESSES > 1: this process only supervises the workers that run the roles (app/cluster.ts).
+  if (runsAsClusterPrimary(config)) return runClusterPrimary(config);
+  followPrimary();
   const runtime = await createRuntime(config, `commerce-${config.roles.join('+')}`);
   runtime.monitor.start();
   const roles: RunningRole[] = [];
@@ -31,6 +36,8 @@ async function main(): Promise<void> {
   for (const name of (['relay', 'indexer', 'vision', 'jobs', 'api'] as const).filter((r) => config.roles.includes(r))) {
     roles.push(await STARTERS[name](runtime));
   }
+  // /metrics on a listener of its own when METRICS_PORT is set (stopped with the roles).
+  if (config.metricsPort) roles.push(await startMetricsServer(runtime, config.metricsPort));
   // A process without the api serves its health endpoints on HEALTH_PORT, when set.
   const health =
     !config.roles.includes('api') && config.healthPort ? await startHealthServer(runtime, config.roles, config.healthPort) : undefined;

@@ -126,6 +126,7 @@ export async function createRuntime(config: Config, name = 'commerce'): Promise<
     meiliAdmin,
     meiliSearch,
     search,
+    announceStoreChanges: storeChangePublisher(redis, invalidationChannel(config.queuePrefix), logger),
   };
   return {
     config,

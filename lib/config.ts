@@ -62,6 +62,12 @@ export interface Config {
   queueStallIntervalMs: number;
   /** Worker-only processes serve /livez and /readyz on this port (unset: no HTTP at all). */
   healthPort?: number;
+  /** /metrics on a listener of its own (any process; unset: on the api port, or the health server of a worker-only process). */
+  metricsPort?: number;
+  /** The interface the metrics listener binds to (default 127.0.0.1). */
+  metricsHost: string;
+  /** When set, /metrics needs `Authorization: Bearer <token>` wherever it is served. */
+  metricsToken?: string;
   /** How often each process probes PostgreSQL, Redis and Meilisearch (state changes, catch-up, readiness). */
   healthProbeIntervalMs: number;
   meiliUrl: string;
@@ -79,6 +85,8 @@ export interface Config {
   };
   shutdownTimeoutMs: number;
   roles: ProcessRole[];
+  /** With the api role: how many api processes share its port (app/cluster.ts; 1: this process serves it alone). */
+  apiProcesses: number;
   /** Root secret: access-token signing and at-rest encryption keys are derived from it. */
   appSecret: string;
   /** Where this API is reached by people (links in e-mails, the device verification URI). */
@@ -257,6 +265,18 @@ const VARIABLES: Record<string, VariableSpec> = {
     fix: 'set a free TCP port for /livez and /readyz of a worker-only process, or unset it',
   },
   HEALTH_PROBE_INTERVAL_MS: { schema: millis(100, 60_000).default(1_000), fix: 'set milliseconds between 100 and 60000 (default 1000)' },
+  METRICS_PORT: {
+    schema: Joi.number().integer().min(1).max(65535),
+    fix: 'set a free TCP port for /metrics on a listener of its own, or unset it (then /metrics is on the api port or HEALTH_PORT)',
+  },
+  METRICS_HOST: {
+    schema: Joi.string().hostname().default('127.0.0.1'),
+    fix: 'set the interface address of the metrics listener, e.g. 10.0.0.5',
+  },
+  METRICS_TOKEN: {
+    schema: Joi.string().pattern(/^[\x21-\x7e]{16,512}$/),
+    fix: 'set 16 to 512 printable ASCII characters without spaces (e.g. openssl rand -hex 32), or unset it',
+  },
   MEILI_URL: {
     schema: Joi.string().uri({ scheme: ['http', 'https'] }),
     fix: 'set the Meilisearch address such as http://host:7700, or unset it to use the local services',
@@ -444,6 +464,10 @@ const VARIABLES: Record<string, VariableSpec> = {
     schema: Joi.number().integer().min(1).max(1_000_000_000).default(60),
     fix: 'set an integer between 1 and 1000000000 (default 60): client error batches accepted per client address and minute',
   },
+  API_PROCESSES: {
+    schema: Joi.number().integer().min(1).max(64).default(1),
+    fix: 'set an integer between 1 and 64 (default 1): api processes sharing PORT when ROLES includes api',
+  },
   ROLES: {
     schema: Joi.string()
       .pattern(/^(api|relay|indexer|vision|jobs)(,(api|relay|indexer|vision|jobs))*$/)
@@ -455,7 +479,7 @@ const VARIABLES: Record<string, VariableSpec> = {
 /** How a bad value is echoed: secrets never, passwords inside URLs masked. */
 function shown(name: string, raw: string | undefined): string {
   if (raw === undefined) return '(unset)';
-  if (/SECRET|KEY|PASSWORD/.test(name)) return '(hidden)';
+  if (/SECRET|KEY|PASSWORD|^METRICS_TOKEN$/.test(name)) return '(hidden)';
   return JSON.stringify(raw.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@'));
 }
 
@@ -564,6 +588,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queuePrefix: values.QUEUE_PREFIX as string,
     queueStallIntervalMs: values.QUEUE_STALL_INTERVAL_MS as number,
     healthPort: values.HEALTH_PORT as number | undefined,
+    metricsPort: values.METRICS_PORT as number | undefined,
+    metricsHost: values.METRICS_HOST as string,
+    metricsToken: values.METRICS_TOKEN as string | undefined,
     healthProbeIntervalMs: values.HEALTH_PROBE_INTERVAL_MS as number,
     meiliUrl: (values.MEILI_URL as string | undefined) ?? local.meiliUrl,
     meiliMasterKey: meiliMasterKey as string,
@@ -589,6 +616,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS as number,
     roles: [...new Set((values.ROLES as string).split(','))] as ProcessRole[],
+    apiProcesses: values.API_PROCESSES as number,
     appSecret: appSecret as string,
     publicBaseUrl: ((values.PUBLIC_BASE_URL as string | undefined) ?? `http://localhost:${values.PORT as number}`).replace(/\/+$/, ''),
     auth: {

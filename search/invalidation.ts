@@ -9,6 +9,16 @@ import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { calmLog } from '../lib/calm-log';
 
+declare module '../storage/request-context' {
+  interface ContextServices {
+    /**
+     * Announces store changes to every api process (this one too), for a write whose search effect
+     * is not announced by the indexer (absent in contexts built for storage-level tests).
+     */
+    announceStoreChanges?: (storeIds: Iterable<string>) => Promise<void>;
+  }
+}
+
 export const invalidationChannel = (queuePrefix: string): string => `${queuePrefix}:search:invalidate`;
 
 /** Publishes store changes; never throws (cached answers then expire by their TTL). */

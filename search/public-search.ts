@@ -29,6 +29,7 @@ import { storeIndexUid } from './index-names';
 import type { SearchTransport } from './search-transport';
 import { meiliLocale } from './index-settings';
 import { calmLog } from '../lib/calm-log';
+import { observePublicSearch } from '../lib/metrics';
 import { normaliseSearchText, parseSearch, type ParsedSearch } from './public-search-parse';
 import { planSearch } from './public-search-plan';
 import { isIndexMissing, meiliRunner, runSearch, type MeiliRunner } from './public-search-run';
@@ -139,12 +140,14 @@ export class SearchEngine {
    * counted, cached or not (outcomeOf).
    */
   async search(requested: PublicSearchParams, pricesShownFor: (profile: StoreProfile) => boolean): Promise<RawJson> {
+    const started = performance.now();
     const profile = await this.profile(requested.storeId);
     const parsed = parseSearch(requested, pricesShownFor(profile));
     const cached = this.cacheLive ? this.answers.get(parsed.cacheKey) : undefined;
     const raw = cached ?? (await this.compute(parsed, profile));
     const outcome = parsed.q ? outcomeOf(raw) : undefined;
     if (outcome) this.countOutcome(profile.id, parsed.params.q!, outcome);
+    observePublicSearch('search', cached !== undefined, (performance.now() - started) / 1000);
     return raw;
   }
 
@@ -178,12 +181,16 @@ export class SearchEngine {
 
   /** Suggestions for a partial query, serialised. */
   async suggest(params: SuggestParams, pricesShownFor: (profile: StoreProfile) => boolean): Promise<RawJson> {
+    const started = performance.now();
     const profile = await this.profile(params.storeId);
     const pricesShown = pricesShownFor(profile);
     const q = normaliseSearchText(params.q);
     const key = JSON.stringify(['suggest', profile.id, q, params.limit, params.locale ?? null, pricesShown]);
     const cached = this.cacheLive ? this.answers.get(key) : undefined;
-    if (cached) return cached;
+    if (cached) {
+      observePublicSearch('suggest', true, (performance.now() - started) / 1000);
+      return cached;
+    }
     const titleField = params.locale ? `title_${localeField(params.locale)}` : undefined;
     const localeLang = params.locale ? meiliLocale(params.locale) : undefined;
     let hits: Hit[] = [];
@@ -218,6 +225,7 @@ export class SearchEngine {
     };
     const raw = new RawJson(JSON.stringify(answer));
     if (this.cacheLive) this.answers.set(profile.id, key, raw, rawBytes(raw));
+    observePublicSearch('suggest', false, (performance.now() - started) / 1000);
     return raw;
   }
 

@@ -11,6 +11,7 @@
  * client.
  */
 import { Pool } from 'undici';
+import { timeMeiliRequest } from '../lib/metrics';
 
 /** Meilisearch answered with an error status; `code` is its error code (`index_not_found`, …). */
 export class MeiliResponseError extends Error {
@@ -136,8 +137,9 @@ export function createSearchTransport(meiliUrl: string, apiKey: string, timeoutM
     });
 
   return {
-    multiSearch: (body) => post('/multi-search', body),
-    search: (indexUid, body) => post(`/indexes/${encodeURIComponent(indexUid)}/search`, body),
+    // Timed and counted for /metrics (docs/operations.md).
+    multiSearch: (body) => timeMeiliRequest('multi_search', post('/multi-search', body)),
+    search: (indexUid, body) => timeMeiliRequest('search', post(`/indexes/${encodeURIComponent(indexUid)}/search`, body)),
     // Searches still running finish first; new ones are refused.
     close: () => void pool.close().catch(() => undefined),
   };

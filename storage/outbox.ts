@@ -18,6 +18,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { RequestContext } from './request-context';
 import { OutboxMessage } from './entities/outbox-message.entity';
 import { uuidv7 } from './ids';
+import { outboxDeliveryLag } from '../lib/metrics';
 import type { QueueName } from './queues';
 import type { OutboxDelivery, OutboxEvent, OutboxKind, ProductBatchEvent } from './outbox-events';
 
@@ -239,10 +240,13 @@ export function outboxConsumer<Q extends QueueName>(
         );
         throw error;
       }
-      await dataSource.query(
-        `UPDATE outbox SET status = 'done', done_at = now(), last_error = NULL WHERE id = ANY($1::bigint[]) AND status = 'in_flight'`,
+      // Each row's age as it is done: commit → consumer finished (for the index queue, commit → searchable).
+      const [done]: [Array<{ lag: number }>, number] = await dataSource.query(
+        `UPDATE outbox SET status = 'done', done_at = now(), last_error = NULL WHERE id = ANY($1::bigint[]) AND status = 'in_flight'
+         RETURNING EXTRACT(EPOCH FROM clock_timestamp() - created_at)::float8 AS lag`,
         [ids],
       );
+      for (const row of done) outboxDeliveryLag.labels(queue).observe(Math.max(0, row.lag));
       messages += rows.length;
     }
     return { rounds, messages };

@@ -27,6 +27,7 @@ import { batcherFor, getEmbedder, type Embedder } from './embedder';
 import { ImageError, prepareImage } from './image';
 import { encodeVector } from '../storage/vectors';
 import { isUuid } from '../storage/ids';
+import { visionEmbeddingDuration, visionEmbeddings } from '../lib/metrics';
 
 export interface VisionDeps {
   dataSource: DataSource;
@@ -103,6 +104,7 @@ export function createVisionHandler(deps: VisionDeps): DeliveryHandler<'vision'>
     if (embedder.dimensions !== product.dimensions)
       throw new Error(`the ${product.model} model gives ${embedder.dimensions}-d vectors, the store expects ${product.dimensions}`);
     let vector: Float32Array;
+    const started = performance.now();
     try {
       const fetched = await safeFetch(product.image_url, {
         timeoutMs: config.fetchTimeoutMs,
@@ -112,6 +114,7 @@ export function createVisionHandler(deps: VisionDeps): DeliveryHandler<'vision'>
       });
       const image = await prepareImage(fetched.body, { size: embedder.inputSize, maxPixels: config.maxPixels });
       vector = await batcherFor(embedder, config.batchSize).embed(image);
+      visionEmbeddingDuration.labels(product.model).observe((performance.now() - started) / 1000);
     } catch (error) {
       if (!(error instanceof SafeFetchError) && !(error instanceof ImageError)) throw error;
       const attempts = (row?.attempts ?? 0) + 1;
@@ -125,6 +128,7 @@ export function createVisionHandler(deps: VisionDeps): DeliveryHandler<'vision'>
         ),
       );
       logger.info({ productId: id, reason: error.reason, attempts }, 'vision: image not embedded');
+      visionEmbeddings.labels(product.model, 'failed').inc();
       if (error instanceof SafeFetchError && error.transient && attempts < config.maxAttempts) throw new RetryLater(reason);
       return;
     }
@@ -136,6 +140,7 @@ export function createVisionHandler(deps: VisionDeps): DeliveryHandler<'vision'>
         [id, product.store_id, product.tenant_id, product.model, vector.length, encodeVector(vector), product.image_url],
       ),
     );
+    visionEmbeddings.labels(product.model, 'embedded').inc();
   };
 
   return async (delivery: OutboxDelivery<'vision'>): Promise<void> => {

@@ -22,6 +22,7 @@ import { csvRecords, type CsvSource, type RowError } from './csv-stream';
 import { buildNewProducts, insertNewProducts } from './product-bulk-create';
 import { importSettings } from './imports.settings';
 import { importsError } from './imports.errors';
+import { recordImportRows } from '../../lib/metrics';
 import {
   errorLocation,
   groupInput,
@@ -328,6 +329,7 @@ export async function importProductsSync(ctx: RequestContext, storeId: string, s
       applyProductGroups(tx, storeId, header, groups.slice(i, i + batchProducts), out, { final: i + batchProducts >= groups.length }),
     );
   }
+  recordImportRows('sync', out);
   out.errors.sort((a, b) => a.row - b.row);
   return importResult(out, out.errors.slice(0, MAX_REPORTED_ROW_ERRORS), out.errors.length);
 }

@@ -41,6 +41,7 @@ import { requireStore } from '../../domain/store-access';
 import type { ProductParts } from '../products/products.view';
 import { csvRecords, type CsvSource, type RowError } from './csv-stream';
 import { importSettings } from './imports.settings';
+import { recordImportRows } from '../../lib/metrics';
 import {
   applyProductGroups,
   emptyOutcome,
@@ -369,13 +370,14 @@ export async function runImportJob(
   let batches = 0;
   const commit = async (groups: ProductGroup[], final: boolean, preparing: Promise<PreparedGroups>): Promise<void> => {
     const prepared = await preparing;
+    let committed: ReturnType<typeof emptyOutcome> | undefined;
     await inTransaction(ctx, async (tx) => {
       const [locked] = (await tx.manager.query('SELECT next_row, errors_count FROM transfer_jobs WHERE id = $1 FOR UPDATE', [
         jobId,
       ])) as Array<{ next_row: number; errors_count: number }>;
       const todo = groups.filter((g) => g.firstRow >= locked!.next_row);
       if (!todo.length) return;
-      const out = emptyOutcome();
+      const out = (committed = emptyOutcome());
       await applyProductGroups(tx, job.storeId, header, todo, out, { final, prepared });
       if (options.crashInBatch === batches + 1) throw new Error('simulated crash inside a batch');
       const keep = out.errors.slice(0, Math.max(0, MAX_REPORTED_ROW_ERRORS - locked!.errors_count));
@@ -402,6 +404,8 @@ export async function runImportJob(
       );
     });
     batches += 1;
+    // Counted once the batch has committed (a batch rolled back and done again counts once).
+    if (committed) recordImportRows('async', committed);
   };
   // A full batch is committed once the next product has been read (so the last one is known to be last),
   // and while it commits the next batch is read, parsed and checked: that work overlaps the database's.

@@ -331,4 +331,6 @@ export async function indexSeed(ctx: RequestContext, storeId: string, productIds
   await indexer.ensureStore(storeId, { force: true });
   await indexer.syncProducts(productIds);
   ctx.services?.search?.invalidate(storeId);
+  // Written straight to the index, not through the indexer: the other api processes are told here.
+  await ctx.services?.announceStoreChanges?.([storeId]);
 }

@@ -29,6 +29,7 @@ import { openSecret, tenantTestSecret } from './secrets';
 import { sendWebhook, type SendResult } from './sender';
 import { DELIVERY_ID_HEADER, signatureHeader, SIGNATURE_HEADER, TOPIC_HEADER } from './signature';
 import { calmLog } from '../../lib/calm-log';
+import { webhookDeliveries } from '../../lib/metrics';
 
 /** Delivery attempts before dead-letter (the specification's limit). */
 export const MAX_ATTEMPTS = 5;
@@ -273,6 +274,7 @@ export class WebhookDispatcher {
         Math.max(0, Math.round(result.durationMs)),
       ],
     );
+    webhookDeliveries.labels(status === 'DELIVERED' ? 'delivered' : status === 'DEAD' ? 'dead' : 'retry').inc();
   }
 
   start(): void {

@@ -27,6 +27,7 @@ import type { ApiClient } from '../web/api-client';
 import { validateThemePackage, type ThemeFinding } from '../domain/theme-package/validate';
 import { SAMPLE_STORE_ID, sampleApi } from './sample-data';
 import { readThemeFolder } from './theme-files';
+import { ASSET_TYPES } from '../lib/asset-types';
 
 /** One section of one rendered page: what it cost against its budget. */
 export interface SectionMetric {
@@ -123,25 +124,6 @@ class MeasuredEngine extends ThemeEngine {
     return result;
   }
 }
-
-const ASSET_TYPES: Record<string, string> = {
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.map': 'application/json',
-  '.json': 'application/json',
-  '.txt': 'text/plain; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-};
 
 const RELOAD_JS = `// svc-theme dev: reload when a file of the theme changes.
 new EventSource('/__svc/events').addEventListener('reload', function () { location.reload(); });

@@ -16,6 +16,7 @@
 import type Router from '@koa/router';
 import type Koa from 'koa';
 import { SECTION_ID, TEMPLATE_NAME } from '../api/themes/section-ids';
+import type { EditorSetting } from '../api/themes/theme-editor.service';
 import { apiBaseFor, type ApiAnswer, type Json, type Query } from './api-client';
 import { STOREFRONT_CSP } from './page-security';
 
@@ -29,19 +30,8 @@ export interface ConsolePages {
   problemText(res: ApiAnswer): string;
 }
 
-interface Setting {
-  id: string;
-  type: string;
-  label: string;
-  info?: string;
-  default?: unknown;
-  options?: Array<{ value: string; label: string }>;
-  min?: number;
-  max?: number;
-  step?: number;
-  maxItems?: number;
-  fields?: Setting[];
-}
+/** A setting as the editor read answers it (api/themes/theme-editor.service.ts). */
+type Setting = EditorSetting;
 
 interface Section {
   id: string;

@@ -11,6 +11,7 @@ import { themeEditorRoute } from './theme-editor.routes';
 import { activeStoreTheme, publishedAsset, publishedPackageSource } from './theme-public.service';
 import { listSectionSettings, saveSectionSettings, type SaveSectionSettingsInput } from './theme-settings.service';
 import { downloadThemePackage, getThemePackage, listThemePackages, publishThemePackage, uploadThemePackage } from './themes.service';
+import { ASSET_TYPES } from '../../lib/asset-types';
 import {
   packageId,
   SaveSectionSettingsDto,
@@ -31,26 +32,6 @@ type Params = Record<string, string>;
 
 const MEMBERS =
   'Members of the tenant, or an API key of the store with themes:read (GET) or themes:write (others); another tenant’s store or package answers 404.';
-
-/** Content types of the asset extensions the validator allows. */
-const ASSET_TYPES: Record<string, string> = {
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-};
 
 export const themeExtensionOperationIds = [
   'themes.uploadPackage',

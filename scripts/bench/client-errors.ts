@@ -15,18 +15,16 @@
  * Prints one JSON object per line. The bench's events, hourly counts, groups and user are deleted at
  * the end, also after a failure.
  */
-import path from 'node:path';
 import os from 'node:os';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
-import { loadConfig, PROJECT_ROOT } from '../../lib/config';
+import { loadConfig } from '../../lib/config';
 import { createDataSource } from '../../storage/data-source';
 import { runMigrations } from '../../storage/migrate';
 import { uuidv7 } from '../../storage/ids';
 import { hashPassword } from '../../api/auth/passwords';
 import { percentile } from './load';
-import { emit, freePort, log, parseFlags, round, stopProcess, waitUntilReady } from './common';
+import { emit, freePort, log, parseFlags, round, spawnApiProcess, stopProcess, waitUntilReady } from './common';
 
 const BATCH = 50;
 const TYPES = 400;
@@ -92,21 +90,11 @@ async function main(): Promise<void> {
     [userId, email, await hashPassword(PASSWORD)],
   );
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', path.join(__dirname, '../../app/main.js')], {
-    cwd: PROJECT_ROOT,
-    env: {
-      ...process.env,
-      ROLES: 'api',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      LOG_LEVEL: 'warn',
-      DEMO_SANDBOX: 'false',
-      // All load comes from one address: the limit stays on (its Redis round trip is part of a batch's cost) but never refuses.
-      CLIENT_ERROR_BATCHES_PER_MINUTE: '1000000000',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
+  const child = spawnApiProcess(port, {
+    // All load comes from one address: the limit stays on (its Redis round trip is part of a batch's cost) but never refuses.
+    CLIENT_ERROR_BATCHES_PER_MINUTE: '1000000000',
   });
+
   try {
     await waitUntilReady(child, port);
     const base = `http://127.0.0.1:${port}/api/v1`;

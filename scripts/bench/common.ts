@@ -4,7 +4,7 @@
  * child process, and Meilisearch alone ingesting a store's documents (the yardstick that both the
  * search and the import benchmark compare our indexing with).
  */
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
@@ -168,4 +168,25 @@ export async function clearQueuePrefix(redisUrl: string, queuePrefix: string): P
   } finally {
     redis.disconnect();
   }
+}
+
+/**
+ * The app's api role alone in a process of its own on 127.0.0.1:`port` (production logging at warn,
+ * no demo sandbox), with `env` on top of this process's environment; wait for it with waitUntilReady.
+ */
+export function spawnApiProcess(port: number, env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, ['--enable-source-maps', path.join(__dirname, '../../app/main.js')], {
+    cwd: PROJECT_ROOT,
+    env: {
+      ...process.env,
+      ROLES: 'api',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: 'warn',
+      DEMO_SANDBOX: 'false',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
 }

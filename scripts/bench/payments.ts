@@ -12,15 +12,13 @@
  *    every answer is 201 with the same payment id and that exactly one payment row exists.
  * Prints one JSON object per line. The bench tenant (its payments and orders cascade) is deleted at the end.
  */
-import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { loadConfig, PROJECT_ROOT } from '../../lib/config';
+import { loadConfig } from '../../lib/config';
 import { createDataSource } from '../../storage/data-source';
 import { runMigrations } from '../../storage/migrate';
 import { uuidv7 } from '../../storage/ids';
 import { percentile } from './load';
-import { emit, freePort, log, parseFlags, round, stopProcess, waitUntilReady } from './common';
+import { emit, freePort, log, parseFlags, round, spawnApiProcess, stopProcess, waitUntilReady } from './common';
 
 const CARD = { number: '4242424242424242', expiryMonth: 12, expiryYear: 2030, cvc: '123', holderName: 'Bench Shopper' };
 
@@ -45,19 +43,8 @@ async function main(): Promise<void> {
   await db.initialize();
   await runMigrations(db);
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', path.join(__dirname, '../../app/main.js')], {
-    cwd: PROJECT_ROOT,
-    env: {
-      ...process.env,
-      ROLES: 'api',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      LOG_LEVEL: 'warn',
-      DEMO_SANDBOX: 'false',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const child = spawnApiProcess(port);
+
   let tenantId: string | undefined;
   try {
     await waitUntilReady(child, port);

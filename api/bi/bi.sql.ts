@@ -4,8 +4,9 @@
  * strings with 4 decimals, which the service turns into money with domain/money.ts. Days and months
  * are those of the store's time zone ($tz).
  *
- * Windows are read from the insight summaries (storage/migrations/1795000003400-insight-rollups.ts;
- * their `_current` views, which add the changes not folded in yet) where they cover them whole, and from the orders themselves at the edges: quarter hours for the
+ * Windows are read from the insight summaries (storage/migrations/1795000003400-insight-rollups.ts)
+ * and their deltas not folded in yet (summed by the report itself, which groups anyway: the
+ * `_current` views would group twice) where they cover them whole, and from the orders themselves at the edges: quarter hours for the
  * order sums, UTC days for the product sums. A window is given as its instants and the edges of what
  * the summaries cover (the service computes them): `since`, `until`, `lo` (the first covered
  * instant) and `hi` (the end of what is covered).
@@ -19,13 +20,16 @@ const NO_PRODUCT = `'00000000-0000-0000-0000-000000000000'::uuid`;
 
 /**
  * Placed orders of store $1 in the window [$2, $3] ($3 excluded when `endExclusive`) as rows
- * (at, orders, revenue, subtotal): whole quarter hours [$4, $5) from the summary, single orders at
- * the edges.
+ * (at, orders, revenue, subtotal) to be summed: whole quarter hours [$4, $5) from the summary and
+ * its deltas, single orders at the edges.
  */
 const orderWindow = (endExclusive: boolean): string => {
   const end = endExclusive ? '<' : '<=';
   return `
-    SELECT bucket_start AS at, orders, revenue, subtotal FROM insight_order_buckets_current
+    SELECT bucket_start AS at, orders, revenue, subtotal FROM insight_order_buckets
+     WHERE store_id = $1 AND bucket_start >= $4 AND bucket_start < $5
+    UNION ALL
+    SELECT bucket_start, orders, revenue, subtotal FROM insight_order_bucket_deltas
      WHERE store_id = $1 AND bucket_start >= $4 AND bucket_start < $5
     UNION ALL
     SELECT created_at, 1, total, subtotal FROM orders WHERE ${PLACED} AND created_at >= $2 AND created_at < $4 AND created_at ${end} $3
@@ -83,7 +87,10 @@ export const KPIS_CUSTOMERS_FROM_ORDERS = `
  */
 export const TOP_PRODUCTS = `
   WITH lines AS (
-    SELECT product_key, orders, quantity, revenue, title FROM insight_product_days_current
+    SELECT product_key, orders, quantity, revenue, title FROM insight_product_days
+     WHERE store_id = $1 AND day >= ($5::timestamptz AT TIME ZONE 'UTC')::date AND day < ($6::timestamptz AT TIME ZONE 'UTC')::date
+    UNION ALL
+    SELECT product_key, orders, quantity, revenue, title FROM insight_product_day_deltas
      WHERE store_id = $1 AND day >= ($5::timestamptz AT TIME ZONE 'UTC')::date AND day < ($6::timestamptz AT TIME ZONE 'UTC')::date
     UNION ALL
     SELECT COALESCE(i.product_id, ${NO_PRODUCT}), count(DISTINCT o.id), sum(i.quantity), sum(i.line_total), max(i.title)

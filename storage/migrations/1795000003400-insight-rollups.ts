@@ -370,6 +370,11 @@ export class InsightRollups1795000003400 implements MigrationInterface {
          WHERE ic.store_id = a.store_id AND ic.customer_id = a.customer_id AND ic.orders = 0;
       END $fn$`);
 
+    // Planned once per connection: its statements are the same for one customer or many, and a
+    // custom plan per call (the default for the first calls with array parameters) cost more than
+    // running them (about 2.5 ms a call, measured).
+    await q.query(`ALTER FUNCTION insight_refresh_customers(uuid[], uuid[]) SET plan_cache_mode = force_generic_plan`);
+
     for (const op of ['INSERT', 'UPDATE', 'DELETE'] as const) {
       await q.query(ordersTrigger(op));
       const transition =

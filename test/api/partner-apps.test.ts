@@ -6,18 +6,17 @@
  * the dispatcher's signature over the stored body, only for the sandbox's own tenant, never pushed by
  * the dispatcher, outcomes recorded).
  */
-import type BeeQueue from 'bee-queue';
 import { expect } from 'chai';
 import { limitKey } from '../../api/auth/accounts';
-import { webhookEventsHandler, WebhookDispatcher } from '../../api/webhooks/dispatcher';
+import { WebhookDispatcher } from '../../api/webhooks/dispatcher';
 import { verifyWebhookSignature } from '../../api/webhooks/verify';
-import { jobIdFor, outboxConsumer, type OutboxJobData } from '../../storage/outbox';
 import { uuidv7 } from '../../storage/ids';
 import { auditRows, bearer, expectProblem, GOOD_PASSWORD, uniqueEmail } from '../helpers/accounts';
 import { call, type TestServer } from '../helpers/harness';
 import { apiSuite } from '../helpers/api-suite';
-import { RETRY, silentLogger } from '../helpers/indexing';
+import { silentLogger } from '../helpers/indexing';
 import { createProduct, merchant, type Merchant } from '../helpers/fixtures';
+import { fanOutWebhooks } from '../helpers/webhook-fan-out';
 
 type Json = Record<string, any>;
 
@@ -91,22 +90,7 @@ describe('partner apps', function () {
     return res.json;
   }
 
-  /** Hands the tenant's pending `webhooks` outbox rows to the fan-out handler, as the relay would. */
-  async function fanOut(tenantId: string): Promise<number> {
-    const rows = await q<{ aggregate_type: string; aggregate_id: string }>(
-      `WITH c AS (UPDATE outbox SET status = 'in_flight', claimed_at = now(), attempts = attempts + 1
-                   WHERE tenant_id = $1 AND queue = 'webhooks' AND status = 'pending' RETURNING id, aggregate_type, aggregate_id)
-       SELECT aggregate_type, aggregate_id FROM c ORDER BY id`,
-      [tenantId],
-    );
-    const consume = outboxConsumer(server.runtime.dataSource, 'webhooks', RETRY, webhookEventsHandler(server.runtime.dataSource));
-    for (const row of rows)
-      await consume({
-        id: jobIdFor(row.aggregate_type, row.aggregate_id),
-        data: { aggregateType: row.aggregate_type, aggregateId: row.aggregate_id, tenantId },
-      } as BeeQueue.Job<OutboxJobData>);
-    return rows.length;
-  }
+  const fanOut = (tenantId: string): Promise<number> => fanOutWebhooks(server, tenantId);
 
   let p1: Partner;
   let p2: Partner;

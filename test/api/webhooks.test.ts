@@ -7,17 +7,16 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type BeeQueue from 'bee-queue';
 import { expect } from 'chai';
 import { createApp } from '../../app/http-app';
 import type { WebhookConfig } from '../../lib/config';
 import { jobsConsumers } from '../../app/roles/jobs';
 import { WEBHOOK_TOPICS } from '../../api/webhooks/events';
-import { MAX_ATTEMPTS, webhookEventsHandler, WebhookDispatcher } from '../../api/webhooks/dispatcher';
+import { MAX_ATTEMPTS, WebhookDispatcher } from '../../api/webhooks/dispatcher';
 import { verifyWebhookSignature } from '../../api/webhooks/verify';
 import { startConsumers } from '../../storage/consumers';
 import { uuidv7 } from '../../storage/ids';
-import { jobIdFor, outboxConsumer, type OutboxJobData } from '../../storage/outbox';
+import { jobIdFor } from '../../storage/outbox';
 import { QueueRegistry } from '../../storage/queues';
 import { addMember, auditRows, expectProblem } from '../helpers/accounts';
 import { call, testRuntime, type TestServer } from '../helpers/harness';
@@ -25,6 +24,7 @@ import { apiSuite } from '../helpers/api-suite';
 import { RETRY, silentLogger } from '../helpers/indexing';
 import { apiKey, createProduct, merchant, type Merchant } from '../helpers/fixtures';
 import { eventually } from '../helpers/wait';
+import { fanOutWebhooks } from '../helpers/webhook-fan-out';
 
 type Json = Record<string, any>;
 
@@ -150,23 +150,7 @@ describe('webhooks', function () {
     return res.json;
   }
 
-  /** Hands the tenant's pending `webhooks` outbox rows to the jobs role's fan-out handler, as the relay would. */
-  async function fanOut(tenantId: string): Promise<number> {
-    const rows = await q<{ aggregate_type: string; aggregate_id: string }>(
-      `WITH c AS (UPDATE outbox SET status = 'in_flight', claimed_at = now(), attempts = attempts + 1
-                   WHERE tenant_id = $1 AND queue = 'webhooks' AND status = 'pending' RETURNING id, aggregate_type, aggregate_id)
-       SELECT aggregate_type, aggregate_id FROM c ORDER BY id`,
-      [tenantId],
-    );
-    const consume = outboxConsumer(server.runtime.dataSource, 'webhooks', RETRY, webhookEventsHandler(server.runtime.dataSource));
-    for (const row of rows) {
-      await consume({
-        id: jobIdFor(row.aggregate_type, row.aggregate_id),
-        data: { aggregateType: row.aggregate_type, aggregateId: row.aggregate_id, tenantId },
-      } as BeeQueue.Job<OutboxJobData>);
-    }
-    return rows.length;
-  }
+  const fanOut = (tenantId: string): Promise<number> => fanOutWebhooks(server, tenantId);
 
   const deliveryRow = async (id: string): Promise<Json> => (await q('SELECT * FROM webhook_deliveries WHERE id = $1', [id]))[0]!;
   const waitStatus = (id: string, status: string, timeoutMs = 15_000) =>

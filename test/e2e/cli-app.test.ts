@@ -11,17 +11,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type BeeQueue from 'bee-queue';
 import { expect } from 'chai';
 import { limitKey } from '../../api/auth/accounts';
-import { webhookEventsHandler } from '../../api/webhooks/dispatcher';
 import { verifyWebhookSignature } from '../../api/webhooks/verify';
 import { uuidv7 } from '../../storage/ids';
-import { jobIdFor, outboxConsumer, type OutboxJobData } from '../../storage/outbox';
 import { call, startTestServer, type TestServer } from '../helpers/harness';
 import { GOOD_PASSWORD, uniqueEmail } from '../helpers/accounts';
-import { RETRY } from '../helpers/indexing';
 import { eventually } from '../helpers/wait';
+import { fanOutWebhooks } from '../helpers/webhook-fan-out';
 
 const SVC = path.join(__dirname, '..', '..', 'cli', 'svc.js');
 
@@ -107,22 +104,7 @@ describe('svc app dev and svc app deploy', function () {
     for (const folder of [dir, work]) if (folder) fs.rmSync(folder, { recursive: true, force: true });
   });
 
-  /** Hands the tenant's pending `webhooks` outbox rows to the fan-out handler, as the relay would. */
-  async function fanOut(tenantId: string): Promise<number> {
-    const rows: Array<{ aggregate_type: string; aggregate_id: string }> = await server.runtime.dataSource.query(
-      `WITH c AS (UPDATE outbox SET status = 'in_flight', claimed_at = now(), attempts = attempts + 1
-                   WHERE tenant_id = $1 AND queue = 'webhooks' AND status = 'pending' RETURNING id, aggregate_type, aggregate_id)
-       SELECT aggregate_type, aggregate_id FROM c ORDER BY id`,
-      [tenantId],
-    );
-    const consume = outboxConsumer(server.runtime.dataSource, 'webhooks', RETRY, webhookEventsHandler(server.runtime.dataSource));
-    for (const row of rows)
-      await consume({
-        id: jobIdFor(row.aggregate_type, row.aggregate_id),
-        data: { aggregateType: row.aggregate_type, aggregateId: row.aggregate_id, tenantId },
-      } as BeeQueue.Job<OutboxJobData>);
-    return rows.length;
-  }
+  const fanOut = (tenantId: string): Promise<number> => fanOutWebhooks(server, tenantId);
 
   it('signs in as a partner, runs the dev loop with signed forwarding, stops on Ctrl-C, and releases versions', async () => {
     const limiter = server.runtime.services.rateLimiter;

@@ -16,8 +16,10 @@ import type { ContextServices } from '../storage/request-context';
 import Redis from 'ioredis';
 import { RateLimiter } from '../storage/rate-limit';
 import { OutboundMessages } from '../storage/outbound-messages';
-import { createAdminClient, ensureSearchKey, keyValueFor, searchKeyUid } from '../search/meili';
-import { createSearchTransport, type SearchTransport } from '../search/search-transport';
+import { ensureSearchKey } from '../search/meili';
+import type { SearchTransport } from '../search/search-transport';
+import { MeiliNodes, type MeiliNode } from '../search/meili-nodes';
+import { StorePlacements } from '../search/store-placement';
 import { SearchEngine } from '../search/public-search';
 import { ZeroResultRecorder } from '../api/search-synonyms/zero-result-queries.service';
 import { invalidationChannel, listenForStoreChanges, storeChangePublisher } from '../search/invalidation';
@@ -31,10 +33,12 @@ export interface Runtime {
   dataSource: DataSource;
   /** Producers for every queue (the relay and the jobs console use them). */
   queues: QueueRegistry;
+  /** The admin client of the first Meilisearch node (tools and tests; a store's index is on searchNodes.adminFor). */
   meiliAdmin: Meilisearch;
-  /** Searches only: uses the search-only key derived from the master key, never the master key. */
-  /** The public search's connection (search-only key). */
+  /** The public search's connection (search-only keys): each request goes to its store's node. */
   meiliSearch: SearchTransport;
+  /** Which Meilisearch node holds each store's index (one node unless MEILI_NODES lists several). */
+  searchNodes: StorePlacements;
   /** Plain Redis client for rate limits (the queues have their own connections). */
   redis: Redis;
   /** Probes PostgreSQL, Redis and Meilisearch: readiness, outage logs, catch-up when one is back. */
@@ -78,9 +82,11 @@ export async function createRuntime(config: Config, name = 'commerce'): Promise<
     stallIntervalMs: config.queueStallIntervalMs,
   });
   const monitor = createMonitor(config, logger);
-  const meiliAdmin = createAdminClient(config);
-  const meiliSearch = createSearchTransport(config.meiliUrl, keyValueFor(searchKeyUid(config.meiliMasterKey), config.meiliMasterKey));
-  const keyRetry = provisionSearchKey(meiliAdmin, config.meiliMasterKey, logger);
+  const nodes = MeiliNodes.fromConfig(config);
+  const searchNodes = new StorePlacements(dataSource, nodes, logger);
+  const meiliAdmin = nodes.main.admin;
+  const meiliSearch = searchNodes.searchTransport();
+  const keyRetries = nodes.all.map((node) => provisionSearchKey(node, logger));
   // Fail fast per command while Redis is down (the limiter then lets requests through) instead of queueing.
   const redis = new Redis(config.redisUrl, {
     lazyConnect: false,
@@ -115,7 +121,24 @@ export async function createRuntime(config: Config, name = 'commerce'): Promise<
     maxRetriesPerRequest: null,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
   });
-  const stopListening = listenForStoreChanges(subscriber, invalidationChannel(config.queuePrefix), search, logger);
+  // A store-change message also says a store may have moved to another node (npm run move-store).
+  const stopListening = listenForStoreChanges(
+    subscriber,
+    invalidationChannel(config.queuePrefix),
+    {
+      get cacheLive() {
+        return search.cacheLive;
+      },
+      set cacheLive(live: boolean) {
+        search.cacheLive = live;
+      },
+      invalidate: (storeId: string) => {
+        search.invalidate(storeId);
+        searchNodes.forget(storeId);
+      },
+    },
+    logger,
+  );
   const services: ContextServices = {
     config,
     logger,
@@ -125,6 +148,7 @@ export async function createRuntime(config: Config, name = 'commerce'): Promise<
     queues,
     meiliAdmin,
     meiliSearch,
+    searchNodes,
     search,
     announceStoreChanges: storeChangePublisher(redis, invalidationChannel(config.queuePrefix), logger),
   };
@@ -135,12 +159,13 @@ export async function createRuntime(config: Config, name = 'commerce'): Promise<
     queues,
     meiliAdmin,
     meiliSearch,
+    searchNodes,
     redis,
     monitor,
     services,
     publishStoreChanges: storeChangePublisher(redis, invalidationChannel(config.queuePrefix), logger),
     async close() {
-      keyRetry.cancel();
+      for (const retry of keyRetries) retry.cancel();
       await monitor.stop();
       await stopListening();
       meiliSearch.close();
@@ -158,15 +183,20 @@ export async function createRuntime(config: Config, name = 'commerce'): Promise<
  * Creates the search-only key on the server, retrying in the background while Meilisearch is not
  * reachable yet: a process may start before Meilisearch does, and /readyz reports that meanwhile.
  */
-function provisionSearchKey(admin: Meilisearch, masterKey: string, logger: Logger): { cancel(): void } {
+function provisionSearchKey(node: MeiliNode, logger: Logger): { cancel(): void } {
   let timer: NodeJS.Timeout | undefined;
   let cancelled = false;
   const attempt = (): void => {
-    ensureSearchKey(admin, masterKey)
-      .then(() => logger.debug('search-only key ready'))
+    ensureSearchKey(node.admin, node.masterKey)
+      .then(() => logger.debug({ node: node.name }, 'search-only key ready'))
       .catch((error: unknown) => {
         if (cancelled) return;
-        calmLog(logger).warn('search-key', error, {}, 'could not provision the Meilisearch search key; retrying in 5 s');
+        calmLog(logger).warn(
+          `search-key:${node.name}`,
+          error,
+          { node: node.name },
+          'could not provision the Meilisearch search key; retrying in 5 s',
+        );
         timer = setTimeout(attempt, 5_000);
         timer.unref();
       });
@@ -182,7 +212,7 @@ function provisionSearchKey(admin: Meilisearch, masterKey: string, logger: Logge
 
 /** The dependency monitor of a configuration (not started: the process entry point starts it). */
 export function createMonitor(
-  config: Pick<Config, 'databaseUrl' | 'redisUrl' | 'meiliUrl' | 'healthProbeIntervalMs'>,
+  config: Pick<Config, 'databaseUrl' | 'redisUrl' | 'meiliUrl' | 'meiliNodes' | 'healthProbeIntervalMs'>,
   logger: Logger,
 ): DependencyMonitor {
   return new DependencyMonitor(new DependencyProbes(config), logger, { intervalMs: config.healthProbeIntervalMs });

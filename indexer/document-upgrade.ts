@@ -13,12 +13,13 @@
 import type { DataSource } from 'typeorm';
 import type { Meilisearch } from 'meilisearch';
 import type { Logger } from 'pino';
-import { reindexStore, type ReindexOptions } from './reindex';
+import { indexRebuildLockKey, reindexStore, type ReindexOptions } from './reindex';
+import type { StoreNodes } from '../search/store-placement';
 
 /** The shape of the product documents this code builds; a migration moves stores.search_document_version's default with it. */
 export const SEARCH_DOCUMENT_VERSION = 2;
 
-const lockKey = (storeId: string): string => `search-documents:${storeId}`;
+const lockKey = indexRebuildLockKey;
 
 export interface UpgradeOptions extends ReindexOptions {
   /** Checked before each store: true stops the loop (the role is stopping). */
@@ -30,7 +31,7 @@ export interface UpgradeOptions extends ReindexOptions {
 /** Rebuilds the stale stores' indexes, one after the other; answers the stores this call rebuilt. */
 export async function upgradeStoreDocuments(
   dataSource: DataSource,
-  meili: Meilisearch,
+  meili: Meilisearch | StoreNodes,
   logger: Logger,
   options: UpgradeOptions = {},
 ): Promise<string[]> {

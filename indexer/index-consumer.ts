@@ -24,6 +24,7 @@ import { applyIndexSettings, indexSettings, loadStoreSearchData } from '../searc
 import { localeField, ProductDocumentBuilder, type ProductDocument } from '../search/product-document';
 import { ProductBatcher } from './product-batcher';
 import { MeiliTaskError, settle } from '../search/meili-tasks';
+import { asStoreNodes, type StoreNodes } from '../search/store-placement';
 
 export const INDEX_BATCH = 1_000;
 /**
@@ -50,7 +51,8 @@ const SETTINGS_TTL_MS = 60_000;
 
 export interface IndexerDeps {
   dataSource: DataSource;
-  meili: Meilisearch;
+  /** Where each store's index is (one client: every store is there). */
+  meili: Meilisearch | StoreNodes;
   logger: Logger;
   batchSize?: number;
   taskTimeoutMs?: number;
@@ -65,8 +67,10 @@ export class StoreIndexer {
   private readonly ensured = new Map<string, { at: number; locales: Set<string> }>();
   readonly batchSize: number;
   readonly taskTimeoutMs: number;
+  private readonly nodes: StoreNodes;
 
   constructor(private readonly deps: IndexerDeps) {
+    this.nodes = asStoreNodes(deps.meili);
     this.batchSize = deps.batchSize ?? INDEX_BATCH;
     this.taskTimeoutMs = deps.taskTimeoutMs ?? 60_000;
   }
@@ -77,7 +81,7 @@ export class StoreIndexer {
     const locales = [...(options.locales ?? [])];
     if (!options.force && known && Date.now() - known.at < SETTINGS_TTL_MS && locales.every((l) => known.locales.has(l))) return;
     const data = await loadStoreSearchData(this.deps.dataSource, storeId);
-    const applied = await applyIndexSettings(this.deps.meili, storeIndexUid(storeId), indexSettings(data), {
+    const applied = await applyIndexSettings(await this.nodes.adminFor(storeId), storeIndexUid(storeId), indexSettings(data), {
       timeoutMs: this.taskTimeoutMs,
       create: !options.onlyIfExists,
     });
@@ -104,7 +108,8 @@ export class StoreIndexer {
         for (const key of Object.keys(doc))
           if (key.startsWith('title_') || key.startsWith('description_')) locales.add(key.slice(key.indexOf('_') + 1));
       await this.ensureStore(storeId, { locales });
-      await settle(this.deps.meili.index(storeIndexUid(storeId)).addDocuments(docs, { primaryKey: 'id' }), this.taskTimeoutMs);
+      const meili = await this.nodes.adminFor(storeId);
+      await settle(meili.index(storeIndexUid(storeId)).addDocuments(docs, { primaryKey: 'id' }), this.taskTimeoutMs);
       upserted += docs.length;
       stores.add(storeId);
     };
@@ -133,7 +138,8 @@ export class StoreIndexer {
         }
         for (const [storeId, list] of targets) {
           // Deleting from an index that was never created is nothing to do.
-          await settle(this.deps.meili.index(storeIndexUid(storeId)).deleteDocuments(list), this.taskTimeoutMs, ['index_not_found']);
+          const meili = await this.nodes.adminFor(storeId);
+          await settle(meili.index(storeIndexUid(storeId)).deleteDocuments(list), this.taskTimeoutMs, ['index_not_found']);
           stores.add(storeId);
         }
         deleted += removed.length;
@@ -146,7 +152,7 @@ export class StoreIndexer {
   /** Ids of the documents of a store's index matching `filter` (none when the index does not exist). */
   async documentIds(storeId: string, filter: string): Promise<string[]> {
     const ids: string[] = [];
-    const index = this.deps.meili.index<ProductDocument>(storeIndexUid(storeId));
+    const index = (await this.nodes.adminFor(storeId)).index<ProductDocument>(storeIndexUid(storeId));
     try {
       for (let offset = 0; ; offset += this.batchSize) {
         const page = await index.getDocuments({ filter, fields: ['id'], limit: this.batchSize, offset });

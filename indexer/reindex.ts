@@ -10,12 +10,13 @@ import type { DataSource } from 'typeorm';
 import type { EnqueuedTask, Meilisearch } from 'meilisearch';
 import { loadConfigOrExit } from '../lib/config';
 import { createDataSource } from '../storage/data-source';
-import { createAdminClient } from '../search/meili';
 import { storeIndexUid, tmpIndexUid } from '../search/index-names';
 import { applyIndexSettings, indexSettings, loadStoreSearchData } from '../search/index-settings';
 import { ProductDocumentBuilder } from '../search/product-document';
 import { StoreIndexer, INDEX_BATCH } from './index-consumer';
 import { MeiliTaskError, settle } from '../search/meili-tasks';
+import { asStoreNodes, StorePlacements, type StoreNodes } from '../search/store-placement';
+import { MeiliNodes } from '../search/meili-nodes';
 
 export interface ReindexResult {
   storeId: string;
@@ -31,24 +32,22 @@ export interface ReindexOptions {
   taskTimeoutMs?: number;
 }
 
-export async function reindexStore(
+/** The advisory lock (hashtext of this key) held while a store's index is rebuilt or moved: one process at a time. */
+export const indexRebuildLockKey = (storeId: string): string => `search-documents:${storeId}`;
+
+/**
+ * Writes the store's settings and every published product into index `uid` on `meili`, in batches
+ * enqueued without waiting, then waits for all of them; answers the number of documents.
+ */
+export async function buildStoreIndex(
   dataSource: DataSource,
   meili: Meilisearch,
   storeId: string,
-  options: ReindexOptions = {},
-): Promise<ReindexResult> {
-  const started = Date.now();
-  const batchSize = options.batchSize ?? INDEX_BATCH;
-  const timeout = options.taskTimeoutMs ?? 600_000;
-  const clock: Array<{ since: Date }> = await dataSource.query("SELECT now() - interval '1 second' AS since");
-  const since = clock[0]!.since;
-  const live = storeIndexUid(storeId);
-  const tmp = tmpIndexUid(storeId);
-  // A leftover of an interrupted run.
-  await settle(meili.deleteIndex(tmp), timeout, ['index_not_found']);
+  uid: string,
+  options: { batchSize: number; timeoutMs: number },
+): Promise<number> {
   const settings = indexSettings(await loadStoreSearchData(dataSource, storeId));
-  await applyIndexSettings(meili, tmp, settings, { timeoutMs: timeout });
-
+  await applyIndexSettings(meili, uid, settings, { timeoutMs: options.timeoutMs });
   const builder = new ProductDocumentBuilder(dataSource);
   const enqueued: EnqueuedTask[] = [];
   let documents = 0;
@@ -56,26 +55,47 @@ export async function reindexStore(
   for (;;) {
     const rows: Array<{ id: string }> = await dataSource.query(
       `SELECT id FROM products WHERE store_id = $1 AND status = 'PUBLISHED' AND id > $2 ORDER BY id LIMIT $3`,
-      [storeId, after, batchSize],
+      [storeId, after, options.batchSize],
     );
     if (rows.length === 0) break;
     after = rows[rows.length - 1]!.id;
     const { documents: docs } = await builder.build(rows.map((r) => r.id));
     if (docs.length > 0) {
       // Enqueued without waiting (Meilisearch batches consecutive additions); all are awaited below.
-      enqueued.push(await meili.index(tmp).addDocuments(docs, { primaryKey: 'id' }));
+      enqueued.push(await meili.index(uid).addDocuments(docs, { primaryKey: 'id' }));
       documents += docs.length;
     }
-    if (rows.length < batchSize) break;
+    if (rows.length < options.batchSize) break;
   }
   // One task at a time (they run in order, so the later ones are mostly done by then): few polls.
   for (const task of enqueued) {
-    const done = await meili.tasks.waitForTask(task, { timeout, interval: 50 });
+    const done = await meili.tasks.waitForTask(task, { timeout: options.timeoutMs, interval: 50 });
     if (done.status !== 'succeeded') throw new MeiliTaskError(done);
   }
+  return documents;
+}
+
+export async function reindexStore(
+  dataSource: DataSource,
+  nodes: Meilisearch | StoreNodes,
+  storeId: string,
+  options: ReindexOptions = {},
+): Promise<ReindexResult> {
+  const started = Date.now();
+  const batchSize = options.batchSize ?? INDEX_BATCH;
+  const timeout = options.taskTimeoutMs ?? 600_000;
+  // The node holding the store's index now: built, swapped and resynced there.
+  const meili = await asStoreNodes(nodes).adminFor(storeId);
+  const clock: Array<{ since: Date }> = await dataSource.query("SELECT now() - interval '1 second' AS since");
+  const since = clock[0]!.since;
+  const live = storeIndexUid(storeId);
+  const tmp = tmpIndexUid(storeId);
+  // A leftover of an interrupted run.
+  await settle(meili.deleteIndex(tmp), timeout, ['index_not_found']);
+  const documents = await buildStoreIndex(dataSource, meili, storeId, tmp, { batchSize, timeoutMs: timeout });
 
   // The live index must exist for a swap; an empty one is created (with settings) on the first run.
-  await applyIndexSettings(meili, live, settings, { timeoutMs: timeout });
+  await applyIndexSettings(meili, live, indexSettings(await loadStoreSearchData(dataSource, storeId)), { timeoutMs: timeout });
   await settle(meili.swapIndexes([{ indexes: [live, tmp], rename: false }]), timeout);
   await settle(meili.deleteIndex(tmp), timeout, ['index_not_found']);
 
@@ -94,7 +114,7 @@ export async function reindexStore(
 
 export async function reindexStores(
   dataSource: DataSource,
-  meili: Meilisearch,
+  meili: Meilisearch | StoreNodes,
   storeIds: string[] | undefined,
   onResult: (result: ReindexResult) => void,
   options: ReindexOptions = {},
@@ -125,7 +145,8 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const dataSource = await createDataSource(config, 'commerce-reindex').initialize();
   try {
-    const meili = createAdminClient(config, 60_000);
+    const nodes = MeiliNodes.fromConfig(config, { adminTimeoutMs: 60_000 });
+    const meili = new StorePlacements(dataSource, nodes, pino({ level: 'silent' }));
     if (stores) {
       const known: Array<{ id: string }> = await dataSource.query('SELECT id FROM stores WHERE id::text = ANY($1::text[])', [stores]);
       const missing = stores.filter((id) => !known.some((k) => k.id === id));

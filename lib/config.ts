@@ -32,9 +32,21 @@ export function localServices(env: NodeJS.ProcessEnv = process.env) {
     testDatabaseUrl: `postgres://postgres@127.0.0.1:${pgPort}/commerce_test`,
     redisUrl: `redis://127.0.0.1:${env.REDIS_PORT || '56379'}`,
     meiliUrl: `http://127.0.0.1:${env.MEILI_PORT || '57700'}`,
+    /** The n-th local Meilisearch (n ≥ 2, with MEILI_NODES_LOCAL) listens n − 1 ports above MEILI_PORT. */
+    meiliLocalNodeUrl: (n: number) => `http://127.0.0.1:${Number(env.MEILI_PORT || '57700') + n - 1}`,
     meiliMasterKeyFile: path.join(PROJECT_ROOT, '.data', 'meili-master-key'),
   };
 }
+
+/** One named Meilisearch instance (docs/scaling.md). */
+export interface MeiliNodeConfig {
+  name: string;
+  url: string;
+  masterKey: string;
+}
+
+/** A node's name: lower-case letters, digits and hyphens, starting with a letter. */
+export const MEILI_NODE_NAME = /^[a-z][a-z0-9-]{0,31}$/;
 
 export type NodeEnv = 'development' | 'test' | 'production';
 export type ProcessRole = 'api' | 'relay' | 'indexer' | 'vision' | 'jobs';
@@ -70,8 +82,14 @@ export interface Config {
   metricsToken?: string;
   /** How often each process probes PostgreSQL, Redis and Meilisearch (state changes, catch-up, readiness). */
   healthProbeIntervalMs: number;
+  /** The first (or only) Meilisearch node: `main`, or the first of MEILI_NODES. */
   meiliUrl: string;
   meiliMasterKey: string;
+  /**
+   * Every Meilisearch node when there are several (MEILI_NODES, or MEILI_NODES_LOCAL ≥ 2); absent
+   * with one, which is then `main` at meiliUrl (search/meili-nodes.ts nodeConfigsOf).
+   */
+  meiliNodes?: MeiliNodeConfig[];
   bodyLimitJsonBytes: number;
   bodyLimitCsvBytes: number;
   /** Largest HTML form body the storefront and console pages read (urlencoded). */
@@ -284,6 +302,14 @@ const VARIABLES: Record<string, VariableSpec> = {
   MEILI_MASTER_KEY: {
     schema: Joi.string().min(16).max(512),
     fix: 'set the master key of the Meilisearch server (at least 16 bytes); with the local services it is read from .data/meili-master-key',
+  },
+  MEILI_NODES: {
+    schema: Joi.string().max(4096),
+    fix: 'list the nodes as name=url pairs separated by commas, e.g. main=http://10.0.0.5:7700,second=http://10.0.0.6:7700 (each key in MEILI_MASTER_KEY_<NAME>, else MEILI_MASTER_KEY)',
+  },
+  MEILI_NODES_LOCAL: {
+    schema: Joi.number().integer().min(1).max(4).default(1),
+    fix: 'set how many local Meilisearch servers scripts/services runs (1 to 4), the same value for both',
   },
   BODY_LIMIT_JSON: { schema: byteSize.default('1mb'), fix: 'set a size such as 1mb or 512kb' },
   BODY_LIMIT_CSV: { schema: byteSize.default('64mb'), fix: 'set a size such as 64mb' },
@@ -499,6 +525,65 @@ function readMasterKeyFile(file: string): string | undefined {
   }
 }
 
+/**
+ * The Meilisearch nodes when there are several: MEILI_NODES (`name=url,…`, each node's key from
+ * MEILI_MASTER_KEY_<NAME> with hyphens as underscores, else MEILI_MASTER_KEY), or with the local
+ * services and MEILI_NODES_LOCAL ≥ 2, `main` plus `local-2`… one port apart, sharing the local key.
+ */
+function meiliNodesOf(
+  env: NodeJS.ProcessEnv,
+  values: Record<string, unknown>,
+  defaultKey: string | undefined,
+  local: ReturnType<typeof localServices>,
+  problems: string[],
+): MeiliNodeConfig[] | undefined {
+  const listed = values.MEILI_NODES as string | undefined;
+  if (listed === undefined) {
+    const count = (values.MEILI_NODES_LOCAL as number | undefined) ?? 1;
+    const usingLocal = (env.MEILI_URL ?? '') === '';
+    if (count < 2 || !usingLocal || !defaultKey) return undefined;
+    return Array.from({ length: count }, (_, i) => ({
+      name: i === 0 ? 'main' : `local-${i + 1}`,
+      url: i === 0 ? local.meiliUrl : local.meiliLocalNodeUrl(i + 1),
+      masterKey: defaultKey,
+    }));
+  }
+  const nodes: MeiliNodeConfig[] = [];
+  for (const entry of listed
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
+    const at = entry.indexOf('=');
+    const name = at > 0 ? entry.slice(0, at).trim() : '';
+    const url = at > 0 ? entry.slice(at + 1).trim() : '';
+    if (
+      !MEILI_NODE_NAME.test(name) ||
+      Joi.string()
+        .uri({ scheme: ['http', 'https'] })
+        .validate(url).error
+    ) {
+      problems.push(
+        `MEILI_NODES entry ${JSON.stringify(entry)} is invalid; fix: write name=url, the name in lower-case letters, digits and hyphens (up to 32), the url http(s)://host:port`,
+      );
+      continue;
+    }
+    if (nodes.some((n) => n.name === name)) {
+      problems.push(`MEILI_NODES names the node ${name} twice; fix: give every node its own name`);
+      continue;
+    }
+    const keyVariable = `MEILI_MASTER_KEY_${name.toUpperCase().replace(/-/g, '_')}`;
+    const masterKey = env[keyVariable] || defaultKey;
+    if (!masterKey || masterKey.length < 16) {
+      problems.push(`${keyVariable} (or MEILI_MASTER_KEY) must be set to node ${name}'s master key of at least 16 bytes; fix: set it`);
+      continue;
+    }
+    nodes.push({ name, url, masterKey });
+  }
+  if (nodes.length === 0 && !problems.some((p) => p.startsWith('MEILI_')))
+    problems.push('MEILI_NODES lists no node; fix: list at least one name=url');
+  return nodes.length > 0 ? nodes : undefined;
+}
+
 /** Development and test only: a random secret kept under .data/ so tokens survive restarts. */
 function localAppSecret(file: string): string {
   try {
@@ -534,13 +619,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const usingLocalMeili = env.MEILI_URL === undefined || env.MEILI_URL === '';
   const meiliMasterKey =
     (values.MEILI_MASTER_KEY as string | undefined) ?? (usingLocalMeili ? readMasterKeyFile(local.meiliMasterKeyFile) : undefined);
-  if (!meiliMasterKey && !problems.some((p) => p.startsWith('MEILI_MASTER_KEY'))) {
+  if (!meiliMasterKey && values.MEILI_NODES === undefined && !problems.some((p) => p.startsWith('MEILI_MASTER_KEY'))) {
     problems.push(
       usingLocalMeili
         ? `MEILI_MASTER_KEY is not set and ${local.meiliMasterKeyFile} does not exist; fix: start the local services (npm run services -- start) or set MEILI_URL and MEILI_MASTER_KEY`
         : "MEILI_MASTER_KEY is required when MEILI_URL points at an existing server; fix: set it to that server's master key",
     );
   }
+  const meiliNodes = meiliNodesOf(env, values, meiliMasterKey, local, problems);
   const retryBase = values.OUTBOX_RETRY_BASE_MS as number;
   const retryMax = values.OUTBOX_RETRY_MAX_MS as number;
   if (retryBase !== undefined && retryMax !== undefined && retryMax < retryBase) {
@@ -592,8 +678,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsHost: values.METRICS_HOST as string,
     metricsToken: values.METRICS_TOKEN as string | undefined,
     healthProbeIntervalMs: values.HEALTH_PROBE_INTERVAL_MS as number,
-    meiliUrl: (values.MEILI_URL as string | undefined) ?? local.meiliUrl,
-    meiliMasterKey: meiliMasterKey as string,
+    meiliUrl: meiliNodes?.[0]!.url ?? (values.MEILI_URL as string | undefined) ?? local.meiliUrl,
+    meiliMasterKey: meiliNodes?.[0]!.masterKey ?? (meiliMasterKey as string),
+    ...(meiliNodes ? { meiliNodes } : {}),
     bodyLimitJsonBytes: parseByteSize(values.BODY_LIMIT_JSON as string),
     bodyLimitCsvBytes: parseByteSize(values.BODY_LIMIT_CSV as string),
     bodyLimitFormBytes: parseByteSize(values.BODY_LIMIT_FORM as string),

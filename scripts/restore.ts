@@ -20,7 +20,9 @@ import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { ConfigError, loadConfig, type Config } from '../lib/config';
 import { createDataSource } from '../storage/data-source';
-import { createAdminClient } from '../search/meili';
+import pino from 'pino';
+import { MeiliNodes, nodeConfigsOf } from '../search/meili-nodes';
+import { StorePlacements } from '../search/store-placement';
 import { reindexStores, type ReindexResult } from '../indexer/reindex';
 import {
   APP_SECRET_FILE,
@@ -178,7 +180,9 @@ async function verifyAgainstManifest(client: Client, manifest: BackupManifest): 
 async function reindex(config: Config): Promise<ReindexResult[]> {
   const dataSource = await createDataSource(config, 'commerce-restore').initialize();
   try {
-    const meili = createAdminClient(config, 60_000);
+    // Meilisearch is rebuilt, never restored: each store is placed anew on this deployment's nodes.
+    await dataSource.query('DELETE FROM search_placements');
+    const meili = new StorePlacements(dataSource, MeiliNodes.fromConfig(config, { adminTimeoutMs: 60_000 }), pino({ level: 'silent' }));
     return await reindexStores(dataSource, meili, undefined, (result) =>
       process.stdout.write(`${JSON.stringify({ reindexed: result })}\n`),
     );
@@ -206,10 +210,9 @@ async function main(): Promise<void> {
     await assertEmptyTarget(client, dbName);
     const { action, warnings } = planSecrets(options, secrets);
     for (const warning of warnings) process.stderr.write(`restore: warning: ${warning}\n`);
-    await createAdminClient(config, 10_000)
-      .health()
-      .catch((error: Error) => {
-        throw new CommandError(`Meilisearch at ${config.meiliUrl} is not reachable (${error.message}); the indexes are rebuilt there`);
+    for (const node of MeiliNodes.fromConfig(config, { adminTimeoutMs: 10_000 }).all)
+      await node.admin.health().catch((error: Error) => {
+        throw new CommandError(`Meilisearch at ${node.url} is not reachable (${error.message}); the indexes are rebuilt there`);
       });
 
     const connection = clientConnection(options.databaseUrl);
@@ -237,7 +240,9 @@ async function main(): Promise<void> {
     const results = await reindex(config);
     const documents = results.reduce((sum, r) => sum + r.documents, 0);
     process.stdout.write(
-      `search indexes rebuilt in ${config.meiliUrl}: ${results.length} stores, ${documents} documents\n` +
+      `search indexes rebuilt in ${nodeConfigsOf(config)
+        .map((n) => n.url)
+        .join(', ')}: ${results.length} stores, ${documents} documents\n` +
         `restore complete in ${((Date.now() - started) / 1000).toFixed(1)} s; start the platform on ${dbName}\n`,
     );
   } finally {

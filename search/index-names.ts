@@ -16,3 +16,11 @@ export function tmpIndexUid(storeId: string): string {
 export function storeIndex(client: Meilisearch, storeId: string): Index<ProductDocument> {
   return client.index<ProductDocument>(storeIndexUid(storeId));
 }
+
+/** The store whose index (live or `_tmp`) `uid` is; undefined for any other uid. */
+export function storeIdOfIndexUid(uid: string): string | undefined {
+  const match = /^store_([0-9a-f]{32})(?:_tmp)?$/.exec(uid);
+  if (!match) return undefined;
+  const hex = match[1]!;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -15,6 +15,8 @@ export interface ProbeTargets {
   databaseUrl: string;
   redisUrl: string;
   meiliUrl: string;
+  /** Several Meilisearch nodes: each must answer (stores are spread over all of them). */
+  meiliNodes?: ReadonlyArray<{ name: string; url: string }>;
 }
 
 /** The names of the migrations this build knows (as TypeORM records them in schema_migrations). */
@@ -107,6 +109,15 @@ export async function pingMeilisearch(meiliUrl: string, timeoutMs: number): Prom
   if (body.status !== 'available') throw new Error(`Meilisearch status ${body.status}`);
 }
 
+/** Every node at once; the error names each node that did not answer. */
+async function pingEveryNode(nodes: ReadonlyArray<{ name: string; url: string }>, timeoutMs: number): Promise<void> {
+  const outcomes = await Promise.allSettled(nodes.map((node) => pingMeilisearch(node.url, timeoutMs)));
+  const failed = outcomes.flatMap((outcome, i) =>
+    outcome.status === 'rejected' ? [`node ${nodes[i]!.name}: ${(outcome.reason as Error).message}`] : [],
+  );
+  if (failed.length > 0) throw new Error(failed.join('; '));
+}
+
 /** The probes of every dependency of a process, sharing one PostgreSQL connection. */
 export class DependencyProbes {
   readonly postgres: PostgresProbe;
@@ -122,7 +133,9 @@ export class DependencyProbes {
       case 'redis':
         return pingRedis(this.targets.redisUrl, timeoutMs);
       case 'meilisearch':
-        return pingMeilisearch(this.targets.meiliUrl, timeoutMs);
+        return this.targets.meiliNodes
+          ? pingEveryNode(this.targets.meiliNodes, timeoutMs)
+          : pingMeilisearch(this.targets.meiliUrl, timeoutMs);
     }
   }
 

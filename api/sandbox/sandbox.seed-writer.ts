@@ -324,7 +324,8 @@ export async function writeSeed(
  * its settings stay).
  */
 export async function indexSeed(ctx: RequestContext, storeId: string, productIds: string[], clear: boolean): Promise<void> {
-  const { meiliAdmin: meili, logger } = servicesOf(ctx);
+  const { searchNodes, logger } = servicesOf(ctx);
+  const meili = await searchNodes.adminFor(storeId);
   // The store's settings are applied every time (force), so an indexer of this call alone caches nothing worth keeping.
   const indexer = new StoreIndexer({ dataSource: ctx.dataSource, meili, logger });
   if (clear) await settle(meili.index(storeIndexUid(storeId)).deleteAllDocuments(), 30_000, ['index_not_found']);

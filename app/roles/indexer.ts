@@ -6,13 +6,13 @@ import { createIndexHandler, INDEX_CONCURRENCY } from '../../indexer/index-consu
 import { upgradeStoreDocuments } from '../../indexer/document-upgrade';
 
 /** Consumers of this role: the `index` queue keeps every store's Meilisearch index in step with PostgreSQL. */
-export function indexerConsumers(runtime: Pick<Runtime, 'dataSource' | 'meiliAdmin' | 'logger' | 'publishStoreChanges'>): ConsumerTable {
+export function indexerConsumers(runtime: Pick<Runtime, 'dataSource' | 'searchNodes' | 'logger' | 'publishStoreChanges'>): ConsumerTable {
   return {
     index: {
       concurrency: INDEX_CONCURRENCY,
       handle: createIndexHandler({
         dataSource: runtime.dataSource,
-        meili: runtime.meiliAdmin,
+        meili: runtime.searchNodes,
         logger: runtime.logger,
         onStoresChanged: runtime.publishStoreChanges,
       }),
@@ -26,8 +26,9 @@ export async function startIndexerRole(runtime: Runtime): Promise<RunningRole> {
   // Stores whose documents predate this code's document shape are rebuilt once, in the background
   // (indexer/document-upgrade.ts); a stop lets the rebuild under way finish or die with the process.
   let stopping = false;
-  void upgradeStoreDocuments(runtime.dataSource, runtime.meiliAdmin, runtime.logger, { stopping: () => stopping }).catch((error: unknown) =>
-    runtime.logger.warn({ err: error }, 'indexer: the document upgrade of stale stores stopped; retried on the next start'),
+  void upgradeStoreDocuments(runtime.dataSource, runtime.searchNodes, runtime.logger, { stopping: () => stopping }).catch(
+    (error: unknown) =>
+      runtime.logger.warn({ err: error }, 'indexer: the document upgrade of stale stores stopped; retried on the next start'),
   );
   return {
     name: 'indexer',

@@ -42,6 +42,7 @@ import { ClientErrors1795000003600 } from './1795000003600-client-errors';
 import { StoreIntegrations1795000003700 } from './1795000003700-store-integrations';
 import { Themes1795000003800 } from './1795000003800-themes';
 import { PartnerApps1795000003900 } from './1795000003900-partner-apps';
+import { SearchPlacements1795000004000 } from './1795000004000-search-placements';
 
 export const migrations = [
   Outbox1795000000000,
@@ -87,4 +88,5 @@ export const migrations = [
   StoreIntegrations1795000003700,
   Themes1795000003800,
   PartnerApps1795000003900,
+  SearchPlacements1795000004000,
 ];

@@ -5,6 +5,7 @@
  */
 import type BeeQueue from 'bee-queue';
 import type { Meilisearch } from 'meilisearch';
+import type { StoreNodes } from '../../search/store-placement';
 import pino from 'pino';
 import { jobIdFor, outboxConsumer, type OutboxJobData } from '../../storage/outbox';
 import type { DeliveryHandler } from '../../storage/consumers';
@@ -17,7 +18,7 @@ export const RETRY = { retryBaseMs: 1_000, retryMaxMs: 60_000 };
 /** The real index handler on the test runtime, announcing changed stores like the indexer role does. */
 export function indexHandler(
   server: TestServer,
-  meili: Meilisearch = server.runtime.meiliAdmin,
+  meili: Meilisearch | StoreNodes = server.runtime.searchNodes,
 ): DeliveryHandler & { indexer: StoreIndexer } {
   return createIndexHandler({
     dataSource: server.runtime.dataSource,

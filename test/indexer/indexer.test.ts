@@ -124,7 +124,7 @@ describe('indexer: products into one Meilisearch index per store', function () {
       { dataSource: server.runtime.dataSource, redisUrl: server.runtime.config.redisUrl, logger: log.logger, outbox: settings, prefix },
       indexerConsumers({
         dataSource: server.runtime.dataSource,
-        meiliAdmin: meili,
+        searchNodes: server.runtime.searchNodes,
         logger: log.logger,
         publishStoreChanges: server.runtime.publishStoreChanges,
       }),

@@ -174,6 +174,46 @@ describe('configuration (loadConfig)', () => {
       expect(withKey).to.include({ meiliUrl: 'https://search.example.org', meiliMasterKey: KEY });
     });
 
+    it('MEILI_NODES lists named nodes, each with its own key or MEILI_MASTER_KEY; the first is also MEILI_URL', () => {
+      const other = 'o'.repeat(32);
+      const config = loadConfig({
+        ...BASE,
+        MEILI_NODES: ' main=http://10.0.0.5:7700 , eu-2=https://search-2.example.org ',
+        MEILI_MASTER_KEY_EU_2: other,
+      });
+      expect(config.meiliNodes).to.deep.equal([
+        { name: 'main', url: 'http://10.0.0.5:7700', masterKey: KEY },
+        { name: 'eu-2', url: 'https://search-2.example.org', masterKey: other },
+      ]);
+      expect(config).to.include({ meiliUrl: 'http://10.0.0.5:7700', meiliMasterKey: KEY });
+      // Without MEILI_NODES there is one node and no list.
+      expect(loadConfig(BASE).meiliNodes).to.equal(undefined);
+    });
+
+    it('refuses a MEILI_NODES entry without a name, with a bad name or url, a name twice, or a node without a key', () => {
+      const problems = problemsOf({
+        APP_SECRET: BASE.APP_SECRET,
+        MEILI_URL: 'https://search.example.org',
+        MEILI_NODES: 'http://a:7700,Main=http://b:7700,ok=ftp://c,x=http://d:7700,x=http://e:7700,y=http://f:7700',
+        MEILI_MASTER_KEY_X: KEY,
+      });
+      expect(problems.filter((p) => p.startsWith('MEILI_NODES entry'))).to.have.length(3);
+      expect(problems.some((p) => p.includes('names the node x twice'))).to.equal(true);
+      expect(problems.some((p) => p.startsWith('MEILI_MASTER_KEY_Y (or MEILI_MASTER_KEY) must be set'))).to.equal(true);
+      expect(problems).to.have.length(5);
+      for (const problem of problems) expect(problem).to.include('fix:');
+    });
+
+    it('MEILI_NODES_LOCAL=2 runs stores on the local Meilisearch and the one a port above it; ignored for a MEILI_URL server', () => {
+      const config = loadConfig({ ...BASE, MEILI_NODES_LOCAL: '2', MEILI_PORT: '7800' });
+      expect(config.meiliNodes).to.deep.equal([
+        { name: 'main', url: 'http://127.0.0.1:7800', masterKey: KEY },
+        { name: 'local-2', url: 'http://127.0.0.1:7801', masterKey: KEY },
+      ]);
+      expect(loadConfig({ ...BASE, MEILI_NODES_LOCAL: '2', MEILI_URL: 'https://search.example.org' }).meiliNodes).to.equal(undefined);
+      expect(problemsOf({ ...BASE, MEILI_NODES_LOCAL: '5' })[0]).to.match(/^MEILI_NODES_LOCAL=/);
+    });
+
     it('a MEILI_MASTER_KEY shorter than 16 characters is refused', () => {
       const problems = problemsOf({ ...BASE, MEILI_MASTER_KEY: 'x'.repeat(15) });
       expect(problems).to.have.length(1);

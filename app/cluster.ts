@@ -20,6 +20,7 @@ import type Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Config, ProcessRole } from '../lib/config';
 import { createLogger } from './runtime';
+import { serveClusterMetrics, shareMetricsWithCluster } from '../lib/metrics';
 
 /** The header that names the api worker that answered (only when API_PROCESSES > 1). */
 export const SERVED_BY_HEADER = 'X-Served-By';
@@ -53,12 +54,14 @@ export function servedBy(): Koa.Middleware {
 }
 
 /**
- * In a worker: drains and exits when the primary is gone (its channel closes), so no api process is
+ * In a worker: answers /metrics for the whole cluster, and drains and exits when the primary is gone (its channel closes), so no api process is
  * left serving the port without a supervisor. Emitted, not sent: a worker already stopping (its
  * SIGTERM handler used) ignores it instead of being killed by a second signal.
  */
 export function followPrimary(): void {
   if (!cluster.isWorker) return;
+  // A scrape of any worker shows the whole cluster (lib/metrics.ts).
+  shareMetricsWithCluster();
   process.once('disconnect', () => {
     process.emit('SIGTERM', 'SIGTERM');
   });
@@ -96,6 +99,7 @@ export function workerSlots(config: Pick<Config, 'apiProcesses' | 'roles'>): Arr
 /** Runs the supervisor: forks the workers, restarts those that die, stops them all on SIGTERM or SIGINT. */
 export function runClusterPrimary(config: Config): void {
   const logger = createLogger(config, 'commerce-cluster');
+  serveClusterMetrics();
   const slots: Slot[] = workerSlots(config).map((s) => ({ ...s, startedAt: 0, failures: 0 }));
   const bySlot = new Map<number, Slot>();
   let stopping = false;

@@ -11,7 +11,8 @@
  * Labels are bounded on purpose: an operation id, a status code, a queue, a cache, an outcome,
  * never an id, a path or query text.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import cluster from 'node:cluster';
+import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export const metricsRegistry = new Registry();
 collectDefaultMetrics({ register: metricsRegistry });
@@ -255,6 +256,8 @@ new Gauge({
   help: 'Outbox rows not done yet, per queue and status (pending: waiting for the relay or a retry; in_flight: handed to a queue)',
   labelNames: ['queue', 'status'] as const,
   registers,
+  // Every process reads the same table: several processes' readings are one figure, not a sum.
+  aggregator: 'max',
   async collect() {
     const rows = await collectFrom('outbox');
     this.reset();
@@ -267,6 +270,7 @@ new Gauge({
   help: 'Age of the oldest outbox row not done yet, per queue (0 series: nothing waiting)',
   labelNames: ['queue'] as const,
   registers,
+  aggregator: 'max',
   async collect() {
     const rows = await collectFrom('outbox');
     this.reset();
@@ -281,6 +285,7 @@ new Gauge({
   help: 'Jobs in each Redis queue by state (waiting, active, delayed, failed)',
   labelNames: ['queue', 'state'] as const,
   registers,
+  aggregator: 'max',
   async collect() {
     const depths = await collectFrom('queues');
     this.reset();
@@ -336,8 +341,9 @@ new Counter({
 
 new Gauge({
   name: 'commerce_ready',
-  help: 'Whether this process is ready for its roles (1) or not (0), as /readyz answers',
+  help: 'Whether this process is ready for its roles (1) or not (0), as /readyz answers; several processes: 1 only when all are',
   registers,
+  aggregator: 'min',
   async collect() {
     const readiness = await collectFrom('readiness');
     this.reset();
@@ -348,9 +354,10 @@ new Gauge({
 
 new Gauge({
   name: 'commerce_dependency_up',
-  help: 'Whether each dependency (postgres, migrations, redis, meilisearch) answered its last probe (1) or not (0)',
+  help: 'Whether each dependency (postgres, migrations, redis, meilisearch) answered its last probe (1) or not (0); several processes: 1 only when every one says so',
   labelNames: ['dependency'] as const,
   registers,
+  aggregator: 'min',
   async collect() {
     const readiness = await collectFrom('readiness');
     this.reset();
@@ -358,7 +365,79 @@ new Gauge({
   },
 });
 
-/** The text exposition of every metric, and its content type. */
+// ---- several processes (API_PROCESSES > 1) -------------------------------------------------------
+
+/** A worker's request for the whole cluster's metrics, and the supervisor's answer. */
+const CLUSTER_REQUEST = 'commerce:metrics-request';
+const CLUSTER_ANSWER = 'commerce:metrics-answer';
+/** prom-client gives up on a worker after 5 s; the worker that asked waits a little longer. */
+const CLUSTER_WAIT_MS = 6_000;
+
+let clusterView = false;
+let clusterRequests = 0;
+const awaitingCluster = new Map<number, { resolve: (body: string) => void; reject: (error: Error) => void }>();
+
+/**
+ * In a worker of several api processes: every scrape, whichever worker it reaches, answers the
+ * sum over all workers (the supervisor gathers them with prom-client's AggregatorRegistry; counters
+ * and histograms add up, gauges of shared state take their max or min as declared above).
+ */
+export function shareMetricsWithCluster(): void {
+  if (!cluster.isWorker || clusterView) return;
+  clusterView = true;
+  AggregatorRegistry.setRegistries([metricsRegistry]);
+  // Constructed for its side effect: the worker answers the supervisor's requests for its metrics.
+  new AggregatorRegistry();
+  process.on('message', (message: { type?: string; id?: number; body?: string; error?: string }) => {
+    if (message?.type !== CLUSTER_ANSWER || message.id === undefined) return;
+    const waiting = awaitingCluster.get(message.id);
+    awaitingCluster.delete(message.id);
+    if (message.error !== undefined) waiting?.reject(new Error(message.error));
+    else waiting?.resolve(message.body ?? '');
+  });
+}
+
+/** In the supervisor: answers the workers' requests for the cluster-wide metrics. */
+export function serveClusterMetrics(): void {
+  if (!cluster.isPrimary) return;
+  const aggregator = new AggregatorRegistry();
+  cluster.on('message', (worker, message: { type?: string; id?: number }) => {
+    if (message?.type !== CLUSTER_REQUEST) return;
+    aggregator.clusterMetrics().then(
+      (body) => worker.isConnected() && worker.send({ type: CLUSTER_ANSWER, id: message.id, body }),
+      (error: Error) => worker.isConnected() && worker.send({ type: CLUSTER_ANSWER, id: message.id, error: error.message }),
+    );
+  });
+}
+
+function askCluster(): Promise<string> {
+  const id = (clusterRequests += 1);
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      awaitingCluster.delete(id);
+      reject(new Error(`no answer from the supervisor within ${CLUSTER_WAIT_MS} ms`));
+    }, CLUSTER_WAIT_MS);
+    awaitingCluster.set(id, {
+      resolve: (body) => (clearTimeout(timer), resolve(body)),
+      reject: (error) => (clearTimeout(timer), reject(error)),
+    });
+    process.send!({ type: CLUSTER_REQUEST, id });
+  });
+}
+
+/**
+ * The text exposition of every metric, and its content type: this process's, or in a worker of
+ * several api processes the whole cluster's (this process's alone, marked so, when the supervisor
+ * cannot answer).
+ */
 export async function renderMetrics(): Promise<{ contentType: string; body: string }> {
+  if (clusterView && process.connected) {
+    try {
+      return { contentType: metricsRegistry.contentType, body: await askCluster() };
+    } catch (error) {
+      const note = `# The cluster-wide view failed (${(error as Error).message.replace(/\s+/g, ' ')}); these are process ${process.pid}'s figures only.\n`;
+      return { contentType: metricsRegistry.contentType, body: note + (await metricsRegistry.metrics()) };
+    }
+  }
   return { contentType: metricsRegistry.contentType, body: await metricsRegistry.metrics() };
 }

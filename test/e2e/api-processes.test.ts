@@ -17,6 +17,7 @@ import { pendingIndexRows } from '../helpers/indexing';
 import { merchant, type Merchant } from '../helpers/fixtures';
 import { freePort } from '../helpers/ports';
 import { eventually } from '../helpers/wait';
+import { parseSamples, sumOf } from '../helpers/prometheus-text';
 
 /** The entry point built next to this test (dist/app/main.js in a normal build). */
 const MAIN = path.resolve(__dirname, '..', '..', 'app', 'main.js');
@@ -29,6 +30,7 @@ interface Answer {
   status: number;
   servedBy: string;
   json: any;
+  text: string;
 }
 
 /** One request on a connection of its own (no keep-alive, so the next one may reach the other worker). */
@@ -53,7 +55,7 @@ function fresh(base: string, method: string, urlPath: string, body?: unknown, he
           } catch {
             json = undefined;
           }
-          resolve({ status: res.statusCode ?? 0, servedBy: String(res.headers['x-served-by'] ?? ''), json });
+          resolve({ status: res.statusCode ?? 0, servedBy: String(res.headers['x-served-by'] ?? ''), json, text });
         });
       },
     );
@@ -233,6 +235,27 @@ describe('several api processes behind one port (API_PROCESSES=2)', function () 
     expect(new Set(refused.map((a) => a.servedBy)).size, 'refused by both workers').to.equal(2);
     const [{ n }] = await server.runtime.dataSource.query('SELECT count(*)::int AS n FROM client_error_events WHERE app = $1', [body.app]);
     expect(n).to.equal(BATCH_LIMIT);
+  });
+
+  it('answers /metrics with the sum over every process, whichever api worker the scrape reaches', async () => {
+    const searches = (text: string) =>
+      sumOf(parseSamples(text), 'commerce_http_request_duration_seconds_count', { operation: 'storefront.search', status: '200' });
+    const before = await fromBothWorkers('/metrics');
+    const counts = [...before.values()].map((a) => searches(a.text));
+    expect(counts[0], 'both workers answer the same cluster-wide count').to.equal(counts[1]);
+    const servedBy = new Set<string>();
+    for (let i = 0; i < 12; i += 1) {
+      const answer = await fresh(base, 'GET', `/api/v1/catalog/public/search?storeId=${m.storeId}&q=metrics${i}`);
+      expect(answer.status, answer.text).to.equal(200);
+      servedBy.add(answer.servedBy);
+    }
+    expect(servedBy.size, 'the searches reached both workers').to.equal(2);
+    for (const answer of (await fromBothWorkers('/metrics')).values()) {
+      expect(answer.status).to.equal(200);
+      expect(searches(answer.text), `scrape answered by worker ${answer.servedBy}`).to.equal(counts[0]! + 12);
+      // Shared state is one reading, not one per process (the outbox is read by all three).
+      expect(answer.text).to.include('# TYPE commerce_outbox_rows gauge');
+    }
   });
 
   it('starts a killed api worker again while the other one keeps answering', async () => {

@@ -72,9 +72,12 @@ export function parseFlags(argv: string[], switches: string[]): Map<string, stri
  * Starts the project-local PostgreSQL, Redis and Meilisearch (a no-op for those already up). What the
  * script prints goes to stderr (fd 2), so that stdout stays the JSON records alone.
  */
-export function startServices(): void {
+export function startServices(env: Record<string, string> = {}): void {
   log('starting services');
-  const services = spawnSync('bash', [path.join(PROJECT_ROOT, 'scripts/services'), 'start'], { stdio: ['ignore', 2, 'inherit'] });
+  const services = spawnSync('bash', [path.join(PROJECT_ROOT, 'scripts/services'), 'start'], {
+    stdio: ['ignore', 2, 'inherit'],
+    env: { ...process.env, ...env },
+  });
   if (services.status !== 0) throw new Error('scripts/services start failed');
 }
 

@@ -13,14 +13,13 @@
  * --connections / CONNECTIONS (1,32), --workloads / WORKLOADS (distinct,repeat), --quick (N=5000, 3 s), --keep / KEEP=1 (leave the store's rows
  * and index), --seed / SEED, --freshness / FRESHNESS (50 updates). BENCH_APP_NODE_ARGS adds node arguments to
  * the app's process only (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`); BENCH_LOG_LEVEL sets its LOG_LEVEL (warn).
+ * --nodes 2 / NODES=2: instead, stores on two Meilisearch nodes against one, side by side (search-nodes.ts).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { loadConfig, PROJECT_ROOT, type Config } from '../../lib/config';
+import { loadConfig, type Config } from '../../lib/config';
 import { createDataSource } from '../../storage/data-source';
 import { runMigrations } from '../../storage/migrate';
 import { createAdminClient, ensureSearchKey } from '../../search/meili';
@@ -28,10 +27,12 @@ import { storeIndexUid } from '../../search/index-names';
 import { meiliRequestFor, type PublicSearchParams } from '../../search/public-search-request';
 import { reindexStore } from '../../indexer/reindex';
 import { settle } from '../../search/meili-tasks';
-import { emit, freePort, log, meiliAloneIngest, parseFlags, round, sleep, startServices, stopProcess, waitUntilReady } from './common';
+import { emit, freePort, log, meiliAloneIngest, parseFlags, round, sleep, startServices, stopProcess } from './common';
 import { BENCH_PRICE_BUCKETS, createBenchStore, deleteBenchStore, insertProducts, Rng, type BenchStore } from './search-data';
 import { distinctParams, searchPath, suggestPrefixes, zipfSequence } from './search-queries';
 import { percentile, runLoad, type LoadRequest, type LoadResult } from './load';
+import { localMeiliPid, startApp } from './search-app';
+import { runNodesComparison } from './search-nodes';
 
 /** Distinct queries sent one by one after the load runs to tell how the mix was answered. */
 const MIX_SAMPLE = 400;
@@ -49,11 +50,13 @@ interface Options {
   freshness: number;
   distinctPool: number;
   workloads: Array<'distinct' | 'repeat'>;
+  /** 2: the comparison of stores on two Meilisearch nodes against one (search-nodes.ts) instead. */
+  nodes: 1 | 2;
 }
 
 function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
   const flags = parseFlags(argv, ['quick', 'keep']);
-  const known = ['n', 'duration', 'connections', 'quick', 'keep', 'seed', 'freshness', 'distinct-pool', 'workloads'];
+  const known = ['n', 'duration', 'connections', 'quick', 'keep', 'seed', 'freshness', 'distinct-pool', 'workloads', 'nodes'];
   for (const name of flags.keys())
     if (!known.includes(name)) throw new Error(`unknown option --${name} (known: ${known.map((k) => `--${k}`).join(' ')})`);
   const get = (flag: string, variable: string): string | undefined => flags.get(flag) ?? env[variable];
@@ -74,57 +77,17 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
     seed: Math.floor(int(get('seed', 'SEED'), 20261122, 'SEED')),
     freshness: Math.floor(int(get('freshness', 'FRESHNESS'), quick ? 10 : 50, 'FRESHNESS')),
     distinctPool: Math.floor(int(get('distinct-pool', 'DISTINCT_POOL'), quick ? 20_000 : 40_000, 'DISTINCT_POOL')),
+    nodes: (() => {
+      const nodes = get('nodes', 'NODES') ?? '1';
+      if (nodes !== '1' && nodes !== '2') throw new Error(`--nodes is 1 or 2, got ${nodes}`);
+      return Number(nodes) as 1 | 2;
+    })(),
     workloads: (get('workloads', 'WORKLOADS') ?? 'distinct,repeat').split(',').map((w) => {
       const workload = w.trim();
       if (workload !== 'distinct' && workload !== 'repeat') throw new Error(`WORKLOADS holds distinct and/or repeat, got ${w}`);
       return workload;
     }),
   };
-}
-
-// ---- the app ------------------------------------------------------------------------------------
-
-/** The app of the same build as this benchmark (dist/ or another output folder such as dist-perf/): <outDir>/scripts/bench → <outDir>/app/main.js. */
-const APP_ENTRY = path.resolve(__dirname, '../../app/main.js');
-
-/** Node's flags for the service, as `npm start` passes them (scripts/node-flags; NODE_FLAGS replaces them there and here). */
-function serviceNodeFlags(): string[] {
-  const flags = process.env.NODE_FLAGS ?? readFileSync(path.join(PROJECT_ROOT, 'scripts/node-flags'), 'utf8');
-  return flags.split(/\s+/).filter(Boolean);
-}
-
-async function startApp(port: number): Promise<ChildProcess> {
-  // BENCH_APP_NODE_ARGS: extra node arguments for the app only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it under load.
-  const extra = (process.env.BENCH_APP_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-  const child = spawn(process.execPath, ['--enable-source-maps', ...serviceNodeFlags(), ...extra, APP_ENTRY], {
-    cwd: PROJECT_ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      APP_SECRET: process.env.APP_SECRET ?? randomBytes(32).toString('hex'),
-      ROLES: 'api,relay,indexer',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-      // All load comes from one address: the per-client limit stays on (its Redis round trip is part
-      // of what a search costs) but so high that it never refuses.
-      SEARCH_PUBLIC_REQUESTS_PER_MINUTE: process.env.SEARCH_PUBLIC_REQUESTS_PER_MINUTE ?? '1000000000',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  return waitUntilReady(child, port);
-}
-
-/** The pid of the project-local Meilisearch (none when MEILI_URL points elsewhere). */
-function localMeiliPid(config: Config): number | undefined {
-  if (process.env.MEILI_URL) return undefined;
-  try {
-    const pid = Number(readFileSync(path.join(PROJECT_ROOT, '.data/run/meilisearch.pid'), 'utf8').trim());
-    return Number.isInteger(pid) && pid > 0 && config.meiliUrl ? pid : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** How a sample of distinct queries (not run before, so not cached) were answered: strictly, by a looser form, or not at all. */
@@ -227,6 +190,7 @@ async function freshness(
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2), process.env);
+  if (options.nodes === 2) return runNodesComparison(options);
   const startedAt = new Date();
   startServices();
 

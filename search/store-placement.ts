@@ -151,8 +151,10 @@ export class StorePlacements implements StoreNodes {
   searchTransport(): SearchTransport {
     const rechecked = new Map<string, number>();
     const route = async <T>(uid: string | undefined, send: (transport: SearchTransport) => Promise<T>): Promise<T> => {
+      // One node: nothing to route (the public search's hot path pays nothing for placements).
+      if (!this.several) return send(this.nodes.main.search);
       const storeId = uid === undefined ? undefined : storeIdOfIndexUid(uid);
-      if (!this.several || storeId === undefined) return send(this.nodes.main.search);
+      if (storeId === undefined) return send(this.nodes.main.search);
       const node = await this.nodeOf(storeId);
       try {
         return await send(node.search);

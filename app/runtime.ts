@@ -85,7 +85,8 @@ export async function createRuntime(config: Config, name = 'commerce'): Promise<
   const nodes = MeiliNodes.fromConfig(config);
   const searchNodes = new StorePlacements(dataSource, nodes, logger);
   const meiliAdmin = nodes.main.admin;
-  const meiliSearch = searchNodes.searchTransport();
+  // One node: its transport as it is, without the routing step.
+  const meiliSearch = searchNodes.several ? searchNodes.searchTransport() : nodes.main.search;
   const keyRetries = nodes.all.map((node) => provisionSearchKey(node, logger));
   // Fail fast per command while Redis is down (the limiter then lets requests through) instead of queueing.
   const redis = new Redis(config.redisUrl, {

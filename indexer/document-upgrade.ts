@@ -13,13 +13,11 @@
 import type { DataSource } from 'typeorm';
 import type { Meilisearch } from 'meilisearch';
 import type { Logger } from 'pino';
-import { indexRebuildLockKey, reindexStore, type ReindexOptions } from './reindex';
+import { reindexStore, withIndexRebuildLock, type ReindexOptions } from './reindex';
 import type { StoreNodes } from '../search/store-placement';
 
 /** The shape of the product documents this code builds; a migration moves stores.search_document_version's default with it. */
 export const SEARCH_DOCUMENT_VERSION = 2;
-
-const lockKey = indexRebuildLockKey;
 
 export interface UpgradeOptions extends ReindexOptions {
   /** Checked before each store: true stops the loop (the role is stopping). */
@@ -49,19 +47,13 @@ export async function upgradeStoreDocuments(
   const upgraded: string[] = [];
   for (const { id } of stale) {
     if (options.stopping?.()) break;
-    const session = dataSource.createQueryRunner();
-    await session.connect();
     try {
-      const [{ locked }] = (await session.query('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [lockKey(id)])) as Array<{
-        locked: boolean;
-      }>;
-      if (!locked) continue;
-      try {
+      await withIndexRebuildLock(dataSource, id, async (session) => {
         // Another process may have finished it between the list and the lock.
         const [row] = (await session.query('SELECT search_document_version AS version FROM stores WHERE id = $1', [id])) as Array<{
           version: number;
         }>;
-        if (!row || row.version >= SEARCH_DOCUMENT_VERSION) continue;
+        if (!row || row.version >= SEARCH_DOCUMENT_VERSION) return;
         const result = await reindexStore(dataSource, meili, id, options);
         await session.query('UPDATE stores SET search_document_version = $2 WHERE id = $1', [id, SEARCH_DOCUMENT_VERSION]);
         upgraded.push(id);
@@ -69,16 +61,12 @@ export async function upgradeStoreDocuments(
           { storeId: id, documents: result.documents, ms: result.ms },
           'indexer: store index rebuilt for the current document shape',
         );
-      } finally {
-        await session.query('SELECT pg_advisory_unlock(hashtext($1))', [lockKey(id)]);
-      }
+      });
     } catch (error) {
       logger.warn(
         { err: error, storeId: id },
         'indexer: could not rebuild a store index for the current document shape; retried on the next start',
       );
-    } finally {
-      await session.release();
     }
   }
   return upgraded;

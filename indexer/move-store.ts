@@ -34,7 +34,7 @@ import { settle } from '../search/meili-tasks';
 import { invalidationChannel, storeChangePublisher } from '../search/invalidation';
 import type { OutboxDelivery } from '../storage/outbox';
 import { createIndexHandler, INDEX_BATCH, StoreIndexer } from './index-consumer';
-import { buildStoreIndex, indexRebuildLockKey } from './reindex';
+import { buildStoreIndex, withIndexRebuildLock } from './reindex';
 
 /**
  * How far before a pass's start the next pass looks back: an outbox row carries its transaction's
@@ -98,21 +98,11 @@ export async function moveStore(deps: MoveDeps, storeId: string, to: string, opt
   const [store]: Array<{ tenant_id: string }> = await dataSource.query('SELECT tenant_id FROM stores WHERE id = $1', [id]);
   if (!store) throw new MoveRefusedError(`store ${storeId} does not exist`);
 
-  const session = dataSource.createQueryRunner();
-  await session.connect();
-  try {
-    const [{ locked }] = (await session.query('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [indexRebuildLockKey(id)])) as Array<{
-      locked: boolean;
-    }>;
-    if (!locked) throw new MoveRefusedError(`the index of store ${id} is being rebuilt or moved by another process; try again later`);
-    try {
-      return await moveLocked(deps, { id, tenantId: store.tenant_id }, target, options, started);
-    } finally {
-      await session.query('SELECT pg_advisory_unlock(hashtext($1))', [indexRebuildLockKey(id)]);
-    }
-  } finally {
-    await session.release();
-  }
+  const held = await withIndexRebuildLock(dataSource, id, () =>
+    moveLocked(deps, { id, tenantId: store.tenant_id }, target, options, started),
+  );
+  if (!held.locked) throw new MoveRefusedError(`the index of store ${id} is being rebuilt or moved by another process; try again later`);
+  return held.result;
 }
 
 async function moveLocked(

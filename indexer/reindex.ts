@@ -6,7 +6,7 @@
  * per store.
  */
 import pino from 'pino';
-import type { DataSource } from 'typeorm';
+import type { DataSource, QueryRunner } from 'typeorm';
 import type { EnqueuedTask, Meilisearch } from 'meilisearch';
 import { loadConfigOrExit } from '../lib/config';
 import { createDataSource } from '../storage/data-source';
@@ -34,6 +34,34 @@ export interface ReindexOptions {
 
 /** The advisory lock (hashtext of this key) held while a store's index is rebuilt or moved: one process at a time. */
 export const indexRebuildLockKey = (storeId: string): string => `search-documents:${storeId}`;
+
+/**
+ * Runs `work` holding the store's rebuild lock on a session of its own (released with the session if
+ * the process dies); answers `{ locked: false }` without running it when another process holds it.
+ */
+export async function withIndexRebuildLock<T>(
+  dataSource: DataSource,
+  storeId: string,
+  work: (session: QueryRunner) => Promise<T>,
+): Promise<{ locked: false } | { locked: true; result: T }> {
+  const session = dataSource.createQueryRunner();
+  await session.connect();
+  try {
+    const [{ locked }] = (await session.query('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [
+      indexRebuildLockKey(storeId),
+    ])) as Array<{
+      locked: boolean;
+    }>;
+    if (!locked) return { locked: false };
+    try {
+      return { locked: true, result: await work(session) };
+    } finally {
+      await session.query('SELECT pg_advisory_unlock(hashtext($1))', [indexRebuildLockKey(storeId)]);
+    }
+  } finally {
+    await session.release();
+  }
+}
 
 /**
  * Writes the store's settings and every published product into index `uid` on `meili`, in batches

@@ -249,25 +249,22 @@ describe('several Meilisearch nodes: placement and moving a store', function () 
   });
 
   it('is ready only when every node answers, and says which one does not', async () => {
-    const probes = new DependencyProbes({
-      databaseUrl: runtime.config.databaseUrl,
-      redisUrl: runtime.config.redisUrl,
-      meiliUrl: nodeUrls.a,
-      meiliNodes: [
-        { name: 'a', url: nodeUrls.a },
-        { name: 'b', url: nodeUrls.b },
-      ],
-    });
+    const probesOf = (nodes: Array<{ name: string; url: string }>) =>
+      new DependencyProbes({
+        databaseUrl: runtime.config.databaseUrl,
+        redisUrl: runtime.config.redisUrl,
+        meiliUrl: nodeUrls.a,
+        meiliNodes: nodes,
+      });
+    const probes = probesOf([
+      { name: 'a', url: nodeUrls.a },
+      { name: 'b', url: nodeUrls.b },
+    ]);
     await probes.probe('meilisearch', 2_000);
-    const down = new DependencyProbes({
-      databaseUrl: runtime.config.databaseUrl,
-      redisUrl: runtime.config.redisUrl,
-      meiliUrl: nodeUrls.a,
-      meiliNodes: [
-        { name: 'a', url: nodeUrls.a },
-        { name: 'gone', url: 'http://127.0.0.1:1' },
-      ],
-    });
+    const down = probesOf([
+      { name: 'a', url: nodeUrls.a },
+      { name: 'gone', url: 'http://127.0.0.1:1' },
+    ]);
     const error = await down.probe('meilisearch', 2_000).catch((e: Error) => e);
     expect(String(error)).to.match(/node gone:/);
     expect(String(error)).not.to.match(/node a:/);

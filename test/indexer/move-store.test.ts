@@ -20,6 +20,7 @@ import { storeIndexUid } from '../../search/index-names';
 import type { ProductDocument } from '../../search/product-document';
 import { DependencyProbes } from '../../storage/dependency-probes';
 import { moveStore, MoveRefusedError } from '../../indexer/move-store';
+import { withIndexRebuildLock } from '../../indexer/reindex';
 import { call, testConfig, type TestServer } from '../helpers/harness';
 import { apiSuite } from '../helpers/api-suite';
 import { merchant, type Merchant } from '../helpers/fixtures';
@@ -244,6 +245,14 @@ describe('several Meilisearch nodes: placement and moving a store', function () 
       expect(error).to.be.instanceOf(MoveRefusedError);
       expect((error as Error).message).to.match(message);
     }
+    // While another process rebuilds or moves the store's index, a move is refused.
+    const held = await withIndexRebuildLock(runtime.dataSource, m.storeId, () =>
+      moveStore(deps, m.storeId, on === 'a' ? 'b' : 'a').catch((e: Error) => e),
+    );
+    expect(held.locked).to.equal(true);
+    const refused = (held as { result: unknown }).result;
+    expect(refused).to.be.instanceOf(MoveRefusedError);
+    expect(String(refused)).to.match(/being rebuilt or moved by another process/);
     expect(await placedOn(m.storeId)).to.equal(on);
     expect(await documentsOn(on as 'a' | 'b', m.storeId)).to.have.length(1);
   });

@@ -220,6 +220,16 @@ export interface VisionConfig {
   maxAttempts: number;
   /** Public query-by-image requests per client address and minute. */
   publicQueriesPerMinute: number;
+  /** Where the mobilenet-v2 model runs: onnxruntime's native kernels, or the tfjs wasm backend. */
+  mobilenetRuntime: 'onnx' | 'tfjs';
+  /** Threads one model's inference may use (onnxruntime's intra-op threads). */
+  inferenceThreads: number;
+  /** Query images whose vector a process keeps, by content hash and model (0: none). */
+  queryCacheSize: number;
+  /** Most query images embedded in one inference call. */
+  queryBatchSize: number;
+  /** How long a query waits for others to join its batch when the model is idle. */
+  queryBatchLingerMs: number;
 }
 
 export class ConfigError extends Error {
@@ -405,6 +415,20 @@ const VARIABLES: Record<string, VariableSpec> = {
   VISION_PUBLIC_QUERIES_PER_MINUTE: {
     schema: Joi.number().integer().min(1).max(100_000).default(30),
     fix: 'set an integer between 1 and 100000',
+  },
+  VISION_MOBILENET_RUNTIME: { schema: Joi.string().valid('onnx', 'tfjs').default('onnx'), fix: 'set onnx or tfjs (default onnx)' },
+  VISION_INFERENCE_THREADS: {
+    schema: Joi.number().integer().min(1).max(64).default(1),
+    fix: 'set an integer between 1 and 64 (default 1)',
+  },
+  VISION_QUERY_CACHE_SIZE: {
+    schema: Joi.number().integer().min(0).max(1_000_000).default(1000),
+    fix: 'set an integer between 0 and 1000000 (default 1000; 0 turns the cache off)',
+  },
+  VISION_QUERY_BATCH_SIZE: { schema: Joi.number().integer().min(1).max(64).default(8), fix: 'set an integer between 1 and 64 (default 8)' },
+  VISION_QUERY_BATCH_LINGER_MS: {
+    schema: Joi.number().integer().min(0).max(100).default(0),
+    fix: 'set milliseconds between 0 and 100 (default 0)',
   },
   WEBHOOK_RETRY_DELAYS_MS: {
     schema: Joi.string()
@@ -729,6 +753,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: values.VISION_CONCURRENCY as number,
       maxAttempts: values.VISION_MAX_ATTEMPTS as number,
       publicQueriesPerMinute: values.VISION_PUBLIC_QUERIES_PER_MINUTE as number,
+      mobilenetRuntime: values.VISION_MOBILENET_RUNTIME as 'onnx' | 'tfjs',
+      inferenceThreads: values.VISION_INFERENCE_THREADS as number,
+      queryCacheSize: values.VISION_QUERY_CACHE_SIZE as number,
+      queryBatchSize: values.VISION_QUERY_BATCH_SIZE as number,
+      queryBatchLingerMs: values.VISION_QUERY_BATCH_LINGER_MS as number,
     },
     bulkEdits: { syncMax: values.BULK_SYNC_MAX as number },
     clientErrors: {

@@ -16,7 +16,7 @@
  *   category, product_tag, collection, bundle, search_synonym, shipping_rate, content_page,
  *   content_post, pricing_rule (<aggregate>.created|updated|deleted); flash_sale_campaign
  *   (flash_sale_campaign.created|updated|archived).
- * - vision: product (product.image_changed, visual_search.index_requested).
+ * - vision: product (product.image_changed, visual_search.index_requested); store (visual_search.calibrate).
  * - jobs: product_bulk_edit (product_bulk_edit.run); outbound_message (outbound_message.send);
  *   provider_callback (provider_callback.send).
  * - webhooks: webhook_event (one topic of WEBHOOK_TOPICS).
@@ -93,7 +93,9 @@ export type IndexEvent =
 // ----------------------------------------------------------------------------------------- vision
 
 export type VisionEvent =
-  Event<'vision', 'product', 'product.image_changed'> | Event<'vision', 'product', 'visual_search.index_requested', { force?: true }>;
+  | Event<'vision', 'product', 'product.image_changed'>
+  | Event<'vision', 'product', 'visual_search.index_requested', { force?: true }>
+  | Event<'vision', 'store', 'visual_search.calibrate'>;
 
 // ------------------------------------------------------------------------------------------- jobs
 

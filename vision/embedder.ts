@@ -3,7 +3,7 @@
  * kept), and a micro-batcher so concurrent jobs share one inference call.
  *
  * - `mobilenet-v2` (default, offline everywhere): MobileNetV2 features (1280-d) from the weights
- *   bundled in nsfwjs, on the tfjs wasm backend.
+ *   bundled in nsfwjs, run by onnxruntime (or on the tfjs wasm backend: VISION_MOBILENET_RUNTIME).
  * - `clip`: CLIP image and text towers through @xenova/transformers from a local model folder
  *   (VISION_CLIP_MODEL_DIR); also embeds text, so shoppers' words can find product photos.
  * Every vector is L2-normalised, so a dot product is the cosine similarity.
@@ -11,19 +11,19 @@
 import type { VisualModel } from '../storage/entities/product-image-vector.entity';
 import type { VisionConfig } from '../lib/config';
 import type { PreparedImage } from './image';
-import { MOBILENET_DIMENSIONS, type Embedder } from './embedding';
+import { MOBILENET_DIMENSIONS, type Embedder, type EmbedderOptions } from './embedding';
 
-export { l2normalise, MOBILENET_DIMENSIONS, MOBILENET_INPUT, type Embedder } from './embedding';
+export { l2normalise, MOBILENET_DIMENSIONS, MOBILENET_INPUT, type Embedder, type EmbedderOptions } from './embedding';
 
 /** Loads the model in the calling thread (the embedding thread uses this). */
-export async function loadEmbedderHere(model: VisualModel, config: Pick<VisionConfig, 'clipModelDir'>): Promise<Embedder> {
+export async function loadEmbedderHere(model: VisualModel, config: EmbedderOptions): Promise<Embedder> {
   if (model === 'clip') {
     if (!config.clipModelDir) throw new Error('VISION_CLIP_MODEL_DIR is not configured');
     const { ClipEmbedder } = await import('./clip-embedder.js');
     return ClipEmbedder.load(config.clipModelDir);
   }
   const { MobileNetEmbedder } = await import('./mobilenet-embedder.js');
-  return MobileNetEmbedder.load();
+  return MobileNetEmbedder.load(config.mobilenetRuntime ?? 'onnx', config.inferenceThreads ?? 1);
 }
 
 const loaded = new Map<string, Promise<Embedder>>();
@@ -33,13 +33,18 @@ const loaded = new Map<string, Promise<Embedder>>();
  * the wasm/onnx backends is synchronous and would otherwise stall every request of the process for
  * the length of a batch); loaded once, and loaded again after a failed load or a crashed thread.
  */
-export function getEmbedder(model: VisualModel, config: Pick<VisionConfig, 'clipModelDir'>): Promise<Embedder> {
-  const key = model === 'clip' ? `clip:${config.clipModelDir ?? ''}` : model;
+export function getEmbedder(model: VisualModel, config: EmbedderOptions): Promise<Embedder> {
+  const options: EmbedderOptions = {
+    clipModelDir: config.clipModelDir,
+    mobilenetRuntime: config.mobilenetRuntime ?? 'onnx',
+    inferenceThreads: config.inferenceThreads ?? 1,
+  };
+  const key = model === 'clip' ? `clip:${config.clipModelDir ?? ''}` : `${model}:${options.mobilenetRuntime}:${options.inferenceThreads}`;
   let promise = loaded.get(key);
   if (!promise) {
     promise = (async () => {
       const { ThreadEmbedder } = await import('./thread-embedder.js');
-      return ThreadEmbedder.start(model, config.clipModelDir, () => loaded.delete(key));
+      return ThreadEmbedder.start(model, options, key, () => loaded.delete(key));
     })();
     promise.catch(() => loaded.delete(key));
     loaded.set(key, promise);

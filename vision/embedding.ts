@@ -4,7 +4,11 @@
  * loader and the models never import each other.
  */
 import type { VisualModel } from '../storage/entities/product-image-vector.entity';
+import type { VisionConfig } from '../lib/config';
 import type { PreparedImage } from './image';
+
+/** What loading a model needs of the configuration (the runtime settings default as in lib/config.ts). */
+export type EmbedderOptions = Pick<VisionConfig, 'clipModelDir'> & Partial<Pick<VisionConfig, 'mobilenetRuntime' | 'inferenceThreads'>>;
 
 export interface Embedder {
   readonly model: VisualModel;

@@ -8,12 +8,14 @@
  * - Merchant (every status, drafts included): the store's vectors in PostgreSQL are scored here
  *   (dot products of L2-normalised vectors, read in chunks so memory stays bounded), with the same
  *   filters in SQL. Scores are on Meilisearch's scale, (1 + cosine) / 2, so both agree.
+ * - Similar products (searchSimilar): the storefront search, once per category tier that is needed.
+ * Raw scores become calibrated scores in vision/calibration.ts.
  */
 import type { DataSource } from 'typeorm';
 import { MeiliResponseError, type SearchTransport } from '../search/search-transport';
 import { storeIndexUid } from '../search/index-names';
 import { scoreOfCosine } from '../storage/vectors';
-import type { VisualModel } from '../storage/entities/product-image-vector.entity';
+import type { SameCategoryMode, VisualModel } from '../storage/entities/product-image-vector.entity';
 
 export interface VisualFilters {
   categoryId?: string;
@@ -42,6 +44,17 @@ export interface VectorQuery {
   minScore: number;
   filters?: VisualFilters;
   excludeId?: string;
+  /** More Meilisearch filter expressions, ANDed with the others (the category tiers of similar products). */
+  extraFilter?: string[];
+  /** Also read what the similar-products ranking compares (brand, attributes, categories). */
+  withFacts?: boolean;
+}
+
+/** What a hit shares with the product it is compared with, read from its document; never answered as such. */
+export interface HitFacts {
+  brandId: string | null;
+  attrs: string[];
+  categoryIds: string[];
 }
 
 /** Raised when the store's index cannot answer vector queries yet (embedder not applied, model changing). */
@@ -69,25 +82,31 @@ interface HitDocument {
   currency: string;
   imageUrl: string | null;
   inStock: boolean;
+  brandId?: string | null;
+  attrs?: string[];
+  categoryIds?: string[];
   _rankingScore?: number;
 }
+
+const HIT_FIELDS = ['id', 'title', 'slug', 'status', 'price', 'currency', 'imageUrl', 'inStock'];
+const FACT_FIELDS = ['brandId', 'attrs', 'categoryIds'];
 
 /**
  * Published products of the store nearest to `vector`, via Meilisearch, over `client`: the process's
  * search-only connection (the storefront search's, with its derived key).
  */
-export async function searchPublished(client: SearchTransport, query: VectorQuery): Promise<VisualHit[]> {
+export async function searchPublished(client: SearchTransport, query: VectorQuery): Promise<Array<VisualHit & Partial<HitFacts>>> {
   try {
     const result = await client.search<{ hits: HitDocument[] }>(storeIndexUid(query.storeId), {
       q: null,
       vector: Array.from(query.vector),
       hybrid: { embedder: 'image', semanticRatio: 1 },
-      filter: meiliFilters(query.filters, query.excludeId),
+      filter: [...meiliFilters(query.filters, query.excludeId), ...(query.extraFilter ?? [])],
       limit: query.limit,
       showRankingScore: true,
       // A document without a vector scores 0; anything with a vector scores above it.
       rankingScoreThreshold: Math.max(query.minScore, 1e-6),
-      attributesToRetrieve: ['id', 'title', 'slug', 'status', 'price', 'currency', 'imageUrl', 'inStock'],
+      attributesToRetrieve: query.withFacts ? [...HIT_FIELDS, ...FACT_FIELDS] : HIT_FIELDS,
     });
     return result.hits.map((hit) => ({
       id: hit.id,
@@ -99,6 +118,7 @@ export async function searchPublished(client: SearchTransport, query: VectorQuer
       imageUrl: hit.imageUrl ?? null,
       inStock: hit.inStock,
       score: Math.round((hit._rankingScore ?? 0) * 1e6) / 1e6,
+      ...(query.withFacts ? { brandId: hit.brandId ?? null, attrs: hit.attrs ?? [], categoryIds: hit.categoryIds ?? [] } : {}),
     }));
   } catch (error) {
     if (error instanceof MeiliResponseError) {
@@ -115,6 +135,118 @@ export async function searchPublished(client: SearchTransport, query: VectorQuer
     }
     throw error;
   }
+}
+
+/** Where a similar product stands against the product it is similar to (docs/search.md, "Similar products"). */
+export type SimilarTier = 'same_category' | 'sibling_category' | 'other';
+
+export interface SimilarHit extends VisualHit {
+  tier: SimilarTier;
+}
+
+/** What the catalog says about the product whose similar products are wanted. */
+export interface ComparableProduct {
+  id: string;
+  /** Its assigned categories (a product in one of them or below it is in the same category). */
+  categoryIds: string[];
+  /** Their parents (a product elsewhere below one of them is in a sibling category). */
+  parentCategoryIds: string[];
+  brandId: string | null;
+  /** `name:value` of each attribute, as in the search document's `attrs`. */
+  attrs: string[];
+}
+
+export interface SimilarQuery {
+  storeId: string;
+  vector: Float32Array | number[];
+  limit: number;
+  minScore: number;
+  mode: SameCategoryMode;
+  product: ComparableProduct;
+}
+
+/**
+ * Hits fetched beyond the page in each tier, so a same-brand hit just past the cut can still win a
+ * tie with the last one inside it.
+ */
+const TIE_SLACK = 10;
+/** Raw scores that agree to two decimals count as a tie within a tier; far below what the embedders tell apart reliably. */
+const TIE_STEP = 0.01;
+const TIER_RANK: Record<SimilarTier, number> = { same_category: 0, sibling_category: 1, other: 2 };
+
+const inList = (ids: string[]): string => `[${ids.map(quote).join(', ')}]`;
+
+/**
+ * Published products that look like `query.product` (never itself), ranked within what the catalog
+ * says is comparable:
+ * - `prefer`: the same category (its subtree included) first, then sibling categories (elsewhere
+ *   under the same parent), then the rest, each tier by similarity with brand, then shared
+ *   attributes, breaking ties (scores equal to two decimals). One vector search for the first tier;
+ *   the second and third (together) only when the first does not fill the page.
+ * - `require`: the first tier only; nothing when the product has no category or no other product
+ *   shares one.
+ * - `ignore`: one search, similarity order alone (each hit still says its tier).
+ * A product without a category has only the third tier.
+ */
+export async function searchSimilar(client: SearchTransport, query: SimilarQuery): Promise<SimilarHit[]> {
+  const same = [...new Set(query.product.categoryIds)];
+  const parents = [...new Set(query.product.parentCategoryIds)].filter((id) => !same.includes(id));
+  if (query.mode === 'require' && same.length === 0) return [];
+  const searchTier = (limit: number, extraFilter: string[]): Promise<Array<VisualHit & Partial<HitFacts>>> =>
+    searchPublished(client, {
+      storeId: query.storeId,
+      vector: query.vector,
+      limit: limit + (query.mode === 'ignore' ? 0 : TIE_SLACK),
+      minScore: query.minScore,
+      excludeId: query.product.id,
+      extraFilter,
+      withFacts: true,
+    });
+
+  let candidates: Array<VisualHit & Partial<HitFacts>>;
+  if (query.mode === 'ignore' || same.length === 0) {
+    candidates = await searchTier(query.limit, []);
+  } else {
+    candidates = await searchTier(query.limit, [`categoryIds IN ${inList(same)}`]);
+    if (query.mode === 'prefer' && candidates.length < query.limit) {
+      const missing = query.limit - candidates.length;
+      const [siblings, others] = await Promise.all([
+        parents.length > 0 ? searchTier(missing, [`categoryIds IN ${inList(parents)}`, `NOT categoryIds IN ${inList(same)}`]) : [],
+        searchTier(missing, [`NOT categoryIds IN ${inList([...same, ...parents])}`]),
+      ]);
+      candidates = [...candidates, ...siblings, ...others];
+    }
+  }
+
+  const sameSet = new Set(same);
+  const parentSet = new Set(parents);
+  const ownAttrs = new Set(query.product.attrs);
+  const ranked = candidates.map(({ brandId, attrs, categoryIds, ...hit }) => {
+    const ids = categoryIds ?? [];
+    const tier: SimilarTier = ids.some((id) => sameSet.has(id))
+      ? 'same_category'
+      : ids.some((id) => parentSet.has(id))
+        ? 'sibling_category'
+        : 'other';
+    return {
+      hit: { ...hit, tier },
+      step: Math.floor(hit.score / TIE_STEP + 1e-9),
+      sameBrand: query.product.brandId !== null && brandId === query.product.brandId ? 1 : 0,
+      sharedAttrs: (attrs ?? []).filter((a) => ownAttrs.has(a)).length,
+    };
+  });
+  if (query.mode === 'ignore') ranked.sort((a, b) => b.hit.score - a.hit.score || (a.hit.id < b.hit.id ? -1 : 1));
+  else
+    ranked.sort(
+      (a, b) =>
+        TIER_RANK[a.hit.tier] - TIER_RANK[b.hit.tier] ||
+        b.step - a.step ||
+        b.sameBrand - a.sameBrand ||
+        b.sharedAttrs - a.sharedAttrs ||
+        b.hit.score - a.hit.score ||
+        (a.hit.id < b.hit.id ? -1 : 1),
+    );
+  return ranked.slice(0, query.limit).map((r) => r.hit);
 }
 
 const CHUNK = 2_000;
@@ -135,7 +267,7 @@ const matrices = new Map<string, StoreMatrix>();
  * The store's vectors of the current model as one matrix, cached per process and reloaded when the
  * store's vector rows change (their count or latest update), least recently used stores evicted first.
  */
-async function storeMatrix(
+export async function storeMatrix(
   db: DataSource,
   storeId: string,
   tenantId: string,

@@ -13,6 +13,10 @@
  * the outbox retries them with backoff, up to `maxAttempts`; permanent ones (not an image, too large,
  * a refused address, 404) are acknowledged. One bad image never blocks the others: each product is
  * its own job.
+ *
+ * Once a store has no image waiting (its indexing settled) and its vectors changed by a tenth or more
+ * since its score calibration was measured, one `store` row measures it again (vision/calibration.ts):
+ * bounded work, never in a shopper's request.
  */
 import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
@@ -28,6 +32,7 @@ import { ImageError, prepareImage } from './image';
 import { encodeVector } from '../storage/vectors';
 import { isUuid } from '../storage/ids';
 import { visionEmbeddingDuration, visionEmbeddings } from '../lib/metrics';
+import { calibrationStale, computeCalibration, currentVectorCount, storedCalibration } from './calibration';
 
 export interface VisionDeps {
   dataSource: DataSource;
@@ -143,21 +148,78 @@ export function createVisionHandler(deps: VisionDeps): DeliveryHandler<'vision'>
     visionEmbeddings.labels(product.model, 'embedded').inc();
   };
 
+  /** The store's settings when visual search is on, and whether its calibration no longer matches its vectors. */
+  const calibrationState = async (
+    storeId: string,
+  ): Promise<{ tenantId: string; model: VisualModel; dimensions: number; stale: boolean } | undefined> => {
+    const [store]: Array<{ tenant_id: string; model: VisualModel; dimensions: number }> = await dataSource.query(
+      'SELECT tenant_id, model, dimensions FROM visual_search_settings WHERE store_id = $1 AND enabled',
+      [storeId],
+    );
+    if (!store) return undefined;
+    const [vectors, calibration] = await Promise.all([
+      currentVectorCount(dataSource, storeId, store.tenant_id, store.model, store.dimensions),
+      storedCalibration(dataSource, storeId, store.tenant_id),
+    ]);
+    const stale = (vectors >= 2 || calibration !== null) && calibrationStale(calibration, vectors, store.model, store.dimensions);
+    return { tenantId: store.tenant_id, model: store.model, dimensions: store.dimensions, stale };
+  };
+
+  /** After a product: when its store has no image waiting and its calibration is stale, queue one calibration of the store. */
+  const queueCalibrationWhenSettled = async (productId: string): Promise<void> => {
+    const [product]: Array<{ store_id: string; pending: boolean }> = await dataSource.query(
+      `SELECT p.store_id, EXISTS (SELECT 1 FROM product_image_vectors v WHERE v.store_id = p.store_id AND v.status = 'PENDING') AS pending
+         FROM products p WHERE p.id = $1`,
+      [productId],
+    );
+    if (!product || product.pending) return;
+    const state = await calibrationState(product.store_id);
+    if (!state?.stale) return;
+    const ctx = systemContext(dataSource, `vision-calibrate-${product.store_id}`, state.tenantId, 'vision');
+    await inTransaction(ctx, (tx) =>
+      enqueueOutbox(tx, { queue: 'vision', topic: 'visual_search.calibrate', aggregateType: 'store', aggregateId: product.store_id }),
+    );
+  };
+
+  const calibrateStore = async (storeId: string): Promise<void> => {
+    const state = await calibrationState(storeId);
+    // Visual search turned off, or a second row for a calibration already measured.
+    if (!state?.stale) return;
+    const started = performance.now();
+    const calibration = await computeCalibration(dataSource, storeId, state.tenantId, state.model, state.dimensions);
+    logger.info(
+      {
+        storeId,
+        vectors: calibration?.vectors ?? 0,
+        sampleSize: calibration?.sampleSize ?? 0,
+        goodMatchScore: calibration?.knots.at(-1) ?? null,
+        ms: Math.round(performance.now() - started),
+      },
+      'vision: store calibrated',
+    );
+  };
+
   return async (delivery: OutboxDelivery<'vision'>): Promise<void> => {
-    const { aggregateId } = delivery;
+    const { aggregateId, aggregateType } = delivery;
     switch (delivery.aggregateType) {
       case 'product': {
         if (!isUuid(aggregateId)) break;
         const force = delivery.messages.some((m) => m.topic === 'visual_search.index_requested' && m.payload?.force === true);
         await processProduct(aggregateId.toLowerCase(), force);
+        await queueCalibrationWhenSettled(aggregateId.toLowerCase());
+        return;
+      }
+      case 'store': {
+        if (!isUuid(aggregateId)) break;
+        await calibrateStore(aggregateId.toLowerCase());
         return;
       }
       default: {
         // Every aggregate type of the queue is handled above; a row of an older version with another is acknowledged below.
-        const _exhaustive: never = delivery.aggregateType;
+        const _exhaustive: never = delivery;
         void _exhaustive;
       }
     }
-    logger.warn({ aggregateType: delivery.aggregateType, aggregateId }, 'vision: unknown aggregate; acknowledged');
+    logger.warn({ aggregateType, aggregateId }, 'vision: unknown aggregate; acknowledged');
   };
 }

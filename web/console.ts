@@ -509,14 +509,15 @@ export function buildConsoleRouter(theme: ThemeEngine, options: { formLimitBytes
   });
 
   router.post('/stores/:storeId/visual/settings', async (ctx) => {
-    const enabled = (await form(ctx)).get('enabled') === 'true';
-    const res = await new ConsoleApi(ctx).call('PATCH', `/visual-search/stores/${ctx.params.storeId}/settings`, { body: { enabled } });
+    const fields = await form(ctx);
+    // One form turns visual search on or off, the other sets how similar products use categories.
+    const sameCategory = fields.get('sameCategory');
+    const enabled = fields.get('enabled') === 'true';
+    const body = sameCategory !== null ? { sameCategory } : { enabled };
+    const res = await new ConsoleApi(ctx).call('PATCH', `/visual-search/stores/${ctx.params.storeId}/settings`, { body });
     const base = `/console/stores/${ctx.params.storeId}/visual`;
-    ctx.redirect(
-      res.ok
-        ? `${base}?flash=${enabled ? 'Visual+search+is+on.' : 'Visual+search+is+off.'}`
-        : `${base}?error=${encodeURIComponent(problemText(res))}`,
-    );
+    const done = sameCategory !== null ? 'Similar+products+setting+saved.' : enabled ? 'Visual+search+is+on.' : 'Visual+search+is+off.';
+    ctx.redirect(res.ok ? `${base}?flash=${done}` : `${base}?error=${encodeURIComponent(problemText(res))}`);
   });
 
   // Bulk edit history and revert.

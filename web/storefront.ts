@@ -12,12 +12,11 @@ import { STOREFRONT_CSP, pageHeaders } from './page-security';
 import { addCheckoutRoutes } from './checkout';
 import { integrationsHead } from './integrations-head';
 import { StoreThemes } from './theme-packages';
-import { ownUrlAsPath } from './own-url';
 import { isUuid } from '../storage/ids';
 
 const SLUG_RE = /^[a-z0-9][a-z0-9-]{0,199}$/i;
 
-/** Visually similar products per product image, for a few minutes (each query embeds an image). */
+/** Visually similar products per product image, for a few minutes. */
 const similarCache = new Map<string, { at: number; items: unknown[] }>();
 const SIMILAR_TTL_MS = 5 * 60_000;
 
@@ -35,18 +34,6 @@ async function publicPages(api: ApiClient, storeId: string): Promise<Array<{ tit
   return res.ok && Array.isArray(res.json?.items)
     ? res.json.items.map((p: { title: string; slug: string }) => ({ title: p.title, slug: p.slug }))
     : [];
-}
-
-/** Image bytes of our own API (the sandbox's seed images) go in the body; other URLs are fetched by the API, safely. */
-function imageQuery(api: ApiClient, imageUrl: string, publicBaseUrl: string): Promise<{ image?: string; imageUrl?: string }> {
-  const own = ownUrlAsPath(imageUrl, publicBaseUrl);
-  if (typeof own === 'string' && own.startsWith('/api/v1/')) {
-    return fetch(`${api.base}${own.slice('/api/v1'.length)}`).then(async (res) => {
-      if (!res.ok) throw new ApiError(res.status, undefined, own);
-      return { image: Buffer.from(await res.arrayBuffer()).toString('base64') };
-    });
-  }
-  return Promise.resolve({ imageUrl });
 }
 
 export const sectionLoaders: Record<string, SectionLoader> = {
@@ -124,13 +111,15 @@ export const sectionLoaders: Record<string, SectionLoader> = {
     const key = `${page.storeId}:${product.id}:${imageUrl}`;
     const cached = similarCache.get(key);
     if (cached && Date.now() - cached.at < SIMILAR_TTL_MS) return { products: cached.items };
-    const res = await api.request('POST', `/visual-search/public/stores/${page.storeId}/query`, {
-      body: { ...(await imageQuery(api, imageUrl, page.publicBaseUrl)), limit: Number(settings.limit) + 1 },
+    // The product's stored vector, ranked within its categories by the store's sameCategory setting:
+    // nothing is embedded per page.
+    const res = await api.request('GET', `/visual-search/public/stores/${page.storeId}/products/${product.id}/similar`, {
+      query: { limit: Number(settings.limit) },
     });
-    // 409: visual search is off for the store, or its index is not ready: no section, nothing to log.
+    // 409: visual search is off for the store, or the product's image is not indexed yet: no section, nothing to log.
     if (res.status === 409) return { products: [] };
-    if (!res.ok) throw new ApiError(res.status, res.json, 'visual query');
-    const items = (res.json.items as Array<{ id: string }>).filter((i) => i.id !== product.id).slice(0, Number(settings.limit));
+    if (!res.ok) throw new ApiError(res.status, res.json, 'similar products');
+    const items = res.json.items as unknown[];
     if (similarCache.size > 500) similarCache.clear();
     similarCache.set(key, { at: Date.now(), items });
     return { products: items };

@@ -14,6 +14,7 @@ import { storeIntegrationExtensionOperationIds } from '../store-integrations/sto
 import { themeExtensionOperationIds } from '../themes/themes.routes';
 import { partnerAppExtensionOperationIds } from '../app-store/partner-apps.routes';
 import { webhookExtensionOperationIds, webhookRoutes } from '../webhooks/webhooks.routes';
+import { visualSearchExtensionOperationIds } from '../visual-search/visual-search.routes';
 import { accountRoutes } from './accounts';
 import { catalogRoutes } from './catalog';
 import { merchandisingRoutes } from './merchandising';
@@ -41,4 +42,5 @@ export const extensionOperationIds: ReadonlySet<string> = new Set<string>([
   ...storeIntegrationExtensionOperationIds,
   ...themeExtensionOperationIds,
   ...partnerAppExtensionOperationIds,
+  ...visualSearchExtensionOperationIds,
 ]);

@@ -14,6 +14,10 @@ export const VISUAL_SEARCH_ERRORS = defineErrorCodes('visual-search', {
     description: "The store's image index is being rebuilt (visual search was just enabled or its model changed); try again shortly.",
   },
   product_image_not_indexed: { status: 409, description: "The product's image is not indexed yet, or it has no image." },
+  calibration_unavailable: {
+    status: 409,
+    description: 'The store has fewer than two indexed product images (or only copies of one photo) to calibrate scores against.',
+  },
   image_required: { status: 400, description: 'A query needs an image (upload or base64), an imageUrl, or text.' },
   text_queries_unavailable: { status: 400, description: "Text queries need the clip model; the store's model embeds images only." },
   image_url_not_allowed: {

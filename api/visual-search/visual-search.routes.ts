@@ -2,6 +2,7 @@
 import { defineRoutes, listedRequired, type RouteRequest } from '../http/route';
 import { positiveInt } from '../http/schema-types';
 import {
+  CalibrationResponse,
   ClearIndexResponse,
   IndexProductDto,
   IndexRequestResponse,
@@ -10,12 +11,15 @@ import {
   VisualSearchResults,
   VisualSearchSettingsDto,
   VisualSearchSettingsResponse,
+  MAX_RESULTS_LIMIT,
 } from './visual-search.schemas';
 import {
+  calibrateIndex,
   clearIndex,
   indexProducts,
   indexStatus,
   queryMerchant,
+  publicSimilarProducts,
   queryPublic,
   similarProducts,
   updateSettings,
@@ -23,16 +27,21 @@ import {
   type SettingsInput,
 } from './visual-search.service';
 import {
+  CALIBRATE_DESCRIPTION,
   CLEAR_INDEX_DESCRIPTION,
   INDEX_PRODUCTS_DESCRIPTION,
   INDEX_STATUS_DESCRIPTION,
   PUBLIC_QUERY_DESCRIPTION,
+  PUBLIC_SIMILAR_PRODUCTS_DESCRIPTION,
   QUERY_DESCRIPTION,
   SIMILAR_PRODUCTS_DESCRIPTION,
   UPDATE_SETTINGS_DESCRIPTION,
 } from './visual-search.descriptions';
 
 type Params = Record<string, string>;
+
+/** Operations beyond the specification's listing (api/routes/index.ts). */
+export const visualSearchExtensionOperationIds = ['visualSearch.calibrate', 'visualSearch.publicSimilarProducts'];
 const upload = {
   field: 'image',
   description: 'The image file (JPEG, PNG, GIF, WebP, AVIF or TIFF), at most VISION_UPLOAD_MAX_BYTES (8 MB by default).',
@@ -84,6 +93,16 @@ export const visualSearchRoutes = defineRoutes({ tag: 'visual-search', auth: 'me
     handler: (req: RouteRequest<Params>) => clearIndex(req.context, req.params.storeId!),
   },
   {
+    operationId: 'visualSearch.calibrate',
+    method: 'POST',
+    path: '/visual-search/stores/{storeId}/calibration',
+    summary: 'Measure the score calibration of a store now',
+    description: CALIBRATE_DESCRIPTION,
+    response: CalibrationResponse,
+    status: 200,
+    handler: (req: RouteRequest<Params>) => calibrateIndex(req.context, req.params.storeId!),
+  },
+  {
     operationId: 'visualSearch.similarProducts',
     method: 'GET',
     path: '/visual-search/stores/{storeId}/products/{productId}/similar',
@@ -94,6 +113,22 @@ export const visualSearchRoutes = defineRoutes({ tag: 'visual-search', auth: 'me
     status: 200,
     handler: (req: RouteRequest<Params, Record<string, number>>) =>
       similarProducts(req.context, req.params.storeId!, req.params.productId!, req.query.limit!),
+  },
+  {
+    operationId: 'visualSearch.publicSimilarProducts',
+    method: 'GET',
+    path: '/visual-search/public/stores/{storeId}/products/{productId}/similar',
+    summary: 'Published products that look like a product (storefront)',
+    description: PUBLIC_SIMILAR_PRODUCTS_DESCRIPTION,
+    auth: 'public',
+    query: {
+      limit: positiveInt(MAX_RESULTS_LIMIT).description("1 to 100; default the store's maxResults, and never more than it."),
+    },
+    response: VisualSearchResults,
+    status: 200,
+    problems: [404, 409, 429],
+    handler: (req: RouteRequest<Params, Record<string, number | undefined>>) =>
+      publicSimilarProducts(req.context, req.params.storeId!, req.params.productId!, req.query.limit),
   },
   {
     operationId: 'visualSearch.query',

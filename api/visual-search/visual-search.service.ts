@@ -12,17 +12,39 @@ import { recordAudit } from '../../storage/audit';
 import { enqueueOutbox, enqueueOutboxSelect, outboxCte } from '../../storage/outbox';
 import { inTransaction, servicesOf, type RequestContext } from '../../storage/request-context';
 import { tenantRepository } from '../../storage/tenancy';
-import { VisualSearchSettings, type VisualModel } from '../../storage/entities/product-image-vector.entity';
+import { VisualSearchSettings, type SameCategoryMode, type VisualModel } from '../../storage/entities/product-image-vector.entity';
 import type { VisionConfig } from '../../lib/config';
 import { clientIp } from '../auth/accounts';
-import { batcherFor, getEmbedder, MOBILENET_DIMENSIONS, modelDimensions, type Embedder } from '../../vision/embedder';
-import { ImageError, prepareImage } from '../../vision/image';
-import { IndexNotReadyError, searchAllStatuses, searchPublished, type VisualFilters } from '../../vision/query';
+import { getEmbedder, MOBILENET_DIMENSIONS, modelDimensions, type Embedder } from '../../vision/embedder';
+import { ImageError } from '../../vision/image';
+import { queryEmbedderFor } from '../../vision/query-embedding';
+import {
+  IndexNotReadyError,
+  searchAllStatuses,
+  searchPublished,
+  searchSimilar,
+  type ComparableProduct,
+  type VisualFilters,
+} from '../../vision/query';
+import {
+  calibratedScoreOf,
+  calibrationFor,
+  calibrationStale,
+  computeCalibration,
+  currentVectorCount,
+  goodMatchOf,
+  minimumRawScore,
+  storedCalibration,
+  type Calibration,
+} from '../../vision/calibration';
+import { hitPublicSearchLimit } from '../storefront/public-limits';
 import { decodeVector } from '../../storage/vectors';
 import { visualSearchError } from './visual-search.errors';
 import type { QueryByImageDto, VisualSearchSettingsDto } from './visual-search.schemas';
 import type { InputOf } from '../http/typed-schema';
 import type {
+  CalibratedFields,
+  CalibrationView,
   ClearIndexView,
   IndexRequestView,
   IndexStatusView,
@@ -42,6 +64,7 @@ interface EffectiveSettings {
   dimensions: number;
   minSimilarity: number;
   maxResults: number;
+  sameCategory: SameCategoryMode;
   lastRequestedAt: Date | null;
   updatedAt: Date | null;
 }
@@ -52,6 +75,7 @@ const DEFAULTS: EffectiveSettings = {
   dimensions: MOBILENET_DIMENSIONS,
   minSimilarity: 0,
   maxResults: 20,
+  sameCategory: 'prefer',
   lastRequestedAt: null,
   updatedAt: null,
 };
@@ -74,6 +98,7 @@ function effective(row: VisualSearchSettings | null): EffectiveSettings {
     dimensions: row.dimensions,
     minSimilarity: Number(row.minSimilarity),
     maxResults: row.maxResults,
+    sameCategory: row.sameCategory,
     lastRequestedAt: row.lastRequestedAt,
     updatedAt: row.updatedAt,
   };
@@ -96,11 +121,17 @@ async function publicSettings(
     [storeId],
   );
   if (!store || store.status !== 'active') throw storeNotFound();
-  const [row]: Array<{ enabled: boolean; model: VisualModel; dimensions: number; min_similarity: string; max_results: number }> =
-    await ctx.manager.query(
-      'SELECT enabled, model, dimensions, min_similarity, max_results FROM visual_search_settings WHERE store_id = $1',
-      [storeId],
-    );
+  const [row]: Array<{
+    enabled: boolean;
+    model: VisualModel;
+    dimensions: number;
+    min_similarity: string;
+    max_results: number;
+    same_category: SameCategoryMode;
+  }> = await ctx.manager.query(
+    'SELECT enabled, model, dimensions, min_similarity, max_results, same_category FROM visual_search_settings WHERE store_id = $1',
+    [storeId],
+  );
   const settings = row
     ? {
         ...DEFAULTS,
@@ -109,6 +140,7 @@ async function publicSettings(
         dimensions: row.dimensions,
         minSimilarity: Number(row.min_similarity),
         maxResults: row.max_results,
+        sameCategory: row.same_category,
       }
     : { ...DEFAULTS };
   return { tenantId: store.tenant_id, settings, pricesShown: pricesShown(ctx, asPriceVisibility(store.price_visibility)) };
@@ -127,6 +159,7 @@ function settingsView(storeId: string, s: EffectiveSettings, config: VisionConfi
     textQueries: textCapable(s.model, config),
     minSimilarity: s.minSimilarity,
     maxResults: s.maxResults,
+    sameCategory: s.sameCategory,
     updatedAt: s.updatedAt ?? new Date(),
   };
 }
@@ -188,6 +221,7 @@ export async function updateSettings(ctx: RequestContext, storeId: string, input
       dimensions,
       minSimilarity: input.minSimilarity ?? before.minSimilarity,
       maxResults: input.maxResults ?? before.maxResults,
+      sameCategory: input.sameCategory ?? before.sameCategory,
     };
     const state = (s: EffectiveSettings) => ({
       enabled: s.enabled,
@@ -195,6 +229,7 @@ export async function updateSettings(ctx: RequestContext, storeId: string, input
       dimensions: s.dimensions,
       minSimilarity: s.minSimilarity,
       maxResults: s.maxResults,
+      sameCategory: s.sameCategory,
     });
     if (existing && JSON.stringify(state(before)) === JSON.stringify(state(after))) return settingsView(storeId, before, config);
 
@@ -207,6 +242,7 @@ export async function updateSettings(ctx: RequestContext, storeId: string, input
       dimensions: after.dimensions,
       minSimilarity: after.minSimilarity.toFixed(4),
       maxResults: after.maxResults,
+      sameCategory: after.sameCategory,
       updatedAt: now,
       ...(reembed ? { lastRequestedAt: now } : {}),
     };
@@ -296,8 +332,9 @@ export async function indexStatus(ctx: RequestContext, storeId: string): Promise
        FROM products p WHERE p.store_id = $1 AND p.tenant_id = $2`,
     [storeId, ctx.tenantId],
   );
-  const [counts]: Array<{ indexed: number; pending: number; failed: number; last: Date | null }> = await ctx.manager.query(
+  const [counts]: Array<{ indexed: number; pending: number; failed: number; vectors: number; last: Date | null }> = await ctx.manager.query(
     `SELECT count(*) FILTER (WHERE status = 'INDEXED' AND model = $3 AND dimensions = $4)::int AS indexed,
+            count(*) FILTER (WHERE vector IS NOT NULL AND model = $3 AND dimensions = $4)::int AS vectors,
             count(*) FILTER (WHERE status = 'PENDING' OR (status = 'INDEXED' AND (model <> $3 OR dimensions <> $4)))::int AS pending,
             count(*) FILTER (WHERE status = 'FAILED')::int AS failed,
             max(updated_at) FILTER (WHERE status <> 'PENDING') AS last
@@ -331,7 +368,42 @@ export async function indexStatus(ctx: RequestContext, storeId: string): Promise
     })),
     lastRequestedAt: settings.lastRequestedAt,
     lastIndexedAt: counts?.last ?? null,
+    sameCategory: settings.sameCategory,
+    calibration: calibrationView(await storedCalibration(ctx.manager, storeId, ctx.tenantId!), counts?.vectors ?? 0, settings),
   };
+}
+
+function calibrationView(calibration: Calibration | null, vectorsNow: number, settings: EffectiveSettings): CalibrationView | null {
+  if (!calibration) return null;
+  return {
+    model: calibration.model,
+    dimensions: calibration.dimensions,
+    vectors: calibration.vectors,
+    sampleSize: calibration.sampleSize,
+    goodMatchScore: calibration.knots[calibration.knots.length - 1]!,
+    knots: calibration.knots,
+    computedAt: calibration.computedAt,
+    stale: calibrationStale(calibration, vectorsNow, settings.model, settings.dimensions),
+  };
+}
+
+/**
+ * Measures the store's score calibration now (the vision worker does it by itself once indexing
+ * settles and the store's vectors have changed by a tenth): bounded work, see vision/calibration.ts.
+ */
+export async function calibrateIndex(ctx: RequestContext, storeId: string): Promise<CalibrationView> {
+  await requireStore(ctx, storeId, { forWrite: true });
+  const settings = effective(await loadSettings(ctx, storeId));
+  if (!settings.enabled) throw disabled();
+  const calibration = await computeCalibration(ctx.dataSource, storeId, ctx.tenantId!, settings.model, settings.dimensions);
+  if (!calibration) {
+    throw visualSearchError(
+      'calibration_unavailable',
+      'The store needs at least two indexed product images that are not copies of one photo to calibrate against.',
+    );
+  }
+  const vectorsNow = await currentVectorCount(ctx.manager, storeId, ctx.tenantId!, settings.model, settings.dimensions);
+  return calibrationView(calibration, vectorsNow, settings)!;
 }
 
 export async function clearIndex(ctx: RequestContext, storeId: string): Promise<ClearIndexView> {
@@ -344,6 +416,8 @@ export async function clearIndex(ctx: RequestContext, storeId: string): Promise<
       [storeId, tx.tenantId],
     );
     const cleared = row?.cleared ?? 0;
+    // No vectors, nothing to calibrate against: the next indexing measures the store again.
+    await tx.manager.query('DELETE FROM visual_search_calibrations WHERE store_id = $1 AND tenant_id = $2', [storeId, tx.tenantId]);
     if (cleared > 0)
       await recordAudit(tx, {
         action: 'visual_search.clear',
@@ -448,9 +522,10 @@ export async function queryVector(
       throw new PayloadTooLargeError(config.uploadMaxBytes, `The image exceeds the limit of ${config.uploadMaxBytes} bytes.`);
   }
   const embedder = await embedderOf(ctx, settings);
-  let image;
+  let embedded;
   try {
-    image = await prepareImage(bytes, { size: embedder.inputSize, maxPixels: config.maxPixels });
+    // Cached by content hash, shared between identical uploads, batched with concurrent queries.
+    embedded = await queryEmbedderFor(embedder, config).embed(bytes);
   } catch (error) {
     if (!(error instanceof ImageError)) throw error;
     const path = fromUrl ? 'body.imageUrl' : 'body.image';
@@ -470,15 +545,27 @@ export async function queryVector(
     }
     throw visualSearchError('image_undecodable', error.message, [{ path, message: 'cannot be decoded' }]);
   }
-  timings.decodeMs = performance.now() - started;
-  const embedStarted = performance.now();
-  const vector = await batcherFor(embedder, config.batchSize).embed(image);
-  timings.embedMs = performance.now() - embedStarted;
-  return vector;
+  timings.embedMs = embedded.embedMs;
+  timings.decodeMs = performance.now() - started - embedded.embedMs;
+  return embedded.vector;
 }
 
-function results(items: VisualResultItemView[], model: VisualModel, started: number): VisualSearchResultsView {
-  return { items, model, tookMs: Math.round(performance.now() - started) };
+/** Each hit with its calibrated score and whether it is a good match (vision/calibration.ts). */
+function withCalibration<H extends { score: number }>(hits: H[], calibration: Calibration | null): Array<H & CalibratedFields> {
+  return hits.map((hit) => ({
+    ...hit,
+    calibratedScore: calibratedScoreOf(calibration, hit.score),
+    goodMatch: goodMatchOf(calibration, hit.score),
+  }));
+}
+
+function results(
+  items: VisualResultItemView[],
+  model: VisualModel,
+  calibration: Calibration | null,
+  started: number,
+): VisualSearchResultsView {
+  return { items, model, calibrated: calibration !== null, tookMs: Math.round(performance.now() - started) };
 }
 
 export async function queryMerchant(
@@ -491,7 +578,10 @@ export async function queryMerchant(
   await requireStore(ctx, storeId);
   const settings = effective(await loadSettings(ctx, storeId));
   if (!settings.enabled) throw disabled();
-  const vector = await queryVector(ctx, settings, input, timings);
+  const [vector, calibration] = await Promise.all([
+    queryVector(ctx, settings, input, timings),
+    calibrationFor(ctx.manager, storeId, ctx.tenantId!, settings.model, settings.dimensions),
+  ]);
   const searchStarted = performance.now();
   const items = await searchAllStatuses(ctx.dataSource, {
     storeId,
@@ -500,11 +590,11 @@ export async function queryMerchant(
     dimensions: settings.dimensions,
     vector,
     limit: Math.min(input.limit ?? settings.maxResults, settings.maxResults),
-    minScore: settings.minSimilarity,
+    minScore: minimumRawScore(calibration, settings.minSimilarity),
     filters: input,
   });
   timings.searchMs = performance.now() - searchStarted;
-  return results(items, settings.model, started);
+  return results(withCalibration(items, calibration), settings.model, calibration, started);
 }
 
 export async function queryPublic(
@@ -519,7 +609,7 @@ export async function queryPublic(
     limit: services.config.vision.publicQueriesPerMinute,
     windowSeconds: 60,
   });
-  const { settings, pricesShown: shown } = await publicSettings(ctx, storeId);
+  const { tenantId, settings, pricesShown: shown } = await publicSettings(ctx, storeId);
   if (!settings.enabled) throw disabled();
   // Where the visitor may not see prices, nothing may depend on one: the price filters are ignored
   // (named in ignoredParams) and the price fields left out of every item.
@@ -530,18 +620,87 @@ export async function queryPublic(
     if (shown) filters[key] = input[key];
     else ignoredParams.push(key);
   }
-  const vector = await queryVector(ctx, settings, input, timings);
+  const [vector, calibration] = await Promise.all([
+    queryVector(ctx, settings, input, timings),
+    calibrationFor(ctx.manager, storeId, tenantId, settings.model, settings.dimensions),
+  ]);
   const searchStarted = performance.now();
   const hits = await searchPublished(services.meiliSearch, {
     storeId,
     vector,
     limit: Math.min(input.limit ?? settings.maxResults, settings.maxResults),
-    minScore: settings.minSimilarity,
+    minScore: minimumRawScore(calibration, settings.minSimilarity),
     filters,
   }).catch(searchFailed);
   timings.searchMs = performance.now() - searchStarted;
-  const items = shown ? hits : hits.map(({ price: _price, currency: _currency, ...rest }) => rest);
-  return { ...results(items, settings.model, started), pricesShown: shown, ignoredParams };
+  const items = withCalibration(shown ? hits : hits.map(({ price: _price, currency: _currency, ...rest }) => rest), calibration);
+  return { ...results(items, settings.model, calibration, started), pricesShown: shown, ignoredParams };
+}
+
+interface ComparableRow {
+  id: string;
+  status: string;
+  brand_id: string | null;
+  attributes: Record<string, string | number | boolean> | null;
+  vector: Buffer | null;
+  model: string | null;
+  dimensions: number | null;
+  category_ids: string[];
+  parent_ids: string[];
+}
+
+/** The product (of this store and tenant) with its stored vector and what the catalog says about it. */
+async function comparableRow(
+  ctx: RequestContext,
+  storeId: string,
+  tenantId: string,
+  productId: string,
+): Promise<ComparableRow | undefined> {
+  const [row]: ComparableRow[] = await ctx.manager.query(
+    `SELECT p.id, p.status, p.brand_id, p.attributes, v.vector, v.model, v.dimensions,
+            ARRAY(SELECT pc.category_id::text FROM product_categories pc JOIN categories c ON c.id = pc.category_id AND c.store_id = p.store_id
+                   WHERE pc.product_id = p.id) AS category_ids,
+            ARRAY(SELECT DISTINCT c.parent_id::text FROM product_categories pc JOIN categories c ON c.id = pc.category_id AND c.store_id = p.store_id
+                   WHERE pc.product_id = p.id AND c.parent_id IS NOT NULL) AS parent_ids
+       FROM products p LEFT JOIN product_image_vectors v ON v.product_id = p.id
+      WHERE p.id = $1 AND p.store_id = $2 AND p.tenant_id = $3`,
+    [productId, storeId, tenantId],
+  );
+  return row;
+}
+
+/** Published products that look like `row`, ranked by the store's sameCategory (vision/query.ts searchSimilar). */
+async function similarTo(
+  ctx: RequestContext,
+  storeId: string,
+  settings: EffectiveSettings,
+  row: ComparableRow,
+  calibration: Calibration | null,
+  limit: number,
+  started: number,
+): Promise<VisualSearchResultsView> {
+  if (!row.vector || row.model !== settings.model || row.dimensions !== settings.dimensions) {
+    throw visualSearchError(
+      'product_image_not_indexed',
+      "The product's image is not indexed yet (or it has no image); see GET /visual-search/stores/{storeId}/index.",
+    );
+  }
+  const product: ComparableProduct = {
+    id: row.id,
+    categoryIds: row.category_ids,
+    parentCategoryIds: row.parent_ids,
+    brandId: row.brand_id,
+    attrs: Object.entries(row.attributes ?? {}).map(([name, value]) => `${name}:${String(value)}`),
+  };
+  const items = await searchSimilar(servicesOf(ctx).meiliSearch, {
+    storeId,
+    vector: decodeVector(row.vector),
+    limit,
+    minScore: minimumRawScore(calibration, settings.minSimilarity),
+    mode: settings.sameCategory,
+    product,
+  }).catch(searchFailed);
+  return { ...results(withCalibration(items, calibration), settings.model, calibration, started), sameCategory: settings.sameCategory };
 }
 
 export async function similarProducts(
@@ -554,24 +713,39 @@ export async function similarProducts(
   await requireStore(ctx, storeId);
   const settings = effective(await loadSettings(ctx, storeId));
   if (!settings.enabled) throw disabled();
-  const [product]: Array<{ id: string; vector: Buffer | null; model: string | null; dimensions: number | null }> = await ctx.manager.query(
-    `SELECT p.id, v.vector, v.model, v.dimensions FROM products p LEFT JOIN product_image_vectors v ON v.product_id = p.id
-      WHERE p.id = $1 AND p.store_id = $2 AND p.tenant_id = $3`,
-    [productId, storeId, ctx.tenantId],
-  );
-  if (!product) throw visualSearchError('product_not_found', 'The product does not exist in this store.');
-  if (!product.vector || product.model !== settings.model || product.dimensions !== settings.dimensions) {
-    throw visualSearchError(
-      'product_image_not_indexed',
-      "The product's image is not indexed yet (or it has no image); see GET /visual-search/stores/{storeId}/index.",
-    );
-  }
-  const items = await searchPublished(servicesOf(ctx).meiliSearch, {
+  const [row, calibration] = await Promise.all([
+    comparableRow(ctx, storeId, ctx.tenantId!, productId),
+    calibrationFor(ctx.manager, storeId, ctx.tenantId!, settings.model, settings.dimensions),
+  ]);
+  if (!row) throw visualSearchError('product_not_found', 'The product does not exist in this store.');
+  return similarTo(ctx, storeId, settings, row, calibration, limit, started);
+}
+
+/** The storefront's "Looks similar": as similarProducts, for a published product of an active store, without a token. */
+export async function publicSimilarProducts(
+  ctx: RequestContext,
+  storeId: string,
+  productId: string,
+  limit: number | undefined,
+): Promise<VisualSearchResultsView> {
+  const started = performance.now();
+  hitPublicSearchLimit(ctx);
+  const { tenantId, settings, pricesShown: shown } = await publicSettings(ctx, storeId);
+  if (!settings.enabled) throw disabled();
+  const [row, calibration] = await Promise.all([
+    comparableRow(ctx, storeId, tenantId, productId),
+    calibrationFor(ctx.manager, storeId, tenantId, settings.model, settings.dimensions),
+  ]);
+  if (!row || row.status !== 'PUBLISHED') throw visualSearchError('product_not_found', 'The product does not exist in this store.');
+  const answer = await similarTo(
+    ctx,
     storeId,
-    vector: decodeVector(product.vector),
-    limit,
-    minScore: settings.minSimilarity,
-    excludeId: product.id,
-  }).catch(searchFailed);
-  return results(items, settings.model, started);
+    settings,
+    row,
+    calibration,
+    Math.min(limit ?? settings.maxResults, settings.maxResults),
+    started,
+  );
+  const items = shown ? answer.items : answer.items.map(({ price: _price, currency: _currency, ...rest }) => rest);
+  return { ...answer, items, pricesShown: shown };
 }

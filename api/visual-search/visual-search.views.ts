@@ -1,6 +1,6 @@
 /** What the visual search operations answer (visual-search.schemas.ts). */
-import type { VisualModel } from '../../storage/entities/product-image-vector.entity';
-import type { VisualHit } from '../../vision/query';
+import type { SameCategoryMode, VisualModel } from '../../storage/entities/product-image-vector.entity';
+import type { SimilarTier, VisualHit } from '../../vision/query';
 
 /** A store's settings (VisualSearchSettingsResponse). */
 export interface VisualSearchSettingsView {
@@ -11,6 +11,7 @@ export interface VisualSearchSettingsView {
   textQueries: boolean;
   minSimilarity: number;
   maxResults: number;
+  sameCategory: SameCategoryMode;
   /** Written as an ISO 8601 string in the JSON answer. */
   updatedAt: Date;
 }
@@ -41,6 +42,20 @@ export interface IndexStatusView {
   failures: IndexFailureView[];
   lastRequestedAt: Date | null;
   lastIndexedAt: Date | null;
+  sameCategory: SameCategoryMode;
+  calibration: CalibrationView | null;
+}
+
+/** CalibrationResponse: the store's score calibration (vision/calibration.ts). Dates are written as ISO 8601 strings. */
+export interface CalibrationView {
+  model: VisualModel;
+  dimensions: number;
+  vectors: number;
+  sampleSize: number;
+  goodMatchScore: number;
+  knots: number[];
+  computedAt: Date;
+  stale: boolean;
 }
 
 /** ClearIndexResponse. */
@@ -49,13 +64,26 @@ export interface ClearIndexView {
   cleared: number;
 }
 
-/** A result: price and currency are left out of the public query when the visitor may not see prices. */
-export type VisualResultItemView = Omit<VisualHit, 'price' | 'currency'> & Partial<Pick<VisualHit, 'price' | 'currency'>>;
+/** What calibration adds to every result (vision/calibration.ts). */
+export interface CalibratedFields {
+  calibratedScore: number | null;
+  goodMatch: boolean;
+}
 
-/** VisualSearchResults; pricesShown and ignoredParams only in the public query. */
+/**
+ * A result: price and currency are left out of the public reads when the visitor may not see prices;
+ * tier only in similar-product reads.
+ */
+export type VisualResultItemView = Omit<VisualHit, 'price' | 'currency'> &
+  Partial<Pick<VisualHit, 'price' | 'currency'>> &
+  CalibratedFields & { tier?: SimilarTier };
+
+/** VisualSearchResults; pricesShown and ignoredParams only in the public reads, sameCategory only in similar-product reads. */
 export interface VisualSearchResultsView {
   items: VisualResultItemView[];
   model: VisualModel;
+  calibrated: boolean;
+  sameCategory?: SameCategoryMode;
   tookMs: number;
   pricesShown?: boolean;
   ignoredParams?: Array<'minPrice' | 'maxPrice'>;

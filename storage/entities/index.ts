@@ -32,7 +32,7 @@ import { Tenant } from './tenant.entity';
 import { User } from './user.entity';
 import { SearchSynonym } from './search-synonym.entity';
 import { SponsoredListing } from './sponsored-listing.entity';
-import { ProductImageVector, VisualSearchSettings } from './product-image-vector.entity';
+import { ProductImageVector, VisualSearchCalibration, VisualSearchSettings } from './product-image-vector.entity';
 import { ProductBulkEdit, ProductBulkEditItem } from './product-bulk-edit.entity';
 import { Customer } from './customer.entity';
 import { TransferJob, TransferJobChunk, TransferJobError } from './transfer-job.entity';
@@ -94,6 +94,7 @@ export const entities = [
   SponsoredListing,
   VisualSearchSettings,
   ProductImageVector,
+  VisualSearchCalibration,
   ProductBulkEdit,
   ProductBulkEditItem,
   Customer,
@@ -167,6 +168,7 @@ export {
   SponsoredListing,
   VisualSearchSettings,
   ProductImageVector,
+  VisualSearchCalibration,
   ProductBulkEdit,
   ProductBulkEditItem,
   Customer,

@@ -43,6 +43,7 @@ import { StoreIntegrations1795000003700 } from './1795000003700-store-integratio
 import { Themes1795000003800 } from './1795000003800-themes';
 import { PartnerApps1795000003900 } from './1795000003900-partner-apps';
 import { SearchPlacements1795000004000 } from './1795000004000-search-placements';
+import { VisualRanking1795000004100 } from './1795000004100-visual-ranking';
 
 export const migrations = [
   Outbox1795000000000,
@@ -89,4 +90,5 @@ export const migrations = [
   Themes1795000003800,
   PartnerApps1795000003900,
   SearchPlacements1795000004000,
+  VisualRanking1795000004100,
 ];

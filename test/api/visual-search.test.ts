@@ -471,10 +471,11 @@ describe('visual search', function () {
             .setId(jobIdFor(row.aggregate_type, row.aggregate_id))
             .save();
         }
+        // The product rows (the store's calibration row the worker adds once they settle is not handed over here).
         const left = async (): Promise<number> =>
           (
             (await server.runtime.dataSource.query(
-              "SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1 AND queue = 'vision' AND status <> 'done'",
+              "SELECT count(*)::int AS n FROM outbox WHERE tenant_id = $1 AND queue = 'vision' AND aggregate_type = 'product' AND status <> 'done'",
               [m.owner.tenantId],
             )) as Array<{ n: number }>
           )[0]!.n;
@@ -494,6 +495,12 @@ describe('visual search', function () {
         [m.owner.tenantId],
       );
       expect(indexRows!.n).to.equal(3);
+      // Once nothing of the store was waiting, the worker queued one measure of its score calibration.
+      const calibrations: Array<{ aggregate_id: string }> = await server.runtime.dataSource.query(
+        "SELECT DISTINCT aggregate_id FROM outbox WHERE tenant_id = $1 AND queue = 'vision' AND aggregate_type = 'store' AND topic = 'visual_search.calibrate'",
+        [m.owner.tenantId],
+      );
+      expect(calibrations.map((r) => r.aggregate_id)).to.deep.equal([m.storeId]);
     });
 
     it('loses no job when the worker crashes mid-batch: the rows go back to pending and index later', async () => {
@@ -568,7 +575,11 @@ describe('visual search', function () {
       expect(found).to.not.include(ids.orangeDraft);
       expect(found).to.not.include(foreignTwin);
       expect(found).to.have.members([ids.blue, ids.green, ids.yellow, ids.purple]);
-      const scores = res.json.items.map((i: { score: number }) => i.score);
+      // sameCategory prefer (the default): green shares the red hat's category, so it leads; the rest by similarity.
+      expect(res.json.sameCategory).to.equal('prefer');
+      expect(found[0]).to.equal(ids.green);
+      expect(res.json.items[0].tier).to.equal('same_category');
+      const scores = res.json.items.slice(1).map((i: { score: number }) => i.score);
       expect(scores).to.deep.equal([...scores].sort((a, b) => b - a));
       for (const score of scores) expect(score).to.be.within(0, 1);
       expect(res.json.model).to.equal('mobilenet-v2');
@@ -627,7 +638,19 @@ describe('visual search', function () {
       const url = await call(server, 'POST', publicPath(shop), { body: { imageUrl: `${imageBase}/yellow-triangle.png` } });
       expect(url.status, url.text).to.equal(201);
       expect(url.json.items[0].id).to.equal(ids.yellow);
-      expect(url.json.items[0]).to.have.keys(['id', 'title', 'slug', 'status', 'price', 'currency', 'imageUrl', 'inStock', 'score']);
+      expect(url.json.items[0]).to.have.keys([
+        'id',
+        'title',
+        'slug',
+        'status',
+        'price',
+        'currency',
+        'imageUrl',
+        'inStock',
+        'score',
+        'calibratedScore',
+        'goodMatch',
+      ]);
     });
 
     it('applies filters inside the search: category, brand, price range, in stock', async () => {

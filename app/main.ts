@@ -29,6 +29,12 @@ async function main(): Promise<void> {
   // API_PROCESSES > 1: this process only supervises the workers that run the roles (app/cluster.ts).
   if (runsAsClusterPrimary(config)) return runClusterPrimary(config);
   followPrimary();
+  // A SIGTERM or SIGINT while the roles start is held, then stops them like any other once the
+  // shutdown handlers are in place (the default action would kill the process half-started).
+  let heldSignal: NodeJS.Signals | undefined;
+  const hold = (signal: NodeJS.Signals): void => void (heldSignal ??= signal);
+  process.on('SIGTERM', hold);
+  process.on('SIGINT', hold);
   const runtime = await createRuntime(config, `commerce-${config.roles.join('+')}`);
   runtime.monitor.start();
   const roles: RunningRole[] = [];
@@ -42,6 +48,9 @@ async function main(): Promise<void> {
   const health =
     !config.roles.includes('api') && config.healthPort ? await startHealthServer(runtime, config.roles, config.healthPort) : undefined;
   installShutdown(runtime, roles, health);
+  process.off('SIGTERM', hold);
+  process.off('SIGINT', hold);
+  if (heldSignal) process.emit(heldSignal, heldSignal);
   runtime.logger.info({ roles: config.roles }, 'started');
   if (config.demoSandbox && config.roles.includes('api')) void ensureDemoSandbox(runtime);
 }

@@ -58,7 +58,11 @@ describe('several Meilisearch nodes: placement and moving a store', function () 
     };
     await services('start');
     nodeUrls = { a: `http://127.0.0.1:${port}`, b: `http://127.0.0.1:${port + 1}` };
-    runtime = await createRuntime(testConfig({ MEILI_NODES: `a=${nodeUrls.a},b=${nodeUrls.b}` }), 'commerce-test-nodes');
+    // The reader searches without pause from one address: the per-client search limit must not be what it meets.
+    runtime = await createRuntime(
+      testConfig({ MEILI_NODES: `a=${nodeUrls.a},b=${nodeUrls.b}`, SEARCH_PUBLIC_REQUESTS_PER_MINUTE: '100000000' }),
+      'commerce-test-nodes',
+    );
     for (const node of runtime.searchNodes.nodes.all) await ensureSearchKey(node.admin, node.masterKey);
     const app = createApp({ ...runtime });
     const httpServer = http.createServer(app.callback());

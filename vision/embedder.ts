@@ -74,46 +74,57 @@ interface Waiting {
 }
 
 /**
- * Gathers images from concurrent callers into batches of at most `batchSize` (waiting at most
- * `maxWaitMs` for a batch to fill) and runs one batch at a time, so memory stays bounded by one
- * batch of tensors however many jobs run.
+ * Gathers images from concurrent callers into batches of at most `batchSize` and runs one inference
+ * call at a time, so memory stays bounded by one batch of tensors however many callers wait. While a
+ * call runs, what arrives waits for it (that wait is what gathers the next batch), and goes as soon as
+ * it ends. With the model idle, an image waits up to `lingerMs` for company (a full batch goes at
+ * once); with 0 it goes alone at once. The vision worker lingers 10 ms (its jobs come in bursts);
+ * query by image does not (vision/query-embedding.ts). Both settings may be functions, read at each
+ * decision, so a changed configuration applies without a new batcher.
  */
 export class EmbeddingBatcher {
   private queue: Waiting[] = [];
   private timer: NodeJS.Timeout | undefined;
   private running = false;
+  private readonly batchSize: () => number;
+  private readonly lingerMs: () => number;
 
   constructor(
     private readonly embedder: Embedder,
-    private readonly batchSize: number,
-    private readonly maxWaitMs = 10,
-  ) {}
+    batchSize: number | (() => number),
+    lingerMs: number | (() => number) = 10,
+  ) {
+    this.batchSize = typeof batchSize === 'function' ? batchSize : () => batchSize;
+    this.lingerMs = typeof lingerMs === 'function' ? lingerMs : () => lingerMs;
+  }
 
   embed(image: PreparedImage): Promise<Float32Array> {
     return new Promise((resolve, reject) => {
       this.queue.push({ image, resolve, reject });
-      this.schedule();
+      this.schedule(false);
     });
   }
 
-  private schedule(): void {
-    if (this.running) return;
-    if (this.queue.length >= this.batchSize) {
+  private schedule(afterRun: boolean): void {
+    if (this.running || this.queue.length === 0) return;
+    const linger = this.lingerMs();
+    // After a run the queued images have waited a whole inference already; a full batch goes too.
+    if (afterRun || linger <= 0 || this.queue.length >= this.batchSize()) {
       if (this.timer) clearTimeout(this.timer);
       this.timer = undefined;
-      void this.flush();
-    } else if (!this.timer && this.queue.length > 0) {
+      void this.run();
+    } else if (!this.timer) {
       this.timer = setTimeout(() => {
         this.timer = undefined;
-        void this.flush();
-      }, this.maxWaitMs);
+        void this.run();
+      }, linger);
     }
   }
 
-  private async flush(): Promise<void> {
+  private async run(): Promise<void> {
     if (this.running || this.queue.length === 0) return;
     this.running = true;
-    const batch = this.queue.splice(0, this.batchSize);
+    const batch = this.queue.splice(0, Math.max(1, this.batchSize()));
     try {
       const vectors = await this.embedder.embedImages(batch.map((w) => w.image));
       batch.forEach((w, i) => w.resolve(vectors[i]!));
@@ -121,7 +132,7 @@ export class EmbeddingBatcher {
       batch.forEach((w) => w.reject(error));
     } finally {
       this.running = false;
-      this.schedule();
+      this.schedule(true);
     }
   }
 }

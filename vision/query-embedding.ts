@@ -19,7 +19,8 @@ import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { VisionConfig } from '../lib/config';
 import type { Embedder } from './embedding';
-import { ImageError, prepareImage, type ImageFormat, type PreparedImage } from './image';
+import { EmbeddingBatcher } from './embedder';
+import { ImageError, prepareImage, type ImageFormat } from './image';
 
 /** The settings read on every call (so a changed configuration applies at once). */
 export type QueryEmbeddingSettings = Pick<VisionConfig, 'maxPixels' | 'queryCacheSize' | 'queryBatchSize' | 'queryBatchLingerMs'>;
@@ -75,71 +76,10 @@ class Lru<K, V> {
   }
 }
 
-interface Waiting {
-  image: PreparedImage;
-  resolve: (vector: Float32Array) => void;
-  reject: (error: unknown) => void;
-}
-
-/**
- * One inference call at a time; what arrives meanwhile goes together in the next (at most
- * `batchSize()` images). Unlike the worker's EmbeddingBatcher it never holds a query back to fill
- * a batch: the wait for the running call is what gathers the batch.
- */
-export class QueryBatcher {
-  private queue: Waiting[] = [];
-  private running = false;
-  private timer: NodeJS.Timeout | undefined;
-
-  constructor(
-    private readonly embedder: Embedder,
-    private readonly batchSize: () => number,
-    private readonly lingerMs: () => number,
-  ) {}
-
-  embed(image: PreparedImage): Promise<Float32Array> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ image, resolve, reject });
-      this.schedule(false);
-    });
-  }
-
-  private schedule(afterRun: boolean): void {
-    if (this.running || this.queue.length === 0) return;
-    const linger = this.lingerMs();
-    // After a run the queued images have waited a whole inference already; a full batch goes too.
-    if (afterRun || linger <= 0 || this.queue.length >= this.batchSize()) {
-      if (this.timer) clearTimeout(this.timer);
-      this.timer = undefined;
-      void this.run();
-    } else if (!this.timer) {
-      this.timer = setTimeout(() => {
-        this.timer = undefined;
-        void this.run();
-      }, linger);
-    }
-  }
-
-  private async run(): Promise<void> {
-    if (this.running || this.queue.length === 0) return;
-    this.running = true;
-    const batch = this.queue.splice(0, Math.max(1, this.batchSize()));
-    try {
-      const vectors = await this.embedder.embedImages(batch.map((w) => w.image));
-      batch.forEach((w, i) => w.resolve(vectors[i]!));
-    } catch (error) {
-      batch.forEach((w) => w.reject(error));
-    } finally {
-      this.running = false;
-      this.schedule(true);
-    }
-  }
-}
-
 export class QueryImageEmbedder {
   private readonly cache: Lru<string, Known>;
   private readonly inFlight = new Map<string, Promise<Known>>();
-  private readonly batcher: QueryBatcher;
+  private readonly batcher: EmbeddingBatcher;
 
   constructor(
     readonly embedder: Embedder,
@@ -147,7 +87,7 @@ export class QueryImageEmbedder {
     public settings: QueryEmbeddingSettings,
   ) {
     this.cache = new Lru(() => this.settings.queryCacheSize);
-    this.batcher = new QueryBatcher(
+    this.batcher = new EmbeddingBatcher(
       embedder,
       () => this.settings.queryBatchSize,
       () => this.settings.queryBatchLingerMs,

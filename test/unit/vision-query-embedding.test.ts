@@ -6,7 +6,8 @@ import { expect } from 'chai';
 import sharp from 'sharp';
 import type { Embedder } from '../../vision/embedding';
 import { ImageError, type PreparedImage } from '../../vision/image';
-import { QueryBatcher, QueryImageEmbedder, type QueryEmbeddingSettings } from '../../vision/query-embedding';
+import { EmbeddingBatcher } from '../../vision/embedder';
+import { QueryImageEmbedder, type QueryEmbeddingSettings } from '../../vision/query-embedding';
 import { eventually } from '../helpers/wait';
 
 const SIZE = 16;
@@ -184,7 +185,7 @@ describe('vision: query embeddings', () => {
 
     it('starts a lone query at once and embeds those that arrive meanwhile as one batch, each caller getting its own vector', async () => {
       const model = new CountingEmbedder(true);
-      const batcher = new QueryBatcher(
+      const batcher = new EmbeddingBatcher(
         model,
         () => 8,
         () => 0,
@@ -203,7 +204,7 @@ describe('vision: query embeddings', () => {
 
     it('never puts more than the batch size in one call', async () => {
       const model = new CountingEmbedder(true);
-      const batcher = new QueryBatcher(
+      const batcher = new EmbeddingBatcher(
         model,
         () => 3,
         () => 0,
@@ -221,7 +222,7 @@ describe('vision: query embeddings', () => {
 
     it('with a linger, waits for company when the model is idle, and sends a full batch at once', async () => {
       const model = new CountingEmbedder();
-      const batcher = new QueryBatcher(
+      const batcher = new EmbeddingBatcher(
         model,
         () => 4,
         () => 50,
@@ -245,7 +246,7 @@ describe('vision: query embeddings', () => {
         },
         dispose: async () => undefined,
       };
-      const batcher = new QueryBatcher(
+      const batcher = new EmbeddingBatcher(
         flaky,
         () => 8,
         () => 0,

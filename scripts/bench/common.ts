@@ -176,9 +176,16 @@ export async function clearQueuePrefix(redisUrl: string, queuePrefix: string): P
 /**
  * The app's api role alone in a process of its own on 127.0.0.1:`port` (production logging at warn,
  * no demo sandbox), with `env` on top of this process's environment; wait for it with waitUntilReady.
+ * `entry` runs another build's app/main.js (a baseline); BENCH_APP_NODE_ARGS adds node arguments
+ * (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
-export function spawnApiProcess(port: number, env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, ['--enable-source-maps', path.join(__dirname, '../../app/main.js')], {
+export function spawnApiProcess(
+  port: number,
+  env: Record<string, string> = {},
+  entry = path.join(__dirname, '../../app/main.js'),
+): ChildProcess {
+  const extra = (process.env.BENCH_APP_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  return spawn(process.execPath, ['--enable-source-maps', ...extra, entry], {
     cwd: PROJECT_ROOT,
     env: {
       ...process.env,

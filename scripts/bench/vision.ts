@@ -32,7 +32,7 @@
  * SECONDS (5), --no-http (phases 1–3 only).
  */
 import { createHash } from 'node:crypto';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -52,7 +52,7 @@ import { encodeVector } from '../../storage/vectors';
 import { searchAllStatuses, searchPublished } from '../../vision/query';
 import { createBenchStore, deleteBenchStore, insertProducts, Rng } from './search-data';
 import { percentile, processCpuMs } from './load';
-import { emit, freePort, log, roundScaled, stopProcess, waitUntilReady } from './common';
+import { emit, freePort, log, roundScaled, spawnApiProcess, stopProcess, waitUntilReady } from './common';
 
 interface Options {
   n: number;
@@ -233,25 +233,16 @@ async function uploadPool(photos: Buffer[], rng: Rng, count: number): Promise<Up
 
 async function startTarget(target: Target): Promise<void> {
   const port = await freePort();
-  // BENCH_APP_NODE_ARGS: extra node arguments for the processes under test, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
-  const extra = (process.env.BENCH_APP_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-  const child = spawn(process.execPath, ['--enable-source-maps', ...extra, target.entry], {
-    cwd: PROJECT_ROOT,
-    env: {
-      ...process.env,
-      ROLES: 'api',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      LOG_LEVEL: 'warn',
-      DEMO_SANDBOX: 'false',
+  const child = spawnApiProcess(
+    port,
+    {
       // All load comes from one address: the limit stays on (its Redis round trip is part of a
       // query's cost) but high enough never to refuse.
       VISION_PUBLIC_QUERIES_PER_MINUTE: '100000',
       ...target.env,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+    target.entry,
+  );
   target.child = await waitUntilReady(child, port);
   target.port = port;
   target.agent = new http.Agent({ keepAlive: true, maxSockets: 64 });

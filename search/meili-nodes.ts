@@ -34,7 +34,12 @@ export class MeiliNodes {
     this.all = configs.map((node) => ({
       ...node,
       admin: createAdminClient({ meiliUrl: node.url, meiliMasterKey: node.masterKey }, options.adminTimeoutMs),
-      search: createSearchTransport(node.url, keyValueFor(searchKeyUid(node.masterKey), node.masterKey), options.searchTimeoutMs),
+      search: createSearchTransport(
+        node.url,
+        keyValueFor(searchKeyUid(node.masterKey), node.masterKey),
+        options.searchTimeoutMs,
+        node.name,
+      ),
     }));
     this.byName = new Map(this.all.map((node) => [node.name, node]));
   }

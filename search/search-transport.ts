@@ -11,7 +11,7 @@
  * client.
  */
 import { Pool } from 'undici';
-import { timeMeiliRequest } from '../lib/metrics';
+import { meiliRequestTimer } from '../lib/metrics';
 
 /** Meilisearch answered with an error status; `code` is its error code (`index_not_found`, …). */
 export class MeiliResponseError extends Error {
@@ -52,7 +52,8 @@ const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 /** undici's codes for a connection, answer head or answer body that did not come in time. */
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
-export function createSearchTransport(meiliUrl: string, apiKey: string, timeoutMs = 5_000): SearchTransport {
+export function createSearchTransport(meiliUrl: string, apiKey: string, timeoutMs = 5_000, node = 'main'): SearchTransport {
+  const time = meiliRequestTimer(node);
   const base = new URL(meiliUrl);
   const pool = new Pool(base.origin, {
     connections: 128,
@@ -137,9 +138,9 @@ export function createSearchTransport(meiliUrl: string, apiKey: string, timeoutM
     });
 
   return {
-    // Timed and counted for /metrics (docs/operations.md).
-    multiSearch: (body) => timeMeiliRequest('multi_search', post('/multi-search', body)),
-    search: (indexUid, body) => timeMeiliRequest('search', post(`/indexes/${encodeURIComponent(indexUid)}/search`, body)),
+    // Timed and counted for /metrics by node (docs/operations.md).
+    multiSearch: (body) => time('multi_search', post('/multi-search', body)),
+    search: (indexUid, body) => time('search', post(`/indexes/${encodeURIComponent(indexUid)}/search`, body)),
     // Searches still running finish first; new ones are refused.
     close: () => void pool.close().catch(() => undefined),
   };

@@ -27,6 +27,8 @@ import { merchant, type Merchant } from '../helpers/fixtures';
 import { deliverIndexRows, indexHandler, pendingIndexRows, silentLogger } from '../helpers/indexing';
 import { freePort } from '../helpers/ports';
 import { eventually } from '../helpers/wait';
+import { parseSamples, sumOf } from '../helpers/prometheus-text';
+import { renderMetrics } from '../../lib/metrics';
 
 const run = promisify(execFile);
 
@@ -135,6 +137,13 @@ describe('several Meilisearch nodes: placement and moving a store', function () 
     const shirts = await call(server, 'GET', `/api/v1/catalog/public/search?storeId=${second.storeId}&q=linen`);
     expect(shirts.status, shirts.text).to.equal(200);
     expect(shirts.json.total).to.equal(1);
+    // /metrics times each node's requests apart.
+    const samples = parseSamples((await renderMetrics()).body);
+    for (const name of ['a', 'b'])
+      expect(
+        sumOf(samples, 'commerce_meili_request_duration_seconds_count', { node: name, outcome: 'ok' }),
+        `node ${name}`,
+      ).to.be.greaterThan(0);
   });
 
   it('moves a store to the other node while it is written and searched: no failed search, the index equals PostgreSQL', async () => {

@@ -33,7 +33,7 @@ import { storeIndexUid, tmpIndexUid } from '../search/index-names';
 import { settle } from '../search/meili-tasks';
 import { invalidationChannel, storeChangePublisher } from '../search/invalidation';
 import type { OutboxDelivery } from '../storage/outbox';
-import { createIndexHandler, INDEX_BATCH, StoreIndexer } from './index-consumer';
+import { createIndexHandler, INDEX_BATCH, type StoreIndexer } from './index-consumer';
 import { buildStoreIndex, withIndexRebuildLock } from './reindex';
 
 /**
@@ -169,13 +169,8 @@ async function moveLocked(
     step(`catching up on ${target.name} after the switch`);
     const after = await replay(since);
     step('comparing the index with PostgreSQL');
-    const reconciled = await reconcile(
-      dataSource,
-      target,
-      store.id,
-      new StoreIndexer({ dataSource, meili: toTarget, logger: deps.logger, batchSize, taskTimeoutMs: timeoutMs }),
-      timeoutMs,
-    );
+    // The replays' own indexer: it writes the store's documents to the target.
+    const reconciled = await reconcile(dataSource, target, store.id, handler.indexer, timeoutMs);
     await deps.announce([store.id]);
 
     step(`dropping the index on ${source.name}`);

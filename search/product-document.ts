@@ -184,6 +184,11 @@ const unix = (date: Date | null): number | null => (date ? Math.floor(date.getTi
  * Builds documents for products. Holds a per-store cache of the category tree for its lifetime, so
  * build one per delivery or per reindex run.
  */
+/** A product's attributes as its document's `attrs` holds them: `name:value` each. */
+export function attributeTokens(attributes: Record<string, string | number | boolean> | null | undefined): string[] {
+  return Object.entries(attributes ?? {}).map(([name, value]) => `${name}:${String(value)}`);
+}
+
 export class ProductDocumentBuilder {
   private readonly trees = new Map<string, Map<string, CategoryNode>>();
 
@@ -272,7 +277,7 @@ export class ProductDocumentBuilder {
         }
       }
       const attributes = Object.entries(row.attributes ?? {});
-      const attrs = attributes.map(([name, value]) => `${name}:${String(value)}`);
+      const attrs = attributeTokens(row.attributes);
       const priced = effective.get(row.id);
       const price = priced && priced.discounted ? priced.price : row.price;
       let compareAt = row.compare_at_price;

@@ -39,6 +39,7 @@ import {
 } from '../../vision/calibration';
 import { hitPublicSearchLimit } from '../storefront/public-limits';
 import { decodeVector } from '../../storage/vectors';
+import { attributeTokens } from '../../search/product-document';
 import { visualSearchError } from './visual-search.errors';
 import type { QueryByImageDto, VisualSearchSettingsDto } from './visual-search.schemas';
 import type { InputOf } from '../http/typed-schema';
@@ -550,6 +551,14 @@ export async function queryVector(
   return embedded.vector;
 }
 
+/** Items as a visitor may see them: without their price fields where the store hides prices from them. */
+function pricedFor<T extends { price?: unknown; currency?: unknown }>(
+  shown: boolean,
+  items: T[],
+): Array<Omit<T, 'price' | 'currency'> | T> {
+  return shown ? items : items.map(({ price: _price, currency: _currency, ...rest }) => rest);
+}
+
 /** Each hit with its calibrated score and whether it is a good match (vision/calibration.ts). */
 function withCalibration<H extends { score: number }>(hits: H[], calibration: Calibration | null): Array<H & CalibratedFields> {
   return hits.map((hit) => ({
@@ -633,7 +642,7 @@ export async function queryPublic(
     filters,
   }).catch(searchFailed);
   timings.searchMs = performance.now() - searchStarted;
-  const items = withCalibration(shown ? hits : hits.map(({ price: _price, currency: _currency, ...rest }) => rest), calibration);
+  const items = withCalibration(pricedFor(shown, hits), calibration);
   return { ...results(items, settings.model, calibration, started), pricesShown: shown, ignoredParams };
 }
 
@@ -690,7 +699,7 @@ async function similarTo(
     categoryIds: row.category_ids,
     parentCategoryIds: row.parent_ids,
     brandId: row.brand_id,
-    attrs: Object.entries(row.attributes ?? {}).map(([name, value]) => `${name}:${String(value)}`),
+    attrs: attributeTokens(row.attributes),
   };
   const items = await searchSimilar(servicesOf(ctx).meiliSearch, {
     storeId,
@@ -746,6 +755,6 @@ export async function publicSimilarProducts(
     Math.min(limit ?? settings.maxResults, settings.maxResults),
     started,
   );
-  const items = shown ? answer.items : answer.items.map(({ price: _price, currency: _currency, ...rest }) => rest);
+  const items = pricedFor(shown, answer.items);
   return { ...answer, items, pricesShown: shown };
 }

@@ -5,6 +5,7 @@
  * search and the import benchmark compare our indexing with).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
@@ -199,4 +200,19 @@ export function spawnApiProcess(
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+}
+
+/**
+ * The pid of the project-local Meilisearch, or of its n-th node with MEILI_NODES_LOCAL (undefined
+ * when MEILI_URL points elsewhere or the pid file cannot be read): whose CPU time a bench reports.
+ */
+export function localMeiliPid(n = 1): number | undefined {
+  if (process.env.MEILI_URL) return undefined;
+  try {
+    const file = n === 1 ? 'meilisearch.pid' : `meilisearch-${n}.pid`;
+    const pid = Number(readFileSync(path.join(PROJECT_ROOT, '.data/run', file), 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
 }

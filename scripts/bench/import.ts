@@ -29,7 +29,19 @@ import { createAdminClient } from '../../search/meili';
 import { storeIndexUid } from '../../search/index-names';
 import { settle } from '../../search/meili-tasks';
 import { toCsv } from '../../api/http/csv';
-import { emit, freePort, log, meiliAloneIngest, parseFlags, round, sleep, startServices, stopProcess, clearQueuePrefix } from './common';
+import {
+  emit,
+  freePort,
+  localMeiliPid,
+  log,
+  meiliAloneIngest,
+  parseFlags,
+  round,
+  sleep,
+  startServices,
+  stopProcess,
+  clearQueuePrefix,
+} from './common';
 import { commandCpuMs, processCpuMs } from './load';
 import { COLOURS, MATERIALS, ORIGINS, SIZES, createBenchStore, deleteBenchStore, Rng, ADJECTIVES, type BenchStore } from './search-data';
 
@@ -264,10 +276,10 @@ async function main(): Promise<void> {
     const headers = { 'X-API-Key': store.apiKey };
 
     // CPU seconds each process spends from the upload until everything is searchable (where /proc can be read).
-    const meiliPid = Number(fs.readFileSync(path.join(PROJECT_ROOT, '.data/run/meilisearch.pid'), 'utf8').trim() || 0);
+    const meiliPid = localMeiliPid();
     const cpuNow = (): Record<string, number> => ({
       ...Object.fromEntries(procs.map((p) => [p.role, p.child.pid ? (processCpuMs(p.child.pid) ?? 0) : 0])),
-      ...(process.env.MEILI_URL ? {} : { meilisearch: processCpuMs(meiliPid) ?? 0 }),
+      ...(meiliPid ? { meilisearch: processCpuMs(meiliPid) ?? 0 } : {}),
       ...(process.env.DATABASE_URL ? {} : { postgres: commandCpuMs('postgres') }),
     });
     log('uploading');
@@ -352,11 +364,11 @@ async function main(): Promise<void> {
     for (const proc of procs.splice(0)) await stopProcess(proc.child);
 
     log('Meilisearch alone');
-    const meiliCpuBefore = processCpuMs(meiliPid);
+    const meiliCpuBefore = meiliPid ? processCpuMs(meiliPid) : undefined;
     const alone = await meiliAloneIngest(db, meili, store.storeId, scratchUid, 3_600_000);
-    const meiliCpuAfter = processCpuMs(meiliPid);
+    const meiliCpuAfter = meiliPid ? processCpuMs(meiliPid) : undefined;
     const aloneCpu =
-      meiliCpuBefore !== undefined && meiliCpuAfter !== undefined && !process.env.MEILI_URL
+      meiliCpuBefore !== undefined && meiliCpuAfter !== undefined
         ? { meilisearchCpuSeconds: round((meiliCpuAfter - meiliCpuBefore) / 1000, 1) }
         : {};
     emit({

@@ -22,11 +22,10 @@ import { runMigrations } from '../../storage/migrate';
 import { createAdminClient, ensureSearchKey } from '../../search/meili';
 import { settle } from '../../search/meili-tasks';
 import { meiliRequestFor, type PublicSearchParams } from '../../search/public-search-request';
-import { emit, log, meiliAloneIngest, parseFlags, round, startServices } from './common';
+import { emit, localMeiliPid, log, meiliAloneIngest, parseFlags, round, startServices } from './common';
 import { BENCH_PRICE_BUCKETS, createBenchStore, deleteBenchStore, insertProducts, Rng } from './search-data';
 import { distinctParams } from './search-queries';
 import { runLoad } from './load';
-import { localMeiliPid } from './search-app';
 
 const SMALL_STORE_DOCUMENTS = 50;
 
@@ -52,7 +51,7 @@ async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, NODE_ENV: 'development' });
   const db = await createDataSource(config, 'commerce-bench-capacity').initialize();
   const meili = createAdminClient(config, 600_000);
-  const pid = localMeiliPid(config);
+  const pid = localMeiliPid();
   const run = randomBytes(4).toString('hex');
   const bigUid = `capacity_${run}_big`;
   const smallUids = Array.from({ length: storeCount }, (_, i) => `capacity_${run}_s${i}`);

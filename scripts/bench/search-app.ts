@@ -1,12 +1,12 @@
 /**
  * The app as bench:search runs it (ROLES=api,relay,indexer, production mode, the service's node
- * flags), and where the local Meilisearch processes are, for their CPU figures.
+ * flags).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { PROJECT_ROOT, type Config } from '../../lib/config';
+import { PROJECT_ROOT } from '../../lib/config';
 import { waitUntilReady } from './common';
 
 /** The app of the same build as this benchmark (dist/ or another output folder such as dist-perf/): <outDir>/scripts/bench → <outDir>/app/main.js. */
@@ -40,16 +40,4 @@ export async function startApp(port: number, env: Record<string, string> = {}): 
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   return waitUntilReady(child, port);
-}
-
-/** The pid of the project-local Meilisearch, or of its n-th node with MEILI_NODES_LOCAL (none when MEILI_URL points elsewhere). */
-export function localMeiliPid(config: Config, n = 1): number | undefined {
-  if (process.env.MEILI_URL) return undefined;
-  try {
-    const file = n === 1 ? 'meilisearch.pid' : `meilisearch-${n}.pid`;
-    const pid = Number(readFileSync(path.join(PROJECT_ROOT, '.data/run', file), 'utf8').trim());
-    return Number.isInteger(pid) && pid > 0 && config.meiliUrl ? pid : undefined;
-  } catch {
-    return undefined;
-  }
 }

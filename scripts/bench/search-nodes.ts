@@ -24,11 +24,11 @@ import { storeIndexUid } from '../../search/index-names';
 import { settle } from '../../search/meili-tasks';
 import { reindexStore } from '../../indexer/reindex';
 import { moveStore } from '../../indexer/move-store';
-import { emit, freePort, log, round, startServices, stopProcess } from './common';
+import { emit, freePort, localMeiliPid, log, round, startServices, stopProcess } from './common';
 import { createBenchStore, deleteBenchStore, insertProducts, Rng, type BenchStore } from './search-data';
 import { distinctParams, searchPath } from './search-queries';
 import { runLoad, type LoadResult } from './load';
-import { localMeiliPid, startApp } from './search-app';
+import { startApp } from './search-app';
 
 export interface NodesOptions {
   n: number;
@@ -89,8 +89,8 @@ export async function runNodesComparison(options: NodesOptions): Promise<void> {
     const next = () => ({ method: 'GET' as const, path: searchPath(pools[at % 2]![Math.floor(at++ / 2) % pools[0]!.length]!) });
     const cpuOf = (): Record<string, number> => {
       const pids: Record<string, number> = { loadgen: process.pid, ...(app?.pid ? { app: app.pid } : {}) };
-      const one = localMeiliPid(config, 1);
-      const two = localMeiliPid(config, 2);
+      const one = localMeiliPid(1);
+      const two = localMeiliPid(2);
       if (one) pids[`meili_${first.name}`] = one;
       if (two) pids[`meili_${second.name}`] = two;
       return pids;

@@ -27,11 +27,11 @@ import { storeIndexUid } from '../../search/index-names';
 import { meiliRequestFor, type PublicSearchParams } from '../../search/public-search-request';
 import { reindexStore } from '../../indexer/reindex';
 import { settle } from '../../search/meili-tasks';
-import { emit, freePort, log, meiliAloneIngest, parseFlags, round, sleep, startServices, stopProcess } from './common';
+import { emit, freePort, localMeiliPid, log, meiliAloneIngest, parseFlags, round, sleep, startServices, stopProcess } from './common';
 import { BENCH_PRICE_BUCKETS, createBenchStore, deleteBenchStore, insertProducts, Rng, type BenchStore } from './search-data';
 import { distinctParams, searchPath, suggestPrefixes, zipfSequence } from './search-queries';
 import { percentile, runLoad, type LoadRequest, type LoadResult } from './load';
-import { localMeiliPid, startApp } from './search-app';
+import { startApp } from './search-app';
 import { runNodesComparison } from './search-nodes';
 
 /** Distinct queries sent one by one after the load runs to tell how the mix was answered. */
@@ -305,7 +305,7 @@ async function main(): Promise<void> {
     const mixSample = pool.slice(options.distinctPool + 500 + WARM_QUERIES);
     // CPU per request of the app and of Meilisearch (the local one: its pid file), and of the load generator itself.
     const cpuOf: Record<string, number> = { loadgen: process.pid, ...(app.pid ? { app: app.pid } : {}) };
-    const meiliPid = localMeiliPid(config);
+    const meiliPid = localMeiliPid();
     if (meiliPid) cpuOf.meilisearch = meiliPid;
     const zipf = zipfSequence(repeatSet.length, 1.1, 200_000, rng);
 

@@ -33,13 +33,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import { loadConfig, PROJECT_ROOT, type Config } from '../../lib/config';
+import { loadConfig, type Config } from '../../lib/config';
 import { createDataSource } from '../../storage/data-source';
 import { runMigrations } from '../../storage/migrate';
 import { createAdminClient, ensureSearchKey, keyValueFor, searchKeyUid } from '../../search/meili';
@@ -52,7 +51,7 @@ import { encodeVector } from '../../storage/vectors';
 import { searchAllStatuses, searchPublished } from '../../vision/query';
 import { createBenchStore, deleteBenchStore, insertProducts, Rng } from './search-data';
 import { percentile, processCpuMs } from './load';
-import { emit, freePort, log, roundScaled, spawnApiProcess, stopProcess, waitUntilReady } from './common';
+import { emit, freePort, localMeiliPid, log, roundScaled, spawnApiProcess, stopProcess, waitUntilReady } from './common';
 
 interface Options {
   n: number;
@@ -146,20 +145,9 @@ function jitter(base: Float32Array, rng: Rng, amount: number): Float32Array {
 
 const load = (): number[] => os.loadavg().map((l) => roundScaled(l, 2));
 
-/** The project-local Meilisearch's pid (undefined when MEILI_URL points elsewhere or it cannot be read). */
-function meiliPid(): number | undefined {
-  if (process.env.MEILI_URL) return undefined;
-  try {
-    const pid = Number(readFileSync(path.join(PROJECT_ROOT, '.data/run/meilisearch.pid'), 'utf8').trim());
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** CPU milliseconds so far of the api process under test (all its threads), Meilisearch and this client. */
 function cpuNow(target: Target): Record<string, number | undefined> {
-  const meili = meiliPid();
+  const meili = localMeiliPid();
   const self = process.cpuUsage();
   return {
     api: target.child?.pid ? processCpuMs(target.child.pid) : undefined,

@@ -38,8 +38,18 @@ export interface SponsoredCandidate {
 /** The looser readings of the words, planned. */
 export interface LoosePlan {
   readings: LooseReading[];
-  /** One query per reading, in order: its first products (ids and result fields, no facets). */
-  probes: MeiliQuery[];
+  /**
+   * A reading's first page of products (result fields, no facets, no exhaustive count): what fills a
+   * first page after fewer full matches than it holds, or after the reading that answers.
+   */
+  pageOf: (reading: LooseReading) => MeiliQuery;
+  /**
+   * How many products a reading finds, and nothing else: with no products asked, Meilisearch neither
+   * ranks nor reads any (about a third of a page probe's cost), and its estimated total is the count
+   * of every match (the same as an exhaustive count on every reading measured). Enough to choose the
+   * reading that answers.
+   */
+  countOf: (reading: LooseReading) => MeiliQuery;
   /**
    * How many products the filters alone allow (no words), asked with the probes when the strict
    * attempt did not count it: a reading finding most of them is too broad to stand for the query.
@@ -129,7 +139,8 @@ export function planSearch(parsed: ParsedSearch, profile: StoreProfile, snapshot
       const main = readings.length ? strict().queries[0]! : undefined;
       return {
         readings,
-        probes: main ? readings.map((reading) => probeFor(main, reading, params.perPage)) : [],
+        pageOf: (reading) => probeFor(main!, reading, params.perPage),
+        countOf: (reading) => countFor(main!, reading),
         ...(main ? { catalogue: catalogueFor(main) } : {}),
         planFor: (reading) => plan(reading.q),
         fills: fillsPage(parsed),
@@ -143,6 +154,12 @@ export function planSearch(parsed: ParsedSearch, profile: StoreProfile, snapshot
 function catalogueFor(main: MeiliQuery): MeiliQuery {
   const { facets: _facets, sort: _sort, attributesToRetrieve: _fields, ...query } = main;
   return { ...query, q: '', page: 1, hitsPerPage: 0 };
+}
+
+/** The main query with a reading's words, counting its products only (its filters, no order, no fields, no products). */
+function countFor(main: MeiliQuery, reading: LooseReading): MeiliQuery {
+  const { page: _page, hitsPerPage: _hitsPerPage, facets: _facets, sort: _sort, attributesToRetrieve: _fields, ...query } = main;
+  return { ...query, q: looseWords(reading.q), limit: 0 };
 }
 
 /** The main query with a reading's words: its first `limit` products with their result fields, no facets, no count. */

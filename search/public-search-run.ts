@@ -4,14 +4,17 @@
  *
  * Takes the planned attempts (public-search-plan.ts) and a way to send queries to Meilisearch
  * (meiliRunner); sends them in order: the hits-only request of a snapshot, else the strict attempt;
- * when the strict attempt finds less than a page, one more request asks for the first products of
- * every looser reading of the words (loose-query.ts). Then:
- * - nothing matched every word: the best reading that finds something answers (its plan is run in
- *   full: facets, counts, paging), its first page filled from the next readings when short;
- * - some matched every word: they stay first, and a first page in relevance order is filled with
- *   the best partial matches after them.
- * So a search costs one request when a page matches strictly, two when it is filled, three when
- * only a looser reading answers. Hands on the plan that answered, its results in plan order, the
+ * when the strict attempt finds less than a page, one more request asks about every looser reading
+ * of the words (loose-query.ts):
+ * - some matched every word: the first page of each reading keeping most of the query, the count of
+ *   the others (their pages follow only when places are left); the full matches stay first, and a
+ *   first page in relevance order is filled with the best partial matches after them;
+ * - nothing matched every word: each reading's count alone (no products: the cheapest question);
+ *   the best reading that finds something answers (its plan is run in full: facets, counts, paging),
+ *   and when it finds less than a page, the next readings' first products come in the same request
+ *   to fill it.
+ * So a search costs one request when a page matches strictly, two or three when it is filled, three
+ * when only a looser reading answers. Hands on the plan that answered, its results in plan order, the
  * partial matches that fill the page, how the words matched and, for a full run, the reading to
  * remember in the next snapshot. Next: public-search-assemble.ts.
  */
@@ -93,32 +96,78 @@ export async function runSearch(attempts: SearchAttempts, run: MeiliRunner): Pro
   const counted = results![strict.roles.findIndex((r) => r.kind === 'catalogue')]?.totalHits;
   if (counted !== undefined && counted <= strictFound) return strictAnswer();
   const loose = attempts.loose();
-  if (strictFound > 0 && !loose.fills) return strictAnswer();
-  // Each reading asks a whole page: the full matches contain every reading's words, so they may
-  // come first among a reading's products and take places the partial ones would fill.
-  const ask = counted === undefined && loose.catalogue ? [...loose.probes, loose.catalogue] : loose.probes;
-  const probed = loose.probes.length ? await run(ask) : undefined;
-  if (!probed) return strictAnswer();
-  const catalogue = counted ?? (ask.length > loose.probes.length ? probed[loose.probes.length]?.totalHits : undefined);
-  // Best first: the readings keeping most of the query; among equals, the one finding more products
-  // (the more common reading of the words). A reading with words left out that finds most of what the
-  // filters allow says nothing about the query ("yoga care" → every product with care instructions).
-  const answering = loose.readings
-    .map((reading, i) => ({ reading, result: probed[i]! }))
-    .filter((r) => r.result.hits.length > 0 && !tooBroad(r.reading, found(r.result), catalogue))
-    .sort((a, b) => b.reading.score - a.reading.score || found(b.result) - found(a.result));
-  if (strictFound > 0) return strictAnswer(partialMatches(main.hits, answering, perPage));
+  if ((strictFound > 0 && !loose.fills) || loose.readings.length === 0) return strictAnswer();
+  // With the readings, what the filters alone allow when the strict attempt did not count it.
+  const withCatalogue = (queries: MeiliQuery[]): MeiliQuery[] =>
+    counted === undefined && loose.catalogue ? [...queries, loose.catalogue] : queries;
+  const rank = (probed: QueryResult[]): Answering[] => {
+    const catalogue = counted ?? probed[loose.readings.length]?.totalHits;
+    return answeringReadings(loose.readings, probed, catalogue);
+  };
 
-  // Nothing matched every word: the best reading answers, in full.
+  if (strictFound > 0) {
+    // The readings keeping most of the query (the first ones: readings come best first) ask a whole
+    // page each: the full matches contain every reading's words, so they may come first among a
+    // reading's products and take places the partial ones would fill. The others are only counted,
+    // and asked for their products in one more request only when places are left.
+    const top = loose.readings[0]!.score;
+    const probed = await run(withCatalogue(loose.readings.map((r) => (r.score === top ? loose.pageOf(r) : loose.countOf(r)))));
+    if (!probed) return strictAnswer();
+    const answering = rank(probed);
+    let partial = partialMatches(main.hits, answering, perPage);
+    const unread = answering.filter((r) => r.reading.score !== top);
+    if (main.hits.length + partial.length < perPage && unread.length) {
+      const pages = await run(unread.map((r) => loose.pageOf(r.reading)));
+      if (pages) {
+        unread.forEach((r, k) => (r.result = pages[k]!));
+        partial = partialMatches(main.hits, answering, perPage);
+      }
+    }
+    return strictAnswer(partial);
+  }
+
+  // Nothing matched every word: the readings are counted, and the best one that finds something
+  // answers, in full. When it finds less than a page, the next readings' first products come with
+  // its full run to fill the page.
+  const countedReadings = await run(withCatalogue(loose.readings.map(loose.countOf)));
+  const answering = countedReadings ? rank(countedReadings) : [];
   const best = answering[0];
   if (!best) return strictAnswer();
   const plan = loose.planFor(best.reading);
-  const bestResults = await exactTotal(plan, await runPlan(plan, run), run);
+  const fillers = loose.fills && found(best.result) < perPage ? answering.slice(1) : [];
+  const bestResults = await exactTotal(
+    plan,
+    await runPlan(
+      plan,
+      run,
+      fillers.map((r) => loose.pageOf(r.reading)),
+    ),
+    run,
+  );
   const bestMain = bestResults?.[0];
   if (!bestResults || !bestMain) return strictAnswer();
-  const partial = loose.fills ? partialMatches(bestMain.hits, answering.slice(1), perPage) : [];
+  const filled = fillers.map((r, k) => ({ ...r, result: bestResults[plan.queries.length + k]! }));
+  const partial = partialMatches(bestMain.hits, filled, perPage);
   const attempt = { strategy: best.reading.strategy, q: best.reading.q, dropped: best.reading.dropped, changed: best.reading.changed };
   return { plan, results: bestResults, matching: matchingOf(undefined, attempt, partial.length), partial, full: { attempt } };
+}
+
+interface Answering {
+  reading: LooseReading;
+  result: QueryResult;
+}
+
+/**
+ * The readings that found something, best first: the readings keeping most of the query; among
+ * equals, the one finding more products (the more common reading of the words). A reading with words
+ * left out that finds most of what the filters allow says nothing about the query ("yoga care" →
+ * every product with care instructions).
+ */
+function answeringReadings(readings: LooseReading[], probed: QueryResult[], catalogue: number | undefined): Answering[] {
+  return readings
+    .map((reading, i) => ({ reading, result: probed[i]! }))
+    .filter((r) => found(r.result) > 0 && !tooBroad(r.reading, found(r.result), catalogue))
+    .sort((a, b) => b.reading.score - a.reading.score || found(b.result) - found(a.result));
 }
 
 /** A reading is too broad when it drops words and finds more than this share of a catalogue of at least BROAD_MIN_CATALOGUE products. */
@@ -133,16 +182,18 @@ const tooBroad = (reading: LooseReading, matches: number, catalogue: number | un
  * asked where the buckets' bounds allow: plan.bucketCells), else the prices' (complete up to
  * MAX_VALUES_PER_FACET distinct prices) — each bucket's count is then summed from it; only
  * otherwise (an index whose documents predate the cells, a merchant's own bounds over many prices)
- * do the bucket count queries follow, in a second request.
+ * do the bucket count queries follow, in a second request. `extra` queries ride along in the first
+ * request; their results follow the plan's.
  */
-export async function runPlan(plan: SearchPlan, run: MeiliRunner): Promise<QueryResult[] | undefined> {
+export async function runPlan(plan: SearchPlan, run: MeiliRunner, extra: MeiliQuery[] = []): Promise<QueryResult[] | undefined> {
   const buckets = plan.roles.flatMap((role, i) => (role.kind === 'priceBucket' ? [i] : []));
-  if (buckets.length === 0) return run(plan.queries);
+  if (buckets.length === 0) return run(extra.length ? [...plan.queries, ...extra] : plan.queries);
   const others = plan.roles.flatMap((role, i) => (role.kind === 'priceBucket' ? [] : [i]));
-  const sent = await run(others.map((i) => plan.queries[i]!));
+  const sent = await run([...others.map((i) => plan.queries[i]!), ...extra]);
   if (!sent) return undefined;
   const results: QueryResult[] = new Array<QueryResult>(plan.queries.length);
   others.forEach((at, k) => (results[at] = sent[k]!));
+  extra.forEach((_, k) => (results[plan.queries.length + k] = sent[others.length + k]!));
   const counts = bucketCountsFromDistribution(plan, results);
   if (counts) {
     buckets.forEach((at, k) => (results[at] = { hits: [], totalHits: counts[k]! }));

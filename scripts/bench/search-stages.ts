@@ -1,0 +1,179 @@
+/**
+ * `npm run bench:search-stages`: what Meilisearch spends on the requests one public search sends, by
+ * stage, against Meilisearch answering the same queries' strict body alone (docs/benchmarks.md,
+ * "Meilisearch's CPU per search, by stage").
+ *
+ * 1. Builds a bench store of N products (the search benchmark's data) and indexes it.
+ * 2. Runs the search benchmark's distinct queries one by one through this build's search engine (in
+ *    process, its caches on, as in the api), recording every multi-search it sends and in which
+ *    position of its search (1st: the strict request or a snapshot's hits; 2nd: the looser readings'
+ *    probes; 3rd: the full run of the reading that answers, or the pages that fill a short page).
+ * 3. Replays the recordings to Meilisearch, four requests at a time, alternating in each round the
+ *    comparison body (`meiliRequestFor` of the same queries, what `bench:search` sends Meilisearch
+ *    directly) and each stage, and reads Meilisearch's CPU time around each from /proc.
+ *
+ * Replaying without the app, the load generator or other requests in between measures Meilisearch's
+ * own cost far more steadily than the load runs of `bench:search` (whose ratios move by ±10 % between
+ * runs on a shared machine). Options: --n / N (20000), --queries / QUERIES (2000), --rounds / ROUNDS
+ * (5), --seed / SEED, --keep / KEEP=1 (leave the store's rows and index).
+ */
+import pino from 'pino';
+import { loadConfig } from '../../lib/config';
+import { createDataSource } from '../../storage/data-source';
+import { runMigrations } from '../../storage/migrate';
+import { createAdminClient, ensureSearchKey } from '../../search/meili';
+import { storeIndexUid } from '../../search/index-names';
+import { settle } from '../../search/meili-tasks';
+import { createSearchTransport, type SearchTransport } from '../../search/search-transport';
+import { SearchEngine } from '../../search/public-search';
+import { meiliRequestFor } from '../../search/public-search-request';
+import { reindexStore } from '../../indexer/reindex';
+import { emit, localMeiliPid, log, parseFlags, round, startServices } from './common';
+import { processCpuMs } from './load';
+import { BENCH_PRICE_BUCKETS, createBenchStore, deleteBenchStore, insertProducts, Rng } from './search-data';
+import { distinctParams } from './search-queries';
+
+/** One build's recording: each search's multi-search bodies in order, and the comparison body of each search. */
+interface Recording {
+  searches: string[][];
+  direct: string[];
+}
+
+const STAGES = ['1st', '2nd', '3rd', 'more'] as const;
+const stageOf = (position: number): (typeof STAGES)[number] => STAGES[Math.min(position, STAGES.length - 1)]!;
+
+function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
+  const flags = parseFlags(argv, ['keep']);
+  const known = ['n', 'queries', 'rounds', 'seed', 'keep'];
+  for (const name of flags.keys())
+    if (!known.includes(name)) throw new Error(`unknown option --${name} (known: ${known.map((k) => `--${k}`).join(' ')})`);
+  const get = (flag: string, variable: string): string | undefined => flags.get(flag) ?? env[variable];
+  const int = (flag: string, variable: string, fallback: number): number => {
+    const raw = get(flag, variable);
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value <= 0) throw new Error(`--${flag} must be a positive whole number, got ${raw}`);
+    return value;
+  };
+  return {
+    n: int('n', 'N', 20_000),
+    queries: int('queries', 'QUERIES', 2_000),
+    rounds: int('rounds', 'ROUNDS', 5),
+    seed: int('seed', 'SEED', 42),
+    keep: flags.has('keep') || ['1', 'true'].includes(env.KEEP ?? ''),
+  };
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2), process.env);
+  startServices();
+  const config = loadConfig({ ...process.env, NODE_ENV: 'development' });
+  const db = await createDataSource(config, 'commerce-bench').initialize();
+  const meili = createAdminClient(config, 600_000);
+  const pid = localMeiliPid();
+  if (!pid) throw new Error('bench:search-stages reads the CPU time of the local Meilisearch: leave MEILI_URL unset');
+  const rng = new Rng(options.seed);
+  await runMigrations(db);
+  const store = await createBenchStore(db, rng);
+  const key = await ensureSearchKey(meili, config.meiliMasterKey);
+  const direct = createSearchTransport(config.meiliUrl, key);
+  try {
+    log(`store ${store.storeId}: ${options.n} products`);
+    await insertProducts(db, store, rng, options.n, 2_000, () => undefined);
+    await reindexStore(db, meili, store.storeId);
+
+    // 2. Record this build's requests, each search's in order.
+    const recording: Recording = { searches: [], direct: [] };
+    const recorder: SearchTransport = {
+      multiSearch: (body) => {
+        recording.searches.at(-1)!.push(JSON.stringify(body));
+        return direct.multiSearch(body);
+      },
+      search: (uid, body) => direct.search(uid, body),
+      close: () => undefined,
+    };
+    const engine = new SearchEngine(db, recorder, pino({ level: 'warn' }), {
+      cacheMaxBytes: 64 << 20,
+      cacheTtlMs: 10 * 60_000,
+      splitMaxInFlight: 0,
+    });
+    engine.cacheLive = true;
+    for (const params of distinctParams(store, rng, options.queries)) {
+      recording.searches.push([]);
+      await engine.search(params, () => true);
+      recording.direct.push(JSON.stringify(meiliRequestFor(params, store.facetKeys, BENCH_PRICE_BUCKETS)));
+    }
+    const perSearch = new Map<number, number>();
+    for (const sent of recording.searches) perSearch.set(sent.length, (perSearch.get(sent.length) ?? 0) + 1);
+    emit({
+      step: 'recorded',
+      searches: recording.searches.length,
+      requests_per_search: Object.fromEntries([...perSearch].sort((a, b) => a[0] - b[0])),
+      queries_per_search: round(
+        recording.searches.flat().reduce((sum, body) => sum + (JSON.parse(body) as { queries: unknown[] }).queries.length, 0) /
+          recording.searches.length,
+      ),
+      direct_queries_per_search: round(
+        recording.direct.reduce((sum, body) => sum + (JSON.parse(body) as { queries: unknown[] }).queries.length, 0) /
+          recording.direct.length,
+      ),
+    });
+
+    // 3. Replay, alternating.
+    const replay = async (bodies: string[]): Promise<number> => {
+      const before = processCpuMs(pid)!;
+      for (let i = 0; i < bodies.length; i += 4)
+        await Promise.all(bodies.slice(i, i + 4).map((body) => direct.multiSearch(JSON.parse(body) as { queries: unknown[] })));
+      return processCpuMs(pid)! - before;
+    };
+    const byStage = (searches: string[][]): Map<string, string[]> => {
+      const stages = new Map<string, string[]>(STAGES.map((s) => [s, []]));
+      for (const sent of searches) sent.forEach((body, i) => stages.get(stageOf(i))!.push(body));
+      return stages;
+    };
+    const ours = byStage(recording.searches);
+    const totals = { direct: 0, ours: 0 };
+    const stageTotals = new Map<string, number>(STAGES.map((s) => [s, 0]));
+    await replay(recording.direct.slice(0, 200)); // warm Meilisearch's page cache
+    for (let r = 1; r <= options.rounds; r += 1) {
+      const directMs = await replay(recording.direct);
+      const stages: Record<string, number> = {};
+      for (const [stage, bodies] of ours) if (bodies.length) stages[stage] = await replay(bodies);
+      const oursMs = Object.values(stages).reduce((a, b) => a + b, 0);
+      totals.direct += directMs;
+      totals.ours += oursMs;
+      for (const [stage, ms] of Object.entries(stages)) stageTotals.set(stage, stageTotals.get(stage)! + ms);
+      emit({
+        step: 'round',
+        round: r,
+        direct_ms: directMs,
+        ours_ms: oursMs,
+        stages_ms: stages,
+      });
+    }
+    const n = recording.searches.length * options.rounds;
+    emit({
+      step: 'summary',
+      meili_cpu_ms_per_search: {
+        direct: round(totals.direct / n, 3),
+        ours: round(totals.ours / n, 3),
+        ...Object.fromEntries([...stageTotals].filter(([, ms]) => ms > 0).map(([stage, ms]) => [`ours_${stage}`, round(ms / n, 3)])),
+      },
+      ratio: round(totals.ours / totals.direct, 3),
+      target: '<= 1.1',
+      pass: totals.ours / totals.direct <= 1.1,
+    });
+  } finally {
+    direct.close();
+    if (!options.keep) {
+      await settle(meili.deleteIndex(storeIndexUid(store.storeId)), 600_000, ['index_not_found']).catch(() => undefined);
+      await deleteBenchStore(db, store).catch((error: unknown) => log(`cleanup failed: ${(error as Error).message}`));
+    }
+    await db.destroy();
+  }
+}
+
+main().catch((error: unknown) => {
+  log(`bench:search-stages failed: ${(error as Error).stack ?? String(error)}`);
+  process.exit(1);
+});

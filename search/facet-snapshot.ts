@@ -21,7 +21,7 @@ import type { MeiliQuery, QueryRole, SearchPlan } from './public-search-request'
 export interface QueryResult {
   hits: Array<Record<string, unknown>>;
   totalHits?: number;
-  /** Probes (limit, no page) count roughly. */
+  /** Probes (limit, no page) count roughly; a count probe (limit 0) counts every match. */
   estimatedTotalHits?: number;
   facetDistribution?: Record<string, Record<string, number>>;
   facetStats?: Record<string, { min: number; max: number }>;

@@ -115,7 +115,10 @@ export async function runSearch(attempts: SearchAttempts, run: MeiliRunner): Pro
     if (!probed) return strictAnswer();
     const answering = rank(probed);
     let partial = partialMatches(main.hits, answering, perPage);
-    const unread = answering.filter((r) => r.reading.score !== top);
+    const unread = pageFillers(
+      answering.filter((r) => r.reading.score !== top),
+      perPage,
+    );
     if (main.hits.length + partial.length < perPage && unread.length) {
       const pages = await run(unread.map((r) => loose.pageOf(r.reading)));
       if (pages) {
@@ -134,7 +137,7 @@ export async function runSearch(attempts: SearchAttempts, run: MeiliRunner): Pro
   const best = answering[0];
   if (!best) return strictAnswer();
   const plan = loose.planFor(best.reading);
-  const fillers = loose.fills && found(best.result) < perPage ? answering.slice(1) : [];
+  const fillers = loose.fills && found(best.result) < perPage ? pageFillers(answering.slice(1), perPage) : [];
   const bestResults = await exactTotal(
     plan,
     await runPlan(
@@ -155,6 +158,15 @@ export async function runSearch(attempts: SearchAttempts, run: MeiliRunner): Pro
 interface Answering {
   reading: LooseReading;
   result: QueryResult;
+}
+
+/**
+ * The readings whose pages can still add to a page, in order: up to the first that finds a page of
+ * products alone (the page is full by the end of it, whatever the others find).
+ */
+function pageFillers(readings: Answering[], perPage: number): Answering[] {
+  const full = readings.findIndex((r) => found(r.result) >= perPage);
+  return full < 0 ? readings : readings.slice(0, full + 1);
 }
 
 /**

@@ -82,6 +82,22 @@ describe('looser readings: what the run step asks', () => {
     expect(result.partial).to.deep.equal([]);
   });
 
+  it('asks the pages of the next readings only up to the first that finds a page alone', async () => {
+    // "red cotton shirts": the singular "red cotton shirt" answers (one product, less than a page of
+    // 3); "red shirt" finds a page alone, so "cotton shirt" and "red cotton" after it cannot add to it.
+    const titles = ['red cotton shirt', 'red shirt', 'red shirt', 'red shirt', 'red shirt', 'cotton shirt', 'red cotton scarf'];
+    const { ran, requests } = search(titles, 'red cotton shirts', 3);
+    const result = await ran;
+    expect(requests).to.have.length(3);
+    expect(result.matching).to.deep.include({ strategy: 'word_forms', q: 'red cotton shirt' });
+    expect(requests[2]!.map((q) => [q.q, q.limit])).to.deep.equal([
+      ['"red" cotton shirt ', undefined],
+      ['"red" shirt ', 3],
+    ]);
+    expect(ids(result.results![0]!.hits)).to.deep.equal(['p1']);
+    expect(ids(result.partial)).to.deep.equal(['p2', 'p3']);
+  });
+
   it('asks nothing more when no reading finds anything', async () => {
     const { ran, requests } = search(catalogue, 'green wool shirtx');
     const result = await ran;

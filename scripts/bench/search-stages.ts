@@ -8,8 +8,8 @@
  *    process, its caches on, as in the api), recording every multi-search it sends and in which
  *    position of its search (1st: the strict request or a snapshot's hits; 2nd: the looser readings'
  *    probes; 3rd: the full run of the reading that answers, or the pages that fill a short page).
- * 3. Replays the recordings to Meilisearch, four requests at a time, alternating in each round the
- *    comparison body (`meiliRequestFor` of the same queries, what `bench:search` sends Meilisearch
+ * 3. Replays the recordings to Meilisearch, four requests at a time, alternating block by block (100
+ *    searches) the comparison body (`meiliRequestFor` of the same queries, what `bench:search` sends Meilisearch
  *    directly) and each stage, and reads Meilisearch's CPU time around each from /proc. Beside it,
  *    the same comparison body with Meilisearch's default `matchingStrategy: last` (it drops words
  *    from the end while nothing matches: a comparison that also answers loosely).
@@ -42,6 +42,8 @@ interface Recording {
 }
 
 const STAGES = ['1st', '2nd', '3rd', 'more'] as const;
+/** Searches replayed together before switching to the next body set (see the replay loop). */
+const BLOCK = 100;
 const stageOf = (position: number): (typeof STAGES)[number] => STAGES[Math.min(position, STAGES.length - 1)]!;
 
 function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
@@ -133,7 +135,6 @@ async function main(): Promise<void> {
       for (const sent of searches) sent.forEach((body, i) => stages.get(stageOf(i))!.push(body));
       return stages;
     };
-    const ours = byStage(recording.searches);
     // The same bodies as Meilisearch answers them by default (`matchingStrategy: last`: words dropped
     // from the end while nothing matches), a comparison that answers loosely too; reported beside.
     const directLast = recording.direct.map((body) => {
@@ -144,22 +145,28 @@ async function main(): Promise<void> {
     const stageTotals = new Map<string, number>(STAGES.map((s) => [s, 0]));
     await replay(recording.direct.slice(0, 200)); // warm Meilisearch's page cache
     for (let r = 1; r <= options.rounds; r += 1) {
-      const directMs = await replay(recording.direct);
-      const stages: Record<string, number> = {};
-      for (const [stage, bodies] of ours) if (bodies.length) stages[stage] = await replay(bodies);
-      const oursMs = Object.values(stages).reduce((a, b) => a + b, 0);
-      const directLastMs = await replay(directLast);
-      totals.direct += directMs;
-      totals.directLast += directLastMs;
+      // Block by block (BLOCK searches), the three replayed one after the other: the machine's drift
+      // during a round weighs on all three alike.
+      const round_ = { direct: 0, directLast: 0, stages: {} as Record<string, number> };
+      for (let from = 0; from < recording.searches.length; from += BLOCK) {
+        const to = from + BLOCK;
+        round_.direct += await replay(recording.direct.slice(from, to));
+        for (const [stage, bodies] of byStage(recording.searches.slice(from, to)))
+          if (bodies.length) round_.stages[stage] = (round_.stages[stage] ?? 0) + (await replay(bodies));
+        round_.directLast += await replay(directLast.slice(from, to));
+      }
+      const oursMs = Object.values(round_.stages).reduce((a, b) => a + b, 0);
+      totals.direct += round_.direct;
+      totals.directLast += round_.directLast;
       totals.ours += oursMs;
-      for (const [stage, ms] of Object.entries(stages)) stageTotals.set(stage, stageTotals.get(stage)! + ms);
+      for (const [stage, ms] of Object.entries(round_.stages)) stageTotals.set(stage, stageTotals.get(stage)! + ms);
       emit({
         step: 'round',
         round: r,
-        direct_ms: directMs,
-        direct_last_ms: directLastMs,
+        direct_ms: round_.direct,
+        direct_last_ms: round_.directLast,
         ours_ms: oursMs,
-        stages_ms: stages,
+        stages_ms: round_.stages,
       });
     }
     const n = recording.searches.length * options.rounds;

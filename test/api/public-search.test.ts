@@ -651,13 +651,16 @@ describe('public search and suggest', function () {
         expect(titles(found)).to.deep.equal(['Battery Pack']);
         expect(found.json.matching).to.include({ strategy: 'word_forms', q: 'battery' });
         expect(watch.bodies).to.have.length(3);
-        // The readings: all words required, none matched as a prefix, no facets, no exhaustive count.
+        // The readings: all words required, none matched as a prefix, no facets, no exhaustive count;
+        // nothing matched every word, so each is only counted (no products asked).
         for (const query of watch.bodies[1]!.queries) {
-          expect(query).to.include({ matchingStrategy: 'all' });
+          expect(query).to.include({ matchingStrategy: 'all', limit: 0 });
           expect(query.q).to.match(/ $/);
           expect(query.facets).to.equal(undefined);
           expect(query.hitsPerPage).to.equal(undefined);
         }
+        // The reading that answers runs in full: its page, facets and exact total.
+        expect(watch.bodies[2]!.queries[0]).to.include({ q: 'battery ', page: 1, hitsPerPage: 24 });
         // Without filters the readings' request counts the catalogue itself (a reading finding most of it is too broad).
         watch.bodies.length = 0;
         engine().invalidate(shop.storeId);

@@ -20,6 +20,7 @@ import { localeField } from './product-document';
 import { bucketCountsFromCells } from './price-buckets';
 import { meiliLocale } from './index-settings';
 import { storeIndexUid } from './index-names';
+import { inList, quote } from './meili-filter';
 
 /** The orders a shopper can sort search results by. */
 export const PUBLIC_SEARCH_SORTS = [
@@ -164,14 +165,6 @@ export interface FacetGroup {
   /** A numeric range (price) or threshold (rating) instead of OR-ed values. */
   selectionAnd?: string[];
 }
-
-/** A Meilisearch filter value: quoted, with quotes and backslashes escaped. */
-export function quote(value: string): string {
-  return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-}
-
-const inList = (attribute: string, values: string[]): string =>
-  values.length === 1 ? `${attribute} = ${quote(values[0]!)}` : `${attribute} IN [${values.map(quote).join(', ')}]`;
 
 /** `name:value` → [name, value]; a string without a colon (or with nothing before it) is a bare value. */
 export function splitPair(raw: string): { name?: string; value: string } {

@@ -14,6 +14,7 @@
 import type { DataSource } from 'typeorm';
 import { MeiliResponseError, type SearchTransport } from '../search/search-transport';
 import { storeIndexUid } from '../search/index-names';
+import { inList, quote } from '../search/meili-filter';
 import { scoreOfCosine } from '../storage/vectors';
 import type { SameCategoryMode, VisualModel } from '../storage/entities/product-image-vector.entity';
 
@@ -59,8 +60,6 @@ export interface HitFacts {
 
 /** Raised when the store's index cannot answer vector queries yet (embedder not applied, model changing). */
 export class IndexNotReadyError extends Error {}
-
-const quote = (value: string): string => `"${value.replace(/["\\]/g, '\\$&')}"`;
 
 export function meiliFilters(filters: VisualFilters = {}, excludeId?: string): string[] {
   const out = ['status = "PUBLISHED"'];
@@ -174,8 +173,6 @@ const TIE_SLACK = 10;
 const TIE_STEP = 0.01;
 const TIER_RANK: Record<SimilarTier, number> = { same_category: 0, sibling_category: 1, other: 2 };
 
-const inList = (ids: string[]): string => `[${ids.map(quote).join(', ')}]`;
-
 /**
  * Published products that look like `query.product` (never itself), ranked within what the catalog
  * says is comparable:
@@ -207,12 +204,12 @@ export async function searchSimilar(client: SearchTransport, query: SimilarQuery
   if (query.mode === 'ignore' || same.length === 0) {
     candidates = await searchTier(query.limit, []);
   } else {
-    candidates = await searchTier(query.limit, [`categoryIds IN ${inList(same)}`]);
+    candidates = await searchTier(query.limit, [inList('categoryIds', same)]);
     if (query.mode === 'prefer' && candidates.length < query.limit) {
       const missing = query.limit - candidates.length;
       const [siblings, others] = await Promise.all([
-        parents.length > 0 ? searchTier(missing, [`categoryIds IN ${inList(parents)}`, `NOT categoryIds IN ${inList(same)}`]) : [],
-        searchTier(missing, [`NOT categoryIds IN ${inList([...same, ...parents])}`]),
+        parents.length > 0 ? searchTier(missing, [inList('categoryIds', parents), `NOT ${inList('categoryIds', same)}`]) : [],
+        searchTier(missing, [`NOT ${inList('categoryIds', [...same, ...parents])}`]),
       ]);
       candidates = [...candidates, ...siblings, ...others];
     }

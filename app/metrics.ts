@@ -141,7 +141,7 @@ export function scrapeSourcesOf(deps: SourceDeps): ScrapeSources {
     caches: deps.search
       ? (): CacheStats[] => {
           const engine = deps.search!;
-          return (['answers', 'profiles', 'snapshots'] as const).map((cache) => ({
+          return (['answers', 'profiles', 'snapshots', 'counts'] as const).map((cache) => ({
             cache,
             entries: engine[cache].size,
             bytes: engine[cache].usedBytes,

@@ -317,7 +317,7 @@ new Gauge({
 
 new Gauge({
   name: 'commerce_search_cache_entries',
-  help: "Entries in the api process's public read caches (cache: answers, profiles, snapshots)",
+  help: "Entries in the api process's public read caches (cache: answers, profiles, snapshots, counts)",
   labelNames: ['cache'] as const,
   registers,
   collect() {

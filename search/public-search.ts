@@ -35,6 +35,8 @@ import { planSearch } from './public-search-plan';
 import { isIndexMissing, meiliRunner, runSearch, type MeiliRunner } from './public-search-run';
 import { assembleSearch, type AssembledSearch } from './public-search-assemble';
 import { cacheSearch, rawBytes } from './public-search-cache';
+import { withCountCache } from './count-cache';
+import type { QueryResult } from './facet-snapshot';
 
 export { SPONSORED_SHARE, sponsoredSlots } from './public-search-plan';
 export type { SearchAnswer, SearchItem, FacetResult, FacetValue } from './public-search-assemble';
@@ -78,6 +80,8 @@ export class SearchEngine {
   readonly profiles: ResultCache<StoreProfile>;
   /** Totals, facet counts and matching of searches, for their other pages and sorts (search/facet-snapshot.ts). */
   readonly snapshots: ResultCache<FacetSnapshot>;
+  /** Answers to queries asking for no products (counts, facets), by index uid (search/count-cache.ts). */
+  readonly counts: ResultCache<QueryResult>;
   /** False while invalidation messages cannot be received: nothing is served from or put in the cache then. */
   cacheLive = false;
   /** Searches being computed (cache misses waiting for Meilisearch). */
@@ -94,7 +98,9 @@ export class SearchEngine {
     this.answers = new ResultCache({ maxBytes: options.cacheMaxBytes, ttlMs: options.cacheTtlMs });
     this.profiles = new ResultCache({ maxBytes: Math.max(1 << 20, options.cacheMaxBytes / 8), ttlMs: options.cacheTtlMs });
     this.snapshots = new ResultCache({ maxBytes: options.cacheMaxBytes / 4, ttlMs: options.cacheTtlMs });
-    this.run = meiliRunner(client, logger, () => this.computing <= (this.options.splitMaxInFlight ?? 0));
+    this.counts = new ResultCache({ maxBytes: options.cacheMaxBytes / 4, ttlMs: options.cacheTtlMs });
+    const split = (): boolean => this.computing <= (this.options.splitMaxInFlight ?? 0);
+    this.run = withCountCache(meiliRunner(client, logger, split), this.counts, () => this.cacheLive);
   }
 
   /** Replaces some options (tests turn splitting off to count requests). */
@@ -108,11 +114,13 @@ export class SearchEngine {
       this.answers.clear();
       this.profiles.clear();
       this.snapshots.clear();
+      this.counts.clear();
       return;
     }
     this.answers.invalidateStore(storeId);
     this.profiles.invalidateStore(storeId);
     this.snapshots.invalidateStore(storeId);
+    this.counts.invalidateStore(storeIndexUid(storeId));
   }
 
   /** The store's profile; 404 store_not_found when it does not exist or is archived. */

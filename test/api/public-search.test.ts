@@ -707,6 +707,50 @@ describe('public search and suggest', function () {
       await eventually(async () => titles(await ok(query))[0] === 'Santoku Knife', 'the updated title to be searchable');
     });
 
+    it('asks a count that depends on the filters alone once for different searches, and again once the store changes', async () => {
+      const engine = server.runtime.services.search!;
+      await eventually(() => engine.cacheLive, 'the invalidation listener to connect');
+      const m = await newMerchant();
+      const acme = await brandRow(server, m, { name: 'Acme' });
+      const globex = await brandRow(server, m, { name: 'Globex' });
+      const lamp = await addProduct(m, { title: 'Desk Lamp', price: 20, brand: acme });
+      const chair = await addProduct(m, { title: 'Desk Chair', price: 80, brand: globex });
+      await indexHandler(server).indexer.syncProducts([lamp, chair]);
+      const browse = async (query: string): Promise<TestResponse> => {
+        const res = await call(server, 'GET', `/api/v1/catalog/public/search?storeId=${m.storeId}&${query}`);
+        expect(res.status, res.text).to.equal(200);
+        return res;
+      };
+      // The brand group's own counts: every published product, whichever brand is selected.
+      const brandCounts = (body: { queries: Array<Record<string, unknown>> }): number =>
+        body.queries.filter((q) => q.hitsPerPage === 0 && q.q === '' && String(q.facets) === 'brandId').length;
+      const watch = watchMultiSearch();
+      try {
+        const first = await browse(`brandIds=${acme}`);
+        expect(watch.bodies.map(brandCounts)).to.deep.equal([1]);
+        expect([countOf(facet(first, 'brand'), 'Acme'), countOf(facet(first, 'brand'), 'Globex')]).to.deep.equal([1, 1]);
+        watch.bodies.length = 0;
+        const second = await browse(`brandIds=${globex}`);
+        expect(watch.bodies.map(brandCounts)).to.deep.equal([0]);
+        expect(titles(second)).to.deep.equal(['Desk Chair']);
+        expect([countOf(facet(second, 'brand'), 'Acme'), countOf(facet(second, 'brand'), 'Globex')]).to.deep.equal([1, 1]);
+
+        const moved = await call(server, 'PUT', `/api/v1/catalog/products/${chair}`, {
+          headers: m.headers,
+          body: { type: 'PHYSICAL', title: 'Desk Chair', price: 80, brandId: acme, categoryIds: [] },
+        });
+        expect(moved.status, moved.text).to.equal(200);
+        expect(await deliverIndexRows(server, m.owner.tenantId)).to.deep.equal([]);
+        await eventually(
+          async () => countOf(facet(await browse(`brandIds=${globex}&perPage=5`), 'brand'), 'Acme') === 2,
+          'new brand counts',
+        );
+        expect(brandCounts(watch.bodies.at(-1)!)).to.equal(1);
+      } finally {
+        watch.restore();
+      }
+    });
+
     it('bounds the cache by bytes, evicting the least recently used, and expires entries', () => {
       const cache = new ResultCache<string>({ maxBytes: 1000, ttlMs: 50 });
       cache.set('s1', 'a', 'A', 200, 0);

@@ -8,7 +8,10 @@
  *    process, its caches on, as in the api), recording every multi-search it sends and in which
  *    position of its search (1st: the strict request or a snapshot's hits; 2nd: the looser readings'
  *    probes; 3rd: the full run of the reading that answers, or the pages that fill a short page).
- * 3. Replays the recordings to Meilisearch, four requests at a time, alternating block by block (100
+ * 3. Runs the same searches again through a fresh engine whose transport gives Meilisearch's recorded
+ *    answers back (serialising each request and parsing each answer, as the real one does): the
+ *    engine's own CPU per search, without the api's HTTP server and client (--engine-rounds, 5).
+ * 4. Replays the recordings to Meilisearch, four requests at a time, alternating block by block (100
  *    searches) the comparison body (`meiliRequestFor` of the same queries, what `bench:search` sends Meilisearch
  *    directly) and each stage, and reads Meilisearch's CPU time around each from /proc. Beside it,
  *    the same comparison body with Meilisearch's default `matchingStrategy: last` (it drops words
@@ -17,7 +20,7 @@
  * Replaying without the app, the load generator or other requests in between measures Meilisearch's
  * own cost far more steadily than the load runs of `bench:search` (whose ratios move by ±10 % between
  * runs on a shared machine). Options: --n / N (20000), --queries / QUERIES (2000), --rounds / ROUNDS
- * (5), --seed / SEED, --keep / KEEP=1 (leave the store's rows and index).
+ * (5), --engine-rounds / ENGINE_ROUNDS (5; 0 skips step 3), --seed / SEED, --keep / KEEP=1 (leave the store's rows and index).
  */
 import pino from 'pino';
 import { loadConfig } from '../../lib/config';
@@ -28,7 +31,8 @@ import { storeIndexUid } from '../../search/index-names';
 import { settle } from '../../search/meili-tasks';
 import { createSearchTransport, type SearchTransport } from '../../search/search-transport';
 import { SearchEngine } from '../../search/public-search';
-import { meiliRequestFor } from '../../search/public-search-request';
+import { meiliRequestFor, type PublicSearchParams } from '../../search/public-search-request';
+import type { DataSource } from 'typeorm';
 import { reindexStore } from '../../indexer/reindex';
 import { emit, localMeiliPid, log, parseFlags, round, startServices } from './common';
 import { processCpuMs } from './load';
@@ -48,7 +52,7 @@ const stageOf = (position: number): (typeof STAGES)[number] => STAGES[Math.min(p
 
 function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
   const flags = parseFlags(argv, ['keep']);
-  const known = ['n', 'queries', 'rounds', 'seed', 'keep'];
+  const known = ['n', 'queries', 'rounds', 'engine-rounds', 'seed', 'keep'];
   for (const name of flags.keys())
     if (!known.includes(name)) throw new Error(`unknown option --${name} (known: ${known.map((k) => `--${k}`).join(' ')})`);
   const get = (flag: string, variable: string): string | undefined => flags.get(flag) ?? env[variable];
@@ -56,13 +60,15 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
     const raw = get(flag, variable);
     if (raw === undefined || raw === '') return fallback;
     const value = Number(raw);
-    if (!Number.isInteger(value) || value <= 0) throw new Error(`--${flag} must be a positive whole number, got ${raw}`);
+    const least = flag === 'engine-rounds' ? 0 : 1;
+    if (!Number.isInteger(value) || value < least) throw new Error(`--${flag} must be a whole number of at least ${least}, got ${raw}`);
     return value;
   };
   return {
     n: int('n', 'N', 20_000),
     queries: int('queries', 'QUERIES', 2_000),
     rounds: int('rounds', 'ROUNDS', 5),
+    engineRounds: int('engine-rounds', 'ENGINE_ROUNDS', 5),
     seed: int('seed', 'SEED', 42),
     keep: flags.has('keep') || ['1', 'true'].includes(env.KEEP ?? ''),
   };
@@ -86,12 +92,16 @@ async function main(): Promise<void> {
     await insertProducts(db, store, rng, options.n, 2_000, () => undefined);
     await reindexStore(db, meili, store.storeId);
 
-    // 2. Record this build's requests, each search's in order.
+    // 2. Record this build's requests, each search's in order, and Meilisearch's answers.
     const recording: Recording = { searches: [], direct: [] };
+    const answers = new Map<string, string>();
     const recorder: SearchTransport = {
-      multiSearch: (body) => {
-        recording.searches.at(-1)!.push(JSON.stringify(body));
-        return direct.multiSearch(body);
+      multiSearch: async <T>(body: { queries: unknown[] }) => {
+        const text = JSON.stringify(body);
+        recording.searches.at(-1)!.push(text);
+        const answer = await direct.multiSearch<T>(body);
+        answers.set(text, JSON.stringify(answer));
+        return answer;
       },
       search: (uid, body) => direct.search(uid, body),
       close: () => undefined,
@@ -102,7 +112,8 @@ async function main(): Promise<void> {
       splitMaxInFlight: 0,
     });
     engine.cacheLive = true;
-    for (const params of distinctParams(store, rng, options.queries)) {
+    const searches = [...distinctParams(store, rng, options.queries)];
+    for (const params of searches) {
       recording.searches.push([]);
       await engine.search(params, () => true);
       recording.direct.push(JSON.stringify(meiliRequestFor(params, store.facetKeys, BENCH_PRICE_BUCKETS)));
@@ -123,7 +134,10 @@ async function main(): Promise<void> {
       ),
     });
 
-    // 3. Replay, alternating.
+    // 3. The engine's own CPU: the same searches, Meilisearch's answers given back from memory.
+    await engineCpu(db, searches, answers, options.engineRounds);
+
+    // 4. Replay, alternating.
     const replay = async (bodies: string[]): Promise<number> => {
       const before = processCpuMs(pid)!;
       for (let i = 0; i < bodies.length; i += 4)
@@ -191,6 +205,45 @@ async function main(): Promise<void> {
     }
     await db.destroy();
   }
+}
+
+/**
+ * The search engine's own CPU per search (api process, without its HTTP server and client): the
+ * recorded searches run again through a fresh engine (empty caches) whose transport serialises each
+ * request and parses Meilisearch's recorded answer, as the real one does, without sending anything.
+ */
+async function engineCpu(db: DataSource, searches: PublicSearchParams[], answers: Map<string, string>, rounds: number): Promise<void> {
+  const replayed: SearchTransport = {
+    multiSearch: async <T>(body: { queries: unknown[] }) => {
+      const answer = answers.get(JSON.stringify(body));
+      if (answer === undefined) throw new Error('bench:search-stages: a search asked what it did not ask when recorded');
+      return JSON.parse(answer) as { results: T[] };
+    },
+    search: () => Promise.reject(new Error('not recorded')),
+    close: () => undefined,
+  };
+  const engine = new SearchEngine(db, replayed, pino({ level: 'warn' }), {
+    cacheMaxBytes: 64 << 20,
+    cacheTtlMs: 10 * 60_000,
+    splitMaxInFlight: 0,
+  });
+  engine.cacheLive = true;
+  const perSearch: number[] = [];
+  for (let r = 0; r <= rounds; r += 1) {
+    engine.invalidate('*');
+    await engine.profile(searches[0]!.storeId); // the store's profile comes from PostgreSQL once, as in the api
+    const before = process.cpuUsage();
+    for (const params of searches) await engine.search(params, () => true);
+    const used = process.cpuUsage(before);
+    // Round 0 warms the code up (optimised by V8 by its end) and is not counted.
+    if (r > 0) perSearch.push((used.user + used.system) / 1000 / searches.length);
+  }
+  perSearch.sort((a, b) => a - b);
+  emit({
+    step: 'engine_cpu',
+    rounds: perSearch.map((ms) => round(ms, 3)),
+    median_ms_per_search: perSearch.length ? round(perSearch[Math.floor(perSearch.length / 2)]!, 3) : null,
+  });
 }
 
 main().catch((error: unknown) => {

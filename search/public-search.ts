@@ -100,7 +100,9 @@ export class SearchEngine {
     this.snapshots = new ResultCache({ maxBytes: options.cacheMaxBytes / 4, ttlMs: options.cacheTtlMs });
     this.counts = new ResultCache({ maxBytes: options.cacheMaxBytes / 4, ttlMs: options.cacheTtlMs });
     const split = (): boolean => this.computing <= (this.options.splitMaxInFlight ?? 0);
-    this.run = withCountCache(meiliRunner(client, logger, split), this.counts, () => this.cacheLive);
+    // With the cache turned off (SEARCH_CACHE_SIZE=0) no key is even built.
+    const countsLive = (): boolean => this.cacheLive && options.cacheMaxBytes > 0;
+    this.run = withCountCache(meiliRunner(client, logger, split), this.counts, countsLive);
   }
 
   /** Replaces some options (tests turn splitting off to count requests). */

@@ -10,13 +10,13 @@
  * whole-answer cache and the facet snapshots cannot help, since the words, page or sort differ.
  * A query is kept under its exact text (index, words, filters, facets: everything its answer depends
  * on), in a cache of its own, dropped with the store's answers the moment the indexer announces a
- * change of the store, and after the same TTL.
+ * change of the store (and not kept when that happened while it was being asked), and after the same TTL.
  */
 import type { QueryResult } from './facet-snapshot';
 import type { MeiliQuery } from './public-search-request';
 import { jsonLength } from './public-search-cache';
 import type { MeiliRunner } from './public-search-run';
-import type { ResultCache } from './result-cache';
+import { cacheStamp, type ResultCache } from './result-cache';
 
 /** A query whose answer holds no products: its totals and facets only. */
 export const asksNoProducts = (query: MeiliQuery): boolean => query.hitsPerPage === 0 || query.limit === 0;
@@ -43,6 +43,7 @@ export function withCountCache(run: MeiliRunner, cache: ResultCache<QueryResult>
       }
     }
     if (missing.length === 0) return results;
+    const since = cacheStamp();
     const sent = await run(missing.length === queries.length ? queries : missing.map((i) => queries[i]!));
     if (!sent) return undefined;
     missing.forEach((at, k) => {
@@ -50,7 +51,8 @@ export function withCountCache(run: MeiliRunner, cache: ResultCache<QueryResult>
       results[at] = result;
       const key = keys[at];
       // Kept as it came: the pipeline only reads results (the facet snapshots keep them the same way).
-      if (key !== undefined && live()) cache.set(queries[at]!.indexUid, key, result, key.length * 2 + jsonLength(result) * 2 + 200);
+      if (key !== undefined && live())
+        cache.set(queries[at]!.indexUid, key, result, key.length * 2 + jsonLength(result) * 2 + 200, { since });
     });
     return results;
   };

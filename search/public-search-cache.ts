@@ -18,6 +18,8 @@ export interface SearchCaches {
   snapshots: ResultCache<FacetSnapshot>;
   /** False while invalidation messages cannot be received: nothing is put in the caches then. */
   live: boolean;
+  /** The cache stamp taken when the search began: nothing is kept if its store changed since (result-cache.ts). */
+  since: number;
 }
 
 /** Rough size in bytes of a serialised answer, for the cache's bound. */
@@ -73,9 +75,10 @@ export function jsonLength(value: unknown): number {
 
 export function cacheSearch(caches: SearchCaches, storeId: string, parsed: ParsedSearch, assembled: AssembledSearch): RawJson {
   const { answer, snapshot } = assembled;
-  if (caches.live && snapshot) caches.snapshots.set(storeId, parsed.snapshotKey, snapshot, snapshotBytes(snapshot));
+  if (caches.live && snapshot)
+    caches.snapshots.set(storeId, parsed.snapshotKey, snapshot, snapshotBytes(snapshot), { since: caches.since });
   // The facts travel with the cached answer: a repeat served from the cache is counted like the first.
   const raw = new RawJson(JSON.stringify(answer), answer.total, { looseMatch: answer.looseMatch, indexed: assembled.indexed });
-  if (caches.live) caches.answers.set(storeId, parsed.cacheKey, raw, rawBytes(raw));
+  if (caches.live) caches.answers.set(storeId, parsed.cacheKey, raw, rawBytes(raw), { since: caches.since });
   return raw;
 }

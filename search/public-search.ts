@@ -21,7 +21,7 @@ import { RawJson } from '../lib/raw-json';
 import { servicesOf, type RequestContext } from '../storage/request-context';
 import { localeField } from './product-document';
 import type { PublicSearchParams } from './public-search-request';
-import { ResultCache } from './result-cache';
+import { cacheStamp, ResultCache } from './result-cache';
 import type { FacetSnapshot } from './facet-snapshot';
 import { loadStoreProfile, type StoreProfile } from './store-profile';
 import { matchLexicon, type SuggestAnswer, type SuggestParams } from './suggest';
@@ -130,6 +130,7 @@ export class SearchEngine {
     const key = `profile:${storeId.toLowerCase()}`;
     const cached = this.cacheLive ? this.profiles.get(key) : undefined;
     if (cached) return cached;
+    const since = cacheStamp();
     const profile = await loadStoreProfile(this.dataSource, storeId);
     if (!profile) throw storeNotFound();
     if (this.cacheLive)
@@ -138,6 +139,7 @@ export class SearchEngine {
         key,
         profile,
         1024 + 64 * (profile.categories.size + profile.brands.size + profile.vendors.size) + 256 * profile.sponsored.length,
+        { since },
       );
     return profile;
   }
@@ -151,17 +153,19 @@ export class SearchEngine {
    */
   async search(requested: PublicSearchParams, pricesShownFor: (profile: StoreProfile) => boolean): Promise<RawJson> {
     const started = performance.now();
+    const since = cacheStamp();
     const profile = await this.profile(requested.storeId);
     const parsed = parseSearch(requested, pricesShownFor(profile));
     const cached = this.cacheLive ? this.answers.get(parsed.cacheKey) : undefined;
-    const raw = cached ?? (await this.compute(parsed, profile));
+    const raw = cached ?? (await this.compute(parsed, profile, since));
     const outcome = parsed.q ? outcomeOf(raw) : undefined;
     if (outcome) this.countOutcome(profile.id, parsed.params.q!, outcome);
     observePublicSearch('search', cached !== undefined, (performance.now() - started) / 1000);
     return raw;
   }
 
-  private async compute(parsed: ParsedSearch, profile: StoreProfile): Promise<RawJson> {
+  /** `since`: the cache stamp taken when the search began (nothing is kept if the store changed meanwhile). */
+  private async compute(parsed: ParsedSearch, profile: StoreProfile, since: number): Promise<RawJson> {
     this.computing += 1;
     let assembled: AssembledSearch;
     try {
@@ -172,7 +176,8 @@ export class SearchEngine {
     } finally {
       this.computing -= 1;
     }
-    return cacheSearch({ answers: this.answers, snapshots: this.snapshots, live: this.cacheLive }, profile.id, parsed, assembled);
+    const caches = { answers: this.answers, snapshots: this.snapshots, live: this.cacheLive, since };
+    return cacheSearch(caches, profile.id, parsed, assembled);
   }
 
   /**
@@ -183,9 +188,10 @@ export class SearchEngine {
     const cacheKeyText = JSON.stringify(['read', storeId.toLowerCase(), ...key]);
     const cached = this.cacheLive ? this.answers.get(cacheKeyText) : undefined;
     if (cached) return cached;
+    const since = cacheStamp();
     const raw = new RawJson(JSON.stringify(await compute()));
     if (this.cacheLive && (ttlMs === undefined || ttlMs > 0))
-      this.answers.set(storeId.toLowerCase(), cacheKeyText, raw, rawBytes(raw), Date.now(), ttlMs);
+      this.answers.set(storeId.toLowerCase(), cacheKeyText, raw, rawBytes(raw), { ttlMs, since });
     return raw;
   }
 
@@ -201,6 +207,7 @@ export class SearchEngine {
       observePublicSearch('suggest', true, (performance.now() - started) / 1000);
       return cached;
     }
+    const since = cacheStamp();
     const titleField = params.locale ? `title_${localeField(params.locale)}` : undefined;
     const localeLang = params.locale ? meiliLocale(params.locale) : undefined;
     let hits: Hit[] = [];
@@ -234,7 +241,7 @@ export class SearchEngine {
       ...matchLexicon(profile, q, params.limit),
     };
     const raw = new RawJson(JSON.stringify(answer));
-    if (this.cacheLive) this.answers.set(profile.id, key, raw, rawBytes(raw));
+    if (this.cacheLive) this.answers.set(profile.id, key, raw, rawBytes(raw), { since });
     observePublicSearch('suggest', false, (performance.now() - started) / 1000);
     return raw;
   }

@@ -6,6 +6,12 @@
  *
  * Invalidation is per store: `invalidateStore` drops every entry of the store at once (entries are
  * grouped by store, so this costs the number of the store's entries, not a scan of the cache).
+ *
+ * A value computed while its store was invalidated (a search that asked Meilisearch just before the
+ * indexer announced a change, and got its answer just after) must not be kept: it may predate the
+ * change. So a computation takes a stamp first (`cacheStamp()`), and `set` with that stamp keeps
+ * nothing when the store (or the whole cache) was invalidated since. One clock serves every cache of
+ * the process, so a stamp is good for all of them.
  */
 interface Entry<V> {
   storeId: string;
@@ -13,6 +19,24 @@ interface Entry<V> {
   value: V;
   bytes: number;
   expiresAt: number;
+}
+
+/** The process's invalidation clock: every invalidation moves it on. */
+let clock = 0;
+
+/** A stamp to take before computing a value to cache (see `set`'s `since`). */
+export const cacheStamp = (): number => clock;
+
+/** At most this many stores' last invalidations are remembered (the oldest forgotten first). */
+const MAX_REMEMBERED_STORES = 10_000;
+
+export interface SetOptions {
+  /** The time it is now, in ms (tests pass their own). */
+  now?: number;
+  /** A shorter life than the cache's TTL. */
+  ttlMs?: number;
+  /** The stamp taken before the value was computed: nothing is kept when its store was invalidated since. */
+  since?: number;
 }
 
 export interface ResultCacheOptions {
@@ -25,6 +49,9 @@ export class ResultCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
   private readonly byStore = new Map<string, Set<string>>();
   private bytes = 0;
+  /** The clock at each store's last invalidation, and at the last clear. */
+  private readonly invalidatedAt = new Map<string, number>();
+  private clearedAt = 0;
   hits = 0;
   misses = 0;
 
@@ -55,8 +82,10 @@ export class ResultCache<V> {
     return entry.value;
   }
 
-  set(storeId: string, key: string, value: V, bytes: number, now = Date.now(), ttlMs = this.options.ttlMs): void {
+  set(storeId: string, key: string, value: V, bytes: number, options: SetOptions = {}): void {
+    const { now = Date.now(), ttlMs = this.options.ttlMs, since } = options;
     if (bytes > this.options.maxBytes / 4) return;
+    if (since !== undefined && (this.clearedAt > since || (this.invalidatedAt.get(storeId) ?? 0) > since)) return;
     const existing = this.entries.get(key);
     if (existing) this.remove(existing);
     const entry: Entry<V> = { storeId, key, value, bytes, expiresAt: now + Math.min(ttlMs, this.options.ttlMs) };
@@ -72,6 +101,9 @@ export class ResultCache<V> {
   }
 
   invalidateStore(storeId: string): void {
+    this.invalidatedAt.delete(storeId);
+    this.invalidatedAt.set(storeId, (clock += 1));
+    if (this.invalidatedAt.size > MAX_REMEMBERED_STORES) this.invalidatedAt.delete(this.invalidatedAt.keys().next().value!);
     const keys = this.byStore.get(storeId);
     if (!keys) return;
     for (const key of [...keys]) {
@@ -82,6 +114,8 @@ export class ResultCache<V> {
   }
 
   clear(): void {
+    this.clearedAt = clock += 1;
+    this.invalidatedAt.clear();
     this.entries.clear();
     this.byStore.clear();
     this.bytes = 0;

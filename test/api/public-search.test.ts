@@ -751,15 +751,39 @@ describe('public search and suggest', function () {
       }
     });
 
+    it('keeps no answer of a search during which the store changed', async () => {
+      const engine = server.runtime.services.search!;
+      await eventually(() => engine.cacheLive, 'the invalidation listener to connect');
+      const client = server.runtime.meiliSearch;
+      const original = client.multiSearch.bind(client);
+      // The store changes after Meilisearch answered, before the answer is kept.
+      client.multiSearch = (async (body: { queries: unknown[] }) => {
+        const answer = await original(body);
+        engine.invalidate(shop.storeId);
+        return answer;
+      }) as typeof client.multiSearch;
+      const query = `q=knife&perPage=5&sort=price_asc`;
+      try {
+        await ok(query);
+      } finally {
+        client.multiSearch = original;
+      }
+      const hits = engine.answers.hits;
+      await ok(query);
+      expect(engine.answers.hits, 'the answer computed across the change was not kept').to.equal(hits);
+      await ok(query);
+      expect(engine.answers.hits, 'an answer computed after it is').to.equal(hits + 1);
+    });
+
     it('bounds the cache by bytes, evicting the least recently used, and expires entries', () => {
       const cache = new ResultCache<string>({ maxBytes: 1000, ttlMs: 50 });
-      cache.set('s1', 'a', 'A', 200, 0);
-      cache.set('s1', 'b', 'B', 200, 0);
-      cache.set('s2', 'c', 'C', 200, 0);
+      cache.set('s1', 'a', 'A', 200, { now: 0 });
+      cache.set('s1', 'b', 'B', 200, { now: 0 });
+      cache.set('s2', 'c', 'C', 200, { now: 0 });
       expect(cache.get('a', 1)).to.equal('A');
-      cache.set('s2', 'd', 'D', 200, 0);
-      cache.set('s2', 'e', 'E', 200, 0);
-      cache.set('s2', 'f', 'F', 200, 0);
+      cache.set('s2', 'd', 'D', 200, { now: 0 });
+      cache.set('s2', 'e', 'E', 200, { now: 0 });
+      cache.set('s2', 'f', 'F', 200, { now: 0 });
       expect(cache.get('b', 1)).to.equal(undefined);
       expect(cache.get('a', 1)).to.equal('A');
       expect(cache.usedBytes).to.be.at.most(1000);

@@ -90,6 +90,19 @@ describe('count cache: answers to queries asking for no products', () => {
     expect(sent[1]).to.deep.equal([catalogueCount]);
   });
 
+  it("keeps no count whose store's index changed while it was being asked", async () => {
+    const cache = new ResultCache<QueryResult>({ maxBytes: 1 << 20, ttlMs: 60_000 });
+    let answer: (() => void) | undefined;
+    const slow: MeiliRunner = (queries) =>
+      new Promise((resolve) => (answer = () => resolve(queries.map(() => ({ hits: [], totalHits: 1 })))));
+    const cached = withCountCache(slow, cache, () => true);
+    const asked = cached([catalogueCount]);
+    cache.invalidateStore(INDEX_A);
+    answer!();
+    expect((await asked)![0]!.totalHits).to.equal(1);
+    expect(cache.size).to.equal(0);
+  });
+
   it('neither reads nor keeps counts while the cache is not live', async () => {
     const { run, sent } = countingRunner();
     const cache = new ResultCache<QueryResult>({ maxBytes: 1 << 20, ttlMs: 60_000 });

@@ -27,7 +27,7 @@ let clock = 0;
 /** A stamp to take before computing a value to cache (see `set`'s `since`). */
 export const cacheStamp = (): number => clock;
 
-/** At most this many stores' last invalidations are remembered (the oldest forgotten first). */
+/** At most this many stores' last invalidations are remembered (the oldest forgotten first, see invalidateStore). */
 const MAX_REMEMBERED_STORES = 10_000;
 
 export interface SetOptions {
@@ -103,7 +103,14 @@ export class ResultCache<V> {
   invalidateStore(storeId: string): void {
     this.invalidatedAt.delete(storeId);
     this.invalidatedAt.set(storeId, (clock += 1));
-    if (this.invalidatedAt.size > MAX_REMEMBERED_STORES) this.invalidatedAt.delete(this.invalidatedAt.keys().next().value!);
+    if (this.invalidatedAt.size > MAX_REMEMBERED_STORES) {
+      // The oldest is forgotten as if the whole cache had been cleared then: whatever was computed
+      // before it can no longer be told fresh, so it is not kept (only ever a computation still
+      // running after that many other stores changed).
+      const [oldest, at] = this.invalidatedAt.entries().next().value!;
+      this.invalidatedAt.delete(oldest);
+      this.clearedAt = Math.max(this.clearedAt, at);
+    }
     const keys = this.byStore.get(storeId);
     if (!keys) return;
     for (const key of [...keys]) {

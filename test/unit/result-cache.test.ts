@@ -40,6 +40,19 @@ describe('result cache: values computed across an invalidation', () => {
     expect([answers.get('a'), counts.get('a')]).to.deep.equal(['kept', undefined]);
   });
 
+  it('keeps nothing computed before a forgotten invalidation (more than 10 000 stores invalidated since)', () => {
+    const answers = cache();
+    const before = cacheStamp();
+    answers.invalidateStore('s1');
+    const between = cacheStamp();
+    for (let i = 0; i < 10_000; i += 1) answers.invalidateStore(`other-${i}`);
+    // s1's invalidation is forgotten now: a value computed before it is still refused, one computed after it kept.
+    answers.set('s1', 'a', 'stale', 100, { since: before });
+    expect(answers.get('a')).to.equal(undefined);
+    answers.set('s1', 'a', 'fresh', 100, { since: between });
+    expect(answers.get('a')).to.equal('fresh');
+  });
+
   it('keeps a value set without a stamp as before', () => {
     const answers = cache();
     answers.invalidateStore('s1');

@@ -106,12 +106,7 @@ async function main(): Promise<void> {
       search: (uid, body) => direct.search(uid, body),
       close: () => undefined,
     };
-    const engine = new SearchEngine(db, recorder, pino({ level: 'warn' }), {
-      cacheMaxBytes: 64 << 20,
-      cacheTtlMs: 10 * 60_000,
-      splitMaxInFlight: 0,
-    });
-    engine.cacheLive = true;
+    const engine = benchEngine(db, recorder);
     const searches = [...distinctParams(store, rng, options.queries)];
     for (const params of searches) {
       recording.searches.push([]);
@@ -208,6 +203,20 @@ async function main(): Promise<void> {
 }
 
 /**
+ * A search engine as the api runs it (caches live), one search at a time and never split, so each
+ * search's requests come in a fixed order: the recording and the engine's replay must ask the same.
+ */
+function benchEngine(db: DataSource, transport: SearchTransport): SearchEngine {
+  const engine = new SearchEngine(db, transport, pino({ level: 'warn' }), {
+    cacheMaxBytes: 64 << 20,
+    cacheTtlMs: 10 * 60_000,
+    splitMaxInFlight: 0,
+  });
+  engine.cacheLive = true;
+  return engine;
+}
+
+/**
  * The search engine's own CPU per search (api process, without its HTTP server and client): the
  * recorded searches run again through a fresh engine (empty caches) whose transport serialises each
  * request and parses Meilisearch's recorded answer, as the real one does, without sending anything.
@@ -222,12 +231,7 @@ async function engineCpu(db: DataSource, searches: PublicSearchParams[], answers
     search: () => Promise.reject(new Error('not recorded')),
     close: () => undefined,
   };
-  const engine = new SearchEngine(db, replayed, pino({ level: 'warn' }), {
-    cacheMaxBytes: 64 << 20,
-    cacheTtlMs: 10 * 60_000,
-    splitMaxInFlight: 0,
-  });
-  engine.cacheLive = true;
+  const engine = benchEngine(db, replayed);
   const perSearch: number[] = [];
   for (let r = 0; r <= rounds; r += 1) {
     engine.invalidate('*');

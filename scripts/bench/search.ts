@@ -5,7 +5,9 @@
  * 2. Times our `reindex` of that store against Meilisearch alone ingesting the same documents.
  * 3. Starts the app (ROLES=api,relay,indexer) and loads our public search and Meilisearch's /multi-search
  *    with the equivalent body (search/public-search-request.ts meiliRequestFor), for a workload of
- *    distinct queries and a repeat-heavy one (Zipf over 500 queries), at each connection count.
+ *    distinct queries and a repeat-heavy one (Zipf over 500 queries), at each connection count; then
+ *    the same bodies through the floor proxy (search-proxy.ts: the thinnest Node service in front of
+ *    Meilisearch), whose CPU per request is the floor under the app's.
  * 4. Suggest latency at 1 connection; freshness (merchant API replace → visible in public search).
  * Prints one JSON object per line, then a summary with the ratios and pass/fail against the targets.
  *
@@ -32,6 +34,7 @@ import { BENCH_PRICE_BUCKETS, createBenchStore, deleteBenchStore, insertProducts
 import { distinctParams, searchPath, suggestPrefixes, zipfSequence } from './search-queries';
 import { percentile, runLoad, type LoadRequest, type LoadResult } from './load';
 import { startApp } from './search-app';
+import { startProxy } from './search-proxy';
 import { runNodesComparison } from './search-nodes';
 
 /** Distinct queries sent one by one after the load runs to tell how the mix was answered. */
@@ -200,6 +203,7 @@ async function main(): Promise<void> {
   const rng = new Rng(options.seed);
   let store: BenchStore | undefined;
   let app: ChildProcess | undefined;
+  let proxy: ChildProcess | undefined;
   const scratchUid = `bench_scratch_${randomBytes(6).toString('hex')}`;
   const summary: Record<string, unknown> = {};
   const checks: Record<string, { value: number | null; target: string; pass: boolean | null }> = {};
@@ -225,6 +229,7 @@ async function main(): Promise<void> {
   const cleanup = (): Promise<void> =>
     (cleaning ??= (async () => {
       if (app) await stopProcess(app);
+      if (proxy) await stopProcess(proxy);
       await settle(meili.deleteIndex(scratchUid), 600_000, ['index_not_found']).catch(() => undefined);
       if (store && !options.keep) {
         log('cleaning up');
@@ -292,6 +297,9 @@ async function main(): Promise<void> {
     log(`starting the app on port ${port}`);
     app = await startApp(port);
     const base = `http://127.0.0.1:${port}`;
+    const proxyPort = await freePort();
+    proxy = await startProxy(proxyPort, config.meiliUrl);
+    const proxyBase = `http://127.0.0.1:${proxyPort}`;
     const searchKey = await ensureSearchKey(meili, config.meiliMasterKey);
     const meiliHeaders = { authorization: `Bearer ${searchKey}`, 'content-type': 'application/json' };
     const facetKeys = store.facetKeys;
@@ -334,22 +342,23 @@ async function main(): Promise<void> {
         durationS: warmDuration,
         next: () => ({ method: 'GET', path: searchPath(warmSet[warmAt++ % warmSet.length]!) }),
       });
-    await runLoad({
-      url: config.meiliUrl,
-      connections: 4,
-      durationS: warmDuration,
-      headers: meiliHeaders,
-      next: () => ({ method: 'POST', path: '/multi-search', body: meiliBody(warmSet[warmAt++ % warmSet.length]!) }),
-    });
+    for (const url of [config.meiliUrl, proxyBase])
+      await runLoad({
+        url,
+        connections: 4,
+        durationS: warmDuration,
+        headers: meiliHeaders,
+        next: () => ({ method: 'POST', path: '/multi-search', body: meiliBody(warmSet[warmAt++ % warmSet.length]!) }),
+      });
 
     // Distinct: one counter per target that never goes back, so no request of a run repeats one of an earlier run.
-    const cursor = { ours: 0, meili: 0, oursZipf: 0, meiliZipf: 0 };
-    const pick = (workload: 'distinct' | 'repeat', target: 'ours' | 'meili'): PublicSearchParams => {
+    const cursor = { ours: 0, meili: 0, proxy: 0, oursZipf: 0, meiliZipf: 0, proxyZipf: 0 };
+    const pick = (workload: 'distinct' | 'repeat', target: 'ours' | 'meili' | 'proxy'): PublicSearchParams => {
       if (workload === 'distinct') return distinct[cursor[target]++ % distinct.length]!;
-      const key = target === 'ours' ? 'oursZipf' : 'meiliZipf';
+      const key = `${target}Zipf` as const;
       return repeatSet[zipf[cursor[key]++ % zipf.length]!]!;
     };
-    const results: Record<string, { ours?: LoadResult; meili: LoadResult }> = {};
+    const results: Record<string, { ours?: LoadResult; meili: LoadResult; proxy: LoadResult }> = {};
     for (const workload of options.workloads) {
       for (const connections of options.connections) {
         const key = `${workload}@${connections}`;
@@ -374,8 +383,21 @@ async function main(): Promise<void> {
           next: (): LoadRequest => ({ method: 'POST', path: '/multi-search', body: meiliBody(pick(workload, 'meili')) }),
         });
         emit({ step: 'search', workload, connections, target: 'meilisearch', ...direct });
-        results[key] = { ours, meili: direct };
+        // The same bodies through the floor proxy: its CPU per request is what any Node service in
+        // front of Meilisearch pays on this machine now (search-proxy.ts).
+        const floor = await runLoad({
+          url: proxyBase,
+          connections,
+          durationS: options.durationS,
+          headers: meiliHeaders,
+          cpuOf: { ...cpuOf, ...(proxy.pid ? { proxy: proxy.pid } : {}) },
+          next: (): LoadRequest => ({ method: 'POST', path: '/multi-search', body: meiliBody(pick(workload, 'proxy')) }),
+        });
+        emit({ step: 'search', workload, connections, target: 'proxy', ...floor });
+        results[key] = { ours, meili: direct, proxy: floor };
         if (ours) {
+          const appCpu = ours.cpuMsPerRequest?.app;
+          const proxyCpu = floor.cpuMsPerRequest?.proxy;
           emit({
             step: 'compare',
             workload,
@@ -384,6 +406,9 @@ async function main(): Promise<void> {
             p50_delta_ms: round(ours.p50 - direct.p50),
             p95_ratio: round(ours.p95 / direct.p95),
             p99_ratio: round(ours.p99 / direct.p99),
+            app_cpu_ms: appCpu ?? null,
+            proxy_cpu_ms: proxyCpu ?? null,
+            app_cpu_over_proxy: appCpu !== undefined && proxyCpu ? round(appCpu / proxyCpu) : null,
           });
         }
       }
@@ -402,6 +427,9 @@ async function main(): Promise<void> {
     const r32 = ratio(`repeat@${maxConn}`);
     checks[`distinct_rps_ratio@${maxConn}`] = { value: d32, target: '>= 0.75', pass: d32 === null ? null : d32 >= 0.75 };
     checks[`repeat_rps_ratio@${maxConn}`] = { value: r32, target: '>= 2', pass: r32 === null ? null : r32 >= 2 };
+    // The app's own CPU per distinct search (the floor proxy's beside it in the summary).
+    const appCpu = results[`distinct@${maxConn}`]?.ours?.cpuMsPerRequest?.app;
+    checks[`distinct_app_cpu_ms@${maxConn}`] = { value: appCpu ?? null, target: '<= 1', pass: appCpu === undefined ? null : appCpu <= 1 };
     for (const workload of ['distinct', 'repeat']) {
       const r = results[`${workload}@${minConn}`];
       const delta = r?.ours ? round(r.ours.p50 - r.meili.p50) : null;
@@ -486,6 +514,12 @@ async function main(): Promise<void> {
           meilisearch: { rps: r.meili.rps, p50: r.meili.p50, p95: r.meili.p95, p99: r.meili.p99 },
           rps_ratio: r.ours ? round(r.ours.rps / r.meili.rps) : null,
           p50_delta_ms: r.ours ? round(r.ours.p50 - r.meili.p50) : null,
+          cpu_ms_per_search: {
+            app: r.ours?.cpuMsPerRequest?.app ?? null,
+            proxy: r.proxy.cpuMsPerRequest?.proxy ?? null,
+            meilisearch_ours: r.ours?.cpuMsPerRequest?.meilisearch ?? null,
+            meilisearch_alone: r.meili.cpuMsPerRequest?.meilisearch ?? null,
+          },
         },
       ]),
     );
